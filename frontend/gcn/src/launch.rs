@@ -1,0 +1,1 @@
+//! Launch state for LLVM-compiled GCN kernels: initial SGPRs, VGPRs, kernarg and dispatch packet.

@@ -1,0 +1,345 @@
+//! Instruction tables: one row per instruction and encoding family, one opcode column per
+//! generation (`NA` where the generation lacks the instruction).
+//!
+//! Invariants (checked by the unit tests of this module):
+//! - within one family and generation an opcode appears in at most one row;
+//! - `slots` lists the operands in the order the ISA's assembler syntax (LLVM's) writes them
+//!   for the family's native encoding; the VOP3, SDWA and DPP forms of VOP1/VOP2/VOPC rows are
+//!   derived from it by fixed rules (see `decode` and `print`).
+//!
+//! The rows were bootstrapped from LLVM 14's AMDGPU assembler/disassembler (the same oracle the
+//! test vectors come from) and cross-checked against CLRX `doc/GcnInstrs*.md`. Data types
+//! (`dst_ty`/`src_ty`) follow the ISA naming convention (`v_cvt_<dst>_<src>`, `<op>_<type>`);
+//! they are what a lifter needs to pick operand interpretations and inline-constant encodings.
+use crate::inst::{Gen, Opcode};
+
+mod ds;
+mod flat;
+mod mubuf;
+mod smem;
+mod sop;
+mod vop1;
+mod vop2;
+mod vop3;
+mod vopc;
+
+/// Opcode value meaning "this generation has no such instruction".
+pub const NA: u16 = u16::MAX;
+
+/// Encoding families that own an opcode space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    Sop2,
+    Sopk,
+    Sop1,
+    Sopc,
+    Sopp,
+    /// Scalar memory, gfx6/gfx7 (32-bit word, dword offsets).
+    Smrd,
+    /// Scalar memory, gfx8/gfx9 (64-bit word, byte offsets).
+    Smem,
+    Vop2,
+    Vop1,
+    Vopc,
+    /// Instructions that exist only in the VOP3 encoding.
+    Vop3,
+    /// gfx9 packed-math VOP3P.
+    Vop3p,
+    Ds,
+    Mubuf,
+    Mtbuf,
+    Flat,
+    Global,
+    Scratch,
+}
+
+/// An encoding field an operand lives in (or an implicit operand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// SOP destination (SOPK: the `sdst` field, which SOPK compares read).
+    Sdst,
+    Ssrc0,
+    Ssrc1,
+    /// SOPK/SOPP 16-bit immediate printed as hex (SOPK) or decimal (SOPP).
+    Simm16,
+    /// SOPP/SOPK branch displacement in dwords (relative to the next instruction).
+    Branch,
+    /// s_waitcnt counters.
+    Waitcnt,
+    /// s_sendmsg message.
+    Sendmsg,
+    /// s_set_gpr_idx_mode / s_set_gpr_idx_on mode bits.
+    GprIdx,
+    /// s_getreg/s_setreg hardware register descriptor.
+    Hwreg,
+    /// 32-bit literal that follows the instruction (s_setreg_imm32_b32, v_madmk/v_madak K).
+    Literal,
+    /// Scalar memory data register(s).
+    Sdata,
+    /// s_atc_probe: the sdata field holds a small immediate, not a register.
+    SdataImm,
+    /// Scalar memory base register pair/quad.
+    Sbase,
+    /// Scalar memory offset: immediate or SGPR.
+    Soff,
+    /// VALU destination (a VGPR; SGPR for v_readlane/v_readfirstlane).
+    Vdst,
+    /// VALU 9-bit source 0.
+    Src0,
+    /// VOP2/VOPC 8-bit VGPR source 1.
+    Vsrc1,
+    /// VOP3 source 1 and 2 (9-bit).
+    Src1,
+    Src2,
+    /// VOP3B scalar destination (carry-out / div_scale VCC).
+    Sdst3b,
+    /// Implicit VCC written (VOP2 carry-out, VOPC result).
+    VccOut,
+    /// Implicit VCC read (VOP2 carry-in, v_cndmask).
+    VccIn,
+    /// Memory address VGPR(s) (DS addr, MUBUF vaddr, FLAT addr).
+    Addr,
+    /// DS data0 / MUBUF and FLAT store data.
+    Data0,
+    /// DS data1.
+    Data1,
+    /// Memory load result VGPR(s) (DS vdst, FLAT vdst, MUBUF vdata).
+    Vdata,
+    /// MUBUF/MTBUF resource descriptor SGPR quad.
+    Srsrc,
+    /// MUBUF/MTBUF SGPR offset.
+    Soffset,
+    /// gfx9 GLOBAL/SCRATCH SGPR base (`off` when absent).
+    Saddr,
+}
+
+/// One operand of a row: its field and its width in dwords (0 for immediates; for MUBUF
+/// `Addr` the width depends on offen/idxen/addr64 and is decided at decode time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot(pub Field, pub u8);
+
+/// Operand data types, in the ISA's vocabulary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    None,
+    B16,
+    B32,
+    B64,
+    F16,
+    F32,
+    F64,
+    I8,
+    U8,
+    I16,
+    U16,
+    I24,
+    U24,
+    I32,
+    U32,
+    I64,
+    U64,
+    /// Packed pair of 16-bit values.
+    Pk16,
+}
+
+impl Ty {
+    /// True for floating-point types (inline constants are then interpreted as floats).
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64)
+    }
+}
+
+/// Row flags.
+pub mod flags {
+    pub const WRITES_SCC: u16 = 1 << 0;
+    pub const READS_SCC: u16 = 1 << 1;
+    pub const WRITES_VCC: u16 = 1 << 2;
+    pub const READS_VCC: u16 = 1 << 3;
+    pub const WRITES_EXEC: u16 = 1 << 4;
+    pub const BRANCH: u16 = 1 << 5;
+    pub const LOAD: u16 = 1 << 6;
+    pub const STORE: u16 = 1 << 7;
+    pub const ATOMIC: u16 = 1 << 8;
+    /// DS: two addresses (offset0/offset1 printed separately).
+    pub const DS_2ADDR: u16 = 1 << 9;
+    /// The SOPK `sdst` field is a source (s_cmpk_*).
+    pub const SDST_IS_SRC: u16 = 1 << 10;
+    /// Ends the program (s_endpgm*).
+    pub const ENDPGM: u16 = 1 << 11;
+}
+
+/// Generation bit masks for `OpInfo::{vop3, sdwa, dpp}`.
+pub const G6: u8 = 1;
+pub const G7: u8 = 2;
+pub const G8: u8 = 4;
+pub const G9: u8 = 8;
+
+/// One instruction row.
+#[derive(Debug)]
+pub struct OpInfo {
+    pub opcode: Opcode,
+    pub family: Family,
+    /// Opcode per generation, indexed by `Gen::index()`; `NA` where absent.
+    pub op: [u16; 4],
+    /// Operands in assembler order (native encoding).
+    pub slots: &'static [Slot],
+    pub dst_ty: Ty,
+    pub src_ty: [Ty; 3],
+    pub flags: u16,
+    /// VOP1/VOP2/VOPC: generations (mask) with a VOP3-encoded form.
+    pub vop3: u8,
+    /// VOP1/VOP2/VOPC: generations (mask) with an SDWA form.
+    pub sdwa: u8,
+    /// VOP1/VOP2/VOPC: generations (mask) with a DPP form.
+    pub dpp: u8,
+    /// Per-generation mnemonic where it differs from `opcode.name()`.
+    pub renamed: &'static [(Gen, &'static str)],
+}
+
+impl OpInfo {
+    /// The opcode in generation `gen`, if the instruction exists there.
+    pub fn opcode_in(&self, gen: Gen) -> Option<u16> {
+        let op = self.op[gen.index()];
+        (op != NA).then_some(op)
+    }
+
+    /// The mnemonic used by generation `gen` (without `_e32`/`_e64`/`_sdwa`/`_dpp`).
+    pub fn name(&self, gen: Gen) -> &'static str {
+        self.renamed
+            .iter()
+            .find(|(g, _)| *g == gen)
+            .map(|(_, n)| *n)
+            .unwrap_or_else(|| self.opcode.name())
+    }
+
+    pub fn has(&self, flag: u16) -> bool {
+        self.flags & flag != 0
+    }
+
+    /// Width in dwords of the operand in `field`, if the row has one.
+    pub fn width(&self, field: Field) -> Option<u8> {
+        self.slots.iter().find(|s| s.0 == field).map(|s| s.1)
+    }
+}
+
+/// All rows of a family.
+pub fn rows(family: Family) -> &'static [OpInfo] {
+    match family {
+        Family::Sop2 => sop::SOP2,
+        Family::Sopk => sop::SOPK,
+        Family::Sop1 => sop::SOP1,
+        Family::Sopc => sop::SOPC,
+        Family::Sopp => sop::SOPP,
+        Family::Smrd => smem::SMRD,
+        Family::Smem => smem::SMEM,
+        Family::Vop2 => vop2::VOP2,
+        Family::Vop1 => vop1::VOP1,
+        Family::Vopc => vopc::VOPC,
+        Family::Vop3 => vop3::VOP3,
+        Family::Vop3p => vop3::VOP3P,
+        Family::Ds => ds::DS,
+        Family::Mubuf => mubuf::MUBUF,
+        Family::Mtbuf => mubuf::MTBUF,
+        Family::Flat => flat::FLAT,
+        Family::Global => flat::GLOBAL,
+        Family::Scratch => flat::SCRATCH,
+    }
+}
+
+/// Every family, in a fixed order.
+pub const FAMILIES: [Family; 18] = [
+    Family::Sop2,
+    Family::Sopk,
+    Family::Sop1,
+    Family::Sopc,
+    Family::Sopp,
+    Family::Smrd,
+    Family::Smem,
+    Family::Vop2,
+    Family::Vop1,
+    Family::Vopc,
+    Family::Vop3,
+    Family::Vop3p,
+    Family::Ds,
+    Family::Mubuf,
+    Family::Mtbuf,
+    Family::Flat,
+    Family::Global,
+    Family::Scratch,
+];
+
+/// Looks a row up by (generation, family, opcode). Linear in the family size; the decoder
+/// uses the indexed form in `lookup`.
+pub fn find(gen: Gen, family: Family, op: u16) -> Option<&'static OpInfo> {
+    lookup::get(gen, family, op)
+}
+
+/// Rows whose mnemonic in `gen` is `name` (several families may share a name, e.g. SMRD/SMEM
+/// never coexist, VOP2 v_bfm_b32 on gfx6 vs VOP3 on gfx8).
+pub fn by_name(gen: Gen, name: &str) -> impl Iterator<Item = &'static OpInfo> + '_ {
+    FAMILIES
+        .iter()
+        .flat_map(|f| rows(*f).iter())
+        .filter(move |r| r.opcode_in(gen).is_some() && r.name(gen) == name)
+}
+
+mod lookup {
+    //! Dense (generation, family, opcode) -> row index, built once.
+    use super::{rows, Family, OpInfo, FAMILIES};
+    use crate::inst::Gen;
+    use std::sync::OnceLock;
+
+    const SPACE: usize = 1024;
+    type Index = Vec<[u16; SPACE]>;
+
+    fn index() -> &'static Index {
+        static IDX: OnceLock<Index> = OnceLock::new();
+        IDX.get_or_init(|| {
+            let mut idx = vec![[u16::MAX; SPACE]; FAMILIES.len() * 4];
+            for (fi, f) in FAMILIES.iter().enumerate() {
+                for (ri, r) in rows(*f).iter().enumerate() {
+                    for g in Gen::ALL {
+                        if let Some(op) = r.opcode_in(g) {
+                            idx[fi * 4 + g.index()][op as usize] = ri as u16;
+                        }
+                    }
+                }
+            }
+            idx
+        })
+    }
+
+    pub fn get(gen: Gen, family: Family, op: u16) -> Option<&'static OpInfo> {
+        let fi = FAMILIES.iter().position(|f| *f == family)?;
+        let ri = *index()[fi * 4 + gen.index()].get(op as usize)?;
+        (ri != u16::MAX).then(|| &rows(family)[ri as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opcodes_unique_per_family_and_gen() {
+        for f in FAMILIES {
+            for g in Gen::ALL {
+                let mut seen = std::collections::HashSet::new();
+                for r in rows(f) {
+                    if let Some(op) = r.opcode_in(g) {
+                        assert!(seen.insert(op), "{f:?} {g:?} opcode {op} twice");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_word_differs_between_generations() {
+        // VOP2 opcode 1 is v_readlane_b32 on gfx6 (CLRX GcnInstrsVop2.md) and v_add_f32 on gfx8.
+        let g8 = find(Gen::Gfx8, Family::Vop2, 1).unwrap();
+        assert_eq!(g8.opcode, Opcode::V_ADD_F32);
+        let g6 = find(Gen::Gfx6, Family::Vop2, 3).unwrap();
+        assert_eq!(g6.opcode, Opcode::V_ADD_F32);
+    }
+}
