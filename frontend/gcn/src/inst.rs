@@ -50,8 +50,8 @@ impl Gen {
             "gfx6" | "gfx600" | "gfx601" | "gfx602" | "pitcairn" | "verde" | "oland" => {
                 Some(Gen::Gfx6)
             }
-            "gfx7" | "gfx700" | "gfx701" | "gfx702" | "gfx703" | "gfx704" | "gfx705"
-            | "kaveri" | "kabini" | "mullins" => Some(Gen::Gfx7),
+            "gfx7" | "gfx700" | "gfx701" | "gfx702" | "gfx703" | "gfx704" | "gfx705" | "kaveri"
+            | "kabini" | "mullins" => Some(Gen::Gfx7),
             "gfx8" | "gfx801" | "gfx802" | "gfx803" | "gfx805" | "gfx810" | "polaris10"
             | "polaris11" | "carrizo" | "iceland" | "stoney" => Some(Gen::Gfx8),
             "gfx9" | "gfx902" | "gfx904" | "gfx906" | "gfx909" => Some(Gen::Gfx9),
@@ -283,7 +283,7 @@ pub struct MemFields {
 }
 
 /// A decoded instruction.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Inst {
     pub gen: Gen,
     pub opcode: Opcode,
@@ -321,5 +321,21 @@ impl Inst {
         }
         let d = self.simm16? as i16 as i64;
         Some((pc as i64 + self.len as i64 + 4 * d) as u64)
+    }
+}
+
+impl PartialEq for Inst {
+    fn eq(&self, o: &Self) -> bool {
+        self.gen == o.gen
+            && self.opcode == o.opcode
+            && self.encoding == o.encoding
+            && std::ptr::eq(self.info, o.info)
+            && self.operands == o.operands
+            && self.mods == o.mods
+            && self.sdwa == o.sdwa
+            && self.dpp == o.dpp
+            && self.mem == o.mem
+            && self.simm16 == o.simm16
+            && self.len == o.len
     }
 }

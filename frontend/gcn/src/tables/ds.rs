@@ -4,10 +4,13 @@
 //! operand slots in assembler order, dst type, src types, flags, and for VOP1/VOP2/VOPC the
 //! generation masks of the VOP3, SDWA and DPP forms, then per-generation renames.
 //! Source: LLVM 14 AMDGPU (llvm-mc encodings and disassembly), cross-checked with CLRX docs.
+#[allow(unused_imports)]
 use super::flags::*;
 use super::Field::*;
 use super::Ty::*;
-use super::{OpInfo, Slot, Family, NA, G6, G7, G8, G9};
+#[allow(unused_imports)]
+use super::{Family, OpInfo, Slot, G6, G7, G8, G9, NA};
+#[allow(unused_imports)]
 use crate::inst::Gen::*;
 use crate::inst::Opcode::*;
 
@@ -148,8 +151,8 @@ pub(super) static DS: &[OpInfo] = &[
     row(Family::Ds, DS_MIN_SRC2_F64, [210, 210, 210, 210], &[Slot(Addr, 1)], F64, [None, None, None], ATOMIC, 0, 0, 0, &[]),
     row(Family::Ds, DS_MAX_SRC2_F64, [211, 211, 211, 211], &[Slot(Addr, 1)], F64, [None, None, None], ATOMIC, 0, 0, 0, &[]),
     row(Family::Ds, DS_NOP, [NA, 20, 20, 20], &[], None, [None, None, None], 0, 0, 0, 0, &[]),
-    row(Family::Ds, DS_CONSUME, [61, 61, 189, 189], &[Slot(Addr, 1)], None, [None, None, None], 0, 0, 0, 0, &[]),
-    row(Family::Ds, DS_APPEND, [62, 62, 190, 190], &[Slot(Addr, 1)], None, [None, None, None], 0, 0, 0, 0, &[]),
+    row(Family::Ds, DS_CONSUME, [61, 61, 189, 189], &[Slot(Vdata, 1)], None, [None, None, None], 0, 0, 0, 0, &[]),
+    row(Family::Ds, DS_APPEND, [62, 62, 190, 190], &[Slot(Vdata, 1)], None, [None, None, None], 0, 0, 0, 0, &[]),
     row(Family::Ds, DS_READ_U8_D16, [NA, NA, NA, 86], &[Slot(Vdata, 1), Slot(Addr, 1)], U8, [None, None, None], LOAD, 0, 0, 0, &[]),
     row(Family::Ds, DS_READ_U8_D16_HI, [NA, NA, NA, 87], &[Slot(Vdata, 1), Slot(Addr, 1)], U8, [None, None, None], LOAD, 0, 0, 0, &[]),
     row(Family::Ds, DS_READ_I8_D16, [NA, NA, NA, 88], &[Slot(Vdata, 1), Slot(Addr, 1)], I8, [None, None, None], LOAD, 0, 0, 0, &[]),
@@ -158,14 +161,14 @@ pub(super) static DS: &[OpInfo] = &[
     row(Family::Ds, DS_READ_U16_D16_HI, [NA, NA, NA, 91], &[Slot(Vdata, 1), Slot(Addr, 1)], U16, [None, None, None], LOAD, 0, 0, 0, &[]),
     row(Family::Ds, DS_WRITE_B8_D16_HI, [NA, NA, NA, 84], &[Slot(Addr, 1), Slot(Data0, 1)], None, [None, None, None], STORE, 0, 0, 0, &[]),
     row(Family::Ds, DS_WRITE_B16_D16_HI, [NA, NA, NA, 85], &[Slot(Addr, 1), Slot(Data0, 1)], B16, [None, None, None], STORE, 0, 0, 0, &[]),
-    row(Family::Ds, DS_WRITE_ADDTID_B32, [NA, NA, NA, 29], &[Slot(Addr, 1)], B32, [None, None, None], STORE, 0, 0, 0, &[]),
-    row(Family::Ds, DS_READ_ADDTID_B32, [NA, NA, NA, 182], &[Slot(Addr, 1)], B32, [None, None, None], LOAD, 0, 0, 0, &[]),
+    row(Family::Ds, DS_WRITE_ADDTID_B32, [NA, NA, NA, 29], &[Slot(Data0, 1)], B32, [None, None, None], STORE, 0, 0, 0, &[]),
+    row(Family::Ds, DS_READ_ADDTID_B32, [NA, NA, NA, 182], &[Slot(Vdata, 1)], B32, [None, None, None], LOAD, 0, 0, 0, &[]),
     row(Family::Ds, DS_GWS_BARRIER, [29, 29, NA, NA], &[Slot(Addr, 1)], None, [None, None, None], 0, 0, 0, 0, &[]),
     row(Family::Ds, DS_GWS_INIT, [25, 25, NA, NA], &[Slot(Addr, 1)], None, [None, None, None], 0, 0, 0, 0, &[]),
     row(Family::Ds, DS_GWS_SEMA_BR, [27, 27, NA, NA], &[Slot(Addr, 1)], None, [None, None, None], 0, 0, 0, 0, &[]),
     row(Family::Ds, DS_GWS_SEMA_P, [28, 28, NA, NA], &[], None, [None, None, None], 0, 0, 0, 0, &[]),
     row(Family::Ds, DS_GWS_SEMA_V, [26, 26, NA, NA], &[], None, [None, None, None], 0, 0, 0, 0, &[]),
-    row(Family::Ds, DS_ORDERED_COUNT, [63, 63, NA, NA], &[Slot(Addr, 1), Slot(Data0, 1)], None, [None, None, None], 0, 0, 0, 0, &[]),
+    row(Family::Ds, DS_ORDERED_COUNT, [63, 63, NA, NA], &[Slot(Vdata, 1), Slot(Addr, 1)], None, [None, None, None], 0, 0, 0, 0, &[]),
     row(Family::Ds, DS_GWS_SEMA_RELEASE_ALL, [NA, 24, NA, NA], &[], None, [None, None, None], 0, 0, 0, 0, &[]),
 ];
 
@@ -183,5 +186,17 @@ const fn row(
     dpp: u8,
     renamed: &'static [(crate::inst::Gen, &'static str)],
 ) -> OpInfo {
-    OpInfo { opcode, family, op, slots, dst_ty, src_ty, flags, vop3, sdwa, dpp, renamed }
+    OpInfo {
+        opcode,
+        family,
+        op,
+        slots,
+        dst_ty,
+        src_ty,
+        flags,
+        vop3,
+        sdwa,
+        dpp,
+        renamed,
+    }
 }

@@ -4,10 +4,13 @@
 //! operand slots in assembler order, dst type, src types, flags, and for VOP1/VOP2/VOPC the
 //! generation masks of the VOP3, SDWA and DPP forms, then per-generation renames.
 //! Source: LLVM 14 AMDGPU (llvm-mc encodings and disassembly), cross-checked with CLRX docs.
+#[allow(unused_imports)]
 use super::flags::*;
 use super::Field::*;
 use super::Ty::*;
-use super::{OpInfo, Slot, Family, NA, G6, G7, G8, G9};
+#[allow(unused_imports)]
+use super::{Family, OpInfo, Slot, G6, G7, G8, G9, NA};
+#[allow(unused_imports)]
 use crate::inst::Gen::*;
 use crate::inst::Opcode::*;
 
@@ -61,11 +64,11 @@ pub(super) static FLAT: &[OpInfo] = &[
     row(Family::Flat, FLAT_LOAD_SBYTE_D16_HI, [NA, NA, NA, 35], &[Slot(Vdata, 1), Slot(Addr, 2)], None, [None, None, None], LOAD, 0, 0, 0, &[]),
     row(Family::Flat, FLAT_LOAD_SHORT_D16, [NA, NA, NA, 36], &[Slot(Vdata, 1), Slot(Addr, 2)], None, [None, None, None], LOAD, 0, 0, 0, &[]),
     row(Family::Flat, FLAT_LOAD_SHORT_D16_HI, [NA, NA, NA, 37], &[Slot(Vdata, 1), Slot(Addr, 2)], None, [None, None, None], LOAD, 0, 0, 0, &[]),
-    row(Family::Flat, FLAT_ATOMIC_FCMPSWAP, [NA, 62, NA, NA], &[Slot(Vdata, 2), Slot(Addr, 2)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
-    row(Family::Flat, FLAT_ATOMIC_FMAX, [NA, 64, NA, NA], &[Slot(Vdata, 2), Slot(Addr, 1)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
-    row(Family::Flat, FLAT_ATOMIC_FMAX_X2, [NA, 96, NA, NA], &[Slot(Vdata, 2), Slot(Addr, 2)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
-    row(Family::Flat, FLAT_ATOMIC_FMIN, [NA, 63, NA, NA], &[Slot(Vdata, 2), Slot(Addr, 1)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
-    row(Family::Flat, FLAT_ATOMIC_FMIN_X2, [NA, 95, NA, NA], &[Slot(Vdata, 2), Slot(Addr, 2)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
+    row(Family::Flat, FLAT_ATOMIC_FCMPSWAP, [NA, 62, NA, NA], &[Slot(Addr, 2), Slot(Data0, 2)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
+    row(Family::Flat, FLAT_ATOMIC_FMAX, [NA, 64, NA, NA], &[Slot(Addr, 2), Slot(Data0, 1)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
+    row(Family::Flat, FLAT_ATOMIC_FMAX_X2, [NA, 96, NA, NA], &[Slot(Addr, 2), Slot(Data0, 2)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
+    row(Family::Flat, FLAT_ATOMIC_FMIN, [NA, 63, NA, NA], &[Slot(Addr, 2), Slot(Data0, 1)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
+    row(Family::Flat, FLAT_ATOMIC_FMIN_X2, [NA, 95, NA, NA], &[Slot(Addr, 2), Slot(Data0, 2)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
 ];
 
 #[rustfmt::skip]
@@ -160,5 +163,17 @@ const fn row(
     dpp: u8,
     renamed: &'static [(crate::inst::Gen, &'static str)],
 ) -> OpInfo {
-    OpInfo { opcode, family, op, slots, dst_ty, src_ty, flags, vop3, sdwa, dpp, renamed }
+    OpInfo {
+        opcode,
+        family,
+        op,
+        slots,
+        dst_ty,
+        src_ty,
+        flags,
+        vop3,
+        sdwa,
+        dpp,
+        renamed,
+    }
 }

@@ -343,3 +343,9 @@ mod tests {
         assert_eq!(g6.opcode, Opcode::V_ADD_F32);
     }
 }
+
+impl PartialEq for OpInfo {
+    fn eq(&self, o: &Self) -> bool {
+        self.opcode == o.opcode && self.family == o.family
+    }
+}

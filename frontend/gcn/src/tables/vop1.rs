@@ -4,10 +4,13 @@
 //! operand slots in assembler order, dst type, src types, flags, and for VOP1/VOP2/VOPC the
 //! generation masks of the VOP3, SDWA and DPP forms, then per-generation renames.
 //! Source: LLVM 14 AMDGPU (llvm-mc encodings and disassembly), cross-checked with CLRX docs.
+#[allow(unused_imports)]
 use super::flags::*;
 use super::Field::*;
 use super::Ty::*;
-use super::{OpInfo, Slot, Family, NA, G6, G7, G8, G9};
+#[allow(unused_imports)]
+use super::{Family, OpInfo, Slot, G6, G7, G8, G9, NA};
+#[allow(unused_imports)]
 use crate::inst::Gen::*;
 use crate::inst::Opcode::*;
 
@@ -94,13 +97,13 @@ pub(super) static VOP1: &[OpInfo] = &[
     row(Family::Vop1, V_CVT_NORM_U16_F16, [NA, NA, NA, 78], &[Slot(Vdst, 1), Slot(Src0, 1)], U16, [F16, None, None], 0, G9, G9, G9, &[]),
     row(Family::Vop1, V_SAT_PK_U8_I16, [NA, NA, NA, 79], &[Slot(Vdst, 1), Slot(Src0, 1)], U8, [I16, None, None], 0, G9, G9, G9, &[]),
     row(Family::Vop1, V_SWAP_B32, [NA, NA, NA, 81], &[Slot(Vdst, 1), Slot(Src0, 1)], B32, [B32, None, None], 0, 0, G9, 0, &[]),
-    row(Family::Vop1, V_LOG_CLAMP_F32, [38, 38, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop1, V_RCP_CLAMP_F32, [40, 40, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop1, V_RCP_CLAMP_F64, [48, 48, NA, NA], &[Slot(Vdst, 2), Slot(Src0, 2)], F64, [F64, None, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop1, V_RCP_LEGACY_F32, [41, 41, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop1, V_RSQ_CLAMP_F32, [44, 44, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop1, V_RSQ_CLAMP_F64, [50, 50, NA, NA], &[Slot(Vdst, 2), Slot(Src0, 2)], F64, [F64, None, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop1, V_RSQ_LEGACY_F32, [45, 45, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, 0, 0, 0, &[]),
+    row(Family::Vop1, V_LOG_CLAMP_F32, [38, 38, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop1, V_RCP_CLAMP_F32, [40, 40, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop1, V_RCP_CLAMP_F64, [48, 48, NA, NA], &[Slot(Vdst, 2), Slot(Src0, 2)], F64, [F64, None, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop1, V_RCP_LEGACY_F32, [41, 41, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop1, V_RSQ_CLAMP_F32, [44, 44, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop1, V_RSQ_CLAMP_F64, [50, 50, NA, NA], &[Slot(Vdst, 2), Slot(Src0, 2)], F64, [F64, None, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop1, V_RSQ_LEGACY_F32, [45, 45, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, G6 | G7, 0, 0, &[]),
 ];
 
 #[allow(clippy::too_many_arguments)]
@@ -117,5 +120,17 @@ const fn row(
     dpp: u8,
     renamed: &'static [(crate::inst::Gen, &'static str)],
 ) -> OpInfo {
-    OpInfo { opcode, family, op, slots, dst_ty, src_ty, flags, vop3, sdwa, dpp, renamed }
+    OpInfo {
+        opcode,
+        family,
+        op,
+        slots,
+        dst_ty,
+        src_ty,
+        flags,
+        vop3,
+        sdwa,
+        dpp,
+        renamed,
+    }
 }

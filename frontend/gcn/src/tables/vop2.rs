@@ -4,10 +4,13 @@
 //! operand slots in assembler order, dst type, src types, flags, and for VOP1/VOP2/VOPC the
 //! generation masks of the VOP3, SDWA and DPP forms, then per-generation renames.
 //! Source: LLVM 14 AMDGPU (llvm-mc encodings and disassembly), cross-checked with CLRX docs.
+#[allow(unused_imports)]
 use super::flags::*;
 use super::Field::*;
 use super::Ty::*;
-use super::{OpInfo, Slot, Family, NA, G6, G7, G8, G9};
+#[allow(unused_imports)]
+use super::{Family, OpInfo, Slot, G6, G7, G8, G9, NA};
+#[allow(unused_imports)]
 use crate::inst::Gen::*;
 use crate::inst::Opcode::*;
 
@@ -68,24 +71,24 @@ pub(super) static VOP2: &[OpInfo] = &[
     row(Family::Vop2, V_ADD_U32, [NA, NA, NA, 52], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U32, [U32, U32, None], 0, G9, G9, G9, &[]),
     row(Family::Vop2, V_SUB_U32, [NA, NA, NA, 53], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U32, [U32, U32, None], 0, G9, G9, G9, &[]),
     row(Family::Vop2, V_SUBREV_U32, [NA, NA, NA, 54], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U32, [U32, U32, None], 0, G9, G9, G9, &[]),
-    row(Family::Vop2, V_BCNT_U32_B32, [34, 34, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U32, [B32, B32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_BFM_B32, [30, 30, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [B32, B32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_CVT_PK_I16_I32, [49, 49, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [I32, I32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_CVT_PK_U16_U32, [48, 48, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [U32, U32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_CVT_PKACCUM_U8_F32, [44, 44, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U8, [F32, F32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_CVT_PKNORM_I16_F32, [45, 45, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], I16, [F32, F32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_CVT_PKNORM_U16_F32, [46, 46, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U16, [F32, F32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_CVT_PKRTZ_F16_F32, [47, 47, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], F16, [F32, F32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_LDEXP_F32, [43, 43, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], F32, [F32, F32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_MBCNT_HI_U32_B32, [36, 36, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U32, [B32, B32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_MBCNT_LO_U32_B32, [35, 35, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U32, [B32, B32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_ASHR_I32, [23, 23, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], I32, [I32, I32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_LSHL_B32, [25, 25, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [B32, B32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_LSHR_B32, [21, 21, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [B32, B32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_MAC_LEGACY_F32, [6, 6, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], F32, [F32, F32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_MAX_LEGACY_F32, [14, 14, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], F32, [F32, F32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_MIN_LEGACY_F32, [13, 13, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], F32, [F32, F32, None], 0, 0, 0, 0, &[]),
-    row(Family::Vop2, V_READLANE_B32, [1, 1, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [B32, B32, None], 0, 0, 0, 0, &[]),
+    row(Family::Vop2, V_BCNT_U32_B32, [34, 34, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U32, [B32, B32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_BFM_B32, [30, 30, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [B32, B32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_CVT_PK_I16_I32, [49, 49, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [I32, I32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_CVT_PK_U16_U32, [48, 48, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [U32, U32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_CVT_PKACCUM_U8_F32, [44, 44, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U8, [F32, F32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_CVT_PKNORM_I16_F32, [45, 45, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], I16, [F32, F32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_CVT_PKNORM_U16_F32, [46, 46, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U16, [F32, F32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_CVT_PKRTZ_F16_F32, [47, 47, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], F16, [F32, F32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_LDEXP_F32, [43, 43, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], F32, [F32, F32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_MBCNT_HI_U32_B32, [36, 36, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U32, [B32, B32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_MBCNT_LO_U32_B32, [35, 35, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], U32, [B32, B32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_ASHR_I32, [23, 23, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], I32, [I32, I32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_LSHL_B32, [25, 25, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [B32, B32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_LSHR_B32, [21, 21, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [B32, B32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_MAC_LEGACY_F32, [6, 6, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], F32, [F32, F32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_MAX_LEGACY_F32, [14, 14, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], F32, [F32, F32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_MIN_LEGACY_F32, [13, 13, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], F32, [F32, F32, None], 0, G6 | G7, 0, 0, &[]),
+    row(Family::Vop2, V_READLANE_B32, [1, 1, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [B32, B32, None], 0, G6 | G7, 0, 0, &[]),
 ];
 
 #[allow(clippy::too_many_arguments)]
@@ -102,5 +105,17 @@ const fn row(
     dpp: u8,
     renamed: &'static [(crate::inst::Gen, &'static str)],
 ) -> OpInfo {
-    OpInfo { opcode, family, op, slots, dst_ty, src_ty, flags, vop3, sdwa, dpp, renamed }
+    OpInfo {
+        opcode,
+        family,
+        op,
+        slots,
+        dst_ty,
+        src_ty,
+        flags,
+        vop3,
+        sdwa,
+        dpp,
+        renamed,
+    }
 }

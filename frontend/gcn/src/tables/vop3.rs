@@ -4,10 +4,13 @@
 //! operand slots in assembler order, dst type, src types, flags, and for VOP1/VOP2/VOPC the
 //! generation masks of the VOP3, SDWA and DPP forms, then per-generation renames.
 //! Source: LLVM 14 AMDGPU (llvm-mc encodings and disassembly), cross-checked with CLRX docs.
+#[allow(unused_imports)]
 use super::flags::*;
 use super::Field::*;
 use super::Ty::*;
-use super::{OpInfo, Slot, Family, NA, G6, G7, G8, G9};
+#[allow(unused_imports)]
+use super::{Family, OpInfo, Slot, G6, G7, G8, G9, NA};
+#[allow(unused_imports)]
 use crate::inst::Gen::*;
 use crate::inst::Opcode::*;
 
@@ -163,5 +166,17 @@ const fn row(
     dpp: u8,
     renamed: &'static [(crate::inst::Gen, &'static str)],
 ) -> OpInfo {
-    OpInfo { opcode, family, op, slots, dst_ty, src_ty, flags, vop3, sdwa, dpp, renamed }
+    OpInfo {
+        opcode,
+        family,
+        op,
+        slots,
+        dst_ty,
+        src_ty,
+        flags,
+        vop3,
+        sdwa,
+        dpp,
+        renamed,
+    }
 }
