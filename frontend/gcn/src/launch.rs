@@ -1,1 +1,430 @@
-//! Launch state for LLVM-compiled GCN kernels: initial SGPRs, VGPRs, kernarg and dispatch packet.
+//! How to start the waves of a loaded kernel (notes/amd_launch_abi.md §3.2): initial SGPRs,
+//! VGPRs and EXEC per wave, the kernarg segment, the HSA dispatch packet, and the scratch
+//! (private segment) buffer resource, including the values legacy relocations are patched to.
+//!
+//! Plain functions over [`Kernel`] and guest addresses; no runtime types. Work-items of a group
+//! are numbered x fastest (`flat = x + y*lx + z*lx*ly`) and wave `w` holds flat ids
+//! `64w .. 64w+63`, lane = flat - 64w. A group at the edge of a grid that is not a multiple of
+//! the local size is partial (HSA semantics): its extent in each dimension is what remains.
+//!
+//! Scratch layout (an emulator convention, stated because the hardware one depends on the
+//! V# words): the buffer resource has ADD_TID_ENABLE set and swizzling off, so lane `l` of a
+//! wave addresses `base + wave_offset + offset + l * stride` with `stride` = the kernel's
+//! private segment size rounded up to 4 bytes; each wave owns `64 * stride` bytes. This is the
+//! layout Mesa sets up for legacy objects (`si_shader_apply_scratch_relocs`: DWORD1 = base hi |
+//! STRIDE(bytes per lane)); HSA kernels get the same words in their private segment buffer
+//! SGPRs. Words 2-3 are what LLVM itself builds for legacy code (SIInstrInfo's
+//! `getScratchRsrcWords23`, see [`scratch_rsrc`]): NUM_RECORDS = 0xffffffff, INDEX_STRIDE 64,
+//! ADD_TID_ENABLE.
+
+use thiserror::Error;
+
+use crate::loader::{ArgKind, Kernel, RelocKind, ScratchRsrcWord, UserSgpr};
+
+/// Lanes per wave on gfx6-gfx9.
+pub const WAVE_SIZE: u32 = 64;
+/// The largest work-group a GCN dispatcher accepts.
+pub const MAX_WORKGROUP_SIZE: u32 = 1024;
+/// Bytes of `hsa_kernel_dispatch_packet_t`.
+pub const DISPATCH_PACKET_BYTES: usize = 64;
+/// Bytes of the legacy implicit kernarg header (ngroups, global size, local size; x, y, z).
+pub const LEGACY_HEADER_BYTES: usize = 36;
+
+/// The grid of one dispatch, in work-items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dispatch {
+    pub global: [u32; 3],
+    pub local: [u32; 3],
+}
+
+/// Guest addresses a wave's initial state refers to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WaveAddresses {
+    pub kernarg: u64,
+    pub dispatch_packet: u64,
+    /// The `hsa_queue_t`; 0 when there is none.
+    pub queue: u64,
+    pub dispatch_id: u64,
+    /// Base of the dispatch's private segment (scratch) buffer.
+    pub scratch_base: u64,
+    /// Byte offset of this wave's scratch within it (see [`scratch_wave_offset`]).
+    pub scratch_wave_offset: u32,
+}
+
+/// The initial register state of one wave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WaveState {
+    /// (SGPR index, value), ascending.
+    pub sgprs: Vec<(u8, u32)>,
+    /// (VGPR index, one value per lane): v0 = work-item id x, v1 = y, v2 = z as enabled by
+    /// TIDIG_COMP_CNT. Inactive lanes hold 0.
+    pub vgprs: Vec<(u8, Vec<u32>)>,
+    /// One bit per active lane (work-items that exist).
+    pub exec: u64,
+}
+
+/// A kernel argument value, in parameter order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ArgValue {
+    /// A global address (8 bytes).
+    Pointer(u64),
+    U32(u32),
+    I32(i32),
+    U64(u64),
+    I64(i64),
+    F32(f32),
+    F64(f64),
+}
+
+impl ArgValue {
+    fn bytes(self) -> Vec<u8> {
+        match self {
+            ArgValue::Pointer(v) | ArgValue::U64(v) => v.to_le_bytes().to_vec(),
+            ArgValue::U32(v) => v.to_le_bytes().to_vec(),
+            ArgValue::I32(v) => v.to_le_bytes().to_vec(),
+            ArgValue::I64(v) => v.to_le_bytes().to_vec(),
+            ArgValue::F32(v) => v.to_bits().to_le_bytes().to_vec(),
+            ArgValue::F64(v) => v.to_bits().to_le_bytes().to_vec(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum LaunchError {
+    #[error("invalid launch: {0}")]
+    InvalidLaunch(String),
+    #[error("kernel {kernel} requires work-group size {required:?}, got {got:?}")]
+    WorkgroupSizeMismatch {
+        kernel: String,
+        required: [u32; 3],
+        got: [u32; 3],
+    },
+    #[error("kernel {kernel} takes {expected} arguments, got {got}")]
+    ArgCount {
+        kernel: String,
+        expected: usize,
+        got: usize,
+    },
+    #[error("kernel {kernel}: argument {index} is {expected} bytes, the value given is {got}")]
+    ArgSize {
+        kernel: String,
+        index: usize,
+        expected: u32,
+        got: usize,
+    },
+    #[error("kernel {kernel}: argument {index} needs a pointer")]
+    ArgKind { kernel: String, index: usize },
+}
+
+impl Dispatch {
+    /// Checks the launch against the kernel (sizes, reqd_workgroup_size).
+    pub fn validate(&self, kernel: &Kernel) -> Result<(), LaunchError> {
+        if self.local.contains(&0) || self.global.contains(&0) {
+            return Err(LaunchError::InvalidLaunch(
+                "global and local sizes must be non-zero".into(),
+            ));
+        }
+        let items = self.local.iter().map(|&n| u64::from(n)).product::<u64>();
+        if items > u64::from(MAX_WORKGROUP_SIZE) {
+            return Err(LaunchError::InvalidLaunch(format!(
+                "work-group of {items} work-items exceeds {MAX_WORKGROUP_SIZE}"
+            )));
+        }
+        if let Some(required) = kernel.reqd_workgroup_size {
+            if required != self.local {
+                return Err(LaunchError::WorkgroupSizeMismatch {
+                    kernel: kernel.name.clone(),
+                    required,
+                    got: self.local,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Work-groups per dimension (a partial last group counts).
+    pub fn groups(&self) -> [u32; 3] {
+        [0, 1, 2].map(|d| self.global[d].div_ceil(self.local[d]))
+    }
+
+    /// The extent of work-group `group` (smaller than `local` at the edge of the grid).
+    pub fn group_extent(&self, group: [u32; 3]) -> [u32; 3] {
+        [0, 1, 2]
+            .map(|d| self.local[d].min(self.global[d].saturating_sub(group[d] * self.local[d])))
+    }
+
+    /// Waves in work-group `group`.
+    pub fn waves_in_group(&self, group: [u32; 3]) -> u32 {
+        self.group_extent(group)
+            .iter()
+            .product::<u32>()
+            .div_ceil(WAVE_SIZE)
+    }
+}
+
+/// Scratch bytes each lane addresses: the private segment size rounded up to a dword.
+pub fn scratch_lane_stride(kernel: &Kernel) -> u32 {
+    kernel.private_segment_size.next_multiple_of(4)
+}
+
+/// Byte offset of the scratch of the `wave_index`-th wave of the dispatch (any numbering the
+/// caller keeps unique among waves alive at the same time).
+pub fn scratch_wave_offset(kernel: &Kernel, wave_index: u32) -> u64 {
+    u64::from(wave_index) * u64::from(WAVE_SIZE) * u64::from(scratch_lane_stride(kernel))
+}
+
+/// The four dwords of the scratch buffer resource (V#) for generation `gfx` (6-9).
+pub fn scratch_rsrc(gfx: u8, base: u64, lane_stride: u32) -> [u32; 4] {
+    // word1: BASE_ADDRESS_HI [15:0], STRIDE [29:16], CACHE_SWIZZLE [30] = 0, SWIZZLE_EN [31] = 0.
+    let word1 = ((base >> 32) as u32 & 0xffff) | ((lane_stride & 0x3fff) << 16);
+    // word3 as LLVM builds it for legacy code (SIInstrInfo::getScratchRsrcWords23; observed in
+    // llc-14 output: 0xe8f000 on gfx6/7, 0xe80000 on gfx8, 0xe00000 on gfx9): INDEX_STRIDE
+    // [22:21] = 3 (64 lanes) and ADD_TID_ENABLE [23] everywhere; ELEMENT_SIZE [20:19] = 1
+    // (4 bytes) before gfx9; DATA_FORMAT/NUM_FORMAT bits 0xf000 only on gfx6/7, because gfx8+
+    // read them as stride bits under ADD_TID_ENABLE.
+    let word3 = (3 << 21)
+        | (1 << 23)
+        | if gfx <= 8 { 1 << 19 } else { 0 }
+        | if gfx <= 7 { 0xf000 } else { 0 };
+    [base as u32, word1, u32::MAX, word3]
+}
+
+/// The 32-bit value a legacy scratch relocation stores, given the resource words.
+pub fn scratch_reloc_value(
+    word: ScratchRsrcWord,
+    kind: RelocKind,
+    addend: i64,
+    rsrc: [u32; 4],
+) -> u32 {
+    let s = match word {
+        ScratchRsrcWord::Dword0 => rsrc[0],
+        ScratchRsrcWord::Dword1 => rsrc[1],
+    };
+    let value = i64::from(s).wrapping_add(addend) as u64;
+    match kind {
+        RelocKind::Abs32Lo | RelocKind::Abs32 => value as u32,
+        RelocKind::Abs32Hi => (value >> 32) as u32,
+    }
+}
+
+/// The kernel's code with its scratch relocations applied (a copy; HSA code is unchanged).
+pub fn relocated_code(kernel: &Kernel, rsrc: [u32; 4]) -> Vec<u8> {
+    let mut code = kernel.code.clone();
+    for r in &kernel.scratch_relocs {
+        let v = scratch_reloc_value(r.word, r.kind, r.addend, rsrc);
+        let at = r.code_offset as usize;
+        // The loader guarantees code_offset + 4 <= code.len().
+        code[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    code
+}
+
+fn push64(sgprs: &mut Vec<(u8, u32)>, first: u8, v: u64) {
+    sgprs.push((first, v as u32));
+    sgprs.push((first + 1, (v >> 32) as u32));
+}
+
+/// The initial state of wave `wave` of work-group `group`.
+pub fn wave_state(
+    kernel: &Kernel,
+    dispatch: &Dispatch,
+    addrs: &WaveAddresses,
+    gfx: u8,
+    group: [u32; 3],
+    wave: u32,
+) -> Result<WaveState, LaunchError> {
+    dispatch.validate(kernel)?;
+    let groups = dispatch.groups();
+    if (0..3).any(|d| group[d] >= groups[d]) {
+        return Err(LaunchError::InvalidLaunch(format!(
+            "work-group {group:?} is outside the grid of {groups:?} groups"
+        )));
+    }
+    let waves = dispatch.waves_in_group(group);
+    if wave >= waves {
+        return Err(LaunchError::InvalidLaunch(format!(
+            "wave {wave} of a work-group of {waves} waves"
+        )));
+    }
+
+    let mut sgprs = Vec::new();
+    for slot in &kernel.user_sgprs {
+        let s = slot.first;
+        match slot.kind {
+            UserSgpr::PrivateSegmentBuffer => {
+                let rsrc = scratch_rsrc(gfx, addrs.scratch_base, scratch_lane_stride(kernel));
+                for (i, w) in rsrc.into_iter().enumerate() {
+                    sgprs.push((s + i as u8, w));
+                }
+            }
+            UserSgpr::DispatchPtr => push64(&mut sgprs, s, addrs.dispatch_packet),
+            UserSgpr::QueuePtr => push64(&mut sgprs, s, addrs.queue),
+            UserSgpr::KernargSegmentPtr => push64(&mut sgprs, s, addrs.kernarg),
+            UserSgpr::DispatchId => push64(&mut sgprs, s, addrs.dispatch_id),
+            UserSgpr::FlatScratchInit => {
+                // gfx9: the 64-bit scratch base, the code adds the wave offset. gfx7/8: the
+                // offset of the scratch from the flat scratch aperture (taken to start at 0 in
+                // this emulator) and the per-lane size, which the code moves to FLAT_SCRATCH.
+                if gfx >= 9 {
+                    push64(&mut sgprs, s, addrs.scratch_base);
+                } else {
+                    sgprs.push((s, addrs.scratch_base as u32));
+                    sgprs.push((s + 1, kernel.private_segment_size));
+                }
+            }
+            UserSgpr::PrivateSegmentSize => sgprs.push((s, kernel.private_segment_size)),
+        }
+    }
+    let mut next = kernel.user_sgpr_count;
+    for (&enabled, &id) in kernel.system_sgprs.workgroup_id.iter().zip(&group) {
+        if enabled {
+            sgprs.push((next, id));
+            next += 1;
+        }
+    }
+    if kernel.system_sgprs.workgroup_info {
+        // {first_wave[31], ordered_append_term[16:6] = 0, threadgroup_size_in_waves[5:0]}
+        // (AMDGPUUsage, "Initial Kernel Execution State").
+        sgprs.push((next, (waves & 0x3f) | (u32::from(wave == 0) << 31)));
+        next += 1;
+    }
+    if kernel.system_sgprs.private_segment_wave_offset {
+        sgprs.push((next, addrs.scratch_wave_offset));
+    }
+    sgprs.sort_by_key(|&(i, _)| i);
+
+    let extent = dispatch.group_extent(group);
+    let items = extent.iter().product::<u32>();
+    let mut exec = 0u64;
+    let mut ids = [
+        vec![0u32; WAVE_SIZE as usize],
+        vec![0u32; WAVE_SIZE as usize],
+        vec![0u32; WAVE_SIZE as usize],
+    ];
+    for lane in 0..WAVE_SIZE {
+        let flat = wave * WAVE_SIZE + lane;
+        if flat >= items {
+            break;
+        }
+        exec |= 1 << lane;
+        ids[0][lane as usize] = flat % extent[0];
+        ids[1][lane as usize] = (flat / extent[0]) % extent[1];
+        ids[2][lane as usize] = flat / (extent[0] * extent[1]);
+    }
+    let vgprs = ids
+        .into_iter()
+        .take(usize::from(kernel.tidig_comp_cnt) + 1)
+        .enumerate()
+        .map(|(i, v)| (i as u8, v))
+        .collect();
+    Ok(WaveState { sgprs, vgprs, exec })
+}
+
+/// Natural layout of `args` starting at byte `start`: each value aligned to its own size.
+fn natural_layout(args: &[ArgValue], start: usize) -> Vec<u8> {
+    let mut out = vec![0u8; start];
+    let mut offset = 0usize;
+    for a in args {
+        let bytes = a.bytes();
+        offset = offset.next_multiple_of(bytes.len());
+        out.resize(start + offset, 0);
+        out.extend_from_slice(&bytes);
+        offset += bytes.len();
+    }
+    out
+}
+
+/// The kernarg segment for `args` (explicit arguments, in parameter order).
+///
+/// HSA: each explicit argument at its metadata offset, hidden arguments zero (there is no
+/// global offset), total `kernarg_size` bytes. Legacy: the 36-byte header (ngroups, global
+/// size, local size) then the arguments at `36 + natural offset` (notes §3.2).
+pub fn build_kernarg(
+    kernel: &Kernel,
+    dispatch: &Dispatch,
+    args: &[ArgValue],
+) -> Result<Vec<u8>, LaunchError> {
+    if kernel.implicit_kernarg_bytes != 0 {
+        let mut out = natural_layout(args, LEGACY_HEADER_BYTES);
+        let header = [dispatch.groups(), dispatch.global, dispatch.local];
+        for (i, v) in header.iter().flatten().enumerate() {
+            out[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        return Ok(out);
+    }
+    let explicit: Vec<_> = kernel
+        .args
+        .iter()
+        .filter(|a| {
+            matches!(
+                a.kind,
+                ArgKind::GlobalBuffer | ArgKind::ByValue | ArgKind::DynamicSharedPointer
+            )
+        })
+        .collect();
+    if explicit.len() != args.len() {
+        return Err(LaunchError::ArgCount {
+            kernel: kernel.name.clone(),
+            expected: explicit.len(),
+            got: args.len(),
+        });
+    }
+    let end = kernel
+        .args
+        .iter()
+        .map(|a| a.offset as usize + a.size as usize)
+        .max()
+        .unwrap_or(0);
+    let mut out = vec![0u8; end.max(kernel.kernarg_size as usize)];
+    for (index, (meta, value)) in explicit.iter().zip(args).enumerate() {
+        if meta.kind == ArgKind::GlobalBuffer && !matches!(value, ArgValue::Pointer(_)) {
+            return Err(LaunchError::ArgKind {
+                kernel: kernel.name.clone(),
+                index,
+            });
+        }
+        let bytes = value.bytes();
+        if bytes.len() != meta.size as usize {
+            return Err(LaunchError::ArgSize {
+                kernel: kernel.name.clone(),
+                index,
+                expected: meta.size,
+                got: bytes.len(),
+            });
+        }
+        out[meta.offset as usize..][..bytes.len()].copy_from_slice(&bytes);
+    }
+    Ok(out)
+}
+
+/// An `hsa_kernel_dispatch_packet_t` for the dispatch.
+pub fn dispatch_packet(
+    kernel: &Kernel,
+    dispatch: &Dispatch,
+    kernel_object: u64,
+    kernarg: u64,
+) -> [u8; DISPATCH_PACKET_BYTES] {
+    let mut p = [0u8; DISPATCH_PACKET_BYTES];
+    // header: type KERNEL_DISPATCH (2), acquire and release fences at system scope (2).
+    let header: u16 = 2 | (2 << 9) | (2 << 11);
+    let dims: u16 = if dispatch.global[2] > 1 || dispatch.local[2] > 1 {
+        3
+    } else if dispatch.global[1] > 1 || dispatch.local[1] > 1 {
+        2
+    } else {
+        1
+    };
+    p[0..2].copy_from_slice(&header.to_le_bytes());
+    p[2..4].copy_from_slice(&dims.to_le_bytes());
+    for d in 0..3 {
+        // validate() keeps the local size within MAX_WORKGROUP_SIZE, so it fits in a u16.
+        p[4 + 2 * d..6 + 2 * d]
+            .copy_from_slice(&(dispatch.local[d].min(0xffff) as u16).to_le_bytes());
+        p[12 + 4 * d..16 + 4 * d].copy_from_slice(&dispatch.global[d].to_le_bytes());
+    }
+    p[24..28].copy_from_slice(&kernel.private_segment_size.to_le_bytes());
+    p[28..32].copy_from_slice(&kernel.lds_size.to_le_bytes());
+    p[32..40].copy_from_slice(&kernel_object.to_le_bytes());
+    p[40..48].copy_from_slice(&kernarg.to_le_bytes());
+    p
+}

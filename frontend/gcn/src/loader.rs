@@ -1,1 +1,0 @@
-//! Code-object loaders (HSA code object v4, legacy amdgcn-- relocatable objects).
