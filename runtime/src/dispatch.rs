@@ -1,1 +1,492 @@
-//! Dispatch (being written).
+//! Dispatch: grid -> workgroups -> waves.
+//!
+//! - Workgroups run in parallel on a local rayon pool of `threads` threads (inline, in index
+//!   order, for one thread). Each workgroup owns its LDS and its waves' private memory;
+//!   global memory is the only thing workgroups share.
+//! - The waves of one workgroup run cooperatively on one thread, in wave order: each runs
+//!   block by block until it returns or reaches a barrier. When every wave that has not
+//!   returned waits at a barrier, all of them are released (GCN `s_barrier` counts only
+//!   waves that have not terminated), so barriers in loops work and a finished wave never
+//!   blocks the others.
+//! - Every wave has fuel: each block costs its `guest_insts`, at least 1 (so that a loop of
+//!   blocks that lifted no guest instruction still ends); running out is
+//!   [`ExecError::FuelExhausted`]. The wall-clock limit is checked every
+//!   [`CHECK_EVERY_BLOCKS`] blocks.
+//! - The first error stops the dispatch. The error reported is that of the lowest-indexed
+//!   failing workgroup: a failure cancels only workgroups with a higher index, so every
+//!   lower one still runs to completion and the report does not depend on the thread count
+//!   (except for timeouts, which depend on the host's speed).
+//! - Within a workgroup, execution order is fixed, so results depend on the thread count
+//!   only through races between workgroups on global memory, as on a GPU.
+
+use crate::engine::{BlockExit, Program, WaveCtx};
+use crate::error::{ExecError, WaveId};
+use crate::memory::GuestMemory;
+use crate::wave::WaveState;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use wavejit_ir::{Block, BlockData, Function, StateLayout};
+
+/// Blocks a wave runs between two looks at the clock and the cancel flag.
+pub const CHECK_EVERY_BLOCKS: u32 = 256;
+/// Largest workgroup accepted (a guard against absurd allocations; every supported GPU's
+/// limit is 1024 work-items).
+pub const MAX_GROUP_ITEMS: u64 = 65536;
+
+/// Sets a wave's initial registers (kernel arguments, ids, exec mask).
+/// (It may borrow from the caller for `'a`.)
+pub type InitFn<'a> = dyn Fn(&mut WaveState, &WaveInfo) -> Result<(), ExecError> + Sync + 'a;
+
+/// One kernel launch.
+pub struct Launch<'a> {
+    /// Kernel name, for error messages.
+    pub kernel: String,
+    pub func: Arc<Function>,
+    /// `func` prepared by an engine.
+    pub program: Arc<dyn Program>,
+    /// Grid size in work-items; the last workgroup of a dimension may be partial.
+    pub grid: [u32; 3],
+    /// Workgroup size in work-items.
+    pub local: [u32; 3],
+    /// LDS bytes per workgroup (zero-filled at workgroup start).
+    pub lds_bytes: u32,
+    /// Private (scratch) bytes per lane (zero-filled at workgroup start).
+    pub private_lane_bytes: u32,
+    /// Host threads running workgroups (at least 1).
+    pub threads: usize,
+    /// Guest instructions one wave may execute.
+    pub fuel: u64,
+    /// Wall-clock limit of the whole dispatch.
+    pub time_limit: Duration,
+    pub init: &'a InitFn<'a>,
+}
+
+/// What a wave's initial state depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaveInfo {
+    /// Workgroup id.
+    pub group: [u32; 3],
+    /// Number of workgroups in each dimension.
+    pub groups: [u32; 3],
+    /// Index of the wave in its workgroup.
+    pub wave: u32,
+    pub waves_per_group: u32,
+    pub wave_size: u32,
+    /// Linear local id (x fastest, over `group_size`) of lane 0.
+    pub first_local: u32,
+    /// Lanes `0..active_lanes` hold work-items; the rest of the wave is empty.
+    pub active_lanes: u32,
+    pub grid: [u32; 3],
+    /// The launch's workgroup size.
+    pub local: [u32; 3],
+    /// This workgroup's size: `local`, or less for the last workgroup of a dimension when
+    /// the grid is not a multiple of it.
+    pub group_size: [u32; 3],
+}
+
+impl WaveInfo {
+    /// Local id (x, y, z) of `lane`, or `None` for a lane without a work-item.
+    pub fn local_id(&self, lane: u32) -> Option<[u32; 3]> {
+        if lane >= self.active_lanes {
+            return None;
+        }
+        let id = self.first_local + lane;
+        let [sx, sy, _] = self.group_size;
+        Some([id % sx, id / sx % sy, id / (sx * sy)])
+    }
+
+    /// Global id (x, y, z) of `lane`.
+    pub fn global_id(&self, lane: u32) -> Option<[u32; 3]> {
+        let l = self.local_id(lane)?;
+        Some([0, 1, 2].map(|d| self.group[d] * self.local[d] + l[d]))
+    }
+
+    /// The exec mask of the wave's work-items.
+    pub fn exec_mask(&self) -> u64 {
+        if self.active_lanes >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.active_lanes) - 1
+        }
+    }
+}
+
+/// What a dispatch did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DispatchStats {
+    pub workgroups: u64,
+    pub waves: u64,
+    /// Sum over waves of the guest instructions of the blocks they ran.
+    pub guest_insts: u64,
+    pub blocks: u64,
+    pub wall: Duration,
+}
+
+/// Runs a kernel over its grid.
+pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats, ExecError> {
+    let start = Instant::now();
+    let geo = Geometry::new(launch)?;
+    let run = Run {
+        launch,
+        mem,
+        geo,
+        layout: Arc::new(launch.func.layout.clone()),
+        deadline: start.checked_add(launch.time_limit),
+        lowest_failed: AtomicU64::new(u64::MAX),
+        error: Mutex::new(None),
+        waves: AtomicU64::new(0),
+        guest_insts: AtomicU64::new(0),
+        blocks: AtomicU64::new(0),
+    };
+    let total = geo.total_groups;
+    if launch.threads == 1 {
+        let mut scratch = Scratch::default();
+        for g in 0..total {
+            if run.lowest_failed.load(Ordering::Relaxed) < g {
+                break;
+            }
+            run.group_guarded(g, &mut scratch);
+        }
+    } else {
+        use rayon::prelude::*;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(launch.threads)
+            .build()
+            .map_err(|e| {
+                ExecError::Setup(format!("cannot start {} threads: {e}", launch.threads))
+            })?;
+        pool.install(|| {
+            (0..total)
+                .into_par_iter()
+                .for_each_init(Scratch::default, |scratch, g| {
+                    if run.lowest_failed.load(Ordering::Relaxed) > g {
+                        run.group_guarded(g, scratch);
+                    }
+                })
+        });
+    }
+    let error = run.error.lock().unwrap_or_else(|p| p.into_inner()).take();
+    if let Some((_, e)) = error {
+        return Err(e);
+    }
+    Ok(DispatchStats {
+        workgroups: total,
+        waves: run.waves.load(Ordering::Relaxed),
+        guest_insts: run.guest_insts.load(Ordering::Relaxed),
+        blocks: run.blocks.load(Ordering::Relaxed),
+        wall: start.elapsed(),
+    })
+}
+
+/// Workgroup counts and sizes.
+#[derive(Clone, Copy, Debug)]
+struct Geometry {
+    groups: [u32; 3],
+    total_groups: u64,
+    wave_size: u32,
+}
+
+impl Geometry {
+    fn new(l: &Launch<'_>) -> Result<Geometry, ExecError> {
+        let setup = |m: String| Err(ExecError::Setup(format!("kernel {}: {m}", l.kernel)));
+        if l.grid.contains(&0) || l.local.contains(&0) {
+            return setup(format!(
+                "grid {:?} and workgroup {:?} sizes must be non-zero",
+                l.grid, l.local
+            ));
+        }
+        let items: u64 = l.local.iter().map(|&x| x as u64).product();
+        if items > MAX_GROUP_ITEMS {
+            return setup(format!(
+                "workgroup of {items} work-items (at most {MAX_GROUP_ITEMS})"
+            ));
+        }
+        if l.threads == 0 {
+            return setup("thread count must be at least 1".into());
+        }
+        let groups = [0, 1, 2].map(|d| l.grid[d].div_ceil(l.local[d]));
+        let wave_size = l.func.layout.wave_size;
+        if !(1..=64).contains(&wave_size) {
+            return setup(format!("wave size {wave_size}"));
+        }
+        Ok(Geometry {
+            groups,
+            total_groups: groups.iter().map(|&g| g as u64).product(),
+            wave_size,
+        })
+    }
+
+    fn group_id(&self, g: u64) -> [u32; 3] {
+        let [nx, ny, _] = self.groups.map(|x| x as u64);
+        [
+            (g % nx) as u32,
+            (g / nx % ny) as u32,
+            (g / (nx * ny)) as u32,
+        ]
+    }
+}
+
+/// Per-thread buffers reused from workgroup to workgroup.
+#[derive(Default)]
+struct Scratch {
+    waves: Vec<WaveSlot>,
+    lds: Vec<u8>,
+    private: Vec<u8>,
+    /// Blocks run on this thread since the last look at the clock (kept across waves and
+    /// workgroups, so many short waves are checked as often as one long one).
+    since_check: u32,
+}
+
+struct WaveSlot {
+    state: WaveState,
+    at: Block,
+    status: Status,
+    /// Fuel units spent (each block costs max(1, guest_insts)).
+    fuel_used: u64,
+    guest_insts: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Ready,
+    AtBarrier,
+    Done,
+}
+
+/// How a workgroup ended early.
+enum Stop {
+    Failed(ExecError),
+    /// A lower-indexed workgroup failed; this one's outcome no longer matters.
+    Cancelled,
+}
+
+impl From<ExecError> for Stop {
+    fn from(e: ExecError) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
+/// Shared state of one dispatch.
+struct Run<'a> {
+    launch: &'a Launch<'a>,
+    mem: &'a GuestMemory,
+    geo: Geometry,
+    layout: Arc<StateLayout>,
+    deadline: Option<Instant>,
+    /// Index of the lowest workgroup that failed so far (u64::MAX: none).
+    lowest_failed: AtomicU64,
+    error: Mutex<Option<(u64, ExecError)>>,
+    waves: AtomicU64,
+    guest_insts: AtomicU64,
+    blocks: AtomicU64,
+}
+
+impl Run<'_> {
+    /// Runs workgroup `g`, recording its error; an engine panic becomes an error too.
+    fn group_guarded(&self, g: u64, scratch: &mut Scratch) {
+        let result = catch_unwind(AssertUnwindSafe(|| self.group(g, scratch)));
+        let err = match result {
+            Ok(Ok(())) | Ok(Err(Stop::Cancelled)) => return,
+            Ok(Err(Stop::Failed(e))) => e,
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                // The scratch may be half-updated; drop it.
+                *scratch = Scratch::default();
+                ExecError::Emulator(format!(
+                    "kernel {}: engine panicked in workgroup {:?}: {msg}",
+                    self.launch.kernel,
+                    self.geo.group_id(g)
+                ))
+            }
+        };
+        self.lowest_failed.fetch_min(g, Ordering::Relaxed);
+        let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.as_ref().is_none_or(|(i, _)| g < *i) {
+            *slot = Some((g, err));
+        }
+    }
+
+    fn group(&self, g: u64, s: &mut Scratch) -> Result<(), Stop> {
+        let l = self.launch;
+        let group = self.geo.group_id(g);
+        let group_size = [0, 1, 2].map(|d| l.local[d].min(l.grid[d] - group[d] * l.local[d]));
+        let items = group_size.iter().product::<u32>();
+        let ws = self.geo.wave_size;
+        let n_waves = items.div_ceil(ws);
+        let seg = ws as usize * l.private_lane_bytes as usize;
+
+        s.lds.clear();
+        s.lds.resize(l.lds_bytes as usize, 0);
+        s.private.clear();
+        s.private.resize(seg * n_waves as usize, 0);
+        s.waves.truncate(n_waves as usize);
+        while s.waves.len() < n_waves as usize {
+            s.waves.push(WaveSlot {
+                state: WaveState::new(self.layout.clone()),
+                at: Block(0),
+                status: Status::Ready,
+                fuel_used: 0,
+                guest_insts: 0,
+            });
+        }
+        for (w, slot) in s.waves.iter_mut().enumerate() {
+            let w = w as u32;
+            let info = WaveInfo {
+                group,
+                groups: self.geo.groups,
+                wave: w,
+                waves_per_group: n_waves,
+                wave_size: ws,
+                first_local: w * ws,
+                active_lanes: (items - w * ws).min(ws),
+                grid: l.grid,
+                local: l.local,
+                group_size,
+            };
+            if !Arc::ptr_eq(&slot.state.layout, &self.layout) {
+                slot.state = WaveState::new(self.layout.clone());
+            }
+            slot.state.clear();
+            slot.at = Block(0);
+            slot.status = Status::Ready;
+            slot.fuel_used = 0;
+            slot.guest_insts = 0;
+            (l.init)(&mut slot.state, &info)?;
+        }
+        self.waves.fetch_add(n_waves as u64, Ordering::Relaxed);
+
+        let result = self.schedule(g, group, s, seg);
+        let insts: u64 = s.waves.iter().map(|w| w.guest_insts).sum();
+        self.guest_insts.fetch_add(insts, Ordering::Relaxed);
+        result
+    }
+
+    /// Runs the group's waves to completion, releasing barriers.
+    fn schedule(&self, g: u64, group: [u32; 3], s: &mut Scratch, seg: usize) -> Result<(), Stop> {
+        loop {
+            for w in 0..s.waves.len() {
+                if s.waves[w].status != Status::Ready {
+                    continue;
+                }
+                let private = &mut s.private[w * seg..(w + 1) * seg];
+                let id = WaveId {
+                    group,
+                    wave: w as u32,
+                };
+                self.run_wave(
+                    g,
+                    id,
+                    &mut s.waves[w],
+                    &mut s.lds,
+                    private,
+                    &mut s.since_check,
+                )?;
+            }
+            // Every wave now waits at a barrier or is done: release the barrier.
+            let mut waiting = false;
+            for slot in s.waves.iter_mut().filter(|w| w.status == Status::AtBarrier) {
+                slot.status = Status::Ready;
+                waiting = true;
+            }
+            if !waiting {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Runs one wave until it returns or reaches a barrier.
+    fn run_wave(
+        &self,
+        g: u64,
+        id: WaveId,
+        slot: &mut WaveSlot,
+        lds: &mut [u8],
+        private: &mut [u8],
+        since_check: &mut u32,
+    ) -> Result<(), Stop> {
+        let l = self.launch;
+        let mut ctx = WaveCtx {
+            state: &mut slot.state,
+            mem: self.mem,
+            lds,
+            private,
+            private_lane_bytes: l.private_lane_bytes,
+        };
+        let mut block = slot.at;
+        let mut blocks = 0u64;
+        let result = loop {
+            let Some(data) = l.func.blocks.get(block.index()) else {
+                break Err(ExecError::Emulator(format!(
+                    "kernel {}: {id}: jump to {block}, which does not exist",
+                    l.kernel
+                ))
+                .into());
+            };
+            let cost = data.guest_insts.max(1) as u64;
+            if slot.fuel_used + cost > l.fuel {
+                break Err(ExecError::FuelExhausted {
+                    kernel: l.kernel.clone(),
+                    wave: id,
+                    pc: block_pc(data),
+                    executed: slot.guest_insts,
+                }
+                .into());
+            }
+            *since_check += 1;
+            if *since_check >= CHECK_EVERY_BLOCKS {
+                *since_check = 0;
+                if let Err(e) = self.check_time(g, id, data) {
+                    break Err(e);
+                }
+            }
+            slot.fuel_used += cost;
+            slot.guest_insts += data.guest_insts as u64;
+            blocks += 1;
+            match l.program.run_block(block, &mut ctx) {
+                Ok(BlockExit::Jump(b)) => block = b,
+                Ok(BlockExit::Barrier(b)) => {
+                    slot.at = b;
+                    slot.status = Status::AtBarrier;
+                    break Ok(());
+                }
+                Ok(BlockExit::Return) => {
+                    slot.status = Status::Done;
+                    break Ok(());
+                }
+                Err(f) => break Err(ExecError::from_fault(&l.kernel, id, f).into()),
+            }
+        };
+        self.blocks.fetch_add(blocks, Ordering::Relaxed);
+        result
+    }
+
+    /// Stops the wave if the time is up or a lower-indexed workgroup failed.
+    fn check_time(&self, g: u64, id: WaveId, data: &BlockData) -> Result<(), Stop> {
+        if self.lowest_failed.load(Ordering::Relaxed) < g {
+            return Err(Stop::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Stop::Failed(ExecError::Timeout {
+                kernel: self.launch.kernel.clone(),
+                wave: id,
+                pc: block_pc(data),
+                seconds: self.launch.time_limit.as_secs_f64(),
+            }));
+        }
+        Ok(())
+    }
+}
+
+/// The guest pc of a block, for reports: its start, else its first instruction's.
+fn block_pc(data: &BlockData) -> u32 {
+    data.guest_pc
+        .map(|p| p as u32)
+        .or(data.insts.first().map(|i| i.pc))
+        .unwrap_or(0)
+}

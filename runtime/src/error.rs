@@ -7,12 +7,20 @@ use wavejit_ir::MemSpace;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FaultKind {
     /// A memory access outside the space's bounds (global: outside every buffer).
-    OutOfBounds { space: MemSpace, write: bool },
+    OutOfBounds {
+        space: MemSpace,
+        write: bool,
+    },
     /// A jump to an address that is not an instruction of the program.
     BadJump,
     StackOverflow,
     StackUnderflow,
-    /// An indexed register access outside its file.
+    /// A global atomic whose address is not aligned to its width.
+    Misaligned {
+        space: MemSpace,
+    },
+    /// An indexed register access outside its file (the fault's `addr` holds the register
+    /// index that was asked for).
     RegisterIndex,
     /// The program trapped (explicit trap, or an instruction that cannot run there).
     Trap(String),
@@ -30,6 +38,7 @@ impl std::fmt::Display for FaultKind {
             FaultKind::BadJump => f.write_str("jump outside the program"),
             FaultKind::StackOverflow => f.write_str("stack overflow"),
             FaultKind::StackUnderflow => f.write_str("stack underflow"),
+            FaultKind::Misaligned { space } => write!(f, "misaligned atomic on {space:?} memory"),
             FaultKind::RegisterIndex => f.write_str("register index outside its file"),
             FaultKind::Trap(s) => f.write_str(s),
         }
@@ -44,6 +53,18 @@ pub struct Fault {
     pub pc: u32,
     pub lane: Option<u32>,
     pub addr: Option<u64>,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} at pc {:#x}{}",
+            self.kind,
+            self.pc,
+            where_(&self.lane, &self.addr)
+        )
+    }
 }
 
 /// Which wave: workgroup id and wave index inside the workgroup.
@@ -84,13 +105,29 @@ pub enum ExecError {
         kind: FaultKind,
     },
     #[error("kernel {kernel}: {wave} ran out of fuel after {executed} guest instructions at pc {pc:#x} (endless loop?)")]
-    FuelExhausted { kernel: String, wave: WaveId, pc: u32, executed: u64 },
+    FuelExhausted {
+        kernel: String,
+        wave: WaveId,
+        pc: u32,
+        executed: u64,
+    },
     #[error("kernel {kernel}: wall-clock limit of {seconds} s exceeded at pc {pc:#x}, {wave}")]
-    Timeout { kernel: String, wave: WaveId, pc: u32, seconds: f64 },
+    Timeout {
+        kernel: String,
+        wave: WaveId,
+        pc: u32,
+        seconds: f64,
+    },
     #[error("kernel {kernel}: barrier deadlock: {waiting} waves wait at a barrier that {ended} finished waves never reach")]
-    BarrierDeadlock { kernel: String, waiting: u32, ended: u32 },
+    BarrierDeadlock {
+        kernel: String,
+        waiting: u32,
+        ended: u32,
+    },
     #[error("{0}")]
     Setup(String),
+    #[error(transparent)]
+    Memory(#[from] crate::memory::MemError),
     #[error("emulator error: {0}")]
     Emulator(String),
 }

@@ -17,5 +17,6 @@ pub mod wave;
 pub use dispatch::*;
 pub use engine::*;
 pub use error::*;
+pub use interp::Interpreter;
 pub use memory::*;
 pub use wave::*;

@@ -1,7 +1,15 @@
 //! The state of one wave and the per-value storage engines share.
+//!
+//! Invariants:
+//! - [`WaveState`]'s bytes are exactly the layout [`StateLayout`] documents (uniform cells
+//!   packed, then one row of `wave_size` cells per lane register), in host byte order, so the
+//!   JIT can address them through [`WaveState::as_mut_ptr`] with the layout's offsets.
+//! - A 64-bit register value occupies two consecutive cells, low half first; the register
+//!   helpers here are the one place that splits and joins them.
+//! - Values read from registers are canonical: masked to their scalar type's width.
 
 use std::sync::Arc;
-use wavejit_ir::{Reg, StateLayout};
+use wavejit_ir::{FileKind, Reg, ScalarType, StateLayout};
 
 /// Storage of one IR value over a wave: a lane value uses entries `0..wave_size`, a uniform
 /// value entry 0 only. Entries hold the value's bits zero-extended (a mask: 0 or 1 per lane).
@@ -14,6 +22,37 @@ pub struct Lanes(pub [u64; 64]);
 impl Default for Lanes {
     fn default() -> Self {
         Lanes([0; 64])
+    }
+}
+
+impl Lanes {
+    /// All entries zero.
+    pub const ZERO: Lanes = Lanes([0; 64]);
+
+    /// Entry `lane` of a value of the given shape: a uniform value is the same in every lane.
+    #[inline]
+    pub fn get(&self, uniform: bool, lane: usize) -> u64 {
+        if uniform {
+            self.0[0]
+        } else {
+            self.0[lane]
+        }
+    }
+
+    /// A lane value whose lane `l` is `f(l)` for `l < wave_size` (other entries zero).
+    pub fn from_fn(wave_size: u32, f: impl Fn(u32) -> u64) -> Lanes {
+        let mut l = Lanes::ZERO;
+        for (i, e) in l.0.iter_mut().enumerate().take(wave_size as usize) {
+            *e = f(i as u32);
+        }
+        l
+    }
+
+    /// A uniform value.
+    pub fn uniform(v: u64) -> Lanes {
+        let mut l = Lanes::ZERO;
+        l.0[0] = v;
+        l
     }
 }
 
@@ -39,35 +78,49 @@ impl WaveState {
         self.words.as_mut_ptr() as *mut u8
     }
 
-    fn cell(&self, byte_off: usize) -> u32 {
-        let w = self.words[byte_off / 8];
-        (w >> ((byte_off % 8) * 8)) as u32
+    /// Sets every register to zero (the state of a fresh wave).
+    pub fn clear(&mut self) {
+        self.words.fill(0);
     }
 
-    fn set_cell(&mut self, byte_off: usize, v: u32) {
-        let w = &mut self.words[byte_off / 8];
-        let sh = (byte_off % 8) * 8;
-        *w = (*w & !(0xffff_ffffu64 << sh)) | ((v as u64) << sh);
+    /// The state as 32-bit cells (index = byte offset / 4).
+    pub fn cells(&self) -> &[u32] {
+        // SAFETY: `words` is a live, 8-byte aligned allocation of `2 * len` initialised u32s;
+        // every bit pattern is a valid u32.
+        unsafe {
+            std::slice::from_raw_parts(self.words.as_ptr() as *const u32, self.words.len() * 2)
+        }
+    }
+
+    /// The state as mutable 32-bit cells.
+    pub fn cells_mut(&mut self) -> &mut [u32] {
+        // SAFETY: as in `cells`, and the borrow of `self` is exclusive.
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                self.words.as_mut_ptr() as *mut u32,
+                self.words.len() * 2,
+            )
+        }
     }
 
     /// A uniform cell.
     pub fn uniform(&self, reg: Reg) -> u32 {
-        self.cell(self.layout.uniform_cell_offset(reg))
+        self.cells()[self.layout.uniform_cell(reg) as usize]
     }
 
     pub fn set_uniform(&mut self, reg: Reg, v: u32) {
-        let off = self.layout.uniform_cell_offset(reg);
-        self.set_cell(off, v)
+        let i = self.layout.uniform_cell(reg) as usize;
+        self.cells_mut()[i] = v
     }
 
     /// One lane of a lane cell.
     pub fn lane(&self, reg: Reg, lane: u32) -> u32 {
-        self.cell(self.layout.lane_cell_offset(reg, lane))
+        self.cells()[self.layout.lane_cell_offset(reg, lane) / 4]
     }
 
     pub fn set_lane(&mut self, reg: Reg, lane: u32, v: u32) {
-        let off = self.layout.lane_cell_offset(reg, lane);
-        self.set_cell(off, v)
+        let i = self.layout.lane_cell_offset(reg, lane) / 4;
+        self.cells_mut()[i] = v
     }
 
     /// The raw bytes (for comparisons between engines).
@@ -75,5 +128,100 @@ impl WaveState {
         let n = self.layout.state_bytes();
         // SAFETY: `words` holds at least `n` initialised bytes; u64 -> u8 view is always valid.
         unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, n) }
+    }
+
+    /// Cell index of register `reg` (the first of its cells); for a lane register, of lane 0
+    /// (lane `l` is `+ l`, the next register `+ wave_size`). `None` if `reg .. reg + cells`
+    /// is not inside its file.
+    pub fn cell_index(&self, reg: Reg, cells: u32) -> Option<(FileKind, usize)> {
+        if !self.layout.contains(reg, cells) {
+            return None;
+        }
+        Some(match self.layout.file(reg.file).kind {
+            FileKind::Uniform => (FileKind::Uniform, self.layout.uniform_cell(reg) as usize),
+            FileKind::Lane => (
+                FileKind::Lane,
+                self.layout.lane_area_offset() / 4
+                    + (self.layout.lane_row(reg) * self.layout.wave_size) as usize,
+            ),
+        })
+    }
+
+    /// Reads a register as `ty` (one or two cells) into `out`: a lane register fills entries
+    /// `0..wave_size`, a uniform register entry 0. Returns `false` (and leaves `out` alone) if
+    /// the register lies outside its file.
+    pub fn read_reg(&self, reg: Reg, ty: ScalarType, out: &mut Lanes) -> bool {
+        let Some((kind, base)) = self.cell_index(reg, ty.cells()) else {
+            return false;
+        };
+        let cells = self.cells();
+        let mask = ty.bit_mask();
+        match kind {
+            FileKind::Uniform => out.0[0] = join(cells, base, base + 1, ty) & mask,
+            FileKind::Lane => {
+                let ws = self.layout.wave_size as usize;
+                for (l, e) in out.0.iter_mut().enumerate().take(ws) {
+                    *e = join(cells, base + l, base + ws + l, ty) & mask;
+                }
+            }
+        }
+        true
+    }
+
+    /// Writes `value` (of type `ty`; `value_uniform` says whether only entry 0 is meaningful)
+    /// to a register. A lane register takes `mask` (`Some((mask, mask_uniform))`: lanes whose
+    /// entry is 0 keep their cells); a uniform register ignores the mask and takes entry 0.
+    /// Returns `false` (and writes nothing) if the register lies outside its file.
+    pub fn write_reg(
+        &mut self,
+        reg: Reg,
+        ty: ScalarType,
+        value: &Lanes,
+        value_uniform: bool,
+        mask: Option<(&Lanes, bool)>,
+    ) -> bool {
+        let Some((kind, base)) = self.cell_index(reg, ty.cells()) else {
+            return false;
+        };
+        let ws = self.layout.wave_size as usize;
+        let cells = self.cells_mut();
+        match kind {
+            FileKind::Uniform => split(cells, base, base + 1, ty, value.0[0]),
+            FileKind::Lane => {
+                for l in 0..ws {
+                    if mask.is_some_and(|(m, mu)| m.get(mu, l) & 1 == 0) {
+                        continue;
+                    }
+                    split(
+                        cells,
+                        base + l,
+                        base + ws + l,
+                        ty,
+                        value.get(value_uniform, l),
+                    );
+                }
+            }
+        }
+        true
+    }
+}
+
+/// A value from its low cell `lo` and (for 64-bit types) high cell `hi`.
+#[inline]
+fn join(cells: &[u32], lo: usize, hi: usize, ty: ScalarType) -> u64 {
+    let low = cells[lo] as u64;
+    if ty.cells() == 2 {
+        low | (cells[hi] as u64) << 32
+    } else {
+        low
+    }
+}
+
+/// Stores a value into its low cell `lo` and (for 64-bit types) high cell `hi`.
+#[inline]
+fn split(cells: &mut [u32], lo: usize, hi: usize, ty: ScalarType, v: u64) {
+    cells[lo] = v as u32;
+    if ty.cells() == 2 {
+        cells[hi] = (v >> 32) as u32;
     }
 }

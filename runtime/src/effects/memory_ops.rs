@@ -1,0 +1,438 @@
+//! Loads, stores and atomics in every memory space.
+//!
+//! Bounds per space (see [`wavejit_ir::MemSpace`]):
+//! - Global: the access must lie inside one buffer of [`crate::GuestMemory`], else a fault;
+//!   a global atomic must also be aligned to its width (else a `Misaligned` fault: the
+//!   documents leave misaligned atomics undefined, and a fault is the visible choice).
+//! - LDS: decided per byte. A byte outside the allocation reads as 0 and a write to it is
+//!   dropped, while the access's in-range bytes are served. For the aligned accesses GCN
+//!   emits this is the documented per-address rule ("writes outside this range are discarded;
+//!   reads return 0", HD 6900 ISA, LDS section). An LDS atomic acts only if all its bytes are
+//!   in range; otherwise it returns 0 and writes nothing.
+//! - Private: lane `l` owns bytes `l * private_lane_bytes ..` of the wave's private area;
+//!   an access not entirely inside the lane's segment is a fault.
+//!
+//! Multi-byte values are little-endian in every space.
+
+use super::{fault, malformed, Operand, Operands};
+use crate::engine::WaveCtx;
+use crate::error::{Fault, FaultKind};
+use crate::memory::MemError;
+use crate::wave::Lanes;
+use wavejit_ir::semantics::eval;
+use wavejit_ir::{AtomicOp, FloatMode, Inst, InstKind, MemSpace, MemWidth, MinMax, Op, ScalarType};
+
+pub(super) fn run(
+    inst: &Inst,
+    ops: &Operands<'_>,
+    out: &mut Lanes,
+    ctx: &mut WaveCtx<'_>,
+) -> Result<(), Fault> {
+    let ws = ctx.state.wave_size() as usize;
+    let result_lane = inst.ty.is_some_and(|t| t.is_lane());
+    match inst.kind {
+        InstKind::Load {
+            space,
+            width,
+            signed,
+            addr,
+            mask,
+        } => {
+            let ty = inst
+                .ty
+                .ok_or_else(|| malformed(inst.pc, "load without a type"))?
+                .scalar;
+            let a = ops.get(0, addr)?;
+            let m = ops.mask(1, mask)?;
+            let acc = Access {
+                space,
+                width,
+                pc: inst.pc,
+                addr: a,
+                write: false,
+            };
+            clear(out, result_lane, ws);
+            for l in m.acting(result_lane, ws) {
+                let raw = acc.load(l, ctx)?;
+                out.0[if result_lane { l } else { 0 }] = extend(raw, width, signed, ty);
+            }
+            Ok(())
+        }
+        InstKind::Store {
+            space,
+            width,
+            addr,
+            value,
+            mask,
+        } => {
+            let a = ops.get(0, addr)?;
+            let v = ops.get(1, value)?;
+            let m = ops.mask(2, mask)?;
+            let per_lane = !a.uniform || !v.uniform;
+            let acc = Access {
+                space,
+                width,
+                pc: inst.pc,
+                addr: a,
+                write: true,
+            };
+            for l in m.acting(per_lane, ws) {
+                acc.check(l, ctx)?;
+            }
+            for l in m.acting(per_lane, ws) {
+                acc.store(l, v.at(l), ctx)?;
+            }
+            Ok(())
+        }
+        InstKind::Atomic {
+            op,
+            space,
+            width,
+            addr,
+            data,
+            cmp,
+            mask,
+        } => {
+            let a = ops.get(0, addr)?;
+            let d = ops.get(1, data)?;
+            let c = cmp.map(|c| ops.get(2, c)).transpose()?;
+            let m = ops.mask(2 + c.is_some() as usize, mask)?;
+            if is_float(op) && width == MemWidth::B8 {
+                return Err(malformed(inst.pc, "8-bit float atomic"));
+            }
+            let acc = Access {
+                space,
+                width,
+                pc: inst.pc,
+                addr: a,
+                write: true,
+            };
+            for l in m.acting(result_lane, ws) {
+                acc.check_atomic(l, ctx)?;
+            }
+            clear(out, result_lane, ws);
+            for l in m.acting(result_lane, ws) {
+                let (dl, cl) = (d.at(l), c.map_or(0, |c| c.at(l)));
+                let old = acc.rmw(l, |old| atomic_apply(op, width, old, dl, cl), ctx)?;
+                out.0[if result_lane { l } else { 0 }] = old;
+            }
+            Ok(())
+        }
+        _ => Err(malformed(inst.pc, "not a memory instruction")),
+    }
+}
+
+/// Zeroes the result entries that inactive lanes leave untouched.
+fn clear(out: &mut Lanes, lane: bool, ws: usize) {
+    if lane {
+        out.0[..ws].fill(0)
+    } else {
+        out.0[0] = 0
+    }
+}
+
+/// Zero- or sign-extends a loaded `width` value to `ty`.
+fn extend(raw: u64, width: MemWidth, signed: bool, ty: ScalarType) -> u64 {
+    let v = if signed {
+        let sh = 64 - 8 * width.bytes();
+        (((raw << sh) as i64) >> sh) as u64
+    } else {
+        raw
+    };
+    v & ty.bit_mask()
+}
+
+fn is_float(op: AtomicOp) -> bool {
+    matches!(op, AtomicOp::Fadd | AtomicOp::Fmin | AtomicOp::Fmax)
+}
+
+/// The new memory value of an atomic `op` of `width` bytes given the `old` value, the lane's
+/// `data` and (CmpXchg only) `cmp`. Operands are taken modulo the width; float ops use the
+/// shared semantics with IEEE mode (denormals kept). An 8-bit float op (no such type)
+/// leaves memory unchanged; [`super::run_effect`] rejects it before calling this.
+pub fn atomic_apply(op: AtomicOp, width: MemWidth, old: u64, data: u64, cmp: u64) -> u64 {
+    let bits = 8 * width.bytes();
+    let mask = if bits == 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let (old, data, cmp) = (old & mask, data & mask, cmp & mask);
+    let signed = |v: u64| ((v << (64 - bits)) as i64) >> (64 - bits);
+    let float = |op: Op| {
+        let ft = match width {
+            MemWidth::B16 => ScalarType::F16,
+            MemWidth::B32 => ScalarType::F32,
+            MemWidth::B64 => ScalarType::F64,
+            MemWidth::B8 => return old,
+        };
+        eval(op, FloatMode::IEEE, ft, &[ft, ft], &[old, data])
+    };
+    let new = match op {
+        AtomicOp::Add => old.wrapping_add(data),
+        AtomicOp::Sub => old.wrapping_sub(data),
+        AtomicOp::Xchg => data,
+        AtomicOp::CmpXchg => {
+            if old == cmp {
+                data
+            } else {
+                old
+            }
+        }
+        AtomicOp::Umin => old.min(data),
+        AtomicOp::Umax => old.max(data),
+        AtomicOp::Smin => {
+            if signed(old) <= signed(data) {
+                old
+            } else {
+                data
+            }
+        }
+        AtomicOp::Smax => {
+            if signed(old) >= signed(data) {
+                old
+            } else {
+                data
+            }
+        }
+        AtomicOp::And => old & data,
+        AtomicOp::Or => old | data,
+        AtomicOp::Xor => old ^ data,
+        AtomicOp::Inc => {
+            if old >= data {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomicOp::Dec => {
+            if old == 0 || old > data {
+                data
+            } else {
+                old - 1
+            }
+        }
+        AtomicOp::Fadd => float(Op::Fadd),
+        AtomicOp::Fmin => float(Op::Fmin(MinMax::Ieee)),
+        AtomicOp::Fmax => float(Op::Fmax(MinMax::Ieee)),
+    };
+    new & mask
+}
+
+/// One memory instruction's addressing: the space, the width and the address operand.
+struct Access<'a> {
+    space: MemSpace,
+    width: MemWidth,
+    pc: u32,
+    addr: Operand<'a>,
+    write: bool,
+}
+
+impl Access<'_> {
+    fn bytes(&self) -> u64 {
+        self.width.bytes() as u64
+    }
+
+    /// The lane a fault names: none for a uniform global or LDS address (one access for
+    /// the wave), the acting lane otherwise.
+    fn fault_lane(&self, l: usize) -> Option<usize> {
+        (!self.addr.uniform || self.space == MemSpace::Private).then_some(l)
+    }
+
+    fn mem_fault(&self, l: usize, e: MemError) -> Fault {
+        let lane = self.fault_lane(l);
+        match e {
+            MemError::OutOfBounds { addr, write, .. } => fault(
+                FaultKind::OutOfBounds {
+                    space: MemSpace::Global,
+                    write,
+                },
+                self.pc,
+                lane,
+                Some(addr),
+            ),
+            MemError::Misaligned { addr, .. } => fault(
+                FaultKind::Misaligned {
+                    space: MemSpace::Global,
+                },
+                self.pc,
+                lane,
+                Some(addr),
+            ),
+            e => fault(FaultKind::Trap(e.to_string()), self.pc, lane, None),
+        }
+    }
+
+    /// The 32-bit offset an LDS or private address operand holds.
+    fn offset(&self, l: usize) -> u64 {
+        self.addr.at(l) & 0xffff_ffff
+    }
+
+    /// Byte range of lane `l`'s private access inside `ctx.private`.
+    fn private_range(&self, l: usize, ctx: &WaveCtx<'_>) -> Result<std::ops::Range<usize>, Fault> {
+        let seg = ctx.private_lane_bytes as u64;
+        let off = self.offset(l);
+        let start = l as u64 * seg + off;
+        let end = start + self.bytes();
+        if off + self.bytes() > seg || end > ctx.private.len() as u64 {
+            let kind = FaultKind::OutOfBounds {
+                space: MemSpace::Private,
+                write: self.write,
+            };
+            return Err(fault(kind, self.pc, Some(l), Some(off)));
+        }
+        Ok(start as usize..end as usize)
+    }
+
+    /// Faults if lane `l`'s access is not allowed (LDS accesses always are).
+    fn check(&self, l: usize, ctx: &WaveCtx<'_>) -> Result<(), Fault> {
+        match self.space {
+            MemSpace::Global => {
+                ctx.mem
+                    .check(self.addr.at(l), self.bytes(), self.write)
+                    .map_err(|e| self.mem_fault(l, e))?;
+            }
+            MemSpace::Lds => {}
+            MemSpace::Private => {
+                self.private_range(l, ctx)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn check_atomic(&self, l: usize, ctx: &WaveCtx<'_>) -> Result<(), Fault> {
+        self.check(l, ctx)?;
+        let addr = self.addr.at(l);
+        if self.space == MemSpace::Global && !addr.is_multiple_of(self.bytes()) {
+            return Err(self.mem_fault(
+                l,
+                MemError::Misaligned {
+                    addr,
+                    len: self.bytes(),
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    fn load(&self, l: usize, ctx: &WaveCtx<'_>) -> Result<u64, Fault> {
+        let n = self.bytes() as usize;
+        match self.space {
+            MemSpace::Global => ctx
+                .mem
+                .load(self.addr.at(l), self.width)
+                .map_err(|e| self.mem_fault(l, e)),
+            MemSpace::Lds => {
+                let off = self.offset(l) as usize;
+                Ok((0..n).fold(0, |v, i| {
+                    v | (ctx.lds.get(off + i).copied().unwrap_or(0) as u64) << (8 * i)
+                }))
+            }
+            MemSpace::Private => Ok(le_read(&ctx.private[self.private_range(l, ctx)?])),
+        }
+    }
+
+    fn store(&self, l: usize, v: u64, ctx: &mut WaveCtx<'_>) -> Result<(), Fault> {
+        match self.space {
+            MemSpace::Global => ctx
+                .mem
+                .store(self.addr.at(l), self.width, v)
+                .map_err(|e| self.mem_fault(l, e)),
+            MemSpace::Lds => {
+                let off = self.offset(l) as usize;
+                for i in 0..self.bytes() as usize {
+                    if let Some(b) = ctx.lds.get_mut(off + i) {
+                        *b = (v >> (8 * i)) as u8;
+                    }
+                }
+                Ok(())
+            }
+            MemSpace::Private => {
+                let r = self.private_range(l, ctx)?;
+                le_write(&mut ctx.private[r], v);
+                Ok(())
+            }
+        }
+    }
+
+    /// Replaces the value by `f(old)` and returns `old`.
+    fn rmw(&self, l: usize, f: impl Fn(u64) -> u64, ctx: &mut WaveCtx<'_>) -> Result<u64, Fault> {
+        let bytes = match self.space {
+            MemSpace::Global => {
+                return ctx
+                    .mem
+                    .atomic_rmw(self.addr.at(l), self.width, f)
+                    .map_err(|e| self.mem_fault(l, e))
+            }
+            MemSpace::Lds => {
+                let off = self.offset(l) as usize;
+                match ctx.lds.get_mut(off..off + self.bytes() as usize) {
+                    Some(b) => b,
+                    None => return Ok(0),
+                }
+            }
+            MemSpace::Private => {
+                let r = self.private_range(l, ctx)?;
+                &mut ctx.private[r]
+            }
+        };
+        let old = le_read(bytes);
+        le_write(bytes, f(old));
+        Ok(old)
+    }
+}
+
+fn le_read(b: &[u8]) -> u64 {
+    b.iter().rev().fold(0, |v, &x| (v << 8) | x as u64)
+}
+
+fn le_write(b: &mut [u8], v: u64) {
+    for (i, x) in b.iter_mut().enumerate() {
+        *x = (v >> (8 * i)) as u8;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Inc/Dec against the formulas in `wavejit_ir::AtomicOp`'s documentation, computed here
+    /// by hand for boundary values.
+    #[test]
+    fn inc_dec_wrap_rules() {
+        let w = MemWidth::B32;
+        assert_eq!(atomic_apply(AtomicOp::Inc, w, 5, 5, 0), 0);
+        assert_eq!(atomic_apply(AtomicOp::Inc, w, 4, 5, 0), 5);
+        assert_eq!(atomic_apply(AtomicOp::Inc, w, 9, 5, 0), 0);
+        assert_eq!(atomic_apply(AtomicOp::Dec, w, 0, 5, 0), 5);
+        assert_eq!(atomic_apply(AtomicOp::Dec, w, 6, 5, 0), 5);
+        assert_eq!(atomic_apply(AtomicOp::Dec, w, 5, 5, 0), 4);
+        assert_eq!(
+            atomic_apply(AtomicOp::Inc, w, 0xffff_fffe, 0xffff_ffff, 0),
+            0xffff_ffff
+        );
+    }
+
+    #[test]
+    fn signed_min_max_use_the_width() {
+        // 0xffff_ffff is -1 as i32 but 4294967295 as u32.
+        assert_eq!(
+            atomic_apply(AtomicOp::Smin, MemWidth::B32, 1, 0xffff_ffff, 0),
+            0xffff_ffff
+        );
+        assert_eq!(
+            atomic_apply(AtomicOp::Umin, MemWidth::B32, 1, 0xffff_ffff, 0),
+            1
+        );
+        assert_eq!(
+            atomic_apply(AtomicOp::Smax, MemWidth::B64, 1, u64::MAX, 0),
+            1
+        );
+        assert_eq!(
+            atomic_apply(AtomicOp::Add, MemWidth::B32, 0xffff_ffff, 2, 0),
+            1
+        );
+        assert_eq!(atomic_apply(AtomicOp::CmpXchg, MemWidth::B32, 7, 9, 7), 9);
+        assert_eq!(atomic_apply(AtomicOp::CmpXchg, MemWidth::B32, 7, 9, 8), 7);
+    }
+}
