@@ -72,7 +72,9 @@ pub enum Trans {
     Clamped,
     /// Fixed-function: infinities become 0 (TeraScale `_FF`).
     Ff,
-    /// Legacy: like Clamped, and rcp(+-0) = +-0 is not used; DX9 `RECIP_LEGACY`-style: 1/0 = max.
+    /// GCN `_legacy` (gfx6/7 `v_rcp_legacy_f32`, `v_rsq_legacy_f32`): an rcp/rsq result that
+    /// would be infinite is ±0 with the input's sign (CLRX GcnInstrsVop1.md); exp2, log2, sqrt,
+    /// sin and cos behave as `Ieee`.
     Legacy,
 }
 
@@ -113,7 +115,8 @@ impl FloatMode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Angle {
     Radians,
-    /// Full turns: sin(2*pi*x) (GCN `v_sin_f32`).
+    /// Full turns: sin(2*pi*x) (GCN `v_sin_f32`, TeraScale SIN/COS). Inputs outside the hardware
+    /// domain [-256, 256] give sin 0 and cos 1.
     Turns,
 }
 
@@ -256,7 +259,8 @@ pub enum Op {
     DivScale,
     /// Same operands -> i1: the VCC flag `v_div_scale` writes.
     DivScaleFlag,
-    /// (a, b, c, vcc: i1) -> fma(a, b, c) scaled by 2^+-64 (f32) / 2^+-128 (f64) when vcc.
+    /// (a, b, c, vcc: i1) -> fma(a, b, c) scaled by 2^+-64 (f32) / 2^+-128 (f64) when vcc: up
+    /// when |c| >= 2, down otherwise; one rounding. f16: a plain fma.
     DivFmas,
     /// (quotient, denominator, numerator) -> fixed-up quotient (GCN `v_div_fixup`).
     DivFixup,
