@@ -137,6 +137,11 @@ fn inline_float(s: &str) -> Option<InlineFloat> {
     })
 }
 
+/// Symbols whose value the loader patches into a zero literal (the AMDGPU ABI's scratch
+/// resource words, relocated with R_AMDGPU_ABS32_LO/HI). `assemble` returns bytes only, so
+/// they assemble as that zero literal, as in an object file before relocation.
+const RELOCATED_SYMBOLS: [&str; 2] = ["SCRATCH_RSRC_DWORD0", "SCRATCH_RSRC_DWORD1"];
+
 /// A value operand: register, inline constant or literal.
 fn value(s: &str) -> Result<(Operand, u8), String> {
     if let Some(r) = parse_reg(s) {
@@ -145,8 +150,14 @@ fn value(s: &str) -> Result<(Operand, u8), String> {
     if let Some(f) = inline_float(s) {
         return Ok((Operand::InlineFloat(f), 1));
     }
+    if RELOCATED_SYMBOLS.contains(&s) {
+        return Ok((Operand::Literal(0), 1));
+    }
     let v = parse_int(s).ok_or_else(|| format!("bad operand `{s}`"))?;
-    if (-16..=64).contains(&v) && !s.starts_with("0x") {
+    // Like llvm-mc, a hex value that is an inline integer (0x0-0x40) is encoded inline; a
+    // negative inline value is only recognised in decimal (its hex spelling depends on the
+    // operand width).
+    if (-16..=64).contains(&v) {
         return Ok((Operand::InlineInt(v as i8), 1));
     }
     if !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
@@ -218,7 +229,7 @@ fn pick(list: &[&str], s: &str) -> Result<u8, String> {
         .ok_or_else(|| format!("unknown `{s}`"))
 }
 
-fn call_args<'a>(s: &'a str, name: &str) -> Option<Vec<String>> {
+fn call_args(s: &str, name: &str) -> Option<Vec<String>> {
     s.strip_prefix(name)?
         .strip_prefix('(')?
         .strip_suffix(')')
@@ -239,10 +250,7 @@ fn waitcnt(gen: Gen, s: &str) -> Result<u16, String> {
         return Ok(v as u16);
     }
     let (mut vm, mut exp, mut lgkm) = (if gen == Gen::Gfx9 { 63u16 } else { 15 }, 7u16, 15u16);
-    for part in s
-        .split(|c: char| c == ' ' || c == '&' || c == ',')
-        .filter(|p| !p.is_empty())
-    {
+    for part in s.split([' ', '&', ',']).filter(|p| !p.is_empty()) {
         let (name, v) = part.split_once('(').ok_or("bad s_waitcnt")?;
         let v: u16 = v.trim_end_matches(')').parse().map_err(|_| "bad count")?;
         match name {
@@ -416,7 +424,6 @@ fn lookup(gen: Gen, mnemonic: &str) -> Result<(&'static OpInfo, Encoding), Strin
             (Family::Flat, _) => Encoding::Flat,
             (Family::Global, _) => Encoding::Global,
             (Family::Scratch, _) => Encoding::Scratch,
-            (_, None) => continue,
         };
         return Ok((r, enc));
     }

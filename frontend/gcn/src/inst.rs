@@ -313,12 +313,28 @@ impl Inst {
         self.info.name(self.gen)
     }
 
+    /// True when the instruction reads M0 implicitly: the row's `READS_M0`, every DS
+    /// instruction before gfx9 (M0 bounds LDS addresses; LLVM's `_gfx9` DS forms drop the
+    /// use), GDS accesses (M0 holds the GDS base and size), DS ops addressed by M0 on gfx9
+    /// (ds_*_addtid_b32), and MUBUF/MTBUF with `lds` set (M0 holds the LDS destination).
+    pub fn reads_m0(&self) -> bool {
+        use crate::tables::{flags, Family};
+        let f = self.info.family;
+        self.info.has(flags::READS_M0)
+            || (f == Family::Ds
+                && (self.gen < Gen::Gfx9
+                    || self.mem.gds
+                    || matches!(
+                        self.opcode,
+                        Opcode::DS_WRITE_ADDTID_B32 | Opcode::DS_READ_ADDTID_B32
+                    )))
+            || (matches!(f, Family::Mubuf | Family::Mtbuf) && self.mem.lds)
+    }
+
     /// Branch target byte offset for PC-relative branches, given the instruction's own byte
     /// offset: next pc + 4 * simm16 (sign-extended).
     pub fn branch_target(&self, pc: u64) -> Option<u64> {
-        if self.operand(Field::Branch).is_none() {
-            return None;
-        }
+        self.operand(Field::Branch)?;
         let d = self.simm16? as i16 as i64;
         Some((pc as i64 + self.len as i64 + 4 * d) as u64)
     }

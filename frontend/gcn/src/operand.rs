@@ -138,30 +138,111 @@ pub fn reg_text(op: Operand, dwords: u8) -> String {
         Operand::SrcPrivateLimit => "src_private_limit".into(),
         Operand::SrcPopsExitingWaveId => "src_pops_exiting_wave_id".into(),
         Operand::InlineInt(v) => v.to_string(),
-        Operand::InlineFloat(f) => float_text(f, Ty::F32),
+        Operand::InlineFloat(f) => float_text(f, 1, Ty::F32),
         Operand::Literal(v) | Operand::Imm(v) => format!("0x{v:x}"),
         Operand::Off => "off".into(),
     }
 }
 
-/// LLVM's spelling of an inline float constant for an operand of type `ty`.
-pub fn float_text(f: InlineFloat, ty: Ty) -> String {
-    match f {
-        InlineFloat::InvTwoPi => match ty {
-            Ty::F64 | Ty::B64 | Ty::I64 | Ty::U64 => "0.15915494309189532".into(),
-            _ => "0.15915494".into(),
-        },
-        _ => {
-            let v = f.value();
-            format!("{v:.1}")
-        }
+/// How LLVM 14 prints a source value: by the width and class of the operand it sits in
+/// (AMDGPUInstPrinter `printImmediate{Int16,16,32,64}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Int16,
+    Fp16,
+    Bits32,
+    Bits64,
+}
+
+fn kind(dwords: u8, ty: Ty) -> Kind {
+    match ty {
+        _ if dwords >= 2 => Kind::Bits64,
+        Ty::F16 => Kind::Fp16,
+        Ty::I16 | Ty::U16 | Ty::B16 => Kind::Int16,
+        _ => Kind::Bits32,
     }
 }
 
-/// LLVM text of a source/destination operand of type `ty`.
-pub fn text(op: Operand, dwords: u8, ty: Ty) -> String {
+/// The f16 bit pattern of an inline float constant.
+fn f16_bits(f: InlineFloat) -> u16 {
+    match f {
+        InlineFloat::Half => 0x3800,
+        InlineFloat::MinusHalf => 0xb800,
+        InlineFloat::One => 0x3c00,
+        InlineFloat::MinusOne => 0xbc00,
+        InlineFloat::Two => 0x4000,
+        InlineFloat::MinusTwo => 0xc000,
+        InlineFloat::Four => 0x4400,
+        InlineFloat::MinusFour => 0xc400,
+        InlineFloat::InvTwoPi => 0x3118,
+    }
+}
+
+/// The f32 bit pattern of an inline float constant.
+fn f32_bits(f: InlineFloat) -> u32 {
+    match f {
+        InlineFloat::InvTwoPi => 0x3e22_f983,
+        _ => (f.value() as f32).to_bits(),
+    }
+}
+
+const INLINE_FLOATS: [InlineFloat; 9] = [
+    InlineFloat::Half,
+    InlineFloat::MinusHalf,
+    InlineFloat::One,
+    InlineFloat::MinusOne,
+    InlineFloat::Two,
+    InlineFloat::MinusTwo,
+    InlineFloat::Four,
+    InlineFloat::MinusFour,
+    InlineFloat::InvTwoPi,
+];
+
+/// LLVM's spelling of an inline float constant in an operand of `dwords` registers and type
+/// `ty`. A 16-bit integer operand shows the f16 bit pattern in hex (`0x3c00`), as LLVM does.
+pub fn float_text(f: InlineFloat, dwords: u8, ty: Ty) -> String {
+    match (kind(dwords, ty), f) {
+        (Kind::Int16, _) => format!("0x{:x}", f16_bits(f)),
+        (Kind::Bits64, InlineFloat::InvTwoPi) => "0.15915494309189532".into(),
+        (_, InlineFloat::InvTwoPi) => "0.15915494".into(),
+        _ => format!("{:.1}", f.value()),
+    }
+}
+
+/// LLVM's spelling of a 32-bit literal in an operand of `dwords` registers and type `ty`.
+///
+/// LLVM prints the value, not the encoding: a literal that equals an inline constant prints
+/// like that constant (`s_mov_b32 s0, 0` for a relocated zero literal). A 16-bit operand shows
+/// only the low half; a 64-bit operand shows the zero-extended dword. 1/(2*pi) is a named value
+/// only from gfx8 on.
+fn literal_text(v: u32, dwords: u8, ty: Ty, gen: Gen) -> String {
+    let inv2pi = gen >= Gen::Gfx8;
+    let named = |bits: &dyn Fn(InlineFloat) -> u32| {
+        INLINE_FLOATS
+            .iter()
+            .filter(|f| inv2pi || **f != InlineFloat::InvTwoPi)
+            .find(|f| bits(**f) == v)
+            .map(|f| float_text(*f, dwords, ty))
+    };
+    let inline_int = |x: i64| (-16..=64).contains(&x);
+    match kind(dwords, ty) {
+        Kind::Int16 | Kind::Fp16 if inline_int(v as u16 as i16 as i64) => {
+            (v as u16 as i16).to_string()
+        }
+        Kind::Int16 => format!("0x{:x}", v & 0xffff),
+        Kind::Fp16 => named(&|f| f16_bits(f) as u32).unwrap_or(format!("0x{:x}", v & 0xffff)),
+        Kind::Bits32 if inline_int(v as i32 as i64) => (v as i32).to_string(),
+        Kind::Bits32 => named(&f32_bits).unwrap_or(format!("0x{v:x}")),
+        Kind::Bits64 if v <= 64 => v.to_string(),
+        Kind::Bits64 => format!("0x{v:x}"),
+    }
+}
+
+/// LLVM text of a source/destination operand of `dwords` registers and type `ty`.
+pub fn text(op: Operand, dwords: u8, ty: Ty, gen: Gen) -> String {
     match op {
-        Operand::InlineFloat(f) => float_text(f, ty),
+        Operand::InlineFloat(f) => float_text(f, dwords, ty),
+        Operand::Literal(v) => literal_text(v, dwords, ty, gen),
         _ => reg_text(op, dwords),
     }
 }

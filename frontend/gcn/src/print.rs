@@ -44,6 +44,13 @@ pub fn print_with(inst: &Inst, label: &dyn Fn(i16) -> Option<String>) -> String 
     s
 }
 
+fn is_scalar(f: Family) -> bool {
+    matches!(
+        f,
+        Family::Sop1 | Family::Sop2 | Family::Sopc | Family::Sopk | Family::Sopp
+    )
+}
+
 fn src_index(f: Field) -> Option<usize> {
     match f {
         Field::Src0 | Field::Ssrc0 => Some(0),
@@ -86,8 +93,16 @@ fn operand_text(inst: &Inst, _i: usize, o: &Opnd, label: &dyn Fn(i16) -> Option<
             _ => String::new(),
         },
         f => {
-            let ty = src_index(f).map(|k| inst.info.src_ty[k]).unwrap_or(Ty::B32);
-            let mut t = operand::text(o.value, o.dwords, ty);
+            let ty = match src_index(f).map(|k| inst.info.src_ty[k]) {
+                // Scalar operands are 32/64-bit even where the instruction reads a half
+                // (s_sext_i32_i16, s_pack_*_b32_b16): LLVM prints their constants as 32-bit.
+                Some(Ty::I16 | Ty::U16 | Ty::B16 | Ty::F16) if is_scalar(inst.info.family) => {
+                    Ty::B32
+                }
+                Some(t) => t,
+                None => Ty::B32,
+            };
+            let mut t = operand::text(o.value, o.dwords, ty, inst.gen);
             if let Some(k) = src_index(f) {
                 let sext = inst.sdwa.map(|s| s.sext >> k & 1 != 0).unwrap_or(false);
                 if sext {

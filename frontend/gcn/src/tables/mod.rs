@@ -9,8 +9,12 @@
 //!
 //! The rows were bootstrapped from LLVM 14's AMDGPU assembler/disassembler (the same oracle the
 //! test vectors come from) and cross-checked against CLRX `doc/GcnInstrs*.md`. Data types
-//! (`dst_ty`/`src_ty`) follow the ISA naming convention (`v_cvt_<dst>_<src>`, `<op>_<type>`);
+//! (`dst_ty`/`src_ty`, conventions on [`Ty`]) start from the ISA naming convention
+//! (`v_cvt_<dst>_<src>`, `<op>_<type>`) and are corrected where the documented operation
+//! differs (shift counts, ldexp exponents, class masks, 24-bit multiply-adds, packed results);
 //! they are what a lifter needs to pick operand interpretations and inline-constant encodings.
+//! `tests/isa_tables.rs` checks operand widths and 16-bit classes against LLVM 14 and the
+//! scalar implicit effects ([`flags`]) against a transcription of the CLRX documents.
 use crate::inst::{Gen, Opcode};
 
 mod ds;
@@ -119,6 +123,20 @@ pub enum Field {
 pub struct Slot(pub Field, pub u8);
 
 /// Operand data types, in the ISA's vocabulary.
+///
+/// `dst_ty`/`src_ty[i]` say how the instruction interprets the operand: signedness, float or
+/// integer, and the element width. The register count is the slot's. Conventions:
+/// - shift counts, bit offsets/widths, lane selects and byte selects are `U32` (`U16` for the
+///   16-bit shifts), whatever the type of the shifted value;
+/// - bytes or halves packed in one dword are `B32` (bytes) or `Pk16` (halves); for a
+///   multi-register vector (v_mqsad_u32_u8) the type is the element type;
+/// - a 16-bit float operand is `F16`, a 16-bit integer `I16`/`U16`/`B16` (LLVM prints inline
+///   float constants differently in them: `1.0` vs `0x3c00`);
+/// - v_ldexp_f16 src1 is `I32`: the ISA reads S1.i16, but LLVM 14 (the printing oracle) models
+///   the operand as 32-bit.
+///
+/// Widths agree with LLVM 14's operand types (checked by `tests/isa_tables.rs` against
+/// `tests/vectors/gfx{8,9}.optypes`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     None,
@@ -149,7 +167,17 @@ impl Ty {
     }
 }
 
-/// Row flags.
+/// Row flags: implicit effects and instruction classes.
+///
+/// Implicit effects are the reads and writes that no operand slot names. VALU lane masking by
+/// EXEC is not an effect here (every VALU instruction has it); `READS_EXEC` marks instructions
+/// that use EXEC as a value (scalar branches, saveexec, fork/join, v_readfirstlane). VCC flags
+/// describe the native VOP2/VOPC encoding; their VOP3 forms name an SGPR pair instead (the
+/// `Sdst3b`/`Vdst` operand). M0 effects that depend on the generation or on instruction bits
+/// (DS before gfx9, GDS, MUBUF `lds`) are in `Inst::reads_m0`.
+///
+/// Source: the Operation blocks of CLRX `doc/GcnInstrsSop{1,2,k,c,p}.md`, `GcnInstrsVop{1,2,3}.md`
+/// (see `tests/vectors/scalar_effects.tsv` and `tests/isa_tables.rs`).
 pub mod flags {
     pub const WRITES_SCC: u16 = 1 << 0;
     pub const READS_SCC: u16 = 1 << 1;
@@ -162,10 +190,19 @@ pub mod flags {
     pub const ATOMIC: u16 = 1 << 8;
     /// DS: two addresses (offset0/offset1 printed separately).
     pub const DS_2ADDR: u16 = 1 << 9;
-    /// The SOPK `sdst` field is a source (s_cmpk_*).
+    /// The SOPK `sdst` field is a source (s_cmpk_*, s_setreg_b32, s_cbranch_i_fork).
     pub const SDST_IS_SRC: u16 = 1 << 10;
     /// Ends the program (s_endpgm*).
     pub const ENDPGM: u16 = 1 << 11;
+    /// Reads EXEC as a value (beyond VALU lane masking).
+    pub const READS_EXEC: u16 = 1 << 12;
+    /// Reads M0 implicitly in every generation (movrel, sendmsg, GPR indexing).
+    pub const READS_M0: u16 = 1 << 13;
+    /// Writes M0 implicitly (s_set_gpr_idx_*: they replace bit fields of M0).
+    pub const WRITES_M0: u16 = 1 << 14;
+    /// The destination's previous value is an input (s_addk, s_cmov*, s_bitset*, v_mac*,
+    /// v_writelane, v_cvt_pkaccum_u8_f32).
+    pub const READS_DST: u16 = 1 << 15;
 }
 
 /// Generation bit masks for `OpInfo::{vop3, sdwa, dpp}`.
@@ -316,6 +353,12 @@ mod lookup {
     }
 }
 
+impl PartialEq for OpInfo {
+    fn eq(&self, o: &Self) -> bool {
+        self.opcode == o.opcode && self.family == o.family
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,11 +384,5 @@ mod tests {
         assert_eq!(g8.opcode, Opcode::V_ADD_F32);
         let g6 = find(Gen::Gfx6, Family::Vop2, 3).unwrap();
         assert_eq!(g6.opcode, Opcode::V_ADD_F32);
-    }
-}
-
-impl PartialEq for OpInfo {
-    fn eq(&self, o: &Self) -> bool {
-        self.opcode == o.opcode && self.family == o.family
     }
 }

@@ -16,12 +16,12 @@ use crate::inst::Opcode::*;
 
 #[rustfmt::skip]
 pub(super) static VOPC: &[OpInfo] = &[
-    row(Family::Vopc, V_CMP_CLASS_F32, [136, 136, 16, 16], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F32, F32, None], WRITES_VCC, G6 | G7 | G8 | G9, G8 | G9, 0, &[]),
-    row(Family::Vopc, V_CMPX_CLASS_F32, [152, 152, 17, 17], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F32, F32, None], WRITES_VCC | WRITES_EXEC, G6 | G7 | G8 | G9, G8 | G9, 0, &[]),
-    row(Family::Vopc, V_CMP_CLASS_F64, [168, 168, 18, 18], &[Slot(VccOut, 2), Slot(Src0, 2), Slot(Vsrc1, 1)], B64, [F64, F64, None], WRITES_VCC, G6 | G7 | G8 | G9, 0, 0, &[]),
-    row(Family::Vopc, V_CMPX_CLASS_F64, [184, 184, 19, 19], &[Slot(VccOut, 2), Slot(Src0, 2), Slot(Vsrc1, 1)], B64, [F64, F64, None], WRITES_VCC | WRITES_EXEC, G6 | G7 | G8 | G9, 0, 0, &[]),
-    row(Family::Vopc, V_CMP_CLASS_F16, [NA, NA, 20, 20], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F16, F16, None], WRITES_VCC, G8 | G9, G8 | G9, 0, &[]),
-    row(Family::Vopc, V_CMPX_CLASS_F16, [NA, NA, 21, 21], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F16, F16, None], WRITES_VCC | WRITES_EXEC, G8 | G9, G8 | G9, 0, &[]),
+    row(Family::Vopc, V_CMP_CLASS_F32, [136, 136, 16, 16], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F32, I32, None], WRITES_VCC, G6 | G7 | G8 | G9, G8 | G9, 0, &[]),
+    row(Family::Vopc, V_CMPX_CLASS_F32, [152, 152, 17, 17], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F32, I32, None], WRITES_VCC | WRITES_EXEC, G6 | G7 | G8 | G9, G8 | G9, 0, &[]),
+    row(Family::Vopc, V_CMP_CLASS_F64, [168, 168, 18, 18], &[Slot(VccOut, 2), Slot(Src0, 2), Slot(Vsrc1, 1)], B64, [F64, I32, None], WRITES_VCC, G6 | G7 | G8 | G9, 0, 0, &[]),
+    row(Family::Vopc, V_CMPX_CLASS_F64, [184, 184, 19, 19], &[Slot(VccOut, 2), Slot(Src0, 2), Slot(Vsrc1, 1)], B64, [F64, I32, None], WRITES_VCC | WRITES_EXEC, G6 | G7 | G8 | G9, 0, 0, &[]),
+    row(Family::Vopc, V_CMP_CLASS_F16, [NA, NA, 20, 20], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F16, I32, None], WRITES_VCC, G8 | G9, G8 | G9, 0, &[]),
+    row(Family::Vopc, V_CMPX_CLASS_F16, [NA, NA, 21, 21], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F16, I32, None], WRITES_VCC | WRITES_EXEC, G8 | G9, G8 | G9, 0, &[]),
     row(Family::Vopc, V_CMP_F_F16, [NA, NA, 32, 32], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F16, F16, None], WRITES_VCC, G8 | G9, G8 | G9, 0, &[]),
     row(Family::Vopc, V_CMP_LT_F16, [NA, NA, 33, 33], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F16, F16, None], WRITES_VCC, G8 | G9, G8 | G9, 0, &[]),
     row(Family::Vopc, V_CMP_EQ_F16, [NA, NA, 34, 34], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F16, F16, None], WRITES_VCC, G8 | G9, G8 | G9, 0, &[]),
