@@ -10,10 +10,12 @@ pub mod decode;
 pub mod encode;
 pub mod inst;
 pub mod launch;
+pub mod lift;
 pub mod loader;
 mod opcode;
 mod operand;
 pub mod print;
+pub mod random;
 pub mod tables;
 
 pub use asm::{assemble, AsmError};

@@ -23,6 +23,7 @@
 pub mod builder;
 pub mod func;
 pub mod op;
+pub mod random;
 pub mod semantics;
 pub mod state;
 pub mod text;

@@ -1,0 +1,457 @@
+//! The GCN lifter: decoded gfx6-gfx9 machine code to one [`wavejit_ir::Function`].
+//!
+//! # Design
+//! - **State** ([`state::GcnLayout`]): SGPRs, VGPRs and the special registers are IR register
+//!   files; VCCZ/EXECZ/STATUS are derived when read. Launch code fills the cells the ABI
+//!   defines (user/system SGPRs, `v0..v2`, EXEC, FLAT_SCRATCH) before the first block runs.
+//! - **Control flow**: code is discovered by recursive descent from offset 0 (so padding after
+//!   `s_endpgm` is never decoded). Basic-block leaders are the entry, every branch target and
+//!   every instruction after a branch, `s_barrier`, `s_swappc`/`s_call`. One IR block per basic
+//!   block carries `guest_pc` = base address + offset; block 0 is a prologue (no guest pc)
+//!   that stores the initial MODE register and jumps to the code. Targets outside the code and
+//!   falling off its end go to a block that traps with [`TrapKind::BadJump`]. `s_setpc`/
+//!   `s_swappc` lift to `JumpIndirect` (only discovered blocks are valid targets).
+//! - **Divergence is mask arithmetic**: every VALU write, vector memory access and LDS access
+//!   uses `mask_from_bits(EXEC)` (re-read after each EXEC write through the builder's
+//!   forwarding). Per-lane bits written to VCC or an SGPR pair (VOPC, carry-outs, div_scale)
+//!   are `ballot(result & exec)`, so inactive lanes' bits are 0 (CLRX GcnInstrsVopc.md: "the
+//!   bits of inactive lanes are cleared"; LLVM relies on it for `s_and_b64 vcc, exec, vcc`).
+//!   `v_cmpx_*` write the same value to EXEC as well.
+//! - **Float mode** is tracked statically: the kernel's FLOAT_MODE, DX10_CLAMP and IEEE_MODE
+//!   form the initial MODE bits; `s_setreg(_imm32)_b32` on HW_REG_MODE updates them (and the
+//!   `hwreg` cell). Each block starts with the mode of its predecessors; disagreement is a
+//!   [`LiftError::ModeConflict`]. f32 ops use MODE round bits `[1:0]` and denorm bits `[5:4]`;
+//!   f64 and f16 ops bits `[3:2]` and `[7:6]` (denorm field: bit 0 keeps input denormals, bit 1
+//!   output denormals). `v_mad_f32`/`v_mac_f32` are unfused ([`wavejit_ir::Op::Fmad`]), `v_fma_*` fused,
+//!   `*_legacy_f32` use the DX9 multiply, min/max follow IEEE_MODE, clamp follows DX10_CLAMP,
+//!   OMOD scales before clamp and is ignored when the result type keeps output denormals
+//!   (notes/gcn_vop3_rules.md §2). Input abs/neg are sign-bit operations.
+//! - **Memory**: scalar loads are uniform global loads; MUBUF/MTBUF compute addresses and range
+//!   checks from the V# per CLRX doc/GcnMemHandling.md (see `buffer.rs`); FLAT/GLOBAL/SCRATCH
+//!   addresses are global addresses; DS is the LDS space. Widths above 64 bits are split
+//!   into dword accesses.
+//!
+//! - **Launch contract** ([`GcnLayout`]): before block 0 runs, the launcher stores the ABI's
+//!   user and system SGPRs in `s` ([`GcnLayout::sgpr`]), the work-item ids in `v0..v2`
+//!   ([`GcnLayout::vgpr`]), EXEC ([`GcnLayout::exec`], both cells) and, for scratch, the
+//!   private segment buffer V# (a global buffer; MUBUF scratch is addressed as global memory)
+//!   and FLAT_SCRATCH ([`GcnLayout::flat_scratch`]) as the ABI says. MODE needs nothing: the
+//!   prologue writes it. Other hardware registers read as whatever their `hwreg` cell holds.
+//! - **Program counters**: IR instructions carry the instruction's byte offset in the code
+//!   (what disassemblies print); blocks carry guest addresses (`base + offset`).
+//!
+//! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
+//! `v_mullit_f32`, `v_screen_partition_4se_b32`; fork/join (`s_cbranch_[ig]_fork`,
+//! `s_cbranch_join`), trap returns (`s_rfe*`), GPR indexing mode (`s_set_gpr_idx_*`),
+//! `s_setvskip`, `s_sethalt`, `s_sendmsghalt`, `s_setreg_b32` of the float-control MODE bits
+//! from a register, clock reads (`s_memtime`, `s_memrealtime`), scalar scratch
+//! (`s_scratch_*`) and scalar buffer atomics; resource-formatted buffer accesses
+//! (`buffer_*_format_*`), MTBUF formats other than 32-bit components, MUBUF `lds`/`tfe`,
+//! float buffer/FLAT atomics (`*fcmpswap*`, `*atomic_fmin/fmax*`); DS `*_src2_*`, `rsub`,
+//! `mskor`, `wrxchg2*`, `wrap`, `condxchg32`, `cmpst_f32/f64`, `append`/`consume`,
+//! `ordered_count`, GWS, `addtid` and `ds_permute_b32` (a scatter; `ds_bpermute_b32` is
+//! supported); abs/neg modifiers on integer operands and clamp on integer ops without a
+//! saturating form; LDS_DIRECT and the gfx9 aperture source registers. MIMG, EXP and VINTRP
+//! are rejected by the decoder.
+//!
+//! Errors never panic: decode failures, unsupported instructions and invalid operand
+//! combinations are a [`LiftError`] naming the offset and the instruction text.
+use crate::decode::{decode, DecodeError};
+use crate::inst::{Gen, Inst, Opcode};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use wavejit_ir::{Block, FunctionBuilder, Terminator, TrapKind, Value};
+
+mod buffer;
+mod control;
+mod ds;
+mod flat;
+mod operand;
+mod scalar;
+mod sdwa_dpp;
+mod smem;
+pub mod state;
+mod valu_ops;
+mod valu_special;
+mod vector;
+mod vop3p;
+mod vopc;
+
+pub use state::GcnLayout;
+
+/// What the lifter needs to know about a kernel besides its code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiftConfig {
+    pub gen: Gen,
+    /// COMPUTE_PGM_RSRC1.FLOAT_MODE (MODE bits `[7:0]`: round `[3:0]`, denorm `[7:4]`).
+    pub float_mode: u8,
+    /// COMPUTE_PGM_RSRC1.IEEE_MODE.
+    pub ieee_mode: bool,
+    /// COMPUTE_PGM_RSRC1.DX10_CLAMP.
+    pub dx10_clamp: bool,
+    /// Guest virtual address of the first code byte.
+    pub base: u64,
+    /// Name of the lifted function.
+    pub name: String,
+}
+
+impl LiftConfig {
+    /// Configuration from a kernel's RSRC1 word.
+    pub fn from_rsrc1(gen: Gen, rsrc1: u32, base: u64, name: &str) -> LiftConfig {
+        LiftConfig {
+            gen,
+            float_mode: ((rsrc1 >> 12) & 0xff) as u8,
+            ieee_mode: rsrc1 & (1 << 23) != 0,
+            dx10_clamp: rsrc1 & (1 << 21) != 0,
+            base,
+            name: name.to_string(),
+        }
+    }
+
+    /// The MODE hardware register at wave start: FP_ROUND/FP_DENORM `[7:0]`, DX10_CLAMP `[8]`,
+    /// IEEE `[9]` (CLRX GcnState.md).
+    pub fn initial_mode(&self) -> u32 {
+        self.float_mode as u32 | (self.dx10_clamp as u32) << 8 | (self.ieee_mode as u32) << 9
+    }
+}
+
+/// Why a program could not be lifted. `pc` is the byte offset in the code.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LiftError {
+    #[error("offset {pc:#x}: cannot decode: {source}")]
+    Decode { pc: u64, source: DecodeError },
+    #[error("offset {pc:#x}: `{text}`: unsupported: {why}")]
+    Unsupported { pc: u64, text: String, why: String },
+    #[error("offset {pc:#x}: `{text}`: invalid: {why}")]
+    Invalid { pc: u64, text: String, why: String },
+    #[error("offset {pc:#x}: predecessors disagree on the float MODE ({a:#x} vs {b:#x})")]
+    ModeConflict { pc: u64, a: u32, b: u32 },
+}
+
+/// How an instruction leaves its basic block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Exit {
+    /// Continues with the next instruction.
+    Fall,
+    /// Unconditional jump.
+    Jump(i64),
+    /// Conditional branch: target or the next instruction.
+    Cond(i64),
+    /// The wave stops or jumps to an unknown place.
+    Stop,
+    /// The next instruction starts a new block (barrier, call return point).
+    Split,
+    /// A call: the target and the next instruction are both reachable.
+    Call(i64),
+}
+
+fn exit_of(inst: &Inst, off: u64) -> Exit {
+    use Opcode::*;
+    let target = || inst.branch_target(off).map(|t| t as i64).unwrap_or(-1);
+    match inst.opcode {
+        S_BRANCH => Exit::Jump(target()),
+        S_CBRANCH_SCC0
+        | S_CBRANCH_SCC1
+        | S_CBRANCH_VCCZ
+        | S_CBRANCH_VCCNZ
+        | S_CBRANCH_EXECZ
+        | S_CBRANCH_EXECNZ
+        | S_CBRANCH_CDBGSYS
+        | S_CBRANCH_CDBGUSER
+        | S_CBRANCH_CDBGSYS_OR_USER
+        | S_CBRANCH_CDBGSYS_AND_USER => Exit::Cond(target()),
+        S_ENDPGM | S_ENDPGM_SAVED | S_ENDPGM_ORDERED_PS_DONE | S_TRAP | S_SETPC_B64 => Exit::Stop,
+        S_BARRIER | S_SWAPPC_B64 => Exit::Split,
+        S_CALL_B64 => Exit::Call(target()),
+        _ => Exit::Fall,
+    }
+}
+
+/// One basic block found by discovery.
+struct BasicBlock {
+    start: u64,
+    /// Offsets of its instructions.
+    insts: Vec<u64>,
+    /// Offsets of the successors (targets outside the code included, as negative or >= len).
+    succs: Vec<i64>,
+}
+
+/// Lifts `code` (the kernel's code bytes, entry at offset 0) to a function.
+pub fn lift(code: &[u8], cfg: &LiftConfig) -> Result<wavejit_ir::Function, LiftError> {
+    let (insts, leaders) = discover(code, cfg.gen)?;
+    let blocks = split_blocks(code.len() as u64, &insts, &leaders);
+    let modes = entry_modes(&blocks, &insts, cfg)?;
+    let g = GcnLayout::new();
+    let mut b = FunctionBuilder::new(&cfg.name, g.layout.clone());
+    let prologue = b.create_block();
+    let mut ids = HashMap::new();
+    for bb in &blocks {
+        let id = b.create_block();
+        b.set_guest_pc(id, cfg.base.wrapping_add(bb.start));
+        ids.insert(bb.start, id);
+    }
+    let bad_jump = b.create_block();
+    b.switch_to(bad_jump);
+    b.terminate(Terminator::Trap(TrapKind::BadJump));
+    let mut l = Lifter {
+        b,
+        g,
+        cfg,
+        code,
+        mode: cfg.initial_mode(),
+        pc: 0,
+        ids,
+        bad_jump,
+        exec_cache: None,
+        dpp_write: None,
+    };
+    l.b.switch_to(prologue);
+    let m = l.b.i32(cfg.initial_mode());
+    let r = l.g.hwreg(state::HW_REG_MODE);
+    l.b.def_reg(r, m, None);
+    let first = l.target(0);
+    l.b.terminate(Terminator::Jump(first));
+    for bb in &blocks {
+        l.mode = modes[&bb.start];
+        l.lift_block(bb, &insts)?;
+    }
+    Ok(l.b.finish())
+}
+
+/// Recursive-descent discovery: decodes every reachable instruction and collects leaders.
+fn discover(code: &[u8], gen: Gen) -> Result<(BTreeMap<u64, Inst>, BTreeSet<u64>), LiftError> {
+    let len = code.len() as u64;
+    let mut insts = BTreeMap::new();
+    let mut leaders = BTreeSet::new();
+    let mut work = vec![0u64];
+    leaders.insert(0);
+    let in_code = |t: i64| t >= 0 && (t as u64) < len;
+    while let Some(start) = work.pop() {
+        let mut off = start;
+        while off < len && !insts.contains_key(&off) {
+            let inst = decode(gen, code, off as usize)
+                .map_err(|source| LiftError::Decode { pc: off, source })?;
+            let next = off + inst.len as u64;
+            let exit = exit_of(&inst, off);
+            insts.insert(off, inst);
+            let push = |t: i64, leaders: &mut BTreeSet<u64>, work: &mut Vec<u64>| {
+                if in_code(t) && leaders.insert(t as u64) {
+                    work.push(t as u64);
+                }
+            };
+            match exit {
+                Exit::Fall => {}
+                Exit::Jump(t) => {
+                    push(t, &mut leaders, &mut work);
+                    break;
+                }
+                Exit::Stop => break,
+                Exit::Cond(t) | Exit::Call(t) => {
+                    push(t, &mut leaders, &mut work);
+                    leaders.insert(next);
+                }
+                Exit::Split => {
+                    leaders.insert(next);
+                }
+            }
+            off = next;
+        }
+    }
+    Ok((insts, leaders))
+}
+
+fn split_blocks(len: u64, insts: &BTreeMap<u64, Inst>, leaders: &BTreeSet<u64>) -> Vec<BasicBlock> {
+    let mut out = Vec::new();
+    for &start in leaders {
+        if start >= len || !insts.contains_key(&start) {
+            continue;
+        }
+        let mut bb = BasicBlock {
+            start,
+            insts: Vec::new(),
+            succs: Vec::new(),
+        };
+        let mut off = start;
+        loop {
+            let inst = &insts[&off];
+            bb.insts.push(off);
+            let next = off + inst.len as u64;
+            match exit_of(inst, off) {
+                Exit::Jump(t) => {
+                    bb.succs.push(t);
+                    break;
+                }
+                Exit::Cond(t) | Exit::Call(t) => {
+                    bb.succs.extend([t, next as i64]);
+                    break;
+                }
+                Exit::Stop => break,
+                Exit::Split => {
+                    bb.succs.push(next as i64);
+                    break;
+                }
+                Exit::Fall => {}
+            }
+            if leaders.contains(&next) || !insts.contains_key(&next) {
+                bb.succs.push(next as i64);
+                break;
+            }
+            off = next;
+        }
+        out.push(bb);
+    }
+    out
+}
+
+/// MODE at each block's entry, propagated along the CFG from the kernel's initial MODE.
+/// Blocks no discovered edge reaches (indirect-jump targets) start with the initial MODE.
+fn entry_modes(
+    blocks: &[BasicBlock],
+    insts: &BTreeMap<u64, Inst>,
+    cfg: &LiftConfig,
+) -> Result<HashMap<u64, u32>, LiftError> {
+    let index: HashMap<u64, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.start, i))
+        .collect();
+    let mut modes: HashMap<u64, u32> = HashMap::new();
+    let mut work: Vec<usize> = Vec::new();
+    if let Some(&e) = index.get(&0) {
+        modes.insert(0, cfg.initial_mode());
+        work.push(e);
+    }
+    loop {
+        while let Some(i) = work.pop() {
+            let bb = &blocks[i];
+            let mut m = modes[&bb.start];
+            for off in &bb.insts {
+                m = control::mode_after(&insts[off], *off, m)?;
+            }
+            for &s in &bb.succs {
+                let Some(&si) = (s >= 0).then(|| index.get(&(s as u64))).flatten() else {
+                    continue;
+                };
+                match modes.get(&(s as u64)) {
+                    None => {
+                        modes.insert(s as u64, m);
+                        work.push(si);
+                    }
+                    Some(&old) if old != m => {
+                        return Err(LiftError::ModeConflict {
+                            pc: s as u64,
+                            a: old,
+                            b: m,
+                        })
+                    }
+                    _ => {}
+                }
+            }
+        }
+        match blocks.iter().position(|b| !modes.contains_key(&b.start)) {
+            Some(i) => {
+                modes.insert(blocks[i].start, cfg.initial_mode());
+                work.push(i);
+            }
+            None => return Ok(modes),
+        }
+    }
+}
+
+/// Lifting state shared by the per-family modules.
+pub(crate) struct Lifter<'a> {
+    pub b: FunctionBuilder,
+    pub g: GcnLayout,
+    pub cfg: &'a LiftConfig,
+    pub code: &'a [u8],
+    /// The MODE register bits at the current instruction.
+    pub mode: u32,
+    /// Byte offset of the current instruction.
+    pub pc: u64,
+    ids: HashMap<u64, Block>,
+    /// The block that traps with `BadJump` (jumps outside the code).
+    bad_jump: Block,
+    /// (EXEC value, its mask) of the current block.
+    exec_cache: Option<(Value, Value)>,
+    /// Lanes a DPP source allows to be written (set while lifting a DPP instruction).
+    pub(crate) dpp_write: Option<Value>,
+}
+
+/// Whether lifting an instruction ended the block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    Next,
+    Ended,
+}
+
+impl Lifter<'_> {
+    fn lift_block(
+        &mut self,
+        bb: &BasicBlock,
+        insts: &BTreeMap<u64, Inst>,
+    ) -> Result<(), LiftError> {
+        let id = self.ids[&bb.start];
+        self.b.switch_to(id);
+        self.exec_cache = None;
+        for &off in &bb.insts {
+            self.pc = off;
+            self.b.begin_guest_inst(off as u32);
+            self.dpp_write = None;
+            if self.lift_inst(&insts[&off])? == Flow::Ended {
+                return Ok(());
+            }
+        }
+        let last = *bb.insts.last().expect("blocks are never empty");
+        let next = last + insts[&last].len as u64;
+        let t = self.target(next as i64);
+        self.b.terminate(Terminator::Jump(t));
+        Ok(())
+    }
+
+    fn lift_inst(&mut self, inst: &Inst) -> Result<Flow, LiftError> {
+        use crate::inst::Encoding as E;
+        match inst.encoding {
+            E::Sop1 | E::Sop2 | E::Sopk | E::Sopc => self.scalar(inst),
+            E::Sopp => self.sopp(inst),
+            E::Smrd | E::Smem => self.smem(inst).map(|_| Flow::Next),
+            E::Vop1 | E::Vop2 | E::Vop3a | E::Vop3b | E::Sdwa | E::Dpp => {
+                self.valu(inst).map(|_| Flow::Next)
+            }
+            E::Vopc => self.vopc(inst).map(|_| Flow::Next),
+            E::Vop3p => self.vop3p(inst).map(|_| Flow::Next),
+            E::Ds => self.ds(inst).map(|_| Flow::Next),
+            E::Mubuf | E::Mtbuf => self.buffer(inst).map(|_| Flow::Next),
+            E::Flat | E::Global | E::Scratch => self.flat(inst).map(|_| Flow::Next),
+        }
+    }
+
+    /// The block for code offset `t`, or the bad-jump trap block.
+    pub(crate) fn target(&mut self, t: i64) -> Block {
+        if t >= 0 {
+            if let Some(&b) = self.ids.get(&(t as u64)) {
+                return b;
+            }
+        }
+        self.bad_jump
+    }
+
+    /// The guest address of code offset `off`.
+    pub(crate) fn guest_addr(&self, off: u64) -> u64 {
+        self.cfg.base.wrapping_add(off)
+    }
+
+    pub(crate) fn unsupported(&self, inst: &Inst, why: impl Into<String>) -> LiftError {
+        LiftError::Unsupported {
+            pc: self.pc,
+            text: crate::print::print(inst),
+            why: why.into(),
+        }
+    }
+
+    pub(crate) fn invalid(&self, inst: &Inst, why: impl Into<String>) -> LiftError {
+        LiftError::Invalid {
+            pc: self.pc,
+            text: crate::print::print(inst),
+            why: why.into(),
+        }
+    }
+}

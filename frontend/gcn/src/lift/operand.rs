@@ -1,0 +1,256 @@
+//! Operands: reading and writing SGPRs, VGPRs, special registers and constants as typed IR
+//! values, plus EXEC/SCC helpers and bit-width casts.
+//!
+//! Constant rules (CLRX doc/GcnOperands.md): inline integers are sign-extended to the
+//! operand width; inline floats take the operand width's float encoding (f16/f32/f64, also
+//! for integer operands of that width); a literal is 32 bits: for a 64-bit float operand it
+//! is the high dword, for a 64-bit integer operand it is zero-extended, for 16-bit operands
+//! its low half is used.
+use super::{LiftError, Lifter};
+use crate::inst::{InlineFloat, Inst, Operand};
+use wavejit_ir::{IntCC, Op, Reg, ScalarType, Value};
+use ScalarType::*;
+
+/// Bits of an inline float constant in a type of `bits` width.
+fn inline_float_bits(f: InlineFloat, bits: u32) -> u64 {
+    use InlineFloat::*;
+    match bits {
+        16 => match f {
+            Half => 0x3800,
+            MinusHalf => 0xb800,
+            One => 0x3c00,
+            MinusOne => 0xbc00,
+            Two => 0x4000,
+            MinusTwo => 0xc000,
+            Four => 0x4400,
+            MinusFour => 0xc400,
+            InvTwoPi => 0x3118,
+        },
+        32 => match f {
+            InvTwoPi => 0x3e22_f983,
+            _ => (f.value() as f32).to_bits() as u64,
+        },
+        _ => f.value().to_bits(),
+    }
+}
+
+impl Lifter<'_> {
+    /// EXEC as a uniform i64.
+    pub(crate) fn exec_bits(&mut self) -> Value {
+        let r = self.g.exec();
+        self.b.use_reg(r, I64)
+    }
+
+    /// EXEC as a lane mask (cached per EXEC value).
+    pub(crate) fn exec_mask(&mut self) -> Value {
+        let e = self.exec_bits();
+        if let Some((v, m)) = self.exec_cache {
+            if v == e {
+                return m;
+            }
+        }
+        let m = self.b.mask_from_bits(e);
+        self.exec_cache = Some((e, m));
+        m
+    }
+
+    /// SCC as a uniform i1.
+    pub(crate) fn scc(&mut self) -> Value {
+        let r = self.g.scc();
+        let v = self.b.use_reg(r, I32);
+        let z = self.b.i32(0);
+        self.b.op(Op::Icmp(IntCC::Ne), I1, &[v, z])
+    }
+
+    /// Writes SCC from a uniform i1.
+    pub(crate) fn set_scc(&mut self, c: Value) {
+        let v = self.b.op(Op::Zext, I32, &[c]);
+        let r = self.g.scc();
+        self.b.def_reg(r, v, None);
+    }
+
+    /// Reinterprets, truncates or zero-extends `v` to `ty` (bit-level, never numeric).
+    pub(crate) fn cast(&mut self, v: Value, ty: ScalarType) -> Value {
+        let from = self.b.ty(v).scalar;
+        if from == ty {
+            return v;
+        }
+        if from.bits() == ty.bits() {
+            return self.b.op(Op::Bitcast, ty, &[v]);
+        }
+        let fi = from.as_int();
+        let v = if fi != from {
+            self.b.op(Op::Bitcast, fi, &[v])
+        } else {
+            v
+        };
+        let ti = ty.as_int();
+        let w = if ti.bits() < fi.bits() {
+            self.b.op(Op::Trunc, ti, &[v])
+        } else {
+            self.b.op(Op::Zext, ti, &[v])
+        };
+        if ti != ty {
+            self.b.op(Op::Bitcast, ty, &[w])
+        } else {
+            w
+        }
+    }
+
+    /// The first cell of a scalar register operand and the number of cells available from it.
+    pub(crate) fn sreg_of(&self, op: Operand) -> Option<Reg> {
+        let g = &self.g;
+        Some(match op {
+            Operand::Sgpr(n) => g.sgpr(n as u32),
+            Operand::VccLo => g.vcc(),
+            Operand::VccHi => g.vcc().offset(1),
+            Operand::ExecLo => g.exec(),
+            Operand::ExecHi => g.exec().offset(1),
+            Operand::M0 => g.m0(),
+            Operand::FlatScratchLo => g.flat_scratch(),
+            Operand::FlatScratchHi => g.flat_scratch().offset(1),
+            Operand::XnackMaskLo => Reg::new(g.xnack_mask, 0),
+            Operand::XnackMaskHi => Reg::new(g.xnack_mask, 1),
+            Operand::TbaLo => Reg::new(g.tba, 0),
+            Operand::TbaHi => Reg::new(g.tba, 1),
+            Operand::TmaLo => Reg::new(g.tma, 0),
+            Operand::TmaHi => Reg::new(g.tma, 1),
+            Operand::Ttmp(n) => Reg::new(g.ttmp, n as u32),
+            _ => return None,
+        })
+    }
+
+    fn checked_reg(&self, inst: &Inst, reg: Reg, cells: u32) -> Result<Reg, LiftError> {
+        if self.g.layout.contains(reg, cells) {
+            Ok(reg)
+        } else {
+            Err(self.invalid(inst, "register range outside its file"))
+        }
+    }
+
+    /// Reads a non-VGPR source as a uniform value of `ty`.
+    pub(crate) fn read_scalar(
+        &mut self,
+        inst: &Inst,
+        op: Operand,
+        ty: ScalarType,
+    ) -> Result<Value, LiftError> {
+        let bits = ty.bits();
+        let raw = match op {
+            Operand::InlineInt(v) => self.b.iconst(ty.as_int(), v as i64 as u64),
+            Operand::InlineFloat(f) => self.b.iconst(ty.as_int(), inline_float_bits(f, bits)),
+            Operand::Literal(v) => {
+                let bits_v = match (bits, ty) {
+                    (64, F64) => (v as u64) << 32,
+                    _ => v as u64,
+                };
+                self.b.iconst(ty.as_int(), bits_v)
+            }
+            Operand::Scc => {
+                let c = self.scc();
+                self.cast(c, ty.as_int())
+            }
+            Operand::Vccz | Operand::Execz => {
+                let r = if op == Operand::Vccz {
+                    self.g.vcc()
+                } else {
+                    self.g.exec()
+                };
+                let v = self.b.use_reg(r, I64);
+                let z = self.b.i64(0);
+                let c = self.b.op(Op::Icmp(IntCC::Eq), I1, &[v, z]);
+                self.cast(c, ty.as_int())
+            }
+            _ => {
+                let Some(reg) = self.sreg_of(op) else {
+                    return Err(self.unsupported(inst, format!("source operand {op:?}")));
+                };
+                if bits == 64 {
+                    let reg = self.checked_reg(inst, reg, 2)?;
+                    self.b.use_reg(reg, I64)
+                } else {
+                    let reg = self.checked_reg(inst, reg, 1)?;
+                    let v = self.b.use_reg(reg, I32);
+                    self.cast(v, ty.as_int())
+                }
+            }
+        };
+        Ok(self.cast(raw, ty))
+    }
+
+    /// Reads VGPR `n` (lane-shaped) as `ty`; 16-bit types read the low half.
+    pub(crate) fn read_vgpr(
+        &mut self,
+        inst: &Inst,
+        n: u32,
+        ty: ScalarType,
+    ) -> Result<Value, LiftError> {
+        let reg = self.g.vgpr(n);
+        if ty.bits() == 64 {
+            let reg = self.checked_reg(inst, reg, 2)?;
+            return Ok(self.b.use_reg(reg, ty));
+        }
+        let v = self.b.use_reg(reg, I32);
+        Ok(self.cast(v, ty))
+    }
+
+    /// Reads any source operand as `ty` (lane-shaped for VGPRs).
+    pub(crate) fn read_operand(
+        &mut self,
+        inst: &Inst,
+        op: Operand,
+        ty: ScalarType,
+    ) -> Result<Value, LiftError> {
+        match op {
+            Operand::Vgpr(n) => self.read_vgpr(inst, n as u32, ty),
+            _ => self.read_scalar(inst, op, ty),
+        }
+    }
+
+    /// Writes a uniform 32- or 64-bit value to a scalar destination.
+    pub(crate) fn write_scalar(
+        &mut self,
+        inst: &Inst,
+        op: Operand,
+        v: Value,
+    ) -> Result<(), LiftError> {
+        let Some(reg) = self.sreg_of(op) else {
+            return Err(self.invalid(inst, format!("destination operand {op:?}")));
+        };
+        let t = self.b.ty(v).scalar;
+        let (cells, ty) = if t.bits() == 64 { (2, I64) } else { (1, I32) };
+        let reg = self.checked_reg(inst, reg, cells)?;
+        let v = self.cast(v, ty);
+        self.b.def_reg(reg, v, None);
+        Ok(())
+    }
+
+    /// Writes a lane value to VGPR `n` under `mask` (32 or 64 bits; narrower values are
+    /// zero-extended to the cell).
+    pub(crate) fn write_vgpr(
+        &mut self,
+        inst: &Inst,
+        n: u32,
+        v: Value,
+        mask: Value,
+    ) -> Result<(), LiftError> {
+        let t = self.b.ty(v).scalar;
+        let reg = self.g.vgpr(n);
+        let (cells, v) = if t.bits() == 64 {
+            (2, v)
+        } else {
+            (1, self.cast(v, if t == F32 { F32 } else { I32 }))
+        };
+        let reg = self.checked_reg(inst, reg, cells)?;
+        self.b.def_reg(reg, v, Some(mask));
+        Ok(())
+    }
+
+    /// `ballot(m & exec)`: per-lane bits with inactive lanes cleared.
+    pub(crate) fn lane_bits(&mut self, m: Value) -> Value {
+        let e = self.exec_mask();
+        let m = self.b.splat(m);
+        let a = self.b.op(Op::And, I1, &[m, e]);
+        self.b.ballot(a)
+    }
+}

@@ -1,0 +1,184 @@
+//! Scalar memory: SMRD (gfx6/7) and SMEM (gfx8/9) loads, stores and atomics
+//! (CLRX doc/GcnInstrsSmrd.md, GcnInstrsSmem.md).
+//!
+//! Address = SBASE (64-bit pair, or the base of a buffer V# for `s_buffer_*`) + offset, with
+//! the low two bits cleared (scalar accesses are dword aligned). The offset is an immediate
+//! in dwords on gfx6/7 (also the gfx7 32-bit literal form) and in bytes on gfx8/9; an SGPR
+//! offset is in bytes everywhere. Wide loads are split into dword loads. `s_buffer_load`
+//! checks each dword against the V#'s NUM_RECORDS (bytes) and returns 0 beyond it (the raw
+//! buffer rule of doc/GcnMemHandling.md with STRIDE ignored). Cache maintenance and
+//! `s_atc_probe*` are hints without architectural effect.
+use super::{LiftError, Lifter};
+use crate::inst::{Encoding, Gen, Inst, Opcode, Operand};
+use crate::tables::{flags, Field};
+use wavejit_ir::{AtomicOp, IntCC, MemSpace, MemWidth, Op, ScalarType, Value};
+use ScalarType::*;
+
+/// The read-modify-write of an `*atomic_<op>[_x2]` mnemonic: (op, 64-bit?). `fcmpswap`,
+/// `fmin`, `fmax` and unknown names give None.
+pub(crate) fn atomic_of(name: &str) -> Option<(AtomicOp, bool)> {
+    let (_, rest) = name.split_once("atomic_")?;
+    let (base, wide) = match rest.strip_suffix("_x2") {
+        Some(b) => (b, true),
+        None => (rest, false),
+    };
+    let op = match base {
+        "swap" => AtomicOp::Xchg,
+        "cmpswap" => AtomicOp::CmpXchg,
+        "add" => AtomicOp::Add,
+        "sub" => AtomicOp::Sub,
+        "smin" => AtomicOp::Smin,
+        "umin" => AtomicOp::Umin,
+        "smax" => AtomicOp::Smax,
+        "umax" => AtomicOp::Umax,
+        "and" => AtomicOp::And,
+        "or" => AtomicOp::Or,
+        "xor" => AtomicOp::Xor,
+        "inc" => AtomicOp::Inc,
+        "dec" => AtomicOp::Dec,
+        _ => return None,
+    };
+    Some((op, wide))
+}
+
+impl Lifter<'_> {
+    /// A uniform dword load that only happens when `ok` (uniform i1) holds; 0 otherwise.
+    fn uniform_load_if(&mut self, addr: Value, ok: Value) -> Value {
+        let l = self.b.lane_id();
+        let z = self.b.i32(0);
+        let first = self.b.op(Op::Icmp(IntCC::Eq), I1, &[l, z]);
+        let okl = self.b.splat(ok);
+        let m = self.b.op(Op::And, I1, &[first, okl]);
+        let a = self.b.splat(addr);
+        let v = self
+            .b
+            .load(MemSpace::Global, MemWidth::B32, false, I32, a, Some(m));
+        self.b.read_lane(v, z)
+    }
+
+    pub(crate) fn smem(&mut self, inst: &Inst) -> Result<(), LiftError> {
+        use Opcode::*;
+        let op = inst.opcode;
+        match op {
+            S_DCACHE_INV | S_DCACHE_INV_VOL | S_DCACHE_WB | S_DCACHE_WB_VOL | S_ATC_PROBE
+            | S_ATC_PROBE_BUFFER | S_DCACHE_DISCARD | S_DCACHE_DISCARD_X2 => return Ok(()),
+            S_MEMTIME | S_MEMREALTIME => {
+                return Err(self.unsupported(inst, "clock counters (no deterministic value)"))
+            }
+            _ => {}
+        }
+        let name = inst.opcode.name();
+        if name.starts_with("s_scratch_") {
+            return Err(self.unsupported(inst, "scalar scratch access"));
+        }
+        let Some(base) = inst.operand(Field::Sbase).copied() else {
+            return Err(self.invalid(inst, "missing base"));
+        };
+        let buffer = base.dwords == 4;
+        let Some(breg) = self.sreg_of(base.value) else {
+            return Err(self.invalid(inst, "scalar memory base"));
+        };
+        let (base_addr, num_records) = if buffer {
+            let w0 = self.b.use_reg(breg, I32);
+            let w1 = self.b.use_reg(breg.offset(1), I32);
+            let w2 = self.b.use_reg(breg.offset(2), I32);
+            let lo = self.b.op(Op::Zext, I64, &[w0]);
+            let m = self.b.i32(0xffff);
+            let hi = self.b.op(Op::And, I32, &[w1, m]);
+            let hi = self.b.op(Op::Zext, I64, &[hi]);
+            let k = self.b.i32(32);
+            let hi = self.b.op(Op::Shl, I64, &[hi, k]);
+            (self.b.op(Op::Or, I64, &[lo, hi]), Some(w2))
+        } else {
+            (self.read_scalar(inst, base.value, I64)?, None)
+        };
+        let off = self.smem_offset(inst)?;
+        let off64 = self.b.op(Op::Zext, I64, &[off]);
+        let addr = self.b.op(Op::Iadd, I64, &[base_addr, off64]);
+        let align = self.b.i64(!3);
+        let addr = self.b.op(Op::And, I64, &[addr, align]);
+        let Some(data) = inst.operand(Field::Sdata).copied() else {
+            return Err(self.invalid(inst, "missing data register"));
+        };
+        let Some(dreg) = self.sreg_of(data.value) else {
+            return Err(self.invalid(inst, "scalar memory data register"));
+        };
+        if !self.g.layout.contains(dreg, data.dwords as u32) {
+            return Err(self.invalid(inst, "data registers outside the SGPR file"));
+        }
+        if inst.info.has(flags::ATOMIC) {
+            return self.smem_atomic(inst, name, addr, dreg, data.dwords as u32);
+        }
+        let store = inst.info.has(flags::STORE);
+        for i in 0..data.dwords as u32 {
+            let k = self.b.i64(4 * i as u64);
+            let a = self.b.op(Op::Iadd, I64, &[addr, k]);
+            if store {
+                let v = self.b.use_reg(dreg.offset(i), I32);
+                self.b.store(MemSpace::Global, MemWidth::B32, a, v, None);
+                continue;
+            }
+            let v = match num_records {
+                Some(n) => {
+                    let ki = self.b.i32(4 * i);
+                    let o = self.b.op(Op::Iadd, I32, &[off, ki]);
+                    let ok = self.b.op(Op::Icmp(IntCC::Ult), I1, &[o, n]);
+                    self.uniform_load_if(a, ok)
+                }
+                None => self
+                    .b
+                    .load(MemSpace::Global, MemWidth::B32, false, I32, a, None),
+            };
+            self.b.def_reg(dreg.offset(i), v, None);
+        }
+        Ok(())
+    }
+
+    /// The byte offset of a scalar memory instruction (uniform i32).
+    fn smem_offset(&mut self, inst: &Inst) -> Result<Value, LiftError> {
+        let dwords = inst.encoding == Encoding::Smrd && inst.gen <= Gen::Gfx7;
+        let Some(o) = inst.operand(Field::Soff).copied() else {
+            return Ok(self.b.i32(0));
+        };
+        Ok(match o.value {
+            Operand::Imm(v) | Operand::Literal(v) => {
+                self.b.i32(if dwords { v.wrapping_mul(4) } else { v })
+            }
+            v => self.read_scalar(inst, v, I32)?,
+        })
+    }
+
+    fn smem_atomic(
+        &mut self,
+        inst: &Inst,
+        name: &str,
+        addr: Value,
+        dreg: wavejit_ir::Reg,
+        dwords: u32,
+    ) -> Result<(), LiftError> {
+        if name.starts_with("s_buffer_") {
+            return Err(self.unsupported(inst, "scalar buffer atomics"));
+        }
+        let Some((op, wide)) = atomic_of(name) else {
+            return Err(self.unsupported(inst, "scalar atomic without semantics"));
+        };
+        let (t, width) = if wide {
+            (I64, MemWidth::B64)
+        } else {
+            (I32, MemWidth::B32)
+        };
+        let data = self.b.use_reg(dreg, t);
+        let cmp = if op == AtomicOp::CmpXchg {
+            Some(self.b.use_reg(dreg.offset(dwords / 2), t))
+        } else {
+            None
+        };
+        let old = self
+            .b
+            .atomic(op, MemSpace::Global, width, addr, data, cmp, None);
+        if inst.mem.glc {
+            self.b.def_reg(dreg, old, None);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,158 @@
+//! The Cranelift module: ISA setup, compiling blocks, owning their code.
+
+use crate::ctx::JitCtx;
+use crate::emit::{block_signature, Artifacts, Cfg, Emitter};
+use crate::lower::LowerCfg;
+use crate::plan::plan;
+use crate::JitOptions;
+use cranelift_codegen::isa::CallConv;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Module};
+use wavejit_ir::{BlockData, StateLayout};
+
+/// A compiled block's entry point.
+pub(crate) type BlockFn = unsafe extern "C" fn(*mut JitCtx) -> u32;
+
+/// Compiled code of one block and what it points at.
+#[derive(Debug)]
+pub(crate) struct CompiledBlock {
+    pub entry: BlockFn,
+    /// Scratch slots the code uses.
+    pub n_slots: u32,
+    pub code_bytes: usize,
+    _arts: Artifacts,
+}
+
+pub(crate) struct Compiler {
+    /// `None` only while being dropped.
+    module: Option<JITModule>,
+    cfg: Cfg,
+    call_conv: CallConv,
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+impl Compiler {
+    pub fn new(opts: &JitOptions) -> Result<Compiler, String> {
+        let mut flags = settings::builder();
+        flags
+            .set("opt_level", if opts.optimize { "speed" } else { "none" })
+            .map_err(err)?;
+        flags
+            .set(
+                "enable_verifier",
+                if opts.verifier { "true" } else { "false" },
+            )
+            .map_err(err)?;
+        flags.set("use_colocated_libcalls", "false").map_err(err)?;
+        flags.set("is_pic", "false").map_err(err)?;
+        let isa = cranelift_native::builder()
+            .map_err(|e| format!("host ISA not supported by Cranelift: {e}"))?
+            .finish(settings::Flags::new(flags))
+            .map_err(err)?;
+        let fma = isa.has_native_fma();
+        let call_conv = isa.default_call_conv();
+        let module = JITModule::new(JITBuilder::with_isa(
+            isa,
+            cranelift_module::default_libcall_names(),
+        ));
+        let cfg = Cfg {
+            lower: LowerCfg { fma },
+            inline: opts.inline,
+            fast_path: opts.fast_path,
+            lazy_blend: opts.lazy_blend,
+        };
+        Ok(Compiler {
+            module: Some(module),
+            cfg,
+            call_conv,
+        })
+    }
+
+    pub fn has_fma(&self) -> bool {
+        self.cfg.lower.fma
+    }
+
+    fn module(&mut self) -> &mut JITModule {
+        self.module.as_mut().expect("module lives until drop")
+    }
+
+    /// Compiles `blocks` (all of one layout) and makes their code executable.
+    pub fn compile(
+        &mut self,
+        layout: &StateLayout,
+        blocks: &[&BlockData],
+    ) -> Result<Vec<CompiledBlock>, String> {
+        let mut fctx = FunctionBuilderContext::new();
+        let mut pending: Vec<(FuncId, u32, usize, Artifacts)> = Vec::new();
+        let cfg = self.cfg;
+        let call_conv = self.call_conv;
+        // A debugging aid: print the host code of every block compiled.
+        let disasm = std::env::var_os("WAVEJIT_JIT_DISASM").is_some();
+        for (bi, blk) in blocks.iter().enumerate() {
+            let p = plan(layout, blk).map_err(|e| format!("block {bi}: {e}"))?;
+            let module = self.module();
+            let mut ctx = module.make_context();
+            ctx.func.signature = block_signature(call_conv);
+            let mut arts = Artifacts::default();
+            let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let built = Emitter::build(b, blk, layout, &p, cfg, &mut arts, call_conv);
+            let b = match built {
+                Ok(b) => b,
+                Err(e) => {
+                    module.clear_context(&mut ctx);
+                    return Err(format!("block {bi}: {e}"));
+                }
+            };
+            b.finalize(module.target_config());
+            let id = module
+                .declare_anonymous_function(&ctx.func.signature)
+                .map_err(err)?;
+            ctx.set_disasm(disasm);
+            let defined = module.define_function(id, &mut ctx);
+            if disasm {
+                if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+                    eprintln!(
+                        "; wavejit block {bi} ({} IR instructions)\n{vcode}",
+                        blk.insts.len()
+                    );
+                }
+            }
+            let code_bytes = ctx.compiled_code().map_or(0, |c| c.code_buffer().len());
+            module.clear_context(&mut ctx);
+            defined.map_err(|e| format!("block {bi}: cranelift: {e:?}"))?;
+            pending.push((id, p.n_slots, code_bytes, arts));
+        }
+        let module = self.module();
+        module.finalize_definitions().map_err(err)?;
+        Ok(pending
+            .into_iter()
+            .map(|(id, n_slots, code_bytes, arts)| {
+                let p = module.get_finalized_function(id);
+                // SAFETY: `id` was defined with `block_signature`, which is this type under the
+                // ISA's default (System V / C) calling convention.
+                let entry = unsafe { std::mem::transmute::<*const u8, BlockFn>(p) };
+                CompiledBlock {
+                    entry,
+                    n_slots,
+                    code_bytes,
+                    _arts: arts,
+                }
+            })
+            .collect())
+    }
+}
+
+impl Drop for Compiler {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: the compiler is owned by `crate::Shared`, which every program holding
+            // code of this module keeps alive; dropping it means no such code can run again.
+            unsafe { m.free_memory() };
+        }
+    }
+}

@@ -1,0 +1,912 @@
+//! Building the Cranelift function of one IR block from its [`Plan`].
+//!
+//! Chunk loops (see [`crate::plan`]) keep guest registers in SSA per 4-lane row chunk: a row
+//! is loaded at its first read and stored once at the end of the chunk iteration.
+//!
+//! **Lazy blending.** A masked register write does not blend at once: the row becomes
+//! *pending* (old value, new value, mask). Another write under the same (value-numbered) mask
+//! replaces the new value; a read whose result only ever reaches pure lane ops and register
+//! writes under that same mask ([`Demand::Mask`]) gets the new value unblended, since the
+//! other lanes are never observed. Anything else (or the end of the iteration) blends once.
+//!
+//! **All-ones fast path.** For each loop, the uniform `i64` operands of `MaskFromBits` that
+//! mask register writes are tested at loop entry; when all have every lane of the wave set,
+//! a second copy of the loop body runs in which those masks are the constant all-ones, so
+//! masked writes store without any blend.
+
+use crate::ctx::{
+    exit, helper_eval_chunk, helper_eval_scalar, helper_wave_op, EvalDesc, WaveDesc,
+    CTX_INDIRECT_PC, CTX_SCRATCH, CTX_STATE,
+};
+use crate::lower::{Lower, LowerCfg};
+use crate::plan::{is_remat, Class, Demand, Plan};
+use crate::vals::*;
+use cranelift_codegen::ir::{
+    self, condcodes::IntCC as CIntCC, types::*, AbiParam, BlockArg, InstBuilder, Signature,
+    StackSlotData, StackSlotKind, Value,
+};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::FunctionBuilder;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use wavejit_ir::{BlockData, InstKind, Reg, ScalarType, StateLayout, Terminator, Type as IrType};
+
+/// Bytes of one scratch slot (a [`wavejit_runtime::Lanes`]).
+const SLOT_BYTES: i64 = 512;
+
+/// Code generation switches.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cfg {
+    pub lower: LowerCfg,
+    /// Inline the ops [`Lower`] knows (off: every pure op through the semantics helper).
+    pub inline: bool,
+    pub fast_path: bool,
+    pub lazy_blend: bool,
+}
+
+/// Descriptors compiled code points at; they live as long as the code. Boxed so their
+/// addresses stay fixed while the vectors grow.
+#[derive(Default, Debug)]
+#[allow(clippy::vec_box)]
+pub(crate) struct Artifacts {
+    pub eval: Vec<Box<EvalDesc>>,
+    pub wave: Vec<Box<WaveDesc>>,
+}
+
+/// The signature of a compiled block: `extern "C" fn(*mut JitCtx) -> u32`.
+pub(crate) fn block_signature(call_conv: CallConv) -> Signature {
+    let mut s = Signature::new(call_conv);
+    s.params.push(AbiParam::new(I64));
+    s.returns.push(AbiParam::new(I32));
+    s
+}
+
+fn sig(call_conv: CallConv, params: &[ir::Type], ret: Option<ir::Type>) -> Signature {
+    let mut s = Signature::new(call_conv);
+    s.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+    s.returns.extend(ret.map(AbiParam::new));
+    s
+}
+
+/// A register row inside a chunk iteration.
+#[derive(Clone, Copy, Debug)]
+enum Row {
+    /// As loaded from the state.
+    Clean(Value),
+    /// Written; stored at the end of the iteration.
+    Val(Value),
+    /// Written under `mask` (`key` is its value number): `bitselect(mask, new, old)`. An
+    /// `old` of `None` is still in memory and loaded only when the blend is built, so the
+    /// load sits next to its use (Cranelift keeps loads in emission order but sinks pure
+    /// code to its uses; early loads would stay live across the whole body and spill).
+    Pending {
+        old: Option<Value>,
+        new: Value,
+        key: u32,
+        mask: Value,
+    },
+}
+
+/// Per-iteration state of one copy of a loop body.
+struct Chunk {
+    fast: bool,
+    idx: Value,
+    state_c: Value,
+    scratch_c: Value,
+    /// Lane values of this iteration.
+    vals: HashMap<u32, V>,
+    rows: BTreeMap<usize, Row>,
+    /// Value numbers of masks known all-ones in this copy.
+    ones: HashSet<u32>,
+    /// Value numbers of the fast-path `MaskFromBits` operands.
+    fast_us: HashSet<u32>,
+    accs: Vec<(u32, Value)>,
+}
+
+pub(crate) struct Emitter<'a, 'f> {
+    b: FunctionBuilder<'f>,
+    blk: &'a BlockData,
+    layout: &'a StateLayout,
+    plan: &'a Plan,
+    cfg: Cfg,
+    arts: &'a mut Artifacts,
+    ctx_ptr: Value,
+    state: Value,
+    scratch: Value,
+    uvals: Vec<Option<Value>>,
+    sig_scalar: ir::SigRef,
+    sig_chunk: ir::SigRef,
+    sig_wave: ir::SigRef,
+    helper_buf: ir::StackSlot,
+    fault_block: ir::Block,
+    nchunks: i64,
+}
+
+type R<T> = Result<T, String>;
+
+fn ity(t: ScalarType) -> ir::Type {
+    if t.bits() == 64 {
+        I64
+    } else {
+        I32
+    }
+}
+
+impl<'a, 'f> Emitter<'a, 'f> {
+    /// Builds the whole function into `b` (which must be fresh, with the block signature).
+    pub fn build(
+        mut b: FunctionBuilder<'f>,
+        blk: &'a BlockData,
+        layout: &'a StateLayout,
+        plan: &'a Plan,
+        cfg: Cfg,
+        arts: &'a mut Artifacts,
+        call_conv: CallConv,
+    ) -> R<FunctionBuilder<'f>> {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let ctx_ptr = b.block_params(entry)[0];
+        let state = b.ins().load(I64, mem(), ctx_ptr, CTX_STATE);
+        let scratch = b.ins().load(I64, mem(), ctx_ptr, CTX_SCRATCH);
+        let sig_scalar =
+            b.import_signature(sig(call_conv, &[I64, I64, I64, I64, I64, I64], Some(I64)));
+        let sig_chunk = b.import_signature(sig(call_conv, &[I64, I64, I64], None));
+        let sig_wave = b.import_signature(sig(call_conv, &[I64, I64], Some(I32)));
+        let helper_buf =
+            b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 160, 4));
+        let fault_block = b.create_block();
+        let mut e = Emitter {
+            b,
+            blk,
+            layout,
+            plan,
+            cfg,
+            arts,
+            ctx_ptr,
+            state,
+            scratch,
+            uvals: vec![None; blk.insts.len()],
+            sig_scalar,
+            sig_chunk,
+            sig_wave,
+            helper_buf,
+            fault_block,
+            nchunks: (layout.wave_size / 4) as i64,
+        };
+        for k in 0..plan.n_loops as usize {
+            e.segment(k)?;
+            e.chunk_loop(k)?;
+        }
+        e.segment(plan.n_loops as usize)?;
+        e.terminator()?;
+        e.b.switch_to_block(e.fault_block);
+        let code = e.b.ins().iconst(I32, exit::FAULT as i64);
+        e.b.ins().return_(&[code]);
+        e.b.seal_all_blocks();
+        Ok(e.b)
+    }
+
+    fn ty(&self, v: wavejit_ir::Value) -> R<IrType> {
+        self.blk
+            .value_type(v)
+            .ok_or_else(|| format!("{v} has no value"))
+    }
+
+    fn u(&self, v: wavejit_ir::Value) -> R<Value> {
+        self.uvals
+            .get(v.index())
+            .copied()
+            .flatten()
+            .ok_or_else(|| format!("uniform value {v} used before it is computed"))
+    }
+
+    fn canon(&self, v: wavejit_ir::Value) -> u32 {
+        self.plan.canon[v.index()].0
+    }
+
+    fn check_reg(&self, reg: Reg, cells: u32) -> R<()> {
+        if self.layout.contains(reg, cells) {
+            Ok(())
+        } else {
+            Err(format!(
+                "register {}:{} (+{cells}) outside its file",
+                reg.file.0, reg.index
+            ))
+        }
+    }
+
+    fn ptr_const(&mut self, p: usize) -> Value {
+        self.b.ins().iconst(I64, p as i64)
+    }
+
+    // --- scalar segments ---
+
+    fn segment(&mut self, k: usize) -> R<()> {
+        for &i in &self.plan.seg_insts[k] {
+            self.uniform_inst(i as usize)?;
+        }
+        Ok(())
+    }
+
+    fn uniform_inst(&mut self, i: usize) -> R<()> {
+        let inst = &self.blk.insts[i];
+        if self.plan.class[i] == Class::Wave {
+            return self.wave_op(i);
+        }
+        let v = match inst.kind {
+            InstKind::Const(c) => {
+                let t = self.ty(wavejit_ir::Value(i as u32))?.scalar;
+                Some(self.b.ins().iconst(ity(t), (c & t.bit_mask()) as i64))
+            }
+            InstKind::Pure { op, mode, args } => {
+                let t = self.ty(wavejit_ir::Value(i as u32))?.scalar;
+                let n = op.arity();
+                let mut vs = Vec::with_capacity(n);
+                let mut tys = Vec::with_capacity(n);
+                for &a in &args[..n] {
+                    vs.push(V::S(self.u(a)?));
+                    tys.push(self.ty(a)?.scalar);
+                }
+                let inl = if self.cfg.inline {
+                    Lower {
+                        b: &mut self.b,
+                        cfg: self.cfg.lower,
+                    }
+                    .lower(op, mode, t, &tys, &vs, false)
+                } else {
+                    None
+                };
+                Some(match inl {
+                    Some(V::S(r)) => r,
+                    Some(_) => return Err("uniform op lowered to a lane value".into()),
+                    None => self.call_scalar(op, mode, t, &tys, &vs)?,
+                })
+            }
+            InstKind::ReadReg(reg) => {
+                let t = self.ty(wavejit_ir::Value(i as u32))?.scalar;
+                self.check_reg(reg, t.cells())?;
+                let off = self.layout.uniform_cell_offset(reg) as i32;
+                let raw = self.b.ins().load(ity(t), mem(), self.state, off);
+                Some(if t.bits() < 32 {
+                    self.b.ins().band_imm_u(raw, t.bit_mask() as i64)
+                } else {
+                    raw
+                })
+            }
+            InstKind::WriteReg { reg, value, .. } => {
+                let t = self.ty(value)?;
+                if t.is_lane() {
+                    return Err(format!("%{i}: lane value written to a uniform register"));
+                }
+                self.check_reg(reg, t.scalar.cells())?;
+                let off = self.layout.uniform_cell_offset(reg) as i32;
+                let x = self.u(value)?;
+                self.b.ins().store(mem(), x, self.state, off);
+                None
+            }
+            _ => return Err(format!("%{i}: not a uniform instruction")),
+        };
+        self.uvals[i] = v;
+        Ok(())
+    }
+
+    fn call_scalar(
+        &mut self,
+        op: wavejit_ir::Op,
+        mode: wavejit_ir::FloatMode,
+        ty: ScalarType,
+        tys: &[ScalarType],
+        vs: &[V],
+    ) -> R<Value> {
+        let desc = self.eval_desc(op, mode, ty, tys, &[false; 4]);
+        let mut call_args = vec![desc, self.ctx_ptr];
+        for k in 0..4 {
+            call_args.push(match vs.get(k) {
+                Some(V::S(s)) => {
+                    if self.b.func.dfg.value_type(*s) == I64 {
+                        *s
+                    } else {
+                        self.b.ins().uextend(I64, *s)
+                    }
+                }
+                _ => self.b.ins().iconst(I64, 0),
+            });
+        }
+        let f = self.ptr_const(helper_eval_scalar as *const () as usize);
+        let call = self.b.ins().call_indirect(self.sig_scalar, f, &call_args);
+        let r = self.b.inst_results(call)[0];
+        Ok(if ty.bits() == 64 {
+            r
+        } else {
+            self.b.ins().ireduce(I32, r)
+        })
+    }
+
+    fn eval_desc(
+        &mut self,
+        op: wavejit_ir::Op,
+        mode: wavejit_ir::FloatMode,
+        ty: ScalarType,
+        tys: &[ScalarType],
+        lane: &[bool; 4],
+    ) -> Value {
+        let mut arg_tys = [ScalarType::I32; 4];
+        arg_tys[..tys.len()].copy_from_slice(tys);
+        let d = Box::new(EvalDesc {
+            op,
+            mode,
+            ty,
+            n: tys.len() as u8,
+            arg_tys,
+            arg_lane: *lane,
+        });
+        let p = &*d as *const EvalDesc as usize;
+        self.arts.eval.push(d);
+        self.ptr_const(p)
+    }
+
+    fn wave_op(&mut self, i: usize) -> R<()> {
+        let inst = &self.blk.insts[i];
+        let mut slots = Vec::new();
+        for a in inst.args() {
+            let s = self.plan.slot[a.index()].ok_or("wave operand without a slot")?;
+            if !self.ty(a)?.is_lane() {
+                let x = self.u(a)?;
+                let x = if self.b.func.dfg.value_type(x) == I64 {
+                    x
+                } else {
+                    self.b.ins().uextend(I64, x)
+                };
+                self.b
+                    .ins()
+                    .store(mem(), x, self.scratch, (s as i64 * SLOT_BYTES) as i32);
+            }
+            slots.push(s);
+        }
+        let out = self.plan.slot[i].ok_or("wave operation without a result slot")?;
+        let d = Box::new(WaveDesc {
+            inst: i as u32,
+            args: slots,
+            out,
+        });
+        let p = &*d as *const WaveDesc as usize;
+        self.arts.wave.push(d);
+        let dp = self.ptr_const(p);
+        let f = self.ptr_const(helper_wave_op as *const () as usize);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(self.sig_wave, f, &[self.ctx_ptr, dp]);
+        let r = self.b.inst_results(call)[0];
+        let cont = self.b.create_block();
+        self.b.ins().brif(r, self.fault_block, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+        if let Some(t) = inst.ty {
+            if !t.is_lane() {
+                let x =
+                    self.b
+                        .ins()
+                        .load(I64, mem(), self.scratch, (out as i64 * SLOT_BYTES) as i32);
+                self.uvals[i] = Some(if t.scalar.bits() == 64 {
+                    x
+                } else {
+                    self.b.ins().ireduce(I32, x)
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn terminator(&mut self) -> R<()> {
+        let code = |blk: wavejit_ir::Block, tag: u32| -> R<i64> {
+            if blk.0 >= 1 << 29 {
+                return Err(format!("{blk}: block index too large"));
+            }
+            Ok(((blk.0 << 2) | tag) as i64)
+        };
+        let c = match self.blk.term {
+            Terminator::Jump(t) => self.b.ins().iconst(I32, code(t, exit::TAG_JUMP)?),
+            Terminator::Barrier(t) => self.b.ins().iconst(I32, code(t, exit::TAG_BARRIER)?),
+            Terminator::Return => self.b.ins().iconst(I32, exit::RETURN as i64),
+            Terminator::Trap(_) => self.b.ins().iconst(I32, exit::TRAP as i64),
+            Terminator::Branch {
+                cond,
+                then_to,
+                else_to,
+            } => {
+                let c = self.u(cond)?;
+                let t = self.b.ins().iconst(I32, code(then_to, exit::TAG_JUMP)?);
+                let e = self.b.ins().iconst(I32, code(else_to, exit::TAG_JUMP)?);
+                self.b.ins().select(c, t, e)
+            }
+            Terminator::JumpIndirect(v) => {
+                let x = self.u(v)?;
+                let x = if self.b.func.dfg.value_type(x) == I64 {
+                    x
+                } else {
+                    self.b.ins().uextend(I64, x)
+                };
+                self.b.ins().store(mem(), x, self.ctx_ptr, CTX_INDIRECT_PC);
+                self.b.ins().iconst(I32, exit::INDIRECT as i64)
+            }
+        };
+        self.b.ins().return_(&[c]);
+        Ok(())
+    }
+
+    // --- chunk loops ---
+
+    fn chunk_loop(&mut self, k: usize) -> R<()> {
+        let insts = &self.plan.loop_insts[k];
+        if insts.is_empty() {
+            return Ok(());
+        }
+        let ballots: Vec<u32> = insts
+            .iter()
+            .copied()
+            .filter(|&i| self.plan.class[i as usize] == Class::Reduce)
+            .collect();
+        let exit_blk = self.b.create_block();
+        for _ in &ballots {
+            self.b.append_block_param(exit_blk, I64);
+        }
+        let zero = self.b.ins().iconst(I64, 0);
+        let init: Vec<BlockArg> =
+            std::iter::repeat_n(BlockArg::Value(zero), ballots.len() + 1).collect();
+        let fast_us = &self.plan.fast_masks[k];
+        let mut headers = Vec::new();
+        if self.cfg.fast_path && !fast_us.is_empty() {
+            let ws = self.layout.wave_size;
+            let all = if ws == 64 {
+                -1i64
+            } else {
+                ((1u64 << ws) - 1) as i64
+            };
+            let mut cond: Option<Value> = None;
+            for &u in fast_us {
+                let x = self.u(u)?;
+                let m = self.b.ins().band_imm_s(x, all);
+                let e = self.b.ins().icmp_imm_s(CIntCC::Equal, m, all);
+                cond = Some(match cond {
+                    Some(c) => self.b.ins().band(c, e),
+                    None => e,
+                });
+            }
+            let fast = self.b.create_block();
+            let slow = self.b.create_block();
+            self.b
+                .ins()
+                .brif(cond.expect("non-empty"), fast, &init, slow, &init);
+            headers.push((fast, true));
+            headers.push((slow, false));
+        } else {
+            let h = self.b.create_block();
+            self.b.ins().jump(h, &init);
+            headers.push((h, false));
+        }
+        let fast_set: HashSet<u32> = fast_us.iter().map(|&u| self.canon(u)).collect();
+        for (h, fast) in headers {
+            self.body(k, h, fast, &ballots, &fast_set, exit_blk)?;
+        }
+        self.b.switch_to_block(exit_blk);
+        for (j, &bi) in ballots.iter().enumerate() {
+            self.uvals[bi as usize] = Some(self.b.block_params(exit_blk)[j]);
+        }
+        Ok(())
+    }
+
+    fn body(
+        &mut self,
+        k: usize,
+        h: ir::Block,
+        fast: bool,
+        ballots: &[u32],
+        fast_set: &HashSet<u32>,
+        exit_blk: ir::Block,
+    ) -> R<()> {
+        let idx = self.b.append_block_param(h, I64);
+        let accs: Vec<Value> = ballots
+            .iter()
+            .map(|_| self.b.append_block_param(h, I64))
+            .collect();
+        self.b.switch_to_block(h);
+        let off16 = self.b.ins().ishl_imm_u(idx, 4);
+        let off32 = self.b.ins().ishl_imm_u(idx, 5);
+        let state_c = self.b.ins().iadd(self.state, off16);
+        let scratch_c = self.b.ins().iadd(self.scratch, off32);
+        let mut cx = Chunk {
+            fast,
+            idx,
+            state_c,
+            scratch_c,
+            vals: HashMap::new(),
+            rows: BTreeMap::new(),
+            ones: HashSet::new(),
+            fast_us: if fast {
+                fast_set.clone()
+            } else {
+                HashSet::new()
+            },
+            accs: ballots.iter().copied().zip(accs).collect(),
+        };
+        for &i in &self.plan.loop_insts[k] {
+            self.lane_inst(&mut cx, i as usize)?;
+        }
+        self.flush_rows(&mut cx);
+        let next = self.b.ins().iadd_imm_s(idx, 1);
+        let more = self
+            .b
+            .ins()
+            .icmp_imm_s(CIntCC::UnsignedLessThan, next, self.nchunks);
+        let mut back = vec![BlockArg::Value(next)];
+        let mut out = Vec::new();
+        for &(_, a) in &cx.accs {
+            back.push(BlockArg::Value(a));
+            out.push(BlockArg::Value(a));
+        }
+        self.b.ins().brif(more, h, &back, exit_blk, &out);
+        Ok(())
+    }
+
+    fn lane_val(&mut self, cx: &mut Chunk, v: wavejit_ir::Value) -> R<V> {
+        if let Some(&x) = cx.vals.get(&v.0) {
+            return Ok(x);
+        }
+        let t = self.ty(v)?;
+        if !t.is_lane() {
+            return Ok(V::S(self.u(v)?));
+        }
+        let x = if is_remat(&self.blk.insts[v.index()].kind)
+            && self.plan.class[v.index()] == Class::Lane
+        {
+            self.remat(cx, v.index())?
+        } else {
+            let s = self.plan.slot[v.index()]
+                .ok_or_else(|| format!("{v} crosses a loop without a slot"))?;
+            self.slot_load(cx, s, t.scalar)
+        };
+        cx.vals.insert(v.0, x);
+        Ok(x)
+    }
+
+    fn remat(&mut self, cx: &mut Chunk, i: usize) -> R<V> {
+        Ok(match self.blk.insts[i].kind {
+            InstKind::LaneId => {
+                let base = self.b.ins().ishl_imm_u(cx.idx, 2);
+                let base = self.b.ins().ireduce(I32, base);
+                let s = self.b.ins().splat(I32X4, base);
+                let lanes = const32x4(&mut self.b, [0, 1, 2, 3]);
+                V::L(self.b.ins().iadd(s, lanes))
+            }
+            InstKind::Splat(v) => {
+                let t = self.ty(v)?.scalar;
+                let x = self.u(v)?;
+                broadcast(&mut self.b, t, x)
+            }
+            InstKind::MaskFromBits(u) => {
+                if cx.fast && cx.fast_us.contains(&self.canon(u)) {
+                    cx.ones.insert(self.plan.canon[i].0);
+                    V::L(const32x4(&mut self.b, [u32::MAX; 4]))
+                } else {
+                    let x = self.u(u)?;
+                    let sh = self.b.ins().ishl_imm_u(cx.idx, 2);
+                    let bits = self.b.ins().ushr(x, sh);
+                    let bits = self.b.ins().ireduce(I32, bits);
+                    let s = self.b.ins().splat(I32X4, bits);
+                    let sel = const32x4(&mut self.b, [1, 2, 4, 8]);
+                    let a = self.b.ins().band(s, sel);
+                    V::L(self.b.ins().icmp(CIntCC::Equal, a, sel))
+                }
+            }
+            _ => return Err(format!("%{i} is not recomputable")),
+        })
+    }
+
+    fn lane_inst(&mut self, cx: &mut Chunk, i: usize) -> R<()> {
+        let inst = &self.blk.insts[i];
+        let me = wavejit_ir::Value(i as u32);
+        match inst.kind {
+            InstKind::LaneId | InstKind::Splat(_) | InstKind::MaskFromBits(_) => {
+                let v = self.remat(cx, i)?;
+                cx.vals.insert(i as u32, v);
+            }
+            InstKind::Pure { op, mode, args } => {
+                let t = self.ty(me)?.scalar;
+                let n = op.arity();
+                let mut vs = Vec::with_capacity(n);
+                let mut tys = Vec::with_capacity(n);
+                for &a in &args[..n] {
+                    vs.push(self.lane_val(cx, a)?);
+                    tys.push(self.ty(a)?.scalar);
+                }
+                // Masks known all-ones in the fast copy stay known through `and`.
+                if op == wavejit_ir::Op::And && t == ScalarType::I1 {
+                    let (c0, c1) = (self.canon(args[0]), self.canon(args[1]));
+                    let (o0, o1) = (cx.ones.contains(&c0), cx.ones.contains(&c1));
+                    if o0 || o1 {
+                        if o0 && o1 {
+                            cx.ones.insert(self.plan.canon[i].0);
+                        }
+                        let pick = if o0 { vs[1] } else { vs[0] };
+                        let pick = match pick {
+                            V::S(s) => broadcast(&mut self.b, ScalarType::I1, s),
+                            v => v,
+                        };
+                        cx.vals.insert(i as u32, pick);
+                        return self.spill_if(cx, i);
+                    }
+                }
+                let inl = if self.cfg.inline {
+                    Lower {
+                        b: &mut self.b,
+                        cfg: self.cfg.lower,
+                    }
+                    .lower(op, mode, t, &tys, &vs, true)
+                } else {
+                    None
+                };
+                let r = match inl {
+                    Some(r) => r,
+                    None => self.call_chunk(op, mode, t, &tys, &vs)?,
+                };
+                cx.vals.insert(i as u32, r);
+            }
+            InstKind::ReadReg(reg) => {
+                let t = self.ty(me)?.scalar;
+                self.check_reg(reg, t.cells())?;
+                let d = self.plan.demand[i];
+                let lo = self.row_read(cx, reg, d);
+                let v = if t.bits() == 64 {
+                    let hi = self.row_read(cx, reg.offset(1), d);
+                    let (p0, p1) = interleave(&mut self.b, lo, hi);
+                    V::L2(p0, p1)
+                } else if t == ScalarType::I1 {
+                    let one = const32x4(&mut self.b, [1; 4]);
+                    let bit = self.b.ins().band(lo, one);
+                    V::L(self.b.ins().icmp(CIntCC::Equal, bit, one))
+                } else if t.bits() < 32 {
+                    let m = const32x4(&mut self.b, [t.bit_mask() as u32; 4]);
+                    V::L(self.b.ins().band(lo, m))
+                } else {
+                    V::L(lo)
+                };
+                cx.vals.insert(i as u32, v);
+            }
+            InstKind::WriteReg { reg, value, mask } => {
+                let t = self.ty(value)?.scalar;
+                self.check_reg(reg, t.cells())?;
+                let v = match self.lane_val(cx, value)? {
+                    V::S(s) => broadcast(&mut self.b, t, s),
+                    v => v,
+                };
+                let m = match mask {
+                    Some(m) if !cx.ones.contains(&self.canon(m)) => match self.lane_val(cx, m)? {
+                        V::L(x) => Some((self.canon(m), x)),
+                        V::S(s) => match broadcast(&mut self.b, ScalarType::I1, s) {
+                            V::L(x) => Some((self.canon(m), x)),
+                            _ => return Err("mask broadcast".into()),
+                        },
+                        V::L2(..) => return Err(format!("%{i}: 64-bit write mask")),
+                    },
+                    _ => None,
+                };
+                match v {
+                    V::L2(p0, p1) => {
+                        let (lo, hi) = deinterleave(&mut self.b, p0, p1);
+                        self.row_write(cx, reg, lo, m);
+                        self.row_write(cx, reg.offset(1), hi, m);
+                    }
+                    V::L(x) => {
+                        let x = if t == ScalarType::I1 {
+                            let one = const32x4(&mut self.b, [1; 4]);
+                            self.b.ins().band(x, one)
+                        } else {
+                            x
+                        };
+                        self.row_write(cx, reg, x, m);
+                    }
+                    V::S(_) => unreachable!("broadcast above"),
+                }
+            }
+            InstKind::Ballot(m) => {
+                let x = match self.lane_val(cx, m)? {
+                    V::L(x) => x,
+                    _ => return Err(format!("%{i}: ballot of a non-mask")),
+                };
+                let bits = self.b.ins().vhigh_bits(I64, x);
+                let sh = self.b.ins().ishl_imm_u(cx.idx, 2);
+                let bits = self.b.ins().ishl(bits, sh);
+                let slot = cx
+                    .accs
+                    .iter_mut()
+                    .find(|(b, _)| *b as usize == i)
+                    .ok_or("ballot accumulator")?;
+                slot.1 = self.b.ins().bor(slot.1, bits);
+                return Ok(());
+            }
+            _ => return Err(format!("%{i}: not a lane instruction")),
+        }
+        self.spill_if(cx, i)
+    }
+
+    fn spill_if(&mut self, cx: &mut Chunk, i: usize) -> R<()> {
+        if let Some(s) = self.plan.slot[i] {
+            let t = self.ty(wavejit_ir::Value(i as u32))?.scalar;
+            let v = cx.vals[&(i as u32)];
+            let off = (s as i64 * SLOT_BYTES) as i32;
+            let (p0, p1) = match v {
+                V::L2(a, b) => (a, b),
+                V::L(x) => {
+                    let x = if t == ScalarType::I1 {
+                        let one = const32x4(&mut self.b, [1; 4]);
+                        self.b.ins().band(x, one)
+                    } else {
+                        x
+                    };
+                    widen_u(&mut self.b, x)
+                }
+                V::S(_) => return Err(format!("%{i}: uniform value in a lane slot")),
+            };
+            self.b.ins().store(mem(), p0, cx.scratch_c, off);
+            self.b.ins().store(mem(), p1, cx.scratch_c, off + 16);
+        }
+        Ok(())
+    }
+
+    fn slot_load(&mut self, cx: &Chunk, s: u32, t: ScalarType) -> V {
+        let off = (s as i64 * SLOT_BYTES) as i32;
+        let p0 = self.b.ins().load(I64X2, mem(), cx.scratch_c, off);
+        let p1 = self.b.ins().load(I64X2, mem(), cx.scratch_c, off + 16);
+        if t.bits() == 64 {
+            return V::L2(p0, p1);
+        }
+        let (lo, _) = deinterleave(&mut self.b, p0, p1);
+        if t == ScalarType::I1 {
+            let zero = const32x4(&mut self.b, [0; 4]);
+            V::L(self.b.ins().icmp(CIntCC::NotEqual, lo, zero))
+        } else {
+            V::L(lo)
+        }
+    }
+
+    fn row_off(&self, reg: Reg) -> i32 {
+        self.layout.lane_cell_offset(reg, 0) as i32
+    }
+
+    fn row_read(&mut self, cx: &mut Chunk, reg: Reg, d: Demand) -> Value {
+        let off = self.row_off(reg);
+        match cx.rows.get(&(off as usize)).copied() {
+            None => {
+                let v = self.b.ins().load(I32X4, mem(), cx.state_c, off);
+                cx.rows.insert(off as usize, Row::Clean(v));
+                v
+            }
+            Some(Row::Clean(v)) | Some(Row::Val(v)) => v,
+            Some(Row::Pending {
+                old,
+                new,
+                key,
+                mask,
+            }) => {
+                if self.cfg.lazy_blend && d == Demand::Mask(wavejit_ir::Value(key)) {
+                    new
+                } else {
+                    let v = self.blend(cx, off, old, new, mask);
+                    cx.rows.insert(off as usize, Row::Val(v));
+                    v
+                }
+            }
+        }
+    }
+
+    fn blend(
+        &mut self,
+        cx: &Chunk,
+        off: i32,
+        old: Option<Value>,
+        new: Value,
+        mask: Value,
+    ) -> Value {
+        let old = old.unwrap_or_else(|| self.b.ins().load(I32X4, mem(), cx.state_c, off));
+        self.b.ins().bitselect(mask, new, old)
+    }
+
+    fn row_write(&mut self, cx: &mut Chunk, reg: Reg, v: Value, m: Option<(u32, Value)>) {
+        let off = self.row_off(reg) as usize;
+        let Some((key, mask)) = m else {
+            cx.rows.insert(off, Row::Val(v));
+            return;
+        };
+        if let Some(Row::Pending { old, key: k, .. }) = cx.rows.get(&off).copied() {
+            if k == key && self.cfg.lazy_blend {
+                cx.rows.insert(
+                    off,
+                    Row::Pending {
+                        old,
+                        new: v,
+                        key,
+                        mask,
+                    },
+                );
+                return;
+            }
+        }
+        let old = if cx.rows.contains_key(&off) {
+            Some(self.row_read(cx, reg, Demand::All))
+        } else {
+            None
+        };
+        if self.cfg.lazy_blend {
+            cx.rows.insert(
+                off,
+                Row::Pending {
+                    old,
+                    new: v,
+                    key,
+                    mask,
+                },
+            );
+        } else {
+            let b = self.blend(cx, off as i32, old, v, mask);
+            cx.rows.insert(off, Row::Val(b));
+        }
+    }
+
+    fn flush_rows(&mut self, cx: &mut Chunk) {
+        let rows = std::mem::take(&mut cx.rows);
+        for (off, r) in rows {
+            let v = match r {
+                Row::Clean(_) => continue,
+                Row::Val(v) => v,
+                Row::Pending { old, new, mask, .. } => self.blend(cx, off as i32, old, new, mask),
+            };
+            self.b.ins().store(mem(), v, cx.state_c, off as i32);
+        }
+    }
+
+    fn call_chunk(
+        &mut self,
+        op: wavejit_ir::Op,
+        mode: wavejit_ir::FloatMode,
+        ty: ScalarType,
+        tys: &[ScalarType],
+        vs: &[V],
+    ) -> R<V> {
+        let mut lane = [false; 4];
+        let buf = self.b.ins().stack_addr(I64, self.helper_buf, 0);
+        for (k, v) in vs.iter().enumerate() {
+            let off = 32 * k as i32;
+            match *v {
+                V::S(s) => {
+                    let s = if self.b.func.dfg.value_type(s) == I64 {
+                        s
+                    } else {
+                        self.b.ins().uextend(I64, s)
+                    };
+                    self.b.ins().store(mem(), s, buf, off);
+                }
+                V::L(x) => {
+                    lane[k] = true;
+                    self.b.ins().store(mem(), x, buf, off);
+                }
+                V::L2(a, c) => {
+                    lane[k] = true;
+                    self.b.ins().store(mem(), a, buf, off);
+                    self.b.ins().store(mem(), c, buf, off + 16);
+                }
+            }
+        }
+        let desc = self.eval_desc(op, mode, ty, tys, &lane);
+        let f = self.ptr_const(helper_eval_chunk as *const () as usize);
+        self.b
+            .ins()
+            .call_indirect(self.sig_chunk, f, &[desc, self.ctx_ptr, buf]);
+        Ok(if ty.bits() == 64 {
+            let a = self.b.ins().load(I64X2, mem(), buf, 128);
+            let c = self.b.ins().load(I64X2, mem(), buf, 144);
+            V::L2(a, c)
+        } else {
+            V::L(self.b.ins().load(I32X4, mem(), buf, 128))
+        })
+    }
+}

@@ -1,0 +1,870 @@
+//! Inline lowering of pure ops to Cranelift, bit-exact with [`wavejit_ir::semantics::eval`].
+//!
+//! [`lower`] returns `None` for an op (or type, shape, float mode) it does not inline; the
+//! caller then calls the semantics through a helper. The same code lowers a uniform op
+//! (scalars) and a lane op (one 4-lane chunk), through [`Form`].
+//!
+//! Inlined (f32/f64 float ops in round-to-nearest-even only, with denormal flushing per
+//! [`FloatMode`] and the semantics' NaN rule written out; never CLIF `fmin`/`fmax`, see
+//! notes/cranelift_jit.md section 3.5):
+//! - integer `iadd isub imul` (every width), `umulhi smulhi` (i32 lanes, i32/i64 uniform),
+//!   `umin umax smin smax umed3 smed3`, `and or xor not bfi`, shifts by a uniform amount,
+//!   `iabs` (i32/i64), `popcnt clz ctz bitrev` (uniform i32/i64), carries (i32/i64), `icmp`
+//!   (not on i1), `select`, `zext sext trunc bitcast concat`;
+//! - float `fadd fsub fmul fdiv fsqrt(ieee) fma fmad fmul_legacy fmad_legacy`, `fmin fmax`
+//!   (all three rules), `fcmp`, `fneg fabs fcopysign`; `ftos ftou` f32->i32, `stof utof`
+//!   i32->f32.
+//!
+//! Everything else (f16, directed rounding, division, saturation, per-lane shift amounts, bit
+//! fields, rounding to integral, transcendentals, conversions between float widths, the GPU
+//! helpers) goes through the helper.
+
+use crate::vals::*;
+use cranelift_codegen::ir::{
+    condcodes::{FloatCC as CFloatCC, IntCC as CIntCC},
+    types as ct, InstBuilder, Value,
+};
+use cranelift_frontend::FunctionBuilder;
+use wavejit_ir::{FloatCC, FloatMode, IntCC, MinMax, Op, Round, ScalarType, Trans};
+
+/// What the lowering may assume about the host.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LowerCfg {
+    /// The ISA has fused multiply-add (else `fma` goes through the helper).
+    pub fma: bool,
+}
+
+pub(crate) struct Lower<'a, 'b> {
+    pub b: &'a mut FunctionBuilder<'b>,
+    pub cfg: LowerCfg,
+}
+
+fn float_ok(t: ScalarType, mode: FloatMode) -> bool {
+    matches!(t, ScalarType::F32 | ScalarType::F64) && mode.round == Round::NearestEven
+}
+
+fn int_cc(cc: IntCC) -> CIntCC {
+    match cc {
+        IntCC::Eq => CIntCC::Equal,
+        IntCC::Ne => CIntCC::NotEqual,
+        IntCC::Ult => CIntCC::UnsignedLessThan,
+        IntCC::Ule => CIntCC::UnsignedLessThanOrEqual,
+        IntCC::Ugt => CIntCC::UnsignedGreaterThan,
+        IntCC::Uge => CIntCC::UnsignedGreaterThanOrEqual,
+        IntCC::Slt => CIntCC::SignedLessThan,
+        IntCC::Sle => CIntCC::SignedLessThanOrEqual,
+        IntCC::Sgt => CIntCC::SignedGreaterThan,
+        IntCC::Sge => CIntCC::SignedGreaterThanOrEqual,
+    }
+}
+
+fn signed_of(cc: CIntCC) -> CIntCC {
+    match cc {
+        CIntCC::UnsignedLessThan => CIntCC::SignedLessThan,
+        CIntCC::UnsignedLessThanOrEqual => CIntCC::SignedLessThanOrEqual,
+        CIntCC::UnsignedGreaterThan => CIntCC::SignedGreaterThan,
+        CIntCC::UnsignedGreaterThanOrEqual => CIntCC::SignedGreaterThanOrEqual,
+        c => c,
+    }
+}
+
+fn is_signed(cc: IntCC) -> bool {
+    matches!(cc, IntCC::Slt | IntCC::Sle | IntCC::Sgt | IntCC::Sge)
+}
+
+impl Lower<'_, '_> {
+    /// Lowers `op`; `args` are uniform (`V::S`) or lane values; `lane` is the result shape.
+    pub fn lower(
+        &mut self,
+        op: Op,
+        mode: FloatMode,
+        ty: ScalarType,
+        arg_tys: &[ScalarType],
+        args: &[V],
+        lane: bool,
+    ) -> Option<V> {
+        use Op::*;
+        use ScalarType::*;
+        let t0 = arg_tys.first().copied().unwrap_or(ty);
+        let bits = ty.bits();
+        let f = Form::of(ty, lane);
+        // Operands of the op's own type, in the result's form.
+        let same = |s: &mut Self, i: usize| s.arg(args[i], arg_tys[i], lane);
+        Some(match op {
+            Iadd | Isub | Imul if ty != I1 => {
+                let (a, c) = (same(self, 0), same(self, 1));
+                let r = self.map2(f, a, c, |b, x, y| match op {
+                    Iadd => b.ins().iadd(x, y),
+                    Isub => b.ins().isub(x, y),
+                    _ => b.ins().imul(x, y),
+                });
+                self.wrap(f, ty, r)
+            }
+            UmulHi | SmulHi if ty == I32 || (!lane && ty == I64) => {
+                let (a, c) = (same(self, 0), same(self, 1));
+                if lane {
+                    self.mulhi32_lanes(op == SmulHi, a, c)
+                } else {
+                    self.map2(f, a, c, |b, x, y| {
+                        if op == SmulHi {
+                            b.ins().smulhi(x, y)
+                        } else {
+                            b.ins().umulhi(x, y)
+                        }
+                    })
+                }
+            }
+            Umin | Umax | Smin | Smax => {
+                let (a, c) = (same(self, 0), same(self, 1));
+                let cc = match op {
+                    Umin => IntCC::Ult,
+                    Umax => IntCC::Ugt,
+                    Smin => IntCC::Slt,
+                    _ => IntCC::Sgt,
+                };
+                self.minmax_int(f, ty, cc, a, c)
+            }
+            Umed3 | Smed3 => {
+                let (a, c, d) = (same(self, 0), same(self, 1), same(self, 2));
+                let (lt, gt) = if op == Umed3 {
+                    (IntCC::Ult, IntCC::Ugt)
+                } else {
+                    (IntCC::Slt, IntCC::Sgt)
+                };
+                let lo = self.minmax_int(f, ty, lt, a, c);
+                let hi = self.minmax_int(f, ty, gt, a, c);
+                let m = self.minmax_int(f, ty, lt, hi, d);
+                self.minmax_int(f, ty, gt, lo, m)
+            }
+            And | Or | Xor | Bfi => {
+                let a: Vec<V> = (0..op.arity()).map(|i| same(self, i)).collect();
+                if op == Bfi {
+                    let (pm, n) = a[0].parts();
+                    let (pa, _) = a[1].parts();
+                    let (pb, _) = a[2].parts();
+                    let mut out = pa;
+                    for k in 0..n {
+                        out[k] = self.b.ins().bitselect(pm[k], pa[k], pb[k]);
+                    }
+                    f.make(out)
+                } else {
+                    self.map2(f, a[0], a[1], |b, x, y| match op {
+                        And => b.ins().band(x, y),
+                        Or => b.ins().bor(x, y),
+                        _ => b.ins().bxor(x, y),
+                    })
+                }
+            }
+            Not => {
+                let a = same(self, 0);
+                if ty == I1 && !lane {
+                    let one = self.b.ins().iconst(ct::I32, 1);
+                    let ([x, _], _) = a.parts();
+                    V::S(self.b.ins().bxor(x, one))
+                } else {
+                    let r = self.map1(f, a, |b, x| b.ins().bnot(x));
+                    if ty == I1 {
+                        r
+                    } else {
+                        self.wrap(f, ty, r)
+                    }
+                }
+            }
+            Shl | Lshr | Ashr if ty != I1 => {
+                // Vector shifts take one (uniform) amount.
+                let V::S(amt) = args[1] else { return None };
+                let a = same(self, 0);
+                let at = arg_tys[1];
+                let amt = self.b.ins().band_imm_u(amt, (bits - 1) as i64);
+                let amt = if at.bits() == 64 {
+                    self.b.ins().ireduce(ct::I32, amt)
+                } else {
+                    amt
+                };
+                let r = self.map1(f, a, |b, x| match op {
+                    Shl => b.ins().ishl(x, amt),
+                    Lshr => b.ins().ushr(x, amt),
+                    _ => {
+                        let x = if bits < 32 { sext_in(b, bits, x) } else { x };
+                        b.ins().sshr(x, amt)
+                    }
+                });
+                self.wrap(f, ty, r)
+            }
+            Iabs if ty == I32 || ty == I64 => {
+                let a = same(self, 0);
+                self.map1(f, a, |b, x| b.ins().iabs(x))
+            }
+            Popcnt | Clz | Ctz | Bitrev if !lane && (ty == I32 || ty == I64) => {
+                let ([x, _], _) = args[0].parts();
+                V::S(match op {
+                    Popcnt => self.b.ins().popcnt(x),
+                    Clz => self.b.ins().clz(x),
+                    Ctz => self.b.ins().ctz(x),
+                    _ => self.b.ins().bitrev(x),
+                })
+            }
+            AddCarryOut | SubBorrowOut if t0 == I32 || t0 == I64 => {
+                let fa = Form::of(t0, lane);
+                let (a, c) = (self.arg(args[0], t0, lane), self.arg(args[1], t0, lane));
+                let cin = self.arg(args[2], I1, lane);
+                let cinp = self.bool_as_int(fa, cin);
+                let (pa, n) = a.parts();
+                let (pc, _) = c.parts();
+                let mut out = pa;
+                for k in 0..n {
+                    let (x, y, ci) = (pa[k], pc[k], cinp[k]);
+                    out[k] = if op == AddCarryOut {
+                        let s1 = self.b.ins().iadd(x, y);
+                        let c1 = self.ucmp(fa, IntCC::Ult, s1, x);
+                        let s2 = self.b.ins().iadd(s1, ci);
+                        let c2 = self.ucmp(fa, IntCC::Ult, s2, s1);
+                        self.b.ins().bor(c1, c2)
+                    } else {
+                        let b1 = self.ucmp(fa, IntCC::Ult, x, y);
+                        let d = self.b.ins().isub(x, y);
+                        let b2 = self.ucmp(fa, IntCC::Ult, d, ci);
+                        self.b.ins().bor(b1, b2)
+                    };
+                }
+                mask_from_parts(self.b, fa, out)
+            }
+            Icmp(cc) if t0 != I1 => {
+                let fa = Form::of(t0, lane);
+                let (a, c) = (self.arg(args[0], t0, lane), self.arg(args[1], t0, lane));
+                let (pa, n) = a.parts();
+                let (pc, _) = c.parts();
+                let mut out = pa;
+                for k in 0..n {
+                    let (mut x, mut y) = (pa[k], pc[k]);
+                    if is_signed(cc) && t0.bits() < 32 {
+                        x = sext_in(self.b, t0.bits(), x);
+                        y = sext_in(self.b, t0.bits(), y);
+                    }
+                    out[k] = if is_signed(cc) {
+                        self.b.ins().icmp(int_cc(cc), x, y)
+                    } else {
+                        self.ucmp(fa, cc, x, y)
+                    };
+                }
+                mask_from_parts(self.b, fa, out)
+            }
+            Select => {
+                let m = args[0];
+                let (x, y) = (self.arg(args[1], ty, lane), self.arg(args[2], ty, lane));
+                let (px, n) = x.parts();
+                let (py, _) = y.parts();
+                let m = if lane { self.arg(m, I1, true) } else { m };
+                let mp = mask_parts(self.b, f, m);
+                let mut out = px;
+                for k in 0..n {
+                    out[k] = select(self.b, f, mp[k], px[k], py[k]);
+                }
+                f.make(out)
+            }
+            Bitcast => self.arg(args[0], t0, lane),
+            Zext | Sext | Trunc => {
+                let a = self.arg(args[0], t0, lane);
+                self.width_change(op, ty, t0, a, lane)
+            }
+            Concat if t0 != I1 => {
+                let (a, c) = (self.arg(args[0], t0, lane), self.arg(args[1], t0, lane));
+                let ([x, _], _) = a.parts();
+                let ([y, _], _) = c.parts();
+                if ty == I64 {
+                    if lane {
+                        let (p0, p1) = interleave(self.b, x, y);
+                        V::L2(p0, p1)
+                    } else {
+                        let lo = self.b.ins().uextend(ct::I64, x);
+                        let hi = self.b.ins().uextend(ct::I64, y);
+                        let hi = self.b.ins().ishl_imm_u(hi, 32);
+                        V::S(self.b.ins().bor(lo, hi))
+                    }
+                } else {
+                    let hi = self.b.ins().ishl_imm_u(y, t0.bits() as i64);
+                    let r = self.b.ins().bor(x, hi);
+                    if lane {
+                        V::L(r)
+                    } else {
+                        V::S(r)
+                    }
+                }
+            }
+            Fneg | Fabs if ty == F32 || ty == F64 => {
+                let a = same(self, 0);
+                let sign = self.sign_const(f);
+                self.map1(f, a, |b, x| {
+                    if op == Fneg {
+                        b.ins().bxor(x, sign)
+                    } else {
+                        b.ins().band_not(x, sign)
+                    }
+                })
+            }
+            Fcopysign if ty == F32 || ty == F64 => {
+                let (a, c) = (same(self, 0), same(self, 1));
+                let sign = self.sign_const(f);
+                self.map2(f, a, c, |b, x, y| {
+                    let m = b.ins().band_not(x, sign);
+                    let s = b.ins().band(y, sign);
+                    b.ins().bor(m, s)
+                })
+            }
+            Fadd | Fsub | Fmul | Fdiv | Fsqrt(Trans::Ieee) if float_ok(ty, mode) => {
+                let a: Vec<V> = (0..op.arity()).map(|i| same(self, i)).collect();
+                let a: Vec<V> = a
+                    .into_iter()
+                    .map(|x| self.flush_if(f, mode.flush_in, x))
+                    .collect();
+                let r = match op {
+                    Fsqrt(_) => self.map1(f, a[0], |b, x| {
+                        let xf = as_float(b, f, x);
+                        let r = b.ins().sqrt(xf);
+                        as_int(b, f, r)
+                    }),
+                    _ => self.map2(f, a[0], a[1], |b, x, y| {
+                        let (xf, yf) = (as_float(b, f, x), as_float(b, f, y));
+                        let r = match op {
+                            Fadd => b.ins().fadd(xf, yf),
+                            Fsub => b.ins().fsub(xf, yf),
+                            Fmul => b.ins().fmul(xf, yf),
+                            _ => b.ins().fdiv(xf, yf),
+                        };
+                        as_int(b, f, r)
+                    }),
+                };
+                let r = self.nan_fix(f, r, &a);
+                self.flush_if(f, mode.flush_out, r)
+            }
+            Fma if float_ok(ty, mode) && self.cfg.fma => {
+                let a: Vec<V> = (0..3).map(|i| same(self, i)).collect();
+                let a: Vec<V> = a
+                    .into_iter()
+                    .map(|x| self.flush_if(f, mode.flush_in, x))
+                    .collect();
+                let (p0, n) = a[0].parts();
+                let (p1, _) = a[1].parts();
+                let (p2, _) = a[2].parts();
+                let mut out = p0;
+                for k in 0..n {
+                    let x = as_float(self.b, f, p0[k]);
+                    let y = as_float(self.b, f, p1[k]);
+                    let z = as_float(self.b, f, p2[k]);
+                    let r = self.b.ins().fma(x, y, z);
+                    out[k] = as_int(self.b, f, r);
+                }
+                let r = self.nan_fix(f, f.make(out), &a);
+                self.flush_if(f, mode.flush_out, r)
+            }
+            FmulLegacy if float_ok(ty, mode) => {
+                // +-0 (after flushing) times anything is +0; otherwise IEEE fmul.
+                let (a, c) = (same(self, 0), same(self, 1));
+                let a = self.flush_if(f, mode.flush_in, a);
+                let c = self.flush_if(f, mode.flush_in, c);
+                let p = self.lower(
+                    Fmul,
+                    FloatMode {
+                        flush_in: false,
+                        ..mode
+                    },
+                    ty,
+                    &[ty, ty],
+                    &[a, c],
+                    lane,
+                )?;
+                let sign = self.sign_const(f);
+                let zero = iconst_form(self.b, f, 0);
+                let (pa, n) = a.parts();
+                let (pc, _) = c.parts();
+                let (pp, _) = p.parts();
+                let mut out = pp;
+                for k in 0..n {
+                    let ma = self.b.ins().band_not(pa[k], sign);
+                    let mc = self.b.ins().band_not(pc[k], sign);
+                    let za = self.b.ins().icmp(CIntCC::Equal, ma, zero);
+                    let zc = self.b.ins().icmp(CIntCC::Equal, mc, zero);
+                    let z = self.b.ins().bor(za, zc);
+                    out[k] = select(self.b, f, z, zero, pp[k]);
+                }
+                f.make(out)
+            }
+            Fmad | FmadLegacy if float_ok(ty, mode) => {
+                let mul = if op == Fmad { Fmul } else { FmulLegacy };
+                let p = self.lower(mul, mode, ty, &arg_tys[..2], &args[..2], lane)?;
+                let c = same(self, 2);
+                self.lower(Fadd, mode, ty, &[ty, ty], &[p, c], lane)?
+            }
+            Fmin(rule) | Fmax(rule) if float_ok(ty, mode) => {
+                let (a, c) = (same(self, 0), same(self, 1));
+                let a = self.flush_if(f, mode.flush_in, a);
+                let c = self.flush_if(f, mode.flush_in, c);
+                let r = self.fminmax(f, matches!(op, Fmin(_)), rule, a, c);
+                self.flush_if(f, mode.flush_out, r)
+            }
+            Fcmp(cc) if float_ok(t0, mode) => {
+                let fa = Form::of(t0, lane);
+                let (a, c) = (self.arg(args[0], t0, lane), self.arg(args[1], t0, lane));
+                let a = self.flush_if(fa, mode.flush_in, a);
+                let c = self.flush_if(fa, mode.flush_in, c);
+                let (pa, n) = a.parts();
+                let (pc, _) = c.parts();
+                let mut out = pa;
+                for k in 0..n {
+                    out[k] = self.fcmp(fa, cc, pa[k], pc[k]);
+                }
+                mask_from_parts(self.b, fa, out)
+            }
+            FtoS | FtoU if t0 == F32 && ty == I32 => {
+                let fa = Form::of(t0, lane);
+                let a = self.arg(args[0], t0, lane);
+                let a = self.flush_if(fa, mode.flush_in, a);
+                let ([x, _], _) = a.parts();
+                let xf = as_float(self.b, fa, x);
+                let it = fa.ity();
+                V::from_one(
+                    lane,
+                    if op == FtoS {
+                        self.b.ins().fcvt_to_sint_sat(it, xf)
+                    } else {
+                        self.b.ins().fcvt_to_uint_sat(it, xf)
+                    },
+                )
+            }
+            StoF | UtoF if t0 == I32 && ty == F32 && mode.round == Round::NearestEven => {
+                let a = self.arg(args[0], t0, lane);
+                let ([x, _], _) = a.parts();
+                let r = if op == StoF {
+                    self.b.ins().fcvt_from_sint(f.fty(), x)
+                } else {
+                    self.b.ins().fcvt_from_uint(f.fty(), x)
+                };
+                V::from_one(lane, as_int(self.b, f, r))
+            }
+            _ => return None,
+        })
+    }
+
+    /// An operand of kind `t` in the form of the result (`lane`): uniform ones broadcast.
+    fn arg(&mut self, v: V, t: ScalarType, lane: bool) -> V {
+        match v {
+            V::S(s) if lane => broadcast(self.b, t, s),
+            _ => v,
+        }
+    }
+
+    fn map1(
+        &mut self,
+        f: Form,
+        a: V,
+        mut g: impl FnMut(&mut FunctionBuilder, Value) -> Value,
+    ) -> V {
+        let (pa, n) = a.parts();
+        let mut out = pa;
+        for k in 0..n {
+            out[k] = g(self.b, pa[k]);
+        }
+        f.make(out)
+    }
+
+    fn map2(
+        &mut self,
+        f: Form,
+        a: V,
+        c: V,
+        mut g: impl FnMut(&mut FunctionBuilder, Value, Value) -> Value,
+    ) -> V {
+        let (pa, n) = a.parts();
+        let (pc, _) = c.parts();
+        let mut out = pa;
+        for k in 0..n {
+            out[k] = g(self.b, pa[k], pc[k]);
+        }
+        f.make(out)
+    }
+
+    /// Keeps a sub-32-bit result canonical (zero-extended).
+    fn wrap(&mut self, f: Form, ty: ScalarType, v: V) -> V {
+        if ty.bits() >= 32 || ty == ScalarType::I1 {
+            return v;
+        }
+        let m = iconst_form(self.b, f, ty.bit_mask());
+        self.map1(f, v, |b, x| b.ins().band(x, m))
+    }
+
+    /// Unsigned compare; 64-bit vectors compare with the sign bits flipped.
+    fn ucmp(&mut self, f: Form, cc: IntCC, x: Value, y: Value) -> Value {
+        let cc = int_cc(cc);
+        if f.lane && f.w64 {
+            let s = iconst_form(self.b, f, 1 << 63);
+            let (x, y) = (self.b.ins().bxor(x, s), self.b.ins().bxor(y, s));
+            self.b.ins().icmp(signed_of(cc), x, y)
+        } else {
+            icmp(self.b, cc, x, y)
+        }
+    }
+
+    /// `cc(a, b) ? a : b` per lane.
+    fn minmax_int(&mut self, f: Form, ty: ScalarType, cc: IntCC, a: V, c: V) -> V {
+        let (pa, n) = a.parts();
+        let (pc, _) = c.parts();
+        let mut out = pa;
+        for k in 0..n {
+            let (mut x, mut y) = (pa[k], pc[k]);
+            if is_signed(cc) && ty.bits() < 32 {
+                x = sext_in(self.b, ty.bits(), x);
+                y = sext_in(self.b, ty.bits(), y);
+            }
+            let m = if is_signed(cc) {
+                self.b.ins().icmp(int_cc(cc), x, y)
+            } else {
+                self.ucmp(f, cc, x, y)
+            };
+            out[k] = select(self.b, f, m, pa[k], pc[k]);
+        }
+        f.make(out)
+    }
+
+    fn mulhi32_lanes(&mut self, signed: bool, a: V, c: V) -> V {
+        let ([x, _], _) = a.parts();
+        let ([y, _], _) = c.parts();
+        let (x0, x1) = if signed {
+            widen_s(self.b, x)
+        } else {
+            widen_u(self.b, x)
+        };
+        let (y0, y1) = if signed {
+            widen_s(self.b, y)
+        } else {
+            widen_u(self.b, y)
+        };
+        let p0 = self.b.ins().imul(x0, y0);
+        let p1 = self.b.ins().imul(x1, y1);
+        let (_, hi) = deinterleave(self.b, p0, p1);
+        V::L(hi)
+    }
+
+    /// An `i1` operand as 0/1 integers of form `f` (for carry arithmetic: added, or
+    /// compared against).
+    fn bool_as_int(&mut self, f: Form, m: V) -> [Value; 2] {
+        match m {
+            V::S(s) => {
+                let s = if f.w64 {
+                    self.b.ins().uextend(ct::I64, s)
+                } else {
+                    s
+                };
+                [s, s]
+            }
+            V::L(_) | V::L2(..) => {
+                let p = mask_parts(self.b, f, m);
+                let one = iconst_form(self.b, f, 1);
+                [self.b.ins().band(p[0], one), self.b.ins().band(p[1], one)]
+            }
+        }
+    }
+
+    fn width_change(&mut self, op: Op, ty: ScalarType, t0: ScalarType, a: V, lane: bool) -> V {
+        use ScalarType::*;
+        let f = Form::of(ty, lane);
+        let b = &mut *self.b;
+        let keep = |b: &mut FunctionBuilder, x: Value| -> Value {
+            if ty.bits() < 32 && ty != I1 {
+                let m = iconst_form(b, Form { lane, w64: false }, ty.bit_mask());
+                b.ins().band(x, m)
+            } else {
+                x
+            }
+        };
+        let lane_bit = |b: &mut FunctionBuilder, x: Value| -> Value {
+            let one = const32x4(b, [1; 4]);
+            let bit = b.ins().band(x, one);
+            b.ins().icmp(CIntCC::Equal, bit, one)
+        };
+        match a {
+            V::S(x) => {
+                let x32 = if t0.bits() == 64 {
+                    b.ins().ireduce(ct::I32, x)
+                } else {
+                    x
+                };
+                V::S(match op {
+                    Op::Trunc if ty == I1 => b.ins().band_imm_u(x32, 1),
+                    Op::Trunc => keep(b, x32),
+                    Op::Zext if f.w64 => b.ins().uextend(ct::I64, x32),
+                    Op::Zext => x32,
+                    _ => {
+                        let s = if t0 == I1 {
+                            b.ins().ineg(x32)
+                        } else {
+                            sext_in(b, t0.bits(), x32)
+                        };
+                        if f.w64 {
+                            b.ins().sextend(ct::I64, s)
+                        } else {
+                            keep(b, s)
+                        }
+                    }
+                })
+            }
+            V::L2(p0, p1) => {
+                // Only a truncation narrows a 64-bit lane value.
+                let (lo, _) = deinterleave(b, p0, p1);
+                V::L(if ty == I1 {
+                    lane_bit(b, lo)
+                } else {
+                    keep(b, lo)
+                })
+            }
+            V::L(x) => match op {
+                Op::Trunc if ty == I1 => V::L(lane_bit(b, x)),
+                Op::Trunc => V::L(keep(b, x)),
+                Op::Zext => {
+                    let v = if t0 == I1 {
+                        let one = const32x4(b, [1; 4]);
+                        b.ins().band(x, one)
+                    } else {
+                        x
+                    };
+                    if f.w64 {
+                        let (p0, p1) = widen_u(b, v);
+                        V::L2(p0, p1)
+                    } else {
+                        V::L(v)
+                    }
+                }
+                _ => {
+                    let s = if t0 == I1 {
+                        x
+                    } else {
+                        sext_in(b, t0.bits(), x)
+                    };
+                    if f.w64 {
+                        let (p0, p1) = widen_s(b, s);
+                        V::L2(p0, p1)
+                    } else {
+                        V::L(keep(b, s))
+                    }
+                }
+            },
+        }
+    }
+
+    fn sign_const(&mut self, f: Form) -> Value {
+        iconst_form(self.b, f, if f.w64 { 1 << 63 } else { 1 << 31 })
+    }
+
+    fn flush_if(&mut self, f: Form, on: bool, v: V) -> V {
+        if !on {
+            return v;
+        }
+        let (exp, sign) = if f.w64 {
+            (0x7ff0_0000_0000_0000u64, 1u64 << 63)
+        } else {
+            (0x7f80_0000, 1 << 31)
+        };
+        let expc = iconst_form(self.b, f, exp);
+        let signc = iconst_form(self.b, f, sign);
+        let zero = iconst_form(self.b, f, 0);
+        self.map1(f, v, |b, x| {
+            let e = b.ins().band(x, expc);
+            let den = b.ins().icmp(CIntCC::Equal, e, zero);
+            let s = b.ins().band(x, signc);
+            select(b, f, den, s, x)
+        })
+    }
+
+    fn is_nan(&mut self, f: Form, x: Value) -> Value {
+        let xf = as_float(self.b, f, x);
+        self.b.ins().fcmp(CFloatCC::Unordered, xf, xf)
+    }
+
+    /// The NaN rule of the semantics on the result `r` of a host IEEE operation on `args`:
+    /// a NaN result becomes the first NaN operand, quieted, or (an invalid operation) the
+    /// default NaN, sign set.
+    ///
+    /// On x86 the host operation already gives the default NaN `0xffc00000` /
+    /// `0xfff8000000000000` ("QNaN floating-point indefinite", the semantics' default NaN) and,
+    /// with one NaN operand, that operand quieted (Intel SDM vol. 1, table 4-7; FMA: vol. 2,
+    /// VFMADD "NaN propagation"). Only the choice between several NaN operands depends on the
+    /// machine operand order, which Cranelift may swap (commutative ops, folded loads), so
+    /// the fix-up only needs "an earlier NaN operand wins". Other hosts get the full rule.
+    fn nan_fix(&mut self, f: Form, r: V, args: &[V]) -> V {
+        let q = self.quiet_const(f);
+        let (pr, n) = r.parts();
+        let mut out = pr;
+        let x86 = cfg!(target_arch = "x86_64");
+        let dnan = if f.w64 {
+            0xfff8_0000_0000_0000u64
+        } else {
+            0xffc0_0000
+        };
+        for k in 0..n {
+            let mut res = pr[k];
+            if !x86 {
+                let rn = self.is_nan(f, res);
+                let d = iconst_form(self.b, f, dnan);
+                res = select(self.b, f, rn, d, res);
+            }
+            let fixed = if x86 {
+                args.len().saturating_sub(1)
+            } else {
+                args.len()
+            };
+            for a in args[..fixed].iter().rev() {
+                let x = a.parts().0[k];
+                let nan = self.is_nan(f, x);
+                let qx = self.b.ins().bor(x, q);
+                res = select(self.b, f, nan, qx, res);
+            }
+            out[k] = res;
+        }
+        f.make(out)
+    }
+
+    fn quiet_const(&mut self, f: Form) -> Value {
+        iconst_form(self.b, f, if f.w64 { 1 << 51 } else { 1 << 22 })
+    }
+
+    /// `x` quieted if it is a NaN.
+    fn quiet_if_nan(&mut self, f: Form, x: Value) -> Value {
+        let q = self.quiet_const(f);
+        let n = self.is_nan(f, x);
+        let qx = self.b.ins().bor(x, q);
+        select(self.b, f, n, qx, x)
+    }
+
+    /// Float min/max under `rule`, as `semantics::minmax` (flushed operands).
+    fn fminmax(&mut self, f: Form, min: bool, rule: MinMax, a: V, c: V) -> V {
+        let q = self.quiet_const(f);
+        let zero = iconst_form(self.b, f, 0);
+        let (pa, n) = a.parts();
+        let (pc, _) = c.parts();
+        let mut out = pa;
+        for k in 0..n {
+            let (x, y) = (pa[k], pc[k]);
+            let (xf, yf) = (as_float(self.b, f, x), as_float(self.b, f, y));
+            // "x wins": x < y for min, x > y for max; false with a NaN or equal operands.
+            let wins = if min {
+                self.b.ins().fcmp(CFloatCC::LessThan, xf, yf)
+            } else {
+                self.b.ins().fcmp(CFloatCC::GreaterThan, xf, yf)
+            };
+            let pick = select(self.b, f, wins, x, y);
+            out[k] = match rule {
+                // `y` unless x wins; a NaN `y` is quieted.
+                MinMax::Legacy => self.quiet_if_nan(f, pick),
+                MinMax::NonIeee | MinMax::Ieee => {
+                    // Equal operands differ in bits only as +-0: min takes -0 (or), max +0 (and).
+                    let eq = self.b.ins().fcmp(CFloatCC::Equal, xf, yf);
+                    let z = if min {
+                        self.b.ins().bor(x, y)
+                    } else {
+                        self.b.ins().band(x, y)
+                    };
+                    let r = select(self.b, f, eq, z, pick);
+                    // One NaN operand is ignored (a NaN x loses every compare, so `pick` is
+                    // y already); two give the first, quieted.
+                    let yn = self.is_nan(f, y);
+                    let r = select(self.b, f, yn, x, r);
+                    let r = self.quiet_if_nan(f, r);
+                    if rule == MinMax::Ieee {
+                        let xn = self.is_nan(f, x);
+                        let qx = self.b.ins().bor(x, q);
+                        // A signalling NaN operand: the first NaN operand, quieted.
+                        let xq = self.b.ins().band(x, q);
+                        let yq = self.b.ins().band(y, q);
+                        let xqz = self.b.ins().icmp(CIntCC::Equal, xq, zero);
+                        let yqz = self.b.ins().icmp(CIntCC::Equal, yq, zero);
+                        let xs = self.b.ins().band(xn, xqz);
+                        let ys = self.b.ins().band(yn, yqz);
+                        let any_s = self.b.ins().bor(xs, ys);
+                        let qy = self.b.ins().bor(y, q);
+                        let first = select(self.b, f, xn, qx, qy);
+                        select(self.b, f, any_s, first, r)
+                    } else {
+                        r
+                    }
+                }
+            };
+        }
+        f.make(out)
+    }
+
+    /// An IR float compare of two parts as a compare result (lanes 0/-1, or `I8` scalar).
+    fn fcmp(&mut self, f: Form, cc: FloatCC, x: Value, y: Value) -> Value {
+        let (xf, yf) = (as_float(self.b, f, x), as_float(self.b, f, y));
+        if !f.lane {
+            let c = match cc {
+                FloatCC::Eq => CFloatCC::Equal,
+                FloatCC::Ne | FloatCC::One => CFloatCC::OrderedNotEqual,
+                FloatCC::Lt => CFloatCC::LessThan,
+                FloatCC::Le => CFloatCC::LessThanOrEqual,
+                FloatCC::Gt => CFloatCC::GreaterThan,
+                FloatCC::Ge => CFloatCC::GreaterThanOrEqual,
+                FloatCC::Ord => CFloatCC::Ordered,
+                FloatCC::Uno => CFloatCC::Unordered,
+                FloatCC::Ueq => CFloatCC::UnorderedOrEqual,
+                FloatCC::Une => CFloatCC::NotEqual,
+                FloatCC::Ult => CFloatCC::UnorderedOrLessThan,
+                FloatCC::Ule => CFloatCC::UnorderedOrLessThanOrEqual,
+                FloatCC::Ugt => CFloatCC::UnorderedOrGreaterThan,
+                FloatCC::Uge => CFloatCC::UnorderedOrGreaterThanOrEqual,
+            };
+            return self.b.ins().fcmp(c, xf, yf);
+        }
+        // Vectors: the predicates x86 has directly, swapped and negated.
+        let b = &mut *self.b;
+        let mut c = |cc, p, q| b.ins().fcmp(cc, p, q);
+        match cc {
+            FloatCC::Eq => c(CFloatCC::Equal, xf, yf),
+            FloatCC::Lt => c(CFloatCC::LessThan, xf, yf),
+            FloatCC::Le => c(CFloatCC::LessThanOrEqual, xf, yf),
+            FloatCC::Gt => c(CFloatCC::LessThan, yf, xf),
+            FloatCC::Ge => c(CFloatCC::LessThanOrEqual, yf, xf),
+            FloatCC::Uno => c(CFloatCC::Unordered, xf, yf),
+            FloatCC::Une => c(CFloatCC::NotEqual, xf, yf),
+            FloatCC::Ord => {
+                let u = c(CFloatCC::Unordered, xf, yf);
+                b.ins().bnot(u)
+            }
+            FloatCC::Ne | FloatCC::One => {
+                let u = c(CFloatCC::Unordered, xf, yf);
+                let e = c(CFloatCC::Equal, xf, yf);
+                let ue = b.ins().bor(u, e);
+                b.ins().bnot(ue)
+            }
+            FloatCC::Ueq => {
+                let u = c(CFloatCC::Unordered, xf, yf);
+                let e = c(CFloatCC::Equal, xf, yf);
+                b.ins().bor(u, e)
+            }
+            FloatCC::Ult => {
+                let g = c(CFloatCC::LessThanOrEqual, yf, xf);
+                b.ins().bnot(g)
+            }
+            FloatCC::Ule => {
+                let g = c(CFloatCC::LessThan, yf, xf);
+                b.ins().bnot(g)
+            }
+            FloatCC::Ugt => {
+                let g = c(CFloatCC::LessThanOrEqual, xf, yf);
+                b.ins().bnot(g)
+            }
+            FloatCC::Uge => {
+                let g = c(CFloatCC::LessThan, xf, yf);
+                b.ins().bnot(g)
+            }
+        }
+    }
+}
+
+impl V {
+    fn from_one(lane: bool, v: Value) -> V {
+        if lane {
+            V::L(v)
+        } else {
+            V::S(v)
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Scheduling a block into scalar segments and chunk loops.
+//!
+//! A compiled block is straight-line code `S0 L0 S1 L1 ... L(n-1) Sn term`: each `Lk` is a
+//! loop over the wave's 4-lane chunks running lane instructions, each `Sk` scalar code
+//! running uniform instructions and wave operations (memory, cross-lane and indexed-register
+//! instructions, through [`wavejit_runtime::effects::run_effect`]).
+//!
+//! Invariants the scan below keeps (they make the reordering exact, faults included):
+//! - lane instructions stay in program order (their loop index never decreases);
+//! - wave operations run in program order, each after every lane instruction before it
+//!   (a wave operation closes the current loop) and before every one after it;
+//! - uniform state accesses run in program order relative to each other and to wave
+//!   operations (`ustate`); pure uniform instructions run as early as their operands allow,
+//!   which is after the loop computing any `Ballot` they depend on;
+//! - a lane instruction whose uniform operand is only ready after the current loop (it depends
+//!   on a ballot of that loop) starts a new loop; so does a loop holding [`LOOP_LIMIT`] pure ops.
+//!
+//! Lane values used outside the loop defining them (by a later loop or a wave operation) and
+//! every operand and result of a wave operation live in scratch slots ([`Lanes`] format);
+//! `Splat`, `LaneId` and `MaskFromBits` are recomputed in each loop instead.
+//!
+//! [`Lanes`]: wavejit_runtime::Lanes
+
+use std::collections::HashMap;
+use wavejit_ir::{BlockData, FileKind, InstKind, StateLayout, Terminator, Type, Value};
+
+/// Pure lane operations per chunk loop before it is split (keeps the loop body short enough
+/// for the out-of-order core; notes/cranelift_jit.md section 3.7).
+pub(crate) const LOOP_LIMIT: u32 = 32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    Seg(u32),
+    Loop(u32),
+}
+
+/// Which lanes of a lane value are ever observed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Demand {
+    Unused,
+    /// Only the lanes of this (canonical) mask: the value flows only into pure lane ops and
+    /// register writes under that mask.
+    Mask(Value),
+    All,
+}
+
+impl Demand {
+    fn join(self, o: Demand) -> Demand {
+        match (self, o) {
+            (Demand::Unused, x) | (x, Demand::Unused) => x,
+            (Demand::Mask(a), Demand::Mask(b)) if a == b => Demand::Mask(a),
+            _ => Demand::All,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Class {
+    Uniform {
+        state: bool,
+    },
+    Lane,
+    /// `Ballot`: lane operand, uniform result accumulated over the loop.
+    Reduce,
+    Wave,
+}
+
+#[derive(Debug)]
+pub(crate) struct Plan {
+    pub class: Vec<Class>,
+    pub n_loops: u32,
+    /// Instructions of each segment (`n_loops + 1` of them) and loop, in program order.
+    pub seg_insts: Vec<Vec<u32>>,
+    pub loop_insts: Vec<Vec<u32>>,
+    /// Scratch slot of a value (lane values crossing loops, wave operands and results).
+    pub slot: Vec<Option<u32>>,
+    pub n_slots: u32,
+    pub demand: Vec<Demand>,
+    /// Value numbering of pure instructions: equal canon = equal value.
+    pub canon: Vec<Value>,
+    /// Per loop: uniform `i64` values `u` such that `MaskFromBits(u)` masks a register write
+    /// in the loop (the all-ones fast path tests them at loop entry).
+    pub fast_masks: Vec<Vec<Value>>,
+}
+
+fn ty_of(b: &BlockData, v: Value) -> Result<Type, String> {
+    b.value_type(v).ok_or_else(|| format!("{v} has no value"))
+}
+
+pub(crate) fn classify(layout: &StateLayout, b: &BlockData, i: usize) -> Result<Class, String> {
+    let inst = &b.insts[i];
+    let file_kind = |reg: wavejit_ir::Reg| {
+        layout
+            .files
+            .get(reg.file.0 as usize)
+            .map(|f| f.kind)
+            .ok_or_else(|| format!("%{i}: no register file {}", reg.file.0))
+    };
+    Ok(match inst.kind {
+        InstKind::Const(_) => Class::Uniform { state: false },
+        InstKind::Splat(_) | InstKind::LaneId | InstKind::MaskFromBits(_) => Class::Lane,
+        InstKind::Pure { .. } => match inst.ty {
+            Some(t) if t.is_lane() => Class::Lane,
+            Some(_) => Class::Uniform { state: false },
+            None => return Err(format!("%{i}: pure op without a type")),
+        },
+        InstKind::ReadReg(reg) | InstKind::WriteReg { reg, .. } => match file_kind(reg)? {
+            FileKind::Lane => Class::Lane,
+            FileKind::Uniform => Class::Uniform { state: true },
+        },
+        InstKind::Ballot(_) => Class::Reduce,
+        InstKind::Load { .. }
+        | InstKind::Store { .. }
+        | InstKind::Atomic { .. }
+        | InstKind::ReadLane { .. }
+        | InstKind::Shuffle { .. }
+        | InstKind::ReadRegIndexed { .. }
+        | InstKind::WriteRegIndexed { .. } => Class::Wave,
+    })
+}
+
+/// Lane values recomputed (from uniform operands and the chunk index) wherever used.
+pub(crate) fn is_remat(kind: &InstKind) -> bool {
+    matches!(
+        kind,
+        InstKind::Splat(_) | InstKind::LaneId | InstKind::MaskFromBits(_)
+    )
+}
+
+pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> {
+    let n = b.insts.len();
+    let mut class = Vec::with_capacity(n);
+    let mut place = Vec::with_capacity(n);
+    let mut ready = vec![0u32; n];
+    let (mut cur, mut len, mut ustate) = (0u32, 0u32, 0u32);
+    for (i, inst) in b.insts.iter().enumerate() {
+        let args = inst.args();
+        for a in &args {
+            if a.index() >= i {
+                return Err(format!("%{i} uses {a}, which is not defined before it"));
+            }
+        }
+        let mut uready = 0;
+        for &a in &args {
+            if !ty_of(b, a)?.is_lane() {
+                uready = uready.max(ready[a.index()]);
+            }
+        }
+        let c = classify(layout, b, i)?;
+        class.push(c);
+        match c {
+            Class::Uniform { state } => {
+                let mut seg = uready;
+                if state {
+                    seg = seg.max(ustate);
+                    ustate = seg;
+                }
+                place.push(Place::Seg(seg));
+                ready[i] = seg;
+            }
+            Class::Lane | Class::Reduce => {
+                let pure = matches!(inst.kind, InstKind::Pure { .. });
+                if uready > cur || (pure && len >= LOOP_LIMIT) {
+                    cur += 1;
+                    len = 0;
+                }
+                len += pure as u32;
+                place.push(Place::Loop(cur));
+                ready[i] = cur + 1;
+            }
+            Class::Wave => {
+                let seg = cur + 1;
+                place.push(Place::Seg(seg));
+                ready[i] = seg;
+                ustate = seg;
+                cur += 1;
+                len = 0;
+            }
+        }
+    }
+    let n_loops = cur + 1;
+    let mut seg_insts = vec![Vec::new(); n_loops as usize + 1];
+    let mut loop_insts = vec![Vec::new(); n_loops as usize];
+    for (i, p) in place.iter().enumerate() {
+        match *p {
+            Place::Seg(s) => seg_insts[s as usize].push(i as u32),
+            Place::Loop(l) => loop_insts[l as usize].push(i as u32),
+        }
+    }
+    match b.term {
+        Terminator::Branch { cond: v, .. } | Terminator::JumpIndirect(v)
+            if v.index() >= n || ty_of(b, v)?.is_lane() =>
+        {
+            return Err(format!("terminator operand {v} is not a uniform value"));
+        }
+        _ => {}
+    }
+
+    // Scratch slots.
+    let mut needs = vec![false; n];
+    for (i, inst) in b.insts.iter().enumerate() {
+        match class[i] {
+            Class::Wave => {
+                needs[i] = true;
+                for a in inst.args() {
+                    needs[a.index()] = true;
+                }
+            }
+            Class::Lane | Class::Reduce => {
+                for a in inst.args() {
+                    let ai = a.index();
+                    if ty_of(b, a)?.is_lane() && place[ai] != place[i] {
+                        // Defined by a wave operation or in another loop.
+                        if !(is_remat(&b.insts[ai].kind) && matches!(place[ai], Place::Loop(_))) {
+                            needs[ai] = true;
+                        }
+                    }
+                }
+            }
+            Class::Uniform { .. } => {}
+        }
+    }
+    let mut slot = vec![None; n];
+    let mut n_slots = 0;
+    for (i, &need) in needs.iter().enumerate() {
+        if need {
+            slot[i] = Some(n_slots);
+            n_slots += 1;
+        }
+    }
+
+    // Value numbering of pure instructions.
+    let mut canon: Vec<Value> = Vec::with_capacity(n);
+    let mut seen: HashMap<(InstKind, Option<Type>), Value> = HashMap::new();
+    for (i, inst) in b.insts.iter().enumerate() {
+        let c = |v: Value| canon[v.index()];
+        let key = match inst.kind {
+            InstKind::Const(_) | InstKind::LaneId => Some(inst.kind),
+            InstKind::Splat(v) => Some(InstKind::Splat(c(v))),
+            InstKind::MaskFromBits(v) => Some(InstKind::MaskFromBits(c(v))),
+            InstKind::Pure { op, mode, args } => {
+                let mut a = args;
+                for x in a.iter_mut().take(op.arity()) {
+                    *x = c(*x);
+                }
+                Some(InstKind::Pure { op, mode, args: a })
+            }
+            _ => None,
+        };
+        let me = Value(i as u32);
+        canon.push(match key {
+            Some(k) => *seen.entry((k, inst.ty)).or_insert(me),
+            None => me,
+        });
+    }
+
+    // Demand, backwards.
+    let mut demand = vec![Demand::Unused; n];
+    for i in (0..n).rev() {
+        let inst = &b.insts[i];
+        let lane_file = class[i] == Class::Lane;
+        match inst.kind {
+            InstKind::Pure { .. } if lane_file => {
+                let d = demand[i];
+                for a in inst.args() {
+                    demand[a.index()] = demand[a.index()].join(d);
+                }
+            }
+            InstKind::WriteReg {
+                value,
+                mask: Some(m),
+                ..
+            } if lane_file => {
+                let vi = value.index();
+                demand[vi] = demand[vi].join(Demand::Mask(canon[m.index()]));
+                demand[m.index()] = Demand::All;
+            }
+            _ => {
+                for a in inst.args() {
+                    demand[a.index()] = Demand::All;
+                }
+            }
+        }
+    }
+
+    // Fast-path masks.
+    let mut fast_masks = vec![Vec::<Value>::new(); n_loops as usize];
+    for (i, inst) in b.insts.iter().enumerate() {
+        if let (InstKind::WriteReg { mask: Some(m), .. }, Place::Loop(l)) = (inst.kind, place[i]) {
+            if let InstKind::MaskFromBits(u) = b.insts[m.index()].kind {
+                let set = &mut fast_masks[l as usize];
+                if !set.iter().any(|&x| canon[x.index()] == canon[u.index()]) {
+                    set.push(u);
+                }
+            }
+        }
+    }
+
+    Ok(Plan {
+        class,
+        n_loops,
+        seg_insts,
+        loop_insts,
+        slot,
+        n_slots,
+        demand,
+        canon,
+        fast_masks,
+    })
+}
