@@ -1,1 +1,62 @@
-//! placeholder
+//! wavejit: runs real GPU machine code on the CPU, JIT-compiled to host SIMD.
+//!
+//! This crate is the facade the command line and the integration tests use: it loads a code
+//! object, lifts a kernel with its ISA frontend, and runs it on an engine through the runtime.
+
+pub mod cli;
+pub mod gcn;
+pub mod native;
+pub mod spec;
+
+use std::sync::Arc;
+use wavejit_runtime::Engine;
+
+/// Guest instructions a wave may execute by default before a run stops (an endless loop then
+/// ends with a clear error instead of hanging).
+pub const DEFAULT_FUEL: u64 = 1 << 32;
+
+/// Which engine runs the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    Jit,
+    Interp,
+}
+
+impl EngineKind {
+    pub fn engine(self) -> Result<Arc<dyn Engine>, wavejit_runtime::ExecError> {
+        Ok(match self {
+            EngineKind::Jit => Arc::new(wavejit_jit::Jit::new()?),
+            EngineKind::Interp => Arc::new(wavejit_runtime::interp::Interpreter),
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Jit => "jit",
+            EngineKind::Interp => "interp",
+        }
+    }
+}
+
+/// Every way a command can fail; each prints as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("{0}")]
+    Load(#[from] wavejit_gcn::loader::LoadError),
+    #[error("{0}")]
+    Exec(#[from] wavejit_runtime::ExecError),
+    #[error("{0}")]
+    Usage(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+impl Error {
+    pub fn io(path: &std::path::Path, source: std::io::Error) -> Error {
+        Error::Io { path: path.display().to_string(), source }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

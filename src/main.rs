@@ -1,1 +1,126 @@
-fn main(){}
+//! The `wavejit` command line (a contract: scripts depend on it; see README).
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use wavejit::spec::{ArgSpec, SaveSpec};
+
+#[derive(Parser)]
+#[command(name = "wavejit", version, about = "Runs real GPU machine code on the CPU, JIT-compiled to host SIMD")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EngineArg {
+    Jit,
+    Interp,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a kernel of a code object (or of a `.s` file, see README "Assembly files").
+    Run {
+        file: PathBuf,
+        #[arg(long)]
+        kernel: String,
+        /// Global size in work-items: X[,Y[,Z]].
+        #[arg(long)]
+        global: String,
+        /// Workgroup size: X[,Y[,Z]].
+        #[arg(long)]
+        local: String,
+        #[arg(long, value_enum, default_value = "jit")]
+        engine: EngineArg,
+        /// Worker threads (default: available cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// One per kernel argument, in order: buf:PATH zero:N u32:V i32:V u64:V i64:V f32:V f64:V.
+        #[arg(long = "arg")]
+        args: Vec<ArgSpec>,
+        /// After the run, write buffer argument I (0-based argument index) to PATH.
+        #[arg(long = "save")]
+        saves: Vec<SaveSpec>,
+        /// Override the target chip read from the file (e.g. gfx900, tahiti).
+        #[arg(long)]
+        target: Option<String>,
+        /// Guest instructions a wave may execute before the run stops.
+        #[arg(long, default_value_t = wavejit::DEFAULT_FUEL)]
+        fuel: u64,
+        /// Wall-clock limit in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+    },
+    /// Disassembly in the ISA's conventional syntax.
+    Disasm {
+        file: PathBuf,
+        #[arg(long)]
+        kernel: Option<String>,
+        #[arg(long)]
+        target: Option<String>,
+    },
+    /// Kernels, target, resources, argument layout.
+    Info {
+        file: PathBuf,
+        #[arg(long)]
+        target: Option<String>,
+    },
+    /// Differential campaign (interpreter vs JIT) on random programs; reproducers on failure.
+    Fuzz {
+        #[arg(long)]
+        isa: String,
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Where reproducers are written.
+        #[arg(long, default_value = "fuzz-failures")]
+        out: PathBuf,
+    },
+    /// Throughput figures: JIT vs interpreter vs a native Rust reference, and compile time.
+    Bench {
+        /// Seconds per measurement.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
+    },
+    /// Bundled example kernels, both engines, checked, with figures.
+    Demo,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run { file, kernel, global, local, engine, threads, args, saves, target, fuel, timeout } => {
+            let engine = match engine {
+                EngineArg::Jit => wavejit::EngineKind::Jit,
+                EngineArg::Interp => wavejit::EngineKind::Interp,
+            };
+            wavejit::cli::run(wavejit::cli::RunOptions {
+                file,
+                kernel,
+                global,
+                local,
+                engine,
+                threads,
+                args,
+                saves,
+                target,
+                fuel,
+                timeout,
+            })
+        }
+        Command::Disasm { file, kernel, target } => wavejit::cli::disasm(&file, kernel.as_deref(), target.as_deref()),
+        Command::Info { file, target } => wavejit::cli::info(&file, target.as_deref()),
+        Command::Fuzz { isa, seconds, seed, out } => wavejit::cli::fuzz(&isa, seconds, seed, &out),
+        Command::Bench { seconds } => wavejit::cli::bench(seconds),
+        Command::Demo => wavejit::cli::demo(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wavejit: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

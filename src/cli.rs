@@ -1,0 +1,79 @@
+//! The subcommands of the `wavejit` binary.
+
+use crate::spec::{ArgSpec, SaveSpec};
+use crate::{EngineKind, Error, Result};
+use std::path::{Path, PathBuf};
+
+/// Options of `wavejit run`.
+pub struct RunOptions {
+    pub file: PathBuf,
+    pub kernel: String,
+    pub global: String,
+    pub local: String,
+    pub engine: EngineKind,
+    pub threads: Option<usize>,
+    pub args: Vec<ArgSpec>,
+    pub saves: Vec<SaveSpec>,
+    pub target: Option<String>,
+    pub fuel: u64,
+    pub timeout: f64,
+}
+
+pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::io(path, e))
+}
+
+pub fn info(file: &Path, target: Option<&str>) -> Result<()> {
+    let co = crate::gcn::load(&read(file)?, target)?;
+    print!("{}", crate::gcn::describe(&co));
+    Ok(())
+}
+
+pub fn disasm(file: &Path, kernel: Option<&str>, target: Option<&str>) -> Result<()> {
+    let co = crate::gcn::load(&read(file)?, target)?;
+    print!("{}", crate::gcn::disassemble(&co, kernel)?);
+    Ok(())
+}
+
+fn available_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+pub fn run(o: RunOptions) -> Result<()> {
+    let loaded = crate::gcn::load(&read(&o.file)?, o.target.as_deref())?;
+    if !(o.timeout > 0.0 && o.timeout.is_finite()) {
+        return Err(Error::Usage(format!("bad --timeout {}: expected positive seconds", o.timeout)));
+    }
+    let global = crate::spec::parse_dims(&o.global).map_err(|e| Error::Usage(e.0))?;
+    let local = crate::spec::parse_dims(&o.local).map_err(|e| Error::Usage(e.0))?;
+    let req = crate::gcn::RunRequest {
+        kernel: &o.kernel,
+        global,
+        local,
+        engine: o.engine,
+        threads: o.threads.unwrap_or_else(available_threads),
+        args: &o.args,
+        fuel: o.fuel,
+        timeout: std::time::Duration::from_secs_f64(o.timeout),
+    };
+    let out = crate::gcn::run(&loaded, &req)?;
+    for s in &o.saves {
+        let bytes = out.buffer(s.arg)?;
+        std::fs::write(&s.path, bytes).map_err(|e| Error::io(&s.path, e))?;
+    }
+    Ok(())
+}
+
+pub fn fuzz(isa: &str, seconds: u64, seed: Option<u64>, out: &Path) -> Result<()> {
+    let _ = (isa, seconds, seed, out);
+    Err(Error::Other("fuzz: not wired yet".into()))
+}
+
+pub fn bench(seconds: f64) -> Result<()> {
+    let _ = seconds;
+    Err(Error::Other("bench: not wired yet".into()))
+}
+
+pub fn demo() -> Result<()> {
+    Err(Error::Other("demo: not wired yet".into()))
+}

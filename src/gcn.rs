@@ -1,0 +1,271 @@
+//! Glue for GCN code objects: loading with a target override, describing, disassembling.
+
+use crate::{Error, Result};
+use std::fmt::Write;
+use wavejit_gcn::loader::{self, Abi, ArgKind, CodeObject};
+use wavejit_gcn::Gen;
+
+/// A loaded code object and the generation its code is decoded for.
+pub struct Loaded {
+    pub object: CodeObject,
+    pub gen: Gen,
+}
+
+/// Loads a code object; `target` (a chip or generation name) overrides the one in the file.
+pub fn load(bytes: &[u8], target: Option<&str>) -> Result<Loaded> {
+    let object = loader::load(bytes)?;
+    let gen = match target {
+        Some(t) => Gen::from_chip(t).ok_or_else(|| Error::Usage(format!("unknown target '{t}'")))?,
+        None => Gen::from_chip(object.target.name).ok_or_else(|| {
+            Error::Other(format!("no GCN generation for processor {}", object.target.name))
+        })?,
+    };
+    Ok(Loaded { object, gen })
+}
+
+/// `wavejit info`: kernels, target, resources, argument layout.
+pub fn describe(l: &Loaded) -> String {
+    let co = &l.object;
+    let mut s = String::new();
+    let abi = match co.abi {
+        Abi::Hsa => "amdgcn-amd-amdhsa (code object v4)",
+        Abi::Legacy => "amdgcn-- (legacy relocatable)",
+    };
+    let _ = writeln!(s, "target: {} ({}), {abi}", co.target.name, l.gen.name());
+    for k in &co.kernels {
+        let _ = writeln!(s, "kernel {}:", k.name);
+        let _ = writeln!(
+            s,
+            "  code: {} bytes at {:#x}; sgprs {}, vgprs {}, wave{}",
+            k.code.len(),
+            k.code_address,
+            k.sgpr_count,
+            k.vgpr_count,
+            k.wavefront_size
+        );
+        let _ = writeln!(
+            s,
+            "  lds: {} bytes; scratch: {} bytes per lane; float mode {:#04x}, ieee {}, dx10_clamp {}",
+            k.lds_size, k.private_segment_size, k.float_mode, k.ieee_mode, k.dx10_clamp
+        );
+        if let Some([x, y, z]) = k.reqd_workgroup_size {
+            let _ = writeln!(s, "  required workgroup size: {x},{y},{z}");
+        }
+        if co.abi == Abi::Legacy {
+            let _ = writeln!(
+                s,
+                "  kernarg: {}-byte implicit header, then the arguments at natural offsets (no metadata)",
+                k.implicit_kernarg_bytes
+            );
+        } else {
+            let _ = writeln!(s, "  kernarg: {} bytes, align {}", k.kernarg_size, k.kernarg_align);
+        }
+        for (i, a) in k.args.iter().enumerate() {
+            let kind = match &a.kind {
+                ArgKind::GlobalBuffer => "global buffer".to_string(),
+                ArgKind::ByValue => "by value".to_string(),
+                ArgKind::DynamicSharedPointer => "local pointer".to_string(),
+                ArgKind::HiddenGlobalOffset(d) => format!("hidden global offset {d}"),
+                ArgKind::HiddenNone => "hidden (zero)".to_string(),
+                ArgKind::Other(o) => o.clone(),
+            };
+            let _ = writeln!(
+                s,
+                "  arg {i}: offset {:>3}, size {}, {kind}{}{}",
+                a.offset,
+                a.size,
+                a.type_name.as_deref().map(|t| format!(", {t}")).unwrap_or_default(),
+                a.name.as_deref().map(|n| format!(" {n}")).unwrap_or_default(),
+            );
+        }
+    }
+    s
+}
+
+/// `wavejit disasm`: every kernel (or the named one) in LLVM's syntax.
+pub fn disassemble(l: &Loaded, kernel: Option<&str>) -> Result<String> {
+    let kernels: Vec<_> = match kernel {
+        Some(name) => vec![l.object.kernel(name)?],
+        None => l.object.kernels.iter().collect(),
+    };
+    let mut s = String::new();
+    for k in kernels {
+        let text = wavejit_gcn::disassemble(l.gen, &k.code)
+            .map_err(|e| Error::Other(format!("kernel {}: {e}", k.name)))?;
+        let _ = writeln!(s, "{}:", k.name);
+        s.push_str(&text);
+    }
+    Ok(s)
+}
+
+/// A kernel lifted to IR, with what launching it needs.
+pub struct Lifted {
+    pub kernel: loader::Kernel,
+    pub gen: Gen,
+    pub layout: wavejit_gcn::lift::GcnLayout,
+    pub func: std::sync::Arc<wavejit_ir::Function>,
+}
+
+/// Guest address the kernel's code is placed at (branch targets are relative; `s_getpc`
+/// returns addresses from here).
+fn code_base(k: &loader::Kernel) -> u64 {
+    k.code_address
+}
+
+/// Lifts a kernel whose code may have been relocated (legacy scratch relocations).
+pub fn lift_kernel(l: &Loaded, kernel: &loader::Kernel, code: &[u8]) -> Result<Lifted> {
+    use wavejit_gcn::lift::{lift, GcnLayout, LiftConfig};
+    let cfg = LiftConfig::from_rsrc1(l.gen, kernel.rsrc1, code_base(kernel), &kernel.name);
+    let func = lift(code, &cfg).map_err(|e| Error::Other(format!("kernel {}: {e}", kernel.name)))?;
+    wavejit_ir::verify::verify(&func)
+        .map_err(|e| Error::Other(format!("kernel {}: lifted IR is invalid: {e}", kernel.name)))?;
+    Ok(Lifted { kernel: kernel.clone(), gen: l.gen, layout: GcnLayout::new(), func: std::sync::Arc::new(func) })
+}
+
+/// A kernel launch: sizes, arguments, engine and limits.
+pub struct RunRequest<'a> {
+    pub kernel: &'a str,
+    pub global: [u32; 3],
+    pub local: [u32; 3],
+    pub engine: crate::EngineKind,
+    pub threads: usize,
+    pub args: &'a [crate::spec::ArgSpec],
+    pub fuel: u64,
+    pub timeout: std::time::Duration,
+}
+
+/// The outcome of a run: the memory (for reading buffers back) and where each argument's
+/// buffer lives.
+pub struct RunOutcome {
+    pub mem: wavejit_runtime::GuestMemory,
+    /// Guest address and size of each buffer argument (None for values).
+    pub buffers: Vec<Option<(u64, u64)>>,
+    pub stats: wavejit_runtime::DispatchStats,
+}
+
+impl RunOutcome {
+    /// The bytes of buffer argument `i` after the run.
+    pub fn buffer(&self, i: usize) -> Result<Vec<u8>> {
+        let (addr, size) = self
+            .buffers
+            .get(i)
+            .copied()
+            .flatten()
+            .ok_or_else(|| Error::Usage(format!("argument {i} is not a buffer")))?;
+        let mut out = vec![0u8; size as usize];
+        self.mem.read_bytes(addr, &mut out).map_err(|e| Error::Other(e.to_string()))?;
+        Ok(out)
+    }
+}
+
+fn mem_err(e: wavejit_runtime::MemError) -> Error {
+    Error::Other(e.to_string())
+}
+
+/// Loads buffers and arguments into guest memory, lifts the kernel and runs it.
+pub fn run(l: &Loaded, req: &RunRequest<'_>) -> Result<RunOutcome> {
+    use crate::spec::{ArgSpec, ValueKind};
+    use wavejit_gcn::launch::{self, ArgValue, Dispatch, WaveAddresses};
+    let kernel = l.object.kernel(req.kernel)?;
+    let fail = |e: launch::LaunchError| Error::Usage(format!("kernel {}: {e}", kernel.name));
+    let dispatch = Dispatch { global: req.global, local: req.local };
+    dispatch.validate(kernel).map_err(fail)?;
+
+    let mut mem = wavejit_runtime::GuestMemory::new().map_err(mem_err)?;
+    let mut values = Vec::with_capacity(req.args.len());
+    let mut buffers = Vec::with_capacity(req.args.len());
+    for spec in req.args {
+        let (value, buffer) = match spec {
+            ArgSpec::File(path) => {
+                let data = crate::cli::read(path)?;
+                let addr = mem.alloc_bytes(&data, 256).map_err(mem_err)?;
+                (ArgValue::Pointer(addr), Some((addr, data.len() as u64)))
+            }
+            ArgSpec::Zero(n) => {
+                let addr = mem.alloc(*n, 256).map_err(mem_err)?;
+                (ArgValue::Pointer(addr), Some((addr, *n)))
+            }
+            ArgSpec::Value { kind, bits } => {
+                let v = match kind {
+                    ValueKind::U32 => ArgValue::U32(*bits as u32),
+                    ValueKind::I32 => ArgValue::I32(*bits as u32 as i32),
+                    ValueKind::U64 => ArgValue::U64(*bits),
+                    ValueKind::I64 => ArgValue::I64(*bits as i64),
+                    ValueKind::F32 => ArgValue::F32(f32::from_bits(*bits as u32)),
+                    ValueKind::F64 => ArgValue::F64(f64::from_bits(*bits)),
+                };
+                (v, None)
+            }
+        };
+        values.push(value);
+        buffers.push(buffer);
+    }
+    let mut kernarg_bytes = launch::build_kernarg(kernel, &dispatch, &values).map_err(fail)?;
+    // Scalar loads fetch up to 16 dwords at once, so LLVM may read past the last argument
+    // (matmul_tiled loads a dwordx4 at byte 24 of a 36-byte segment); HSA runtimes allocate
+    // the kernarg segment with slack for this, and so do we.
+    kernarg_bytes.resize(kernarg_bytes.len().next_multiple_of(64) + 64, 0);
+    let kernarg = mem.alloc_bytes(&kernarg_bytes, 256).map_err(mem_err)?;
+    let packet = mem.alloc(launch::DISPATCH_PACKET_BYTES as u64, 64).map_err(mem_err)?;
+    mem.write_bytes(packet, &launch::dispatch_packet(kernel, &dispatch, 0, kernarg)).map_err(mem_err)?;
+
+    let groups = dispatch.groups();
+    let waves_per_group = (req.local.iter().product::<u32>()).div_ceil(64);
+    let total_waves = groups.iter().map(|&g| g as u64).product::<u64>() * waves_per_group as u64;
+    let lane_stride = launch::scratch_lane_stride(kernel);
+    let scratch_bytes = total_waves * 64 * lane_stride as u64;
+    let scratch_base = if scratch_bytes > 0 { mem.alloc(scratch_bytes, 256).map_err(mem_err)? } else { 0 };
+    let code = if kernel.scratch_relocs.is_empty() {
+        kernel.code.clone()
+    } else {
+        let gfx = l.object.target.gfx;
+        launch::relocated_code(kernel, launch::scratch_rsrc(gfx, scratch_base, lane_stride))
+    };
+    let lifted = lift_kernel(l, kernel, &code)?;
+    let engine = req.engine.engine()?;
+    let program = engine.prepare(lifted.func.clone())?;
+
+    let gfx = l.object.target.gfx;
+    let g = &lifted.layout;
+    let init = |state: &mut wavejit_runtime::WaveState, info: &wavejit_runtime::WaveInfo| {
+        let linear_group =
+            info.group[0] as u64 + info.groups[0] as u64 * (info.group[1] as u64 + info.groups[1] as u64 * info.group[2] as u64);
+        let wave_index = linear_group * info.waves_per_group as u64 + info.wave as u64;
+        let addrs = WaveAddresses {
+            kernarg,
+            dispatch_packet: packet,
+            queue: 0,
+            dispatch_id: 0,
+            scratch_base,
+            scratch_wave_offset: (wave_index * 64 * lane_stride as u64) as u32,
+        };
+        let ws = launch::wave_state(kernel, &dispatch, &addrs, gfx, info.group, info.wave)
+            .map_err(|e| wavejit_runtime::ExecError::Setup(format!("kernel {}: {e}", kernel.name)))?;
+        for (s, v) in ws.sgprs {
+            state.set_uniform(g.sgpr(s as u32), v);
+        }
+        for (r, lanes) in ws.vgprs {
+            for (lane, v) in lanes.into_iter().enumerate() {
+                state.set_lane(g.vgpr(r as u32), lane as u32, v);
+            }
+        }
+        state.set_uniform(g.exec(), ws.exec as u32);
+        state.set_uniform(g.exec().offset(1), (ws.exec >> 32) as u32);
+        Ok(())
+    };
+    let launch = wavejit_runtime::Launch {
+        kernel: kernel.name.clone(),
+        func: lifted.func.clone(),
+        program,
+        grid: req.global,
+        local: req.local,
+        lds_bytes: kernel.lds_size,
+        private_lane_bytes: 0,
+        threads: req.threads.max(1),
+        fuel: req.fuel,
+        time_limit: req.timeout,
+        init: &init,
+    };
+    let stats = wavejit_runtime::dispatch(&launch, &mem)?;
+    Ok(RunOutcome { mem, buffers, stats })
+}
