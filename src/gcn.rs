@@ -134,17 +134,27 @@ pub struct RunRequest<'a> {
     pub timeout: std::time::Duration,
 }
 
-/// The outcome of a run: the memory (for reading buffers back) and where each argument's
-/// buffer lives.
-pub struct RunOutcome {
+/// A kernel made ready to dispatch: buffers in guest memory, code lifted and prepared by the
+/// engine. [`Launcher::dispatch`] may run it any number of times (benchmarks do).
+pub struct Launcher {
     pub mem: wavejit_runtime::GuestMemory,
     /// Guest address and size of each buffer argument (None for values).
     pub buffers: Vec<Option<(u64, u64)>>,
-    pub stats: wavejit_runtime::DispatchStats,
+    pub lifted: Lifted,
+    pub program: std::sync::Arc<dyn wavejit_runtime::Program>,
+    gfx: u8,
+    dispatch: wavejit_gcn::launch::Dispatch,
+    kernarg: u64,
+    packet: u64,
+    scratch_base: u64,
+    lane_stride: u32,
+    threads: usize,
+    fuel: u64,
+    timeout: std::time::Duration,
 }
 
-impl RunOutcome {
-    /// The bytes of buffer argument `i` after the run.
+impl Launcher {
+    /// The bytes of buffer argument `i`.
     pub fn buffer(&self, i: usize) -> Result<Vec<u8>> {
         let (addr, size) = self
             .buffers
@@ -156,16 +166,84 @@ impl RunOutcome {
         self.mem.read_bytes(addr, &mut out).map_err(|e| Error::Other(e.to_string()))?;
         Ok(out)
     }
+
+    /// Runs the kernel once over the whole grid.
+    pub fn dispatch(&self) -> Result<wavejit_runtime::DispatchStats> {
+        use wavejit_gcn::launch::{self, WaveAddresses};
+        let kernel = &self.lifted.kernel;
+        let g = &self.lifted.layout;
+        let init = |state: &mut wavejit_runtime::WaveState, info: &wavejit_runtime::WaveInfo| {
+            let linear_group = info.group[0] as u64
+                + info.groups[0] as u64 * (info.group[1] as u64 + info.groups[1] as u64 * info.group[2] as u64);
+            let wave_index = linear_group * info.waves_per_group as u64 + info.wave as u64;
+            let addrs = WaveAddresses {
+                kernarg: self.kernarg,
+                dispatch_packet: self.packet,
+                queue: 0,
+                dispatch_id: 0,
+                scratch_base: self.scratch_base,
+                scratch_wave_offset: (wave_index * 64 * self.lane_stride as u64) as u32,
+            };
+            let ws = launch::wave_state(kernel, &self.dispatch, &addrs, self.gfx, info.group, info.wave)
+                .map_err(|e| wavejit_runtime::ExecError::Setup(format!("kernel {}: {e}", kernel.name)))?;
+            for (s, v) in ws.sgprs {
+                state.set_uniform(g.sgpr(s as u32), v);
+            }
+            for (r, lanes) in ws.vgprs {
+                for (lane, v) in lanes.into_iter().enumerate() {
+                    state.set_lane(g.vgpr(r as u32), lane as u32, v);
+                }
+            }
+            state.set_uniform(g.exec(), ws.exec as u32);
+            state.set_uniform(g.exec().offset(1), (ws.exec >> 32) as u32);
+            Ok(())
+        };
+        let launch = wavejit_runtime::Launch {
+            kernel: kernel.name.clone(),
+            func: self.lifted.func.clone(),
+            program: self.program.clone(),
+            grid: self.dispatch.global,
+            local: self.dispatch.local,
+            lds_bytes: kernel.lds_size,
+            private_lane_bytes: 0,
+            threads: self.threads.max(1),
+            fuel: self.fuel,
+            time_limit: self.timeout,
+            init: &init,
+        };
+        Ok(wavejit_runtime::dispatch(&launch, &self.mem)?)
+    }
+}
+
+/// The outcome of [`run`]: the launcher (memory and buffers) and what the dispatch did.
+pub struct RunOutcome {
+    pub launcher: Launcher,
+    pub stats: wavejit_runtime::DispatchStats,
+}
+
+impl RunOutcome {
+    /// The bytes of buffer argument `i` after the run.
+    pub fn buffer(&self, i: usize) -> Result<Vec<u8>> {
+        self.launcher.buffer(i)
+    }
 }
 
 fn mem_err(e: wavejit_runtime::MemError) -> Error {
     Error::Other(e.to_string())
 }
 
-/// Loads buffers and arguments into guest memory, lifts the kernel and runs it.
+/// Loads buffers and arguments into guest memory, lifts the kernel and runs it once.
 pub fn run(l: &Loaded, req: &RunRequest<'_>) -> Result<RunOutcome> {
+    let launcher = prepare(l, req)?;
+    let stats = launcher.dispatch()?;
+    Ok(RunOutcome { launcher, stats })
+}
+
+/// Loads buffers and arguments into guest memory, lifts the kernel and prepares it on the
+/// requested engine.
+pub fn prepare(l: &Loaded, req: &RunRequest<'_>) -> Result<Launcher> {
     use crate::spec::{ArgSpec, ValueKind};
-    use wavejit_gcn::launch::{self, ArgValue, Dispatch, WaveAddresses};
+    use wavejit_gcn::launch::{self, ArgValue, Dispatch};
     let kernel = l.object.kernel(req.kernel)?;
     let fail = |e: launch::LaunchError| Error::Usage(format!("kernel {}: {e}", kernel.name));
     let dispatch = Dispatch { global: req.global, local: req.local };
@@ -215,57 +293,27 @@ pub fn run(l: &Loaded, req: &RunRequest<'_>) -> Result<RunOutcome> {
     let lane_stride = launch::scratch_lane_stride(kernel);
     let scratch_bytes = total_waves * 64 * lane_stride as u64;
     let scratch_base = if scratch_bytes > 0 { mem.alloc(scratch_bytes, 256).map_err(mem_err)? } else { 0 };
+    let gfx = l.object.target.gfx;
     let code = if kernel.scratch_relocs.is_empty() {
         kernel.code.clone()
     } else {
-        let gfx = l.object.target.gfx;
         launch::relocated_code(kernel, launch::scratch_rsrc(gfx, scratch_base, lane_stride))
     };
     let lifted = lift_kernel(l, kernel, &code)?;
-    let engine = req.engine.engine()?;
-    let program = engine.prepare(lifted.func.clone())?;
-
-    let gfx = l.object.target.gfx;
-    let g = &lifted.layout;
-    let init = |state: &mut wavejit_runtime::WaveState, info: &wavejit_runtime::WaveInfo| {
-        let linear_group =
-            info.group[0] as u64 + info.groups[0] as u64 * (info.group[1] as u64 + info.groups[1] as u64 * info.group[2] as u64);
-        let wave_index = linear_group * info.waves_per_group as u64 + info.wave as u64;
-        let addrs = WaveAddresses {
-            kernarg,
-            dispatch_packet: packet,
-            queue: 0,
-            dispatch_id: 0,
-            scratch_base,
-            scratch_wave_offset: (wave_index * 64 * lane_stride as u64) as u32,
-        };
-        let ws = launch::wave_state(kernel, &dispatch, &addrs, gfx, info.group, info.wave)
-            .map_err(|e| wavejit_runtime::ExecError::Setup(format!("kernel {}: {e}", kernel.name)))?;
-        for (s, v) in ws.sgprs {
-            state.set_uniform(g.sgpr(s as u32), v);
-        }
-        for (r, lanes) in ws.vgprs {
-            for (lane, v) in lanes.into_iter().enumerate() {
-                state.set_lane(g.vgpr(r as u32), lane as u32, v);
-            }
-        }
-        state.set_uniform(g.exec(), ws.exec as u32);
-        state.set_uniform(g.exec().offset(1), (ws.exec >> 32) as u32);
-        Ok(())
-    };
-    let launch = wavejit_runtime::Launch {
-        kernel: kernel.name.clone(),
-        func: lifted.func.clone(),
+    let program = req.engine.engine()?.prepare(lifted.func.clone())?;
+    Ok(Launcher {
+        mem,
+        buffers,
+        lifted,
         program,
-        grid: req.global,
-        local: req.local,
-        lds_bytes: kernel.lds_size,
-        private_lane_bytes: 0,
-        threads: req.threads.max(1),
+        gfx,
+        dispatch,
+        kernarg,
+        packet,
+        scratch_base,
+        lane_stride,
+        threads: req.threads,
         fuel: req.fuel,
-        time_limit: req.timeout,
-        init: &init,
-    };
-    let stats = wavejit_runtime::dispatch(&launch, &mem)?;
-    Ok(RunOutcome { mem, buffers, stats })
+        timeout: req.timeout,
+    })
 }
