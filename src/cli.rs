@@ -29,9 +29,13 @@ pub fn info(file: &Path, target: Option<&str>) -> Result<()> {
     Ok(())
 }
 
-pub fn disasm(file: &Path, kernel: Option<&str>, target: Option<&str>) -> Result<()> {
+pub fn disasm(file: &Path, kernel: Option<&str>, target: Option<&str>, ir: bool) -> Result<()> {
     let co = crate::gcn::load(&read(file)?, target)?;
-    print!("{}", crate::gcn::disassemble(&co, kernel)?);
+    if ir {
+        print!("{}", crate::gcn::lifted_ir(&co, kernel)?);
+    } else {
+        print!("{}", crate::gcn::disassemble(&co, kernel)?);
+    }
     Ok(())
 }
 
@@ -65,13 +69,14 @@ pub fn run(o: RunOptions) -> Result<()> {
 }
 
 pub fn fuzz(isa: &str, seconds: u64, seed: Option<u64>, out: &Path) -> Result<()> {
-    let _ = (isa, seconds, seed, out);
-    Err(Error::Other("fuzz: not wired yet".into()))
+    let report = crate::fuzz::campaign(isa, seconds, seed, out, true).map_err(Error::Other)?;
+    println!("{report}");
+    Ok(())
 }
 
-pub fn bench(seconds: f64) -> Result<()> {
-    let _ = seconds;
-    Err(Error::Other("bench: not wired yet".into()))
+pub fn bench(cfg: crate::bench::BenchConfig) -> Result<()> {
+    print!("{}", crate::bench::report(&cfg)?);
+    Ok(())
 }
 
 pub fn demo() -> Result<()> {

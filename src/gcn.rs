@@ -98,6 +98,19 @@ pub fn disassemble(l: &Loaded, kernel: Option<&str>) -> Result<String> {
     Ok(s)
 }
 
+/// `wavejit disasm --ir`: every kernel (or the named one) lifted to wavejit IR, in its text form.
+pub fn lifted_ir(l: &Loaded, kernel: Option<&str>) -> Result<String> {
+    let kernels: Vec<_> = match kernel {
+        Some(name) => vec![l.object.kernel(name)?],
+        None => l.object.kernels.iter().collect(),
+    };
+    let mut s = String::new();
+    for k in kernels {
+        s.push_str(&wavejit_ir::text::print(&lift_kernel(l, k, &k.code)?.func));
+    }
+    Ok(s)
+}
+
 /// A kernel lifted to IR, with what launching it needs.
 pub struct Lifted {
     pub kernel: loader::Kernel,
@@ -262,6 +275,10 @@ pub fn prepare(l: &Loaded, req: &RunRequest<'_>) -> Result<Launcher> {
             ArgSpec::Zero(n) => {
                 let addr = mem.alloc(*n, 256).map_err(mem_err)?;
                 (ArgValue::Pointer(addr), Some((addr, *n)))
+            }
+            ArgSpec::Data(data) => {
+                let addr = mem.alloc_bytes(data, 256).map_err(mem_err)?;
+                (ArgValue::Pointer(addr), Some((addr, data.len() as u64)))
             }
             ArgSpec::Value { kind, bits } => {
                 let v = match kind {

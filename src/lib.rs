@@ -3,7 +3,9 @@
 //! This crate is the facade the command line and the integration tests use: it loads a code
 //! object, lifts a kernel with its ISA frontend, and runs it on an engine through the runtime.
 
+pub mod bench;
 pub mod cli;
+pub mod fuzz;
 pub mod gcn;
 pub mod native;
 pub mod spec;

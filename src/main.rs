@@ -59,6 +59,9 @@ enum Command {
         kernel: Option<String>,
         #[arg(long)]
         target: Option<String>,
+        /// Print the lifted wavejit IR instead of the machine code.
+        #[arg(long)]
+        ir: bool,
     },
     /// Kernels, target, resources, argument layout.
     Info {
@@ -80,9 +83,15 @@ enum Command {
     },
     /// Throughput figures: JIT vs interpreter vs a native Rust reference, and compile time.
     Bench {
-        /// Seconds per measurement.
-        #[arg(long, default_value_t = 1.0)]
-        seconds: f64,
+        /// Waves in the grid (64 work-items each).
+        #[arg(long, default_value_t = 64)]
+        waves: u32,
+        /// Loop trips of the kernel per work-item.
+        #[arg(long, default_value_t = 200)]
+        iters: u32,
+        /// Repetitions per implementation (medians are reported).
+        #[arg(long, default_value_t = 7)]
+        reps: u32,
     },
     /// Bundled example kernels, both engines, checked, with figures.
     Demo,
@@ -110,10 +119,14 @@ fn main() -> ExitCode {
                 timeout,
             })
         }
-        Command::Disasm { file, kernel, target } => wavejit::cli::disasm(&file, kernel.as_deref(), target.as_deref()),
+        Command::Disasm { file, kernel, target, ir } => {
+            wavejit::cli::disasm(&file, kernel.as_deref(), target.as_deref(), ir)
+        }
         Command::Info { file, target } => wavejit::cli::info(&file, target.as_deref()),
         Command::Fuzz { isa, seconds, seed, out } => wavejit::cli::fuzz(&isa, seconds, seed, &out),
-        Command::Bench { seconds } => wavejit::cli::bench(seconds),
+        Command::Bench { waves, iters, reps } => {
+            wavejit::cli::bench(wavejit::bench::BenchConfig { waves, iters, reps })
+        }
         Command::Demo => wavejit::cli::demo(),
     };
     match result {

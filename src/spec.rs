@@ -16,6 +16,8 @@ pub enum ArgSpec {
     File(PathBuf),
     /// A zero-filled buffer.
     Zero(u64),
+    /// A buffer holding these bytes (programmatic use; no SPEC spelling).
+    Data(Vec<u8>),
     /// A value passed by value, as little-endian bytes of its width.
     Value { kind: ValueKind, bits: u64 },
 }

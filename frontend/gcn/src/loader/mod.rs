@@ -298,6 +298,15 @@ fn printable(name: &str) -> String {
 
 /// Parses a GCN code object of either ABI.
 pub fn load(data: &[u8]) -> Result<CodeObject, LoadError> {
+    // The `object` crate reads ELF structures in place and requires them to be aligned;
+    // bytes from `include_bytes!` or a slice of a larger buffer need not be.
+    if data.as_ptr().align_offset(8) != 0 {
+        let mut words = vec![0u64; data.len().div_ceil(8)];
+        // SAFETY: `words` owns at least `data.len()` initialised bytes; u64 -> u8 is always valid.
+        let aligned = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, data.len()) };
+        aligned.copy_from_slice(data);
+        return load(aligned);
+    }
     let file = elf::ElfFile::parse(data)?;
     let target = Target::from_e_flags(file.e_flags)?;
     match (file.os_abi, file.e_type) {

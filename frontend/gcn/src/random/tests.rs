@@ -1,0 +1,246 @@
+use super::*;
+use crate::decode::decode_all;
+use crate::inst::Encoding;
+use std::collections::HashSet;
+
+const SEEDS: u64 = 150;
+
+fn programs(gen: Gen) -> impl Iterator<Item = (u64, RandomProgram)> {
+    (0..SEEDS).map(move |s| {
+        let p = generate(gen, s, &GenConfig::default())
+            .unwrap_or_else(|e| panic!("{gen:?} seed {s}: {e}"));
+        (s, p)
+    })
+}
+
+#[test]
+fn programs_decode_and_end_with_s_endpgm() {
+    for gen in Gen::ALL {
+        for (s, p) in programs(gen) {
+            let d = decode_all(gen, &p.code).unwrap_or_else(|e| panic!("{gen:?} seed {s}: {e}"));
+            assert_eq!(d.len(), p.items.len(), "{gen:?} seed {s}");
+            for (di, it) in d.iter().zip(&p.items) {
+                let mut want = it.inst.clone();
+                want.len = di.inst.len;
+                assert_eq!(di.inst, want, "{gen:?} seed {s}");
+            }
+            assert_eq!(
+                p.items.last().map(|i| i.inst.opcode),
+                Some(crate::inst::Opcode::S_ENDPGM)
+            );
+        }
+    }
+}
+
+#[test]
+fn programs_reassemble_from_their_text() {
+    for gen in Gen::ALL {
+        for (s, p) in programs(gen) {
+            let text = p.text();
+            let bytes = crate::assemble(gen, &text)
+                .unwrap_or_else(|e| panic!("{gen:?} seed {s}: {e}\n{text}"));
+            if bytes != p.code {
+                let back = decode_all(gen, &bytes).unwrap_or_default();
+                let first = p.items.iter().zip(&back).find(|(a, b)| {
+                    let mut a = a.inst.clone();
+                    a.len = b.inst.len;
+                    a != b.inst && a.operand(crate::tables::Field::Branch).is_none()
+                });
+                let (a, b) = first
+                    .map(|(a, b)| {
+                        (
+                            format!("{} {:?}", crate::print(&a.inst), a.inst),
+                            format!("{} {:?}", crate::print(&b.inst), b.inst),
+                        )
+                    })
+                    .unwrap_or_default();
+                panic!("{gen:?} seed {s}: text does not reassemble to the same bytes\nfirst difference:\n  {a}\n  {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn same_seed_same_program_and_state() {
+    let a = generate(Gen::Gfx9, 7, &GenConfig::default()).unwrap();
+    let b = generate(Gen::Gfx9, 7, &GenConfig::default()).unwrap();
+    assert_eq!(a.code, b.code);
+    assert_eq!(InitState::random(7), InitState::random(7));
+    let c = generate(Gen::Gfx9, 8, &GenConfig::default()).unwrap();
+    assert_ne!(a.code, c.code);
+}
+
+#[test]
+fn branches_go_forward_except_loop_latches() {
+    for gen in Gen::ALL {
+        for (s, p) in programs(gen) {
+            for (i, it) in p.items.iter().enumerate() {
+                let Some(t) = it.target else { continue };
+                if t <= i {
+                    // A backward branch closes a loop: `s_cbranch_scc1` after `s_cmp_lg_u32 sC, 0`
+                    // whose counter is set right before the body.
+                    assert_eq!(
+                        it.inst.opcode,
+                        crate::inst::Opcode::S_CBRANCH_SCC1,
+                        "{gen:?} seed {s} item {i}"
+                    );
+                    let init = &p.items[t - 1].inst;
+                    assert_eq!(
+                        init.opcode,
+                        crate::inst::Opcode::S_MOV_B32,
+                        "{gen:?} seed {s} item {i}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_family_and_form_is_generated() {
+    for gen in Gen::ALL {
+        let mut seen = HashSet::new();
+        let mut mods = (false, false, false);
+        for (_, p) in programs(gen) {
+            for it in &p.items {
+                seen.insert(it.inst.encoding);
+                let m = it.inst.mods;
+                mods.0 |= m.abs != 0;
+                mods.1 |= m.neg != 0;
+                mods.2 |= m.clamp || m.omod != 0;
+            }
+        }
+        let mut want = vec![
+            Encoding::Sop1,
+            Encoding::Sop2,
+            Encoding::Sopk,
+            Encoding::Sopc,
+            Encoding::Sopp,
+            Encoding::Vop1,
+            Encoding::Vop2,
+            Encoding::Vopc,
+            Encoding::Vop3a,
+            Encoding::Vop3b,
+            Encoding::Ds,
+            if gen >= Gen::Gfx8 {
+                Encoding::Smem
+            } else {
+                Encoding::Smrd
+            },
+        ];
+        if gen >= Gen::Gfx7 {
+            want.push(Encoding::Flat);
+        }
+        if gen >= Gen::Gfx8 {
+            want.extend([Encoding::Sdwa, Encoding::Dpp]);
+        }
+        if gen == Gen::Gfx9 {
+            want.extend([Encoding::Vop3p, Encoding::Global]);
+        }
+        for e in want {
+            assert!(
+                seen.contains(&e),
+                "{gen:?}: no {e:?} instruction in {SEEDS} programs"
+            );
+        }
+        assert_eq!(mods, (true, true, true), "{gen:?}: abs, neg, clamp/omod");
+    }
+}
+
+#[test]
+fn initial_states_hit_edge_values_and_exec_shapes() {
+    let states: Vec<InitState> = (0..200).map(InitState::random).collect();
+    assert!(states.iter().any(|s| s.exec == u64::MAX));
+    assert!(states.iter().any(|s| s.exec == 0));
+    assert!(states.iter().any(|s| s.exec.count_ones() == 1));
+    assert!(states.iter().any(|s| s.float_mode >> 4 == 0));
+    assert!(states.iter().any(|s| s.float_mode >> 4 == 0xf));
+    let all: HashSet<u32> = states
+        .iter()
+        .flat_map(|s| s.vgprs.iter().flatten().copied())
+        .collect();
+    for v in [
+        0x7fa0_0000u32,
+        0x7f80_0000,
+        0x8000_0000,
+        0x0000_0001,
+        0xffff_ffff,
+    ] {
+        assert!(all.contains(&v), "{v:#x} never generated");
+    }
+}
+
+/// Lifts `code` and verifies the result; `Ok(None)` when the lifter does not support an
+/// instruction yet (its text is returned in the error string otherwise).
+fn lift_verify(gen: Gen, code: &[u8], st: &InitState) -> Result<Option<String>, String> {
+    use crate::lift::{lift, LiftConfig, LiftError};
+    let cfg = LiftConfig {
+        gen,
+        float_mode: st.float_mode,
+        ieee_mode: st.ieee_mode,
+        dx10_clamp: st.dx10_clamp,
+        base: 0x1000,
+        name: "random".into(),
+    };
+    match lift(code, &cfg) {
+        Ok(f) => wavejit_ir::verify::verify(&f)
+            .map(|_| None)
+            .map_err(|e| format!("does not verify: {e}")),
+        Err(LiftError::Unsupported { text, .. }) => Ok(Some(text)),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Every program lifts (instructions the lifter does not support yet are tolerated and
+/// listed) and the lifted function verifies. A failure names the single instructions that
+/// fail on their own.
+#[test]
+fn programs_lift_and_verify() {
+    let mut unsupported = std::collections::BTreeSet::new();
+    let mut failures = Vec::new();
+    for gen in Gen::ALL {
+        for (s, p) in programs(gen) {
+            let st = InitState::random(s);
+            match lift_verify(gen, &p.code, &st) {
+                Ok(None) => {}
+                Ok(Some(text)) => {
+                    unsupported.insert(format!("{gen:?} {}", text.split(' ').next().unwrap_or("")));
+                }
+                Err(e) => {
+                    let culprits: Vec<String> = p.items[..p.items.len() - 1]
+                        .iter()
+                        .filter(|it| it.target.is_none())
+                        .filter_map(|it| {
+                            let end = p.items.last().map(|e| e.inst.clone())?;
+                            let one = layout(
+                                gen,
+                                vec![
+                                    Item {
+                                        inst: it.inst.clone(),
+                                        target: None,
+                                    },
+                                    Item {
+                                        inst: end,
+                                        target: None,
+                                    },
+                                ],
+                            )
+                            .ok()?;
+                            lift_verify(gen, &one.code, &st)
+                                .err()
+                                .map(|e| format!("`{}`: {e}", crate::print(&it.inst)))
+                        })
+                        .collect();
+                    failures.push(format!("{gen:?} seed {s}: {e}\n    alone: {culprits:#?}"));
+                }
+            }
+        }
+    }
+    eprintln!("unsupported by the lifter: {unsupported:?}");
+    assert!(
+        failures.is_empty(),
+        "{} programs fail to lift or verify:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

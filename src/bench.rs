@@ -1,0 +1,201 @@
+//! Throughput figures: the ALU-heavy kernel (`benches/kernels/alu_heavy.cl`, compiled for
+//! gfx900) under the interpreter and the JIT, and the native Rust reference of the same
+//! computation ([`crate::native`]), measured in one run, interleaved, on one thread.
+//!
+//! A lane-instruction is one guest instruction times the 64 lanes of its wave, active or not
+//! (the convention of notes/cranelift_jit.md); the native reference is credited with the same
+//! number of lane-instructions as the emulated kernel executes.
+
+use crate::gcn::{Launcher, RunRequest};
+use crate::spec::ArgSpec;
+use crate::{EngineKind, Error, Result};
+use std::time::{Duration, Instant};
+
+/// The benchmark kernel, compiled by benches/kernels/build.sh.
+pub const ALU_HEAVY_GFX900: &[u8] = include_bytes!("../benches/kernels/alu_heavy.gfx900.hsaco");
+
+/// What to measure.
+#[derive(Clone, Copy, Debug)]
+pub struct BenchConfig {
+    /// Waves in the grid (64 work-items each).
+    pub waves: u32,
+    /// Loop trips of the kernel.
+    pub iters: u32,
+    /// Repetitions per implementation (the median is reported).
+    pub reps: u32,
+}
+
+impl Default for BenchConfig {
+    fn default() -> Self {
+        BenchConfig { waves: 64, iters: 200, reps: 7 }
+    }
+}
+
+/// Figures for one exec configuration.
+#[derive(Clone, Debug)]
+pub struct Figures {
+    /// "all lanes active" or "mixed exec (3 of 4 lanes)".
+    pub label: &'static str,
+    pub lane_insts: u64,
+    /// Median seconds per run.
+    pub interp: f64,
+    pub jit: f64,
+    pub native: f64,
+    /// Whether the native reference's output equals the JIT's bit for bit.
+    pub native_agrees: bool,
+}
+
+impl Figures {
+    /// Giga lane-instructions per second.
+    pub fn rate(&self, seconds: f64) -> f64 {
+        self.lane_insts as f64 / seconds / 1e9
+    }
+}
+
+/// Compile-time figures of the JIT for the kernel.
+#[derive(Clone, Debug)]
+pub struct CompileFigures {
+    pub guest_insts: usize,
+    pub ir_insts: usize,
+    pub seconds: f64,
+    pub code_bytes: u64,
+}
+
+fn input(n: usize) -> Vec<f32> {
+    (0..n).map(|i| ((i * 37 % 101) as f32) * 0.01 - 0.5).collect()
+}
+
+fn launcher(engine: EngineKind, cfg: &BenchConfig, active: u32) -> Result<Launcher> {
+    let loaded = crate::gcn::load(ALU_HEAVY_GFX900, None)?;
+    let n = cfg.waves as usize * 64;
+    let data: Vec<u8> = input(n).iter().flat_map(|x| x.to_le_bytes()).collect();
+    let args = [
+        ArgSpec::Zero(n as u64 * 4),
+        ArgSpec::Data(data),
+        ArgSpec::Value { kind: crate::spec::ValueKind::U32, bits: cfg.iters as u64 },
+        ArgSpec::Value { kind: crate::spec::ValueKind::U32, bits: active as u64 },
+    ];
+    let req = RunRequest {
+        kernel: "alu_heavy",
+        global: [n as u32, 1, 1],
+        local: [64, 1, 1],
+        engine,
+        threads: 1,
+        args: &args,
+        fuel: u64::MAX,
+        timeout: Duration::from_secs(3600),
+    };
+    crate::gcn::prepare(&loaded, &req)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn to_f32(bytes: &[u8]) -> Vec<f32> {
+    bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+/// Measures one exec configuration: `active` = 4 (all lanes) or 3 (mixed exec).
+pub fn measure(cfg: &BenchConfig, active: u32) -> Result<Figures> {
+    let interp = launcher(EngineKind::Interp, cfg, active)?;
+    let jit = launcher(EngineKind::Jit, cfg, active)?;
+    let n = cfg.waves as usize * 64;
+    let inp = input(n);
+    let mut native_out = vec![0f32; n];
+    let (mut ti, mut tj, mut tn) = (Vec::new(), Vec::new(), Vec::new());
+    let mut lane_insts = 0;
+    for _ in 0..cfg.reps.max(1) {
+        let t = Instant::now();
+        let s = interp.dispatch()?;
+        ti.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        let sj = jit.dispatch()?;
+        tj.push(t.elapsed().as_secs_f64());
+        if s.guest_insts != sj.guest_insts {
+            return Err(Error::Other("interpreter and JIT executed different instruction counts".into()));
+        }
+        lane_insts = sj.guest_insts * 64;
+        let t = Instant::now();
+        crate::native::alu_heavy(&mut native_out, &inp, cfg.iters, active);
+        tn.push(t.elapsed().as_secs_f64());
+        std::hint::black_box(&native_out);
+    }
+    let (oi, oj) = (interp.buffer(0)?, jit.buffer(0)?);
+    if oi != oj {
+        return Err(Error::Other("benchmark kernel: JIT and interpreter outputs differ".into()));
+    }
+    let native_agrees = to_f32(&oj).iter().zip(&native_out).all(|(a, b)| a.to_bits() == b.to_bits());
+    Ok(Figures {
+        label: if active >= 4 { "all lanes active" } else { "mixed exec (3 of 4 lanes)" },
+        lane_insts,
+        interp: median(ti),
+        jit: median(tj),
+        native: median(tn),
+        native_agrees,
+    })
+}
+
+/// Compiles the kernel with a fresh JIT (no code cache) and reports the time per instruction.
+pub fn compile_time() -> Result<CompileFigures> {
+    use wavejit_runtime::Engine;
+    let loaded = crate::gcn::load(ALU_HEAVY_GFX900, None)?;
+    let kernel = loaded.object.kernel("alu_heavy")?;
+    let guest_insts = wavejit_gcn::decode_all(loaded.gen, &kernel.code)
+        .map_err(|e| Error::Other(e.to_string()))?
+        .len();
+    let lifted = crate::gcn::lift_kernel(&loaded, kernel, &kernel.code)?;
+    let mut best = f64::MAX;
+    let mut code_bytes = 0;
+    for _ in 0..5 {
+        let jit = wavejit_jit::Jit::new()?;
+        let t = Instant::now();
+        jit.prepare(lifted.func.clone())?;
+        best = best.min(t.elapsed().as_secs_f64());
+        code_bytes = jit.stats().code_bytes;
+    }
+    Ok(CompileFigures { guest_insts, ir_insts: lifted.func.inst_count(), seconds: best, code_bytes })
+}
+
+/// The report `wavejit bench` and `wavejit demo` print.
+pub fn report(cfg: &BenchConfig) -> Result<String> {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "alu_heavy (gfx900), {} waves x {} loop trips, 1 thread; G lane-instr/s (median of {}):",
+        cfg.waves, cfg.iters, cfg.reps
+    );
+    let _ = writeln!(
+        s,
+        "  {:<28} {:>8} {:>8} {:>8} {:>11} {:>11}",
+        "", "interp", "JIT", "native", "JIT/native", "JIT/interp"
+    );
+    for active in [4, 3] {
+        let f = measure(cfg, active)?;
+        let _ = writeln!(
+            s,
+            "  {:<28} {:>8.3} {:>8.2} {:>8.2} {:>10.2}x {:>10.1}x{}",
+            f.label,
+            f.rate(f.interp),
+            f.rate(f.jit),
+            f.rate(f.native),
+            f.native / f.jit,
+            f.interp / f.jit,
+            if f.native_agrees { "" } else { "  (native output differs!)" }
+        );
+    }
+    let c = compile_time()?;
+    let _ = writeln!(
+        s,
+        "JIT compile: {:.2} ms for {} guest instructions ({} IR): {:.1} us per guest instruction, {:.1} us per IR instruction, {} bytes of code",
+        c.seconds * 1e3,
+        c.guest_insts,
+        c.ir_insts,
+        c.seconds * 1e6 / c.guest_insts as f64,
+        c.seconds * 1e6 / c.ir_insts as f64,
+        c.code_bytes
+    );
+    Ok(s)
+}
