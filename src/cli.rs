@@ -24,12 +24,21 @@ pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
 }
 
 pub fn info(file: &Path, target: Option<&str>) -> Result<()> {
+    if crate::asm_kernel::is_asm_file(file) {
+        print!("{}", crate::asm_kernel::load(file, target)?.describe());
+        return Ok(());
+    }
     let co = crate::gcn::load(&read(file)?, target)?;
     print!("{}", crate::gcn::describe(&co));
     Ok(())
 }
 
 pub fn disasm(file: &Path, kernel: Option<&str>, target: Option<&str>, ir: bool) -> Result<()> {
+    if crate::asm_kernel::is_asm_file(file) {
+        let asm = crate::asm_kernel::load(file, target)?;
+        print!("{}", if ir { asm.lifted_ir(kernel)? } else { asm.disassemble(kernel)? });
+        return Ok(());
+    }
     let co = crate::gcn::load(&read(file)?, target)?;
     if ir {
         print!("{}", crate::gcn::lifted_ir(&co, kernel)?);
@@ -44,7 +53,6 @@ fn available_threads() -> usize {
 }
 
 pub fn run(o: RunOptions) -> Result<()> {
-    let loaded = crate::gcn::load(&read(&o.file)?, o.target.as_deref())?;
     if !(o.timeout > 0.0 && o.timeout.is_finite()) {
         return Err(Error::Usage(format!("bad --timeout {}: expected positive seconds", o.timeout)));
     }
@@ -60,7 +68,11 @@ pub fn run(o: RunOptions) -> Result<()> {
         fuel: o.fuel,
         timeout: std::time::Duration::from_secs_f64(o.timeout),
     };
-    let out = crate::gcn::run(&loaded, &req)?;
+    let out = if crate::asm_kernel::is_asm_file(&o.file) {
+        crate::asm_kernel::load(&o.file, o.target.as_deref())?.run(&req)?
+    } else {
+        crate::gcn::run(&crate::gcn::load(&read(&o.file)?, o.target.as_deref())?, &req)?
+    };
     for s in &o.saves {
         let bytes = out.buffer(s.arg)?;
         std::fs::write(&s.path, bytes).map_err(|e| Error::io(&s.path, e))?;

@@ -127,12 +127,29 @@ fn code_base(k: &loader::Kernel) -> u64 {
 
 /// Lifts a kernel whose code may have been relocated (legacy scratch relocations).
 pub fn lift_kernel(l: &Loaded, kernel: &loader::Kernel, code: &[u8]) -> Result<Lifted> {
+    lift_for(l.gen, kernel, code)
+}
+
+/// Lifts `code` as `kernel`'s code for generation `gen` (also for kernels that come from no
+/// code object, such as those of `.s` files).
+pub fn lift_for(gen: Gen, kernel: &loader::Kernel, code: &[u8]) -> Result<Lifted> {
     use wavejit_gcn::lift::{lift, GcnLayout, LiftConfig};
-    let cfg = LiftConfig::from_rsrc1(l.gen, kernel.rsrc1, code_base(kernel), &kernel.name);
+    let cfg = LiftConfig::from_rsrc1(gen, kernel.rsrc1, code_base(kernel), &kernel.name);
     let func = lift(code, &cfg).map_err(|e| Error::Other(format!("kernel {}: {e}", kernel.name)))?;
     wavejit_ir::verify::verify(&func)
         .map_err(|e| Error::Other(format!("kernel {}: lifted IR is invalid: {e}", kernel.name)))?;
-    Ok(Lifted { kernel: kernel.clone(), gen: l.gen, layout: GcnLayout::new(), func: std::sync::Arc::new(func) })
+    Ok(Lifted { kernel: kernel.clone(), gen, layout: GcnLayout::new(), func: std::sync::Arc::new(func) })
+}
+
+/// The generation number (6-9) the launch ABI's per-generation words are built for: that of
+/// the code's decoding, so a `--target` override changes both together.
+fn gfx_number(gen: Gen) -> u8 {
+    match gen {
+        Gen::Gfx6 => 6,
+        Gen::Gfx7 => 7,
+        Gen::Gfx8 => 8,
+        Gen::Gfx9 => 9,
+    }
 }
 
 /// A kernel launch: sizes, arguments, engine and limits.
@@ -255,9 +272,13 @@ pub fn run(l: &Loaded, req: &RunRequest<'_>) -> Result<RunOutcome> {
 /// Loads buffers and arguments into guest memory, lifts the kernel and prepares it on the
 /// requested engine.
 pub fn prepare(l: &Loaded, req: &RunRequest<'_>) -> Result<Launcher> {
+    prepare_kernel(l.object.kernel(req.kernel)?, l.gen, req)
+}
+
+/// [`prepare`] for a kernel given directly (`req.kernel` is not looked up), decoded as `gen`.
+pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -> Result<Launcher> {
     use crate::spec::{ArgSpec, ValueKind};
     use wavejit_gcn::launch::{self, ArgValue, Dispatch};
-    let kernel = l.object.kernel(req.kernel)?;
     let fail = |e: launch::LaunchError| Error::Usage(format!("kernel {}: {e}", kernel.name));
     let dispatch = Dispatch { global: req.global, local: req.local };
     dispatch.validate(kernel).map_err(fail)?;
@@ -310,13 +331,13 @@ pub fn prepare(l: &Loaded, req: &RunRequest<'_>) -> Result<Launcher> {
     let lane_stride = launch::scratch_lane_stride(kernel);
     let scratch_bytes = total_waves * 64 * lane_stride as u64;
     let scratch_base = if scratch_bytes > 0 { mem.alloc(scratch_bytes, 256).map_err(mem_err)? } else { 0 };
-    let gfx = l.object.target.gfx;
+    let gfx = gfx_number(gen);
     let code = if kernel.scratch_relocs.is_empty() {
         kernel.code.clone()
     } else {
         launch::relocated_code(kernel, launch::scratch_rsrc(gfx, scratch_base, lane_stride))
     };
-    let lifted = lift_kernel(l, kernel, &code)?;
+    let lifted = lift_for(gen, kernel, &code)?;
     let program = req.engine.engine()?.prepare(lifted.func.clone())?;
     Ok(Launcher {
         mem,

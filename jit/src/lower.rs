@@ -9,6 +9,7 @@
 //! notes/cranelift_jit.md section 3.5):
 //! - integer `iadd isub imul` (every width), `umulhi smulhi` (i32 lanes, i32/i64 uniform),
 //!   `umin umax smin smax umed3 smed3`, `and or xor not bfi`, shifts by a uniform amount,
+//!   `ubfe sbfe` (i32) with a uniform offset and width,
 //!   `iabs` (i32/i64), `popcnt clz ctz bitrev` (uniform i32/i64), carries (i32/i64), `icmp`
 //!   (not on i1), `select`, `zext sext trunc bitcast concat`;
 //! - float `fadd fsub fmul fdiv fsqrt(ieee) fma fmad fmul_legacy fmad_legacy`, `fmin fmax`
@@ -16,7 +17,7 @@
 //!   i32->f32.
 //!
 //! Everything else (f16, directed rounding, division, saturation, per-lane shift amounts, bit
-//! fields, rounding to integral, transcendentals, conversions between float widths, the GPU
+//! fields with per-lane offsets or widths, rounding to integral, transcendentals, conversions between float widths, the GPU
 //! helpers) goes through the helper.
 
 use crate::vals::*;
@@ -190,6 +191,33 @@ impl Lower<'_, '_> {
                     }
                 });
                 self.wrap(f, ty, r)
+            }
+            Ubfe | Sbfe if ty == I32 => {
+                // Bit-field extract with a uniform offset and width, the common case
+                // (SDWA selects, `v_cvt_f32_ubyte*`, `v_bfe` with constants), as two shifts.
+                // Mirrors `semantics::int::bfe`: with off = offset & 31 and w = width & 31,
+                // w = 0 gives 0; off + w < 32 gives (x << (32 - off - w)) >> (32 - w); otherwise
+                // x >> off (arithmetic shifts for the signed form).
+                let (V::S(off), V::S(w)) = (args[1], args[2]) else { return None };
+                let a = same(self, 0);
+                let off = self.b.ins().band_imm_u(off, 31);
+                let w = self.b.ins().band_imm_u(w, 31);
+                let sum = self.b.ins().iadd(off, w);
+                let c32 = self.b.ins().iconst(ct::I32, 32);
+                let zero = self.b.ins().iconst(ct::I32, 0);
+                let inside = self.b.ins().icmp(CIntCC::UnsignedLessThan, sum, c32);
+                let up = self.b.ins().isub(c32, sum);
+                let s1 = self.b.ins().select(inside, up, zero);
+                let down = self.b.ins().isub(c32, w);
+                let s2 = self.b.ins().select(inside, down, off);
+                let empty = self.b.ins().icmp(CIntCC::Equal, w, zero);
+                let signed = op == Sbfe;
+                self.map1(f, a, |b, x| {
+                    let y = b.ins().ishl(x, s1);
+                    let r = if signed { b.ins().sshr(y, s2) } else { b.ins().ushr(y, s2) };
+                    let z = b.ins().bxor(x, x);
+                    b.ins().select(empty, z, r)
+                })
             }
             Iabs if ty == I32 || ty == I64 => {
                 let a = same(self, 0);
