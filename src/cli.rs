@@ -92,5 +92,5 @@ pub fn bench(cfg: crate::bench::BenchConfig) -> Result<()> {
 }
 
 pub fn demo() -> Result<()> {
-    Err(Error::Other("demo: not wired yet".into()))
+    crate::demo::run()
 }

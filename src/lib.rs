@@ -3,8 +3,11 @@
 //! This crate is the facade the command line and the integration tests use: it loads a code
 //! object, lifts a kernel with its ISA frontend, and runs it on an engine through the runtime.
 
+pub mod asm_kernel;
 pub mod bench;
 pub mod cli;
+pub mod demo;
+pub mod fixtures;
 pub mod fuzz;
 pub mod gcn;
 pub mod native;

@@ -1,0 +1,154 @@
+//! The bundled GCN example kernels (tests/fixtures/gcn, described by its manifest.json): runs
+//! them and checks every output against the host-native build of the same OpenCL C source.
+//! `wavejit demo` and the fixture integration test both use this.
+
+use crate::spec::ArgSpec;
+use crate::{EngineKind, Error, Result};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Where the repository's fixtures are (they are read at run time, not embedded).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The parsed manifest.
+pub struct Manifest {
+    pub targets: Vec<Value>,
+    pub kernels: Vec<Value>,
+}
+
+pub fn manifest() -> Result<Manifest> {
+    let path = root().join("tests/fixtures/gcn/manifest.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+    let m: Value = serde_json::from_str(&text).map_err(|e| Error::Other(format!("{}: {e}", path.display())))?;
+    let list = |k: &str| m[k].as_array().cloned().unwrap_or_default();
+    Ok(Manifest { targets: list("targets"), kernels: list("kernels") })
+}
+
+fn spec(s: &str) -> Result<ArgSpec> {
+    Ok(match s.parse::<ArgSpec>().map_err(|e| Error::Usage(e.0))? {
+        ArgSpec::File(p) => ArgSpec::File(root().join(p)),
+        other => other,
+    })
+}
+
+fn dims(v: &Value) -> [u32; 3] {
+    let a: Vec<u32> = v.as_array().map(|a| a.iter().map(|x| x.as_u64().unwrap_or(1) as u32).collect()).unwrap_or_default();
+    [0, 1, 2].map(|i| a.get(i).copied().unwrap_or(1))
+}
+
+fn ulp_distance(a: f32, b: f32) -> u64 {
+    if a.is_nan() || b.is_nan() {
+        return u64::MAX;
+    }
+    // Maps floats to integers that are ordered like the floats, so ulps are differences.
+    let key = |x: f32| {
+        let b = x.to_bits() as i64;
+        if b < 0x8000_0000 {
+            b
+        } else {
+            0x8000_0000 - b
+        }
+    };
+    (key(a) - key(b)).unsigned_abs()
+}
+
+/// Compares one output buffer with its expected file per the manifest entry `out`.
+pub fn compare(out: &Value, got: &[u8]) -> std::result::Result<(), String> {
+    let path = root().join(out["expected"].as_str().unwrap_or_default());
+    let expected = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if got.len() != expected.len() {
+        return Err(format!("{} bytes, expected {}", got.len(), expected.len()));
+    }
+    let size = if out["elem"].as_str() == Some("u64") { 8 } else { 4 };
+    let tol = out["tolerance"].as_f64().unwrap_or(0.0);
+    let how = out["compare"].as_str().unwrap_or("exact");
+    for (i, (g, e)) in got.chunks(size).zip(expected.chunks(size)).enumerate() {
+        let f = |b: &[u8]| f32::from_le_bytes(b.try_into().unwrap_or([0; 4]));
+        let ok = match how {
+            "exact" => g == e,
+            "ulp" => ulp_distance(f(g), f(e)) <= tol as u64,
+            "abs" => ((f(g) as f64) - (f(e) as f64)).abs() <= tol,
+            c => return Err(format!("unknown comparison {c}")),
+        };
+        if !ok {
+            return Err(format!("{} element {i}: got {g:02x?}, expected {e:02x?}", out["name"]));
+        }
+    }
+    Ok(())
+}
+
+/// One kernel run: every buffer argument's bytes afterwards and the time the dispatch took.
+pub struct KernelRun {
+    pub buffers: Vec<Vec<u8>>,
+    pub seconds: f64,
+    pub lane_insts: u64,
+}
+
+/// Runs kernel entry `k` of the target directory `dir` and checks its outputs.
+pub fn run_kernel(dir: &Path, ext: &str, k: &Value, engine: EngineKind, threads: usize) -> std::result::Result<KernelRun, String> {
+    let name = k["kernel"].as_str().unwrap_or_default();
+    let file = dir.join(format!("{name}.{ext}"));
+    let err = |e: Error| format!("{name} ({}): {e}", engine.name());
+    let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let loaded = crate::gcn::load(&bytes, None).map_err(err)?;
+    let args: Vec<ArgSpec> = k["args"]
+        .as_array()
+        .map(|a| a.iter().map(|s| spec(s.as_str().unwrap_or_default())).collect::<Result<_>>())
+        .transpose()
+        .map_err(err)?
+        .unwrap_or_default();
+    let req = crate::gcn::RunRequest {
+        kernel: name,
+        global: dims(&k["global"]),
+        local: dims(&k["local"]),
+        engine,
+        threads,
+        args: &args,
+        fuel: 1 << 28,
+        timeout: Duration::from_secs(120),
+    };
+    let launcher = crate::gcn::prepare(&loaded, &req).map_err(err)?;
+    let t = Instant::now();
+    let stats = launcher.dispatch().map_err(err)?;
+    let seconds = t.elapsed().as_secs_f64();
+    let mut buffers = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let is_buffer = matches!(a, ArgSpec::File(_) | ArgSpec::Zero(_) | ArgSpec::Data(_));
+        buffers.push(if is_buffer { launcher.buffer(i).map_err(err)? } else { Vec::new() });
+    }
+    for o in k["outputs"].as_array().into_iter().flatten() {
+        let i = o["arg"].as_u64().unwrap_or(0) as usize;
+        let got = buffers.get(i).ok_or_else(|| format!("{name}: output argument {i} missing"))?;
+        compare(o, got).map_err(|e| format!("{name} ({}): {e}", engine.name()))?;
+    }
+    Ok(KernelRun { buffers, seconds, lane_insts: stats.guest_insts * 64 })
+}
+
+/// The outcome of one kernel on one target under both engines.
+pub struct Checked {
+    pub target: String,
+    pub kernel: String,
+    /// `Err` describes the first failure (an engine's error, a wrong output, or the engines
+    /// disagreeing).
+    pub result: std::result::Result<(KernelRun, KernelRun), String>,
+}
+
+/// Runs kernel `k` on target `t` under the interpreter and the JIT; they must agree bit for
+/// bit on every buffer, and both must match the expected outputs.
+pub fn check(t: &Value, k: &Value, threads: usize) -> Checked {
+    let dir = root().join(t["dir"].as_str().unwrap_or_default());
+    let ext = t["ext"].as_str().unwrap_or_default();
+    let target = dir.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let kernel = k["kernel"].as_str().unwrap_or_default().to_string();
+    let interp = run_kernel(&dir, ext, k, EngineKind::Interp, threads);
+    let jit = run_kernel(&dir, ext, k, EngineKind::Jit, threads);
+    let result = match (interp, jit) {
+        (Ok(a), Ok(b)) if a.buffers != b.buffers => Err("JIT and interpreter buffers differ".to_string()),
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    };
+    Checked { target, kernel, result }
+}
