@@ -61,11 +61,12 @@ pub struct CompileFigures {
     pub code_bytes: u64,
 }
 
-fn input(n: usize) -> Vec<f32> {
+/// The benchmark's input buffer of `n` floats.
+pub fn input(n: usize) -> Vec<f32> {
     (0..n).map(|i| ((i * 37 % 101) as f32) * 0.01 - 0.5).collect()
 }
 
-fn launcher(engine: EngineKind, cfg: &BenchConfig, active: u32) -> Result<Launcher> {
+pub fn launcher(engine: EngineKind, cfg: &BenchConfig, active: u32) -> Result<Launcher> {
     let loaded = crate::gcn::load(ALU_HEAVY_GFX900, None)?;
     let n = cfg.waves as usize * 64;
     let data: Vec<u8> = input(n).iter().flat_map(|x| x.to_le_bytes()).collect();

@@ -36,7 +36,12 @@ pub fn info(file: &Path, target: Option<&str>) -> Result<()> {
 pub fn disasm(file: &Path, kernel: Option<&str>, target: Option<&str>, ir: bool) -> Result<()> {
     if crate::asm_kernel::is_asm_file(file) {
         let asm = crate::asm_kernel::load(file, target)?;
-        print!("{}", if ir { asm.lifted_ir(kernel)? } else { asm.disassemble(kernel)? });
+        let text = if ir {
+            asm.lifted_ir(kernel)?
+        } else {
+            asm.disassemble(kernel)?
+        };
+        print!("{text}");
         return Ok(());
     }
     let co = crate::gcn::load(&read(file)?, target)?;
@@ -71,7 +76,8 @@ pub fn run(o: RunOptions) -> Result<()> {
     let out = if crate::asm_kernel::is_asm_file(&o.file) {
         crate::asm_kernel::load(&o.file, o.target.as_deref())?.run(&req)?
     } else {
-        crate::gcn::run(&crate::gcn::load(&read(&o.file)?, o.target.as_deref())?, &req)?
+        let loaded = crate::gcn::load(&read(&o.file)?, o.target.as_deref())?;
+        crate::gcn::run(&loaded, &req)?
     };
     for s in &o.saves {
         let bytes = out.buffer(s.arg)?;

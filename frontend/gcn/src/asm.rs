@@ -20,6 +20,14 @@ pub struct AsmError {
 
 /// Assembles a program for `gen`.
 pub fn assemble(gen: Gen, text: &str) -> Result<Vec<u8>, AsmError> {
+    assemble_with_labels(gen, text).map(|(bytes, _)| bytes)
+}
+
+/// Assembles a program for `gen`; also returns the byte offset of every label.
+pub fn assemble_with_labels(
+    gen: Gen,
+    text: &str,
+) -> Result<(Vec<u8>, HashMap<String, usize>), AsmError> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -51,11 +59,11 @@ pub fn assemble(gen: Gen, text: &str) -> Result<Vec<u8>, AsmError> {
             out.extend(bytes);
         }
         if pass == 1 {
-            return Ok(out);
+            return Ok((out, labels));
         }
     }
     let _ = pc;
-    Ok(Vec::new())
+    Ok((Vec::new(), labels))
 }
 
 fn strip_comment(l: &str) -> &str {

@@ -1,0 +1,492 @@
+//! `.s` files: GCN assembly text (LLVM 14 AMDGPU syntax) run under a fixed launch convention.
+//!
+//! A `.s` file carries no code object, so nothing in it says which chip it is for, where its
+//! arguments are or which registers the hardware fills in. This module states all of it (a
+//! contract, repeated in README.md "Assembly files"):
+//!
+//! - **Target**: `--target CHIP` is required (`gfx900`, `tahiti`, `gfx8`, ...).
+//! - **Kernels**: every name declared with `.globl NAME` (or `.global NAME`) whose label
+//!   `NAME:` is in the file is a kernel entering at that label, as in `llc` output. A file
+//!   declaring none holds one kernel named after the file stem (`add.s` -> `add`) entering at
+//!   its first instruction. A kernel's code runs from its entry to the end of the file; a
+//!   branch outside that range is a guest fault.
+//! - **Addresses**: the entry is placed at guest address 0, so `s_getpc_b64` and every pc in
+//!   a message are byte offsets from the kernel's entry, as `wavejit disasm` prints them.
+//! - **Initial state** (HSA-like, one user SGPR pair):
+//!   `s[0:1]` = kernarg segment address; `s2`, `s3`, `s4` = work-group id x, y, z;
+//!   `v0`, `v1`, `v2` = work-item id x, y, z within the work-group; EXEC = the lanes holding
+//!   work-items (work-items are numbered x fastest, 64 per wave; groups at the edge of a grid
+//!   that is not a multiple of the local size are partial). Every other register is 0.
+//! - **Kernarg segment**: the `--arg` values in order, each at its natural alignment from
+//!   offset 0: buffers (`buf:`, `zero:`) are 8-byte global addresses, `u32`/`i32`/`f32` 4 bytes,
+//!   `u64`/`i64`/`f64` 8 bytes. Reads past the last argument return 0 (the segment has slack).
+//! - **Mode**: FLOAT_MODE 0xf0 (round to nearest even, f32/f64/f16 denormals kept), IEEE_MODE
+//!   and DX10_CLAMP on; 64 KiB of LDS per work-group (gfx6 hardware allows a work-group only
+//!   32 KiB; the emulator gives 64 KiB on every generation); no scratch (private segment).
+//!
+//! Overrides, one per comment line, for the whole file: `; wavejit: KEY VALUE` with KEY one of
+//! `float_mode` (the RSRC1 FLOAT_MODE byte, e.g. `0xc0` flushes f32 denormals), `ieee_mode`
+//! (0 or 1), `dx10_clamp` (0 or 1), `lds_size` (bytes, at most 65536). An unknown key or a
+//! repeated one is an error.
+//!
+//! The kernels become synthetic [`loader::Kernel`]s run through the same preparation and
+//! dispatch as kernels of code objects ([`crate::gcn::prepare_kernel`]).
+
+use crate::gcn::{Launcher, RunOutcome, RunRequest};
+use crate::spec::ArgSpec;
+use crate::{Error, Result};
+use std::fmt::Write;
+use std::path::Path;
+use wavejit_gcn::loader::{
+    self, ArgKind, KernelArg, LoadError, SystemSgprs, UserSgpr, UserSgprSlot,
+};
+use wavejit_gcn::Gen;
+
+/// LDS bytes a work-group gets unless `lds_size` says otherwise (the gfx7-gfx9 maximum).
+pub const DEFAULT_LDS_BYTES: u32 = 64 << 10;
+/// FLOAT_MODE at wave start unless `float_mode` says otherwise: round to nearest even,
+/// denormals kept for every type.
+pub const DEFAULT_FLOAT_MODE: u8 = 0xf0;
+/// SGPRs a program may name (s0-s101 on gfx8/gfx9, s0-s103 on gfx6/gfx7), for `info` only: no
+/// allocation is declared, the whole file is available.
+fn sgpr_file(gen: Gen) -> u32 {
+    match gen {
+        Gen::Gfx6 | Gen::Gfx7 => 104,
+        Gen::Gfx8 | Gen::Gfx9 => 102,
+    }
+}
+const VGPR_FILE: u32 = 256;
+
+/// Whether `path` names an assembly file (extension `.s`).
+pub fn is_asm_file(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("s"))
+}
+
+/// Launch settings of every kernel of a file (defaults overridden by `; wavejit:` comments).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mode {
+    pub float_mode: u8,
+    pub ieee_mode: bool,
+    pub dx10_clamp: bool,
+    pub lds_size: u32,
+}
+
+impl Default for Mode {
+    fn default() -> Mode {
+        Mode {
+            float_mode: DEFAULT_FLOAT_MODE,
+            ieee_mode: true,
+            dx10_clamp: true,
+            lds_size: DEFAULT_LDS_BYTES,
+        }
+    }
+}
+
+/// An assembled `.s` file.
+#[derive(Clone, Debug)]
+pub struct AsmFile {
+    /// The file's path as given, for messages.
+    pub path: String,
+    /// The `--target` name and its generation.
+    pub target: String,
+    pub gen: Gen,
+    /// The whole file's code.
+    pub code: Vec<u8>,
+    /// (kernel name, entry offset in `code`), in the file's order.
+    pub entries: Vec<(String, usize)>,
+    pub mode: Mode,
+}
+
+/// Reads, assembles and describes the kernels of a `.s` file for `target`.
+pub fn load(path: &Path, target: Option<&str>) -> Result<AsmFile> {
+    let shown = path.display().to_string();
+    let target = target.ok_or_else(|| {
+        Error::Usage(format!(
+            "{shown}: an assembly file needs --target CHIP (e.g. gfx900, fiji, hawaii, tahiti)"
+        ))
+    })?;
+    let gen =
+        Gen::from_chip(target).ok_or_else(|| Error::Usage(format!("unknown target '{target}'")))?;
+    let bytes = crate::cli::read(path)?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| Error::Other(format!("{shown}: not UTF-8 text")))?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    parse(&shown, &stem, &text, target, gen)
+}
+
+/// [`load`] on text already read: `stem` names the kernel of a file declaring no `.globl`.
+pub fn parse(path: &str, stem: &str, text: &str, target: &str, gen: Gen) -> Result<AsmFile> {
+    let fail = |line: usize, msg: String| Error::Other(format!("{path}: line {line}: {msg}"));
+    let mode = directives(text).map_err(|(line, msg)| fail(line, msg))?;
+    let (code, labels) =
+        wavejit_gcn::assemble_with_labels(gen, text).map_err(|e| fail(e.line, e.msg))?;
+    let mut entries = Vec::new();
+    for (line, name) in globals(text) {
+        let offset = *labels.get(&name).ok_or_else(|| {
+            fail(
+                line,
+                format!("`{name}` is declared .globl but has no label `{name}:`"),
+            )
+        })?;
+        if !entries.iter().any(|(n, _)| *n == name) {
+            entries.push((name, offset));
+        }
+    }
+    if entries.is_empty() {
+        entries.push((stem.to_string(), 0));
+    }
+    if code.is_empty() {
+        return Err(Error::Other(format!("{path}: no instructions")));
+    }
+    Ok(AsmFile {
+        path: path.to_string(),
+        target: target.to_string(),
+        gen,
+        code,
+        entries,
+        mode,
+    })
+}
+
+/// The text of a line before its comment (`;`, `//` or `#`, as the assembler reads it).
+fn code_part(line: &str) -> &str {
+    let end = [";", "//", "#"]
+        .iter()
+        .filter_map(|c| line.find(c))
+        .min()
+        .unwrap_or(line.len());
+    &line[..end]
+}
+
+/// (1-based line, name) of every `.globl NAME` / `.global NAME` declaration.
+fn globals(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut words = code_part(line).split_whitespace();
+        if matches!(words.next(), Some(".globl" | ".global")) {
+            // `.globl a, b` declares several names.
+            for name in words.flat_map(|w| w.split(',')).filter(|n| !n.is_empty()) {
+                out.push((i + 1, name.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The `; wavejit: KEY VALUE` overrides of a file.
+fn directives(text: &str) -> Result<Mode, (usize, String)> {
+    let mut mode = Mode::default();
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some((_, comment)) = line.split_once(';') else {
+            continue;
+        };
+        let Some(rest) = comment.trim().strip_prefix("wavejit:") else {
+            continue;
+        };
+        let bad = |why: &str| (i + 1, format!("bad directive `wavejit:{rest}`: {why}"));
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let [key, value] = words[..] else {
+            return Err(bad("expected KEY VALUE"));
+        };
+        let n = parse_u64(value).ok_or_else(|| bad("the value is not a number"))?;
+        let flag = || match n {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(bad("expected 0 or 1")),
+        };
+        match key {
+            "float_mode" => {
+                mode.float_mode = u8::try_from(n).map_err(|_| bad("FLOAT_MODE is one byte"))?
+            }
+            "ieee_mode" => mode.ieee_mode = flag()?,
+            "dx10_clamp" => mode.dx10_clamp = flag()?,
+            "lds_size" if n <= u64::from(DEFAULT_LDS_BYTES) => mode.lds_size = n as u32,
+            "lds_size" => return Err(bad("at most 65536 bytes")),
+            _ => {
+                return Err(bad(
+                    "unknown key (float_mode ieee_mode dx10_clamp lds_size)",
+                ))
+            }
+        }
+        if seen.contains(&key) {
+            return Err(bad("repeated"));
+        }
+        seen.push(key);
+    }
+    Ok(mode)
+}
+
+fn parse_u64(s: &str) -> Option<u64> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// The kernel argument metadata the convention gives `args`: natural offsets from 0.
+fn kernarg_layout(args: &[ArgSpec]) -> Vec<KernelArg> {
+    let mut offset = 0u32;
+    args.iter()
+        .map(|a| {
+            let (size, kind) = match a {
+                ArgSpec::File(_) | ArgSpec::Zero(_) | ArgSpec::Data(_) => {
+                    (8, ArgKind::GlobalBuffer)
+                }
+                ArgSpec::Value { kind, .. } => (kind.bytes() as u32, ArgKind::ByValue),
+            };
+            offset = offset.next_multiple_of(size);
+            let arg = KernelArg {
+                name: None,
+                offset,
+                size,
+                kind,
+                type_name: None,
+                address_space: None,
+            };
+            offset += size;
+            arg
+        })
+        .collect()
+}
+
+impl AsmFile {
+    /// The entry offset of kernel `name`, or the loader's "not found" error listing the kernels.
+    fn entry(&self, name: &str) -> Result<usize> {
+        self.entries
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|&(_, o)| o)
+            .ok_or_else(|| {
+                let available = self
+                    .entries
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                Error::Load(LoadError::KernelNotFound {
+                    name: name.to_string(),
+                    available,
+                })
+            })
+    }
+
+    /// Kernel `name` as a code-object kernel launched under the convention, with the argument
+    /// layout `args` implies.
+    pub fn kernel(&self, name: &str, args: &[ArgSpec]) -> Result<loader::Kernel> {
+        let entry = self.entry(name)?;
+        let m = self.mode;
+        let sgpr_count = sgpr_file(self.gen);
+        // RSRC1: granulated VGPR [5:0] and SGPR [9:6] counts, FLOAT_MODE [19:12], DX10_CLAMP
+        // [21], IEEE_MODE [23] (notes/amd_launch_abi.md §3.1).
+        let rsrc1 = (VGPR_FILE / 4 - 1)
+            | (sgpr_count.div_ceil(8) - 1).min(15) << 6
+            | u32::from(m.float_mode) << 12
+            | u32::from(m.dx10_clamp) << 21
+            | u32::from(m.ieee_mode) << 23;
+        // RSRC2: USER_SGPR [5:1] = 2, TGID_{X,Y,Z}_EN [9:7], TIDIG_COMP_CNT [12:11] = 2.
+        let rsrc2 = 2 << 1 | 0b111 << 7 | 2 << 11;
+        let args = kernarg_layout(args);
+        let kernarg_size = args.last().map_or(0, |a| a.offset + a.size);
+        Ok(loader::Kernel {
+            name: name.to_string(),
+            code: self.code[entry..].to_vec(),
+            code_address: 0,
+            sgpr_count,
+            vgpr_count: VGPR_FILE,
+            lds_size: m.lds_size,
+            private_segment_size: 0,
+            kernarg_size,
+            kernarg_align: 8,
+            implicit_kernarg_bytes: 0,
+            rsrc1,
+            rsrc2,
+            float_mode: m.float_mode,
+            ieee_mode: m.ieee_mode,
+            dx10_clamp: m.dx10_clamp,
+            user_sgprs: vec![UserSgprSlot {
+                kind: UserSgpr::KernargSegmentPtr,
+                first: 0,
+            }],
+            user_sgpr_count: 2,
+            system_sgprs: SystemSgprs {
+                workgroup_id: [true; 3],
+                ..SystemSgprs::default()
+            },
+            tidig_comp_cnt: 2,
+            wavefront_size: 64,
+            args,
+            scratch_relocs: Vec::new(),
+            reqd_workgroup_size: None,
+        })
+    }
+
+    /// Places the arguments in guest memory, lifts kernel `req.kernel` and prepares it.
+    pub fn prepare(&self, req: &RunRequest<'_>) -> Result<Launcher> {
+        crate::gcn::prepare_kernel(&self.kernel(req.kernel, req.args)?, self.gen, req)
+    }
+
+    /// [`AsmFile::prepare`], then one dispatch over the grid.
+    pub fn run(&self, req: &RunRequest<'_>) -> Result<RunOutcome> {
+        let launcher = self.prepare(req)?;
+        let stats = launcher.dispatch()?;
+        Ok(RunOutcome { launcher, stats })
+    }
+
+    /// The named kernel, or every kernel.
+    fn selected(&self, kernel: Option<&str>) -> Result<Vec<String>> {
+        match kernel {
+            Some(name) => self.entry(name).map(|_| vec![name.to_string()]),
+            None => Ok(self.entries.iter().map(|(n, _)| n.clone()).collect()),
+        }
+    }
+
+    /// `wavejit disasm`: every kernel (or the named one), offsets from its entry.
+    pub fn disassemble(&self, kernel: Option<&str>) -> Result<String> {
+        let mut s = String::new();
+        for name in self.selected(kernel)? {
+            let code = &self.code[self.entry(&name)?..];
+            let text = wavejit_gcn::disassemble(self.gen, code)
+                .map_err(|e| Error::Other(format!("kernel {name}: {e}")))?;
+            let _ = writeln!(s, "{name}:");
+            s.push_str(&text);
+        }
+        Ok(s)
+    }
+
+    /// `wavejit disasm --ir`: every kernel (or the named one) lifted to wavejit IR.
+    pub fn lifted_ir(&self, kernel: Option<&str>) -> Result<String> {
+        let mut s = String::new();
+        for name in self.selected(kernel)? {
+            let k = self.kernel(&name, &[])?;
+            s.push_str(&wavejit_ir::text::print(
+                &crate::gcn::lift_for(self.gen, &k, &k.code)?.func,
+            ));
+        }
+        Ok(s)
+    }
+
+    /// `wavejit info`: target, kernels and the launch convention.
+    pub fn describe(&self) -> String {
+        let m = self.mode;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "target: {} ({}), assembly file (launch convention: README.md \"Assembly files\")",
+            self.target,
+            self.gen.name()
+        );
+        for (name, entry) in &self.entries {
+            let _ = writeln!(s, "kernel {name}:");
+            let _ = writeln!(
+                s,
+                "  code: {} bytes at offset {entry:#x} of {} assembled bytes; sgprs {}, vgprs {VGPR_FILE}, wave64",
+                self.code.len() - entry,
+                self.code.len(),
+                sgpr_file(self.gen)
+            );
+            let _ = writeln!(
+                s,
+                "  lds: {} bytes; scratch: none; float mode {:#04x}, ieee {}, dx10_clamp {}",
+                m.lds_size, m.float_mode, m.ieee_mode, m.dx10_clamp
+            );
+            let _ = writeln!(s, "  initial state: s[0:1] kernarg address, s2-s4 work-group id x/y/z, v0-v2 work-item id x/y/z");
+            let _ = writeln!(s, "  kernarg: the --arg values at natural offsets from 0 (buffers are 8-byte addresses)");
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::ValueKind;
+
+    #[test]
+    fn arguments_sit_at_natural_offsets() {
+        let v = |kind| ArgSpec::Value { kind, bits: 0 };
+        let args = [
+            v(ValueKind::U32),
+            ArgSpec::Zero(4),
+            v(ValueKind::F32),
+            v(ValueKind::F64),
+            v(ValueKind::I32),
+        ];
+        let layout: Vec<(u32, u32)> = kernarg_layout(&args)
+            .iter()
+            .map(|a| (a.offset, a.size))
+            .collect();
+        assert_eq!(layout, [(0, 4), (8, 8), (16, 4), (24, 8), (32, 4)]);
+    }
+
+    #[test]
+    fn directives_override_the_defaults() {
+        let m =
+            directives("; wavejit: float_mode 0xc0\n s_endpgm ; wavejit: lds_size 1024\n").unwrap();
+        assert_eq!(
+            m,
+            Mode {
+                float_mode: 0xc0,
+                lds_size: 1024,
+                ..Mode::default()
+            }
+        );
+        for bad in [
+            "; wavejit: fast 1",
+            "; wavejit: ieee_mode 2",
+            "; wavejit: lds_size 65537",
+            "; wavejit: float_mode",
+        ] {
+            assert_eq!(directives(bad).unwrap_err().0, 1, "{bad}");
+        }
+        assert_eq!(
+            directives("; wavejit: ieee_mode 0\n; wavejit: ieee_mode 0")
+                .unwrap_err()
+                .0,
+            2
+        );
+    }
+
+    #[test]
+    fn kernels_are_globl_labels_or_the_file() {
+        let text = "\t.globl\tsecond // entry\nfirst:\n s_nop 0\nsecond:\n s_endpgm\n";
+        let f = parse("t.s", "t", text, "gfx900", Gen::Gfx9).unwrap();
+        assert_eq!(f.entries, [("second".to_string(), 4)]);
+        let k = f.kernel("second", &[]).unwrap();
+        assert_eq!(k.code, f.code[4..]);
+        assert!(f.kernel("first", &[]).is_err());
+        let f = parse("t.s", "t", "s_endpgm\n", "gfx900", Gen::Gfx9).unwrap();
+        assert_eq!(f.entries, [("t".to_string(), 0)]);
+        assert!(parse(
+            "t.s",
+            "t",
+            ".globl missing\ns_endpgm\n",
+            "gfx900",
+            Gen::Gfx9
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn rsrc_words_agree_with_the_fields() {
+        let f = parse(
+            "t.s",
+            "t",
+            "; wavejit: float_mode 0xc0\n; wavejit: dx10_clamp 0\ns_endpgm\n",
+            "tahiti",
+            Gen::Gfx6,
+        )
+        .unwrap();
+        let k = f.kernel("t", &[]).unwrap();
+        let cfg = wavejit_gcn::lift::LiftConfig::from_rsrc1(Gen::Gfx6, k.rsrc1, 0, "t");
+        assert_eq!(
+            (cfg.float_mode, cfg.ieee_mode, cfg.dx10_clamp),
+            (0xc0, true, false)
+        );
+        assert_eq!((k.rsrc2 >> 1) & 0x1f, u32::from(k.user_sgpr_count));
+    }
+}

@@ -1,0 +1,71 @@
+//! Running the real `wavejit` binary from the CLI tests (`tests/cli_*.rs`).
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The repository root: manifest paths and `tests/programs` are relative to it.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `wavejit ARGS` from the repository root.
+pub fn wavejit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wavejit"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the wavejit binary runs")
+}
+
+/// Stdout of a run that must succeed.
+pub fn succeeds(args: &[&str]) -> String {
+    let out = wavejit(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "wavejit {args:?} failed: {err}");
+    assert!(err.is_empty(), "wavejit {args:?} wrote to stderr: {err}");
+    String::from_utf8(out.stdout).expect("stdout is UTF-8")
+}
+
+/// The one-line reason of a run that must fail: non-zero exit status, nothing on stdout,
+/// stderr exactly one line starting `wavejit: `, no panic.
+pub fn fails(args: &[&str]) -> String {
+    let out = wavejit(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "wavejit {args:?} succeeded");
+    assert!(
+        !err.contains("panicked"),
+        "wavejit {args:?} panicked: {err}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "wavejit {args:?} wrote to stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let line = err
+        .strip_suffix('\n')
+        .unwrap_or_else(|| panic!("stderr does not end a line: {err:?}"));
+    assert!(
+        !line.contains('\n'),
+        "wavejit {args:?}: more than one line on stderr:\n{err}"
+    );
+    assert!(
+        line.starts_with("wavejit: "),
+        "wavejit {args:?}: stderr does not start with `wavejit: `: {err}"
+    );
+    line.to_string()
+}
+
+/// A path for a scratch file of this test process (removed by the caller or left in the
+/// system's temporary directory).
+pub fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("wavejit-cli-{}-{name}", std::process::id()))
+}
+
+/// Asserts that `text` contains every one of `parts`.
+pub fn assert_mentions(text: &str, parts: &[&str]) {
+    for p in parts {
+        assert!(text.contains(p), "`{text}` does not mention `{p}`");
+    }
+}
