@@ -119,11 +119,10 @@ pub struct Lifted {
     pub func: std::sync::Arc<wavejit_ir::Function>,
 }
 
-/// Guest address the kernel's code is placed at (branch targets are relative; `s_getpc`
-/// returns addresses from here).
-fn code_base(k: &loader::Kernel) -> u64 {
-    k.code_address
-}
+/// Guest address of the kernel's first code byte. Every pc wavejit reports (faults, fuel,
+/// timeouts, `s_getpc_b64` results) is a byte offset from the kernel's entry, as `wavejit disasm`
+/// prints it, so the kernel is placed at address 0 whatever its address in the file.
+const CODE_BASE: u64 = 0;
 
 /// Lifts a kernel whose code may have been relocated (legacy scratch relocations).
 pub fn lift_kernel(l: &Loaded, kernel: &loader::Kernel, code: &[u8]) -> Result<Lifted> {
@@ -134,7 +133,7 @@ pub fn lift_kernel(l: &Loaded, kernel: &loader::Kernel, code: &[u8]) -> Result<L
 /// code object, such as those of `.s` files).
 pub fn lift_for(gen: Gen, kernel: &loader::Kernel, code: &[u8]) -> Result<Lifted> {
     use wavejit_gcn::lift::{lift, GcnLayout, LiftConfig};
-    let cfg = LiftConfig::from_rsrc1(gen, kernel.rsrc1, code_base(kernel), &kernel.name);
+    let cfg = LiftConfig::from_rsrc1(gen, kernel.rsrc1, CODE_BASE, &kernel.name);
     let func = lift(code, &cfg).map_err(|e| Error::Other(format!("kernel {}: {e}", kernel.name)))?;
     wavejit_ir::verify::verify(&func)
         .map_err(|e| Error::Other(format!("kernel {}: lifted IR is invalid: {e}", kernel.name)))?;
@@ -279,7 +278,11 @@ pub fn prepare(l: &Loaded, req: &RunRequest<'_>) -> Result<Launcher> {
 pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -> Result<Launcher> {
     use crate::spec::{ArgSpec, ValueKind};
     use wavejit_gcn::launch::{self, ArgValue, Dispatch};
-    let fail = |e: launch::LaunchError| Error::Usage(format!("kernel {}: {e}", kernel.name));
+    // Most launch errors name the kernel already; `InvalidLaunch` does not.
+    let fail = |e: launch::LaunchError| match e {
+        launch::LaunchError::InvalidLaunch(_) => Error::Usage(format!("kernel {}: {e}", kernel.name)),
+        e => Error::Usage(e.to_string()),
+    };
     let dispatch = Dispatch { global: req.global, local: req.local };
     dispatch.validate(kernel).map_err(fail)?;
 

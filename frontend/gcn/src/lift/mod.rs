@@ -9,7 +9,8 @@
 //!   every instruction after a branch, `s_barrier`, `s_swappc`/`s_call`. One IR block per basic
 //!   block carries `guest_pc` = base address + offset; block 0 is a prologue (no guest pc)
 //!   that stores the initial MODE register and jumps to the code. Targets outside the code and
-//!   falling off its end go to a block that traps with [`TrapKind::BadJump`]. `s_setpc`/
+//!   falling off its end go to a block (one per jump) that traps with [`TrapKind::BadJump`] at
+//!   the jump's pc. `s_setpc`/
 //!   `s_swappc` lift to `JumpIndirect` (only discovered blocks are valid targets).
 //! - **Divergence is mask arithmetic**: every VALU write, vector memory access and LDS access
 //!   uses `mask_from_bits(EXEC)` (re-read after each EXEC write through the builder's
@@ -189,9 +190,6 @@ pub fn lift(code: &[u8], cfg: &LiftConfig) -> Result<wavejit_ir::Function, LiftE
         b.set_guest_pc(id, cfg.base.wrapping_add(bb.start));
         ids.insert(bb.start, id);
     }
-    let bad_jump = b.create_block();
-    b.switch_to(bad_jump);
-    b.terminate(Terminator::Trap(TrapKind::BadJump));
     let mut l = Lifter {
         b,
         g,
@@ -200,7 +198,7 @@ pub fn lift(code: &[u8], cfg: &LiftConfig) -> Result<wavejit_ir::Function, LiftE
         mode: cfg.initial_mode(),
         pc: 0,
         ids,
-        bad_jump,
+        bad_jumps: Vec::new(),
         exec_cache: None,
         dpp_write: None,
     };
@@ -213,6 +211,14 @@ pub fn lift(code: &[u8], cfg: &LiftConfig) -> Result<wavejit_ir::Function, LiftE
     for bb in &blocks {
         l.mode = modes[&bb.start];
         l.lift_block(bb, &insts)?;
+    }
+    // One trap block per jump outside the code, holding one instruction so that the fault
+    // names the pc of the jump (engines report a terminator at its block's last pc).
+    for (blk, pc) in std::mem::take(&mut l.bad_jumps) {
+        l.b.switch_to(blk);
+        l.b.begin_guest_inst(pc as u32);
+        l.b.i32(0);
+        l.b.terminate(Terminator::Trap(TrapKind::BadJump));
     }
     Ok(l.b.finish())
 }
@@ -368,8 +374,8 @@ pub(crate) struct Lifter<'a> {
     /// Byte offset of the current instruction.
     pub pc: u64,
     ids: HashMap<u64, Block>,
-    /// The block that traps with `BadJump` (jumps outside the code).
-    bad_jump: Block,
+    /// Blocks that trap with `BadJump` (jumps outside the code), with the pc of the jump.
+    bad_jumps: Vec<(Block, u64)>,
     /// (EXEC value, its mask) of the current block.
     exec_cache: Option<(Value, Value)>,
     /// Lanes a DPP source allows to be written (set while lifting a DPP instruction).
@@ -424,14 +430,16 @@ impl Lifter<'_> {
         }
     }
 
-    /// The block for code offset `t`, or the bad-jump trap block.
+    /// The block for code offset `t`, or a block that traps with `BadJump` at the current pc.
     pub(crate) fn target(&mut self, t: i64) -> Block {
         if t >= 0 {
             if let Some(&b) = self.ids.get(&(t as u64)) {
                 return b;
             }
         }
-        self.bad_jump
+        let trap = self.b.create_block();
+        self.bad_jumps.push((trap, self.pc));
+        trap
     }
 
     /// The guest address of code offset `off`.
