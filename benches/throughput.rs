@@ -6,7 +6,11 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use wavejit::bench::BenchConfig;
 
 fn alu_heavy(c: &mut Criterion) {
-    let cfg = BenchConfig { waves: 64, iters: 50, reps: 1 };
+    let cfg = BenchConfig {
+        waves: 64,
+        iters: 50,
+        reps: 1,
+    };
     for (active, label) in [(4, "all-active"), (3, "mixed-exec")] {
         let mut g = c.benchmark_group(format!("alu_heavy/{label}"));
         let jit = wavejit::bench::launcher(wavejit::EngineKind::Jit, &cfg, active).unwrap();
@@ -19,10 +23,14 @@ fn alu_heavy(c: &mut Criterion) {
         let n = cfg.waves as usize * 64;
         let input = wavejit::bench::input(n);
         let mut out = vec![0f32; n];
-        g.bench_function("native", |b| b.iter(|| wavejit::native::alu_heavy(&mut out, &input, cfg.iters, active)));
+        g.bench_function("native", |b| {
+            b.iter(|| wavejit::native::alu_heavy(&mut out, &input, cfg.iters, active))
+        });
         g.finish();
     }
-    c.bench_function("jit_compile/alu_heavy", |b| b.iter(|| wavejit::bench::compile_time().unwrap()));
+    c.bench_function("jit_compile/alu_heavy", |b| {
+        b.iter(|| wavejit::bench::compile_time().unwrap())
+    });
 }
 
 criterion_group!(benches, alu_heavy);

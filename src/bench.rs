@@ -27,7 +27,11 @@ pub struct BenchConfig {
 
 impl Default for BenchConfig {
     fn default() -> Self {
-        BenchConfig { waves: 64, iters: 200, reps: 7 }
+        BenchConfig {
+            waves: 64,
+            iters: 200,
+            reps: 7,
+        }
     }
 }
 
@@ -63,7 +67,9 @@ pub struct CompileFigures {
 
 /// The benchmark's input buffer of `n` floats.
 pub fn input(n: usize) -> Vec<f32> {
-    (0..n).map(|i| ((i * 37 % 101) as f32) * 0.01 - 0.5).collect()
+    (0..n)
+        .map(|i| ((i * 37 % 101) as f32) * 0.01 - 0.5)
+        .collect()
 }
 
 pub fn launcher(engine: EngineKind, cfg: &BenchConfig, active: u32) -> Result<Launcher> {
@@ -73,8 +79,14 @@ pub fn launcher(engine: EngineKind, cfg: &BenchConfig, active: u32) -> Result<La
     let args = [
         ArgSpec::Zero(n as u64 * 4),
         ArgSpec::Data(data),
-        ArgSpec::Value { kind: crate::spec::ValueKind::U32, bits: cfg.iters as u64 },
-        ArgSpec::Value { kind: crate::spec::ValueKind::U32, bits: active as u64 },
+        ArgSpec::Value {
+            kind: crate::spec::ValueKind::U32,
+            bits: cfg.iters as u64,
+        },
+        ArgSpec::Value {
+            kind: crate::spec::ValueKind::U32,
+            bits: active as u64,
+        },
     ];
     let req = RunRequest {
         kernel: "alu_heavy",
@@ -95,7 +107,10 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn to_f32(bytes: &[u8]) -> Vec<f32> {
-    bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 /// Measures one exec configuration: `active` = 4 (all lanes) or 3 (mixed exec).
@@ -115,7 +130,9 @@ pub fn measure(cfg: &BenchConfig, active: u32) -> Result<Figures> {
         let sj = jit.dispatch()?;
         tj.push(t.elapsed().as_secs_f64());
         if s.guest_insts != sj.guest_insts {
-            return Err(Error::Other("interpreter and JIT executed different instruction counts".into()));
+            return Err(Error::Other(
+                "interpreter and JIT executed different instruction counts".into(),
+            ));
         }
         lane_insts = sj.guest_insts * 64;
         let t = Instant::now();
@@ -125,11 +142,20 @@ pub fn measure(cfg: &BenchConfig, active: u32) -> Result<Figures> {
     }
     let (oi, oj) = (interp.buffer(0)?, jit.buffer(0)?);
     if oi != oj {
-        return Err(Error::Other("benchmark kernel: JIT and interpreter outputs differ".into()));
+        return Err(Error::Other(
+            "benchmark kernel: JIT and interpreter outputs differ".into(),
+        ));
     }
-    let native_agrees = to_f32(&oj).iter().zip(&native_out).all(|(a, b)| a.to_bits() == b.to_bits());
+    let native_agrees = to_f32(&oj)
+        .iter()
+        .zip(&native_out)
+        .all(|(a, b)| a.to_bits() == b.to_bits());
     Ok(Figures {
-        label: if active >= 4 { "all lanes active" } else { "mixed exec (3 of 4 lanes)" },
+        label: if active >= 4 {
+            "all lanes active"
+        } else {
+            "mixed exec (3 of 4 lanes)"
+        },
         lane_insts,
         interp: median(ti),
         jit: median(tj),
@@ -156,7 +182,12 @@ pub fn compile_time() -> Result<CompileFigures> {
         best = best.min(t.elapsed().as_secs_f64());
         code_bytes = jit.stats().code_bytes;
     }
-    Ok(CompileFigures { guest_insts, ir_insts: lifted.func.inst_count(), seconds: best, code_bytes })
+    Ok(CompileFigures {
+        guest_insts,
+        ir_insts: lifted.func.inst_count(),
+        seconds: best,
+        code_bytes,
+    })
 }
 
 /// The report `wavejit bench` and `wavejit demo` print.
@@ -184,7 +215,11 @@ pub fn report(cfg: &BenchConfig) -> Result<String> {
             f.rate(f.native),
             f.native / f.jit,
             f.interp / f.jit,
-            if f.native_agrees { "" } else { "  (native output differs!)" }
+            if f.native_agrees {
+                ""
+            } else {
+                "  (native output differs!)"
+            }
         );
     }
     let c = compile_time()?;

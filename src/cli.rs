@@ -54,12 +54,17 @@ pub fn disasm(file: &Path, kernel: Option<&str>, target: Option<&str>, ir: bool)
 }
 
 fn available_threads() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
 }
 
 pub fn run(o: RunOptions) -> Result<()> {
     if !(o.timeout > 0.0 && o.timeout.is_finite()) {
-        return Err(Error::Usage(format!("bad --timeout {}: expected positive seconds", o.timeout)));
+        return Err(Error::Usage(format!(
+            "bad --timeout {}: expected positive seconds",
+            o.timeout
+        )));
     }
     let global = crate::spec::parse_dims(&o.global).map_err(|e| Error::Usage(e.0))?;
     let local = crate::spec::parse_dims(&o.local).map_err(|e| Error::Usage(e.0))?;

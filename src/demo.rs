@@ -7,9 +7,18 @@ use crate::{Error, Result};
 
 pub fn run() -> Result<()> {
     let m = crate::fixtures::manifest()?;
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    println!("wavejit demo: {} kernels x {} targets, both engines, checked against host-native outputs", m.kernels.len(), m.targets.len());
-    println!("{:<16} {:<14} {:>10} {:>10} {:>12}  result", "target", "kernel", "interp ms", "JIT ms", "lane-instr");
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    println!(
+        "wavejit demo: {} kernels x {} targets, both engines, checked against host-native outputs",
+        m.kernels.len(),
+        m.targets.len()
+    );
+    println!(
+        "{:<16} {:<14} {:>10} {:>10} {:>12}  result",
+        "target", "kernel", "interp ms", "JIT ms", "lane-instr"
+    );
     let mut failed = 0;
     for t in &m.targets {
         for k in &m.kernels {
@@ -31,10 +40,20 @@ pub fn run() -> Result<()> {
         }
     }
     println!();
-    print!("{}", crate::bench::report(&crate::bench::BenchConfig { waves: 64, iters: 200, reps: 3 })?);
+    print!(
+        "{}",
+        crate::bench::report(&crate::bench::BenchConfig {
+            waves: 64,
+            iters: 200,
+            reps: 3
+        })?
+    );
     if failed > 0 {
         return Err(Error::Other(format!("demo: {failed} kernel runs failed")));
     }
-    println!("all {} kernel runs passed", m.kernels.len() * m.targets.len());
+    println!(
+        "all {} kernel runs passed",
+        m.kernels.len() * m.targets.len()
+    );
     Ok(())
 }

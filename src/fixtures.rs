@@ -22,9 +22,13 @@ pub struct Manifest {
 pub fn manifest() -> Result<Manifest> {
     let path = root().join("tests/fixtures/gcn/manifest.json");
     let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
-    let m: Value = serde_json::from_str(&text).map_err(|e| Error::Other(format!("{}: {e}", path.display())))?;
+    let m: Value = serde_json::from_str(&text)
+        .map_err(|e| Error::Other(format!("{}: {e}", path.display())))?;
     let list = |k: &str| m[k].as_array().cloned().unwrap_or_default();
-    Ok(Manifest { targets: list("targets"), kernels: list("kernels") })
+    Ok(Manifest {
+        targets: list("targets"),
+        kernels: list("kernels"),
+    })
 }
 
 fn spec(s: &str) -> Result<ArgSpec> {
@@ -35,7 +39,10 @@ fn spec(s: &str) -> Result<ArgSpec> {
 }
 
 fn dims(v: &Value) -> [u32; 3] {
-    let a: Vec<u32> = v.as_array().map(|a| a.iter().map(|x| x.as_u64().unwrap_or(1) as u32).collect()).unwrap_or_default();
+    let a: Vec<u32> = v
+        .as_array()
+        .map(|a| a.iter().map(|x| x.as_u64().unwrap_or(1) as u32).collect())
+        .unwrap_or_default();
     [0, 1, 2].map(|i| a.get(i).copied().unwrap_or(1))
 }
 
@@ -62,7 +69,11 @@ pub fn compare(out: &Value, got: &[u8]) -> std::result::Result<(), String> {
     if got.len() != expected.len() {
         return Err(format!("{} bytes, expected {}", got.len(), expected.len()));
     }
-    let size = if out["elem"].as_str() == Some("u64") { 8 } else { 4 };
+    let size = if out["elem"].as_str() == Some("u64") {
+        8
+    } else {
+        4
+    };
     let tol = out["tolerance"].as_f64().unwrap_or(0.0);
     let how = out["compare"].as_str().unwrap_or("exact");
     for (i, (g, e)) in got.chunks(size).zip(expected.chunks(size)).enumerate() {
@@ -74,7 +85,10 @@ pub fn compare(out: &Value, got: &[u8]) -> std::result::Result<(), String> {
             c => return Err(format!("unknown comparison {c}")),
         };
         if !ok {
-            return Err(format!("{} element {i}: got {g:02x?}, expected {e:02x?}", out["name"]));
+            return Err(format!(
+                "{} element {i}: got {g:02x?}, expected {e:02x?}",
+                out["name"]
+            ));
         }
     }
     Ok(())
@@ -88,7 +102,13 @@ pub struct KernelRun {
 }
 
 /// Runs kernel entry `k` of the target directory `dir` and checks its outputs.
-pub fn run_kernel(dir: &Path, ext: &str, k: &Value, engine: EngineKind, threads: usize) -> std::result::Result<KernelRun, String> {
+pub fn run_kernel(
+    dir: &Path,
+    ext: &str,
+    k: &Value,
+    engine: EngineKind,
+    threads: usize,
+) -> std::result::Result<KernelRun, String> {
     let name = k["kernel"].as_str().unwrap_or_default();
     let file = dir.join(format!("{name}.{ext}"));
     let err = |e: Error| format!("{name} ({}): {e}", engine.name());
@@ -96,7 +116,11 @@ pub fn run_kernel(dir: &Path, ext: &str, k: &Value, engine: EngineKind, threads:
     let loaded = crate::gcn::load(&bytes, None).map_err(err)?;
     let args: Vec<ArgSpec> = k["args"]
         .as_array()
-        .map(|a| a.iter().map(|s| spec(s.as_str().unwrap_or_default())).collect::<Result<_>>())
+        .map(|a| {
+            a.iter()
+                .map(|s| spec(s.as_str().unwrap_or_default()))
+                .collect::<Result<_>>()
+        })
         .transpose()
         .map_err(err)?
         .unwrap_or_default();
@@ -117,14 +141,24 @@ pub fn run_kernel(dir: &Path, ext: &str, k: &Value, engine: EngineKind, threads:
     let mut buffers = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let is_buffer = matches!(a, ArgSpec::File(_) | ArgSpec::Zero(_) | ArgSpec::Data(_));
-        buffers.push(if is_buffer { launcher.buffer(i).map_err(err)? } else { Vec::new() });
+        buffers.push(if is_buffer {
+            launcher.buffer(i).map_err(err)?
+        } else {
+            Vec::new()
+        });
     }
     for o in k["outputs"].as_array().into_iter().flatten() {
         let i = o["arg"].as_u64().unwrap_or(0) as usize;
-        let got = buffers.get(i).ok_or_else(|| format!("{name}: output argument {i} missing"))?;
+        let got = buffers
+            .get(i)
+            .ok_or_else(|| format!("{name}: output argument {i} missing"))?;
         compare(o, got).map_err(|e| format!("{name} ({}): {e}", engine.name()))?;
     }
-    Ok(KernelRun { buffers, seconds, lane_insts: stats.guest_insts * 64 })
+    Ok(KernelRun {
+        buffers,
+        seconds,
+        lane_insts: stats.guest_insts * 64,
+    })
 }
 
 /// The outcome of one kernel on one target under both engines.
@@ -141,14 +175,23 @@ pub struct Checked {
 pub fn check(t: &Value, k: &Value, threads: usize) -> Checked {
     let dir = root().join(t["dir"].as_str().unwrap_or_default());
     let ext = t["ext"].as_str().unwrap_or_default();
-    let target = dir.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let target = dir
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let kernel = k["kernel"].as_str().unwrap_or_default().to_string();
     let interp = run_kernel(&dir, ext, k, EngineKind::Interp, threads);
     let jit = run_kernel(&dir, ext, k, EngineKind::Jit, threads);
     let result = match (interp, jit) {
-        (Ok(a), Ok(b)) if a.buffers != b.buffers => Err("JIT and interpreter buffers differ".to_string()),
+        (Ok(a), Ok(b)) if a.buffers != b.buffers => {
+            Err("JIT and interpreter buffers differ".to_string())
+        }
         (Ok(a), Ok(b)) => Ok((a, b)),
         (Err(e), _) | (_, Err(e)) => Err(e),
     };
-    Checked { target, kernel, result }
+    Checked {
+        target,
+        kernel,
+        result,
+    }
 }

@@ -15,9 +15,14 @@ pub struct Loaded {
 pub fn load(bytes: &[u8], target: Option<&str>) -> Result<Loaded> {
     let object = loader::load(bytes)?;
     let gen = match target {
-        Some(t) => Gen::from_chip(t).ok_or_else(|| Error::Usage(format!("unknown target '{t}'")))?,
+        Some(t) => {
+            Gen::from_chip(t).ok_or_else(|| Error::Usage(format!("unknown target '{t}'")))?
+        }
         None => Gen::from_chip(object.target.name).ok_or_else(|| {
-            Error::Other(format!("no GCN generation for processor {}", object.target.name))
+            Error::Other(format!(
+                "no GCN generation for processor {}",
+                object.target.name
+            ))
         })?,
     };
     Ok(Loaded { object, gen })
@@ -58,7 +63,11 @@ pub fn describe(l: &Loaded) -> String {
                 k.implicit_kernarg_bytes
             );
         } else {
-            let _ = writeln!(s, "  kernarg: {} bytes, align {}", k.kernarg_size, k.kernarg_align);
+            let _ = writeln!(
+                s,
+                "  kernarg: {} bytes, align {}",
+                k.kernarg_size, k.kernarg_align
+            );
         }
         for (i, a) in k.args.iter().enumerate() {
             let kind = match &a.kind {
@@ -74,8 +83,14 @@ pub fn describe(l: &Loaded) -> String {
                 "  arg {i}: offset {:>3}, size {}, {kind}{}{}",
                 a.offset,
                 a.size,
-                a.type_name.as_deref().map(|t| format!(", {t}")).unwrap_or_default(),
-                a.name.as_deref().map(|n| format!(" {n}")).unwrap_or_default(),
+                a.type_name
+                    .as_deref()
+                    .map(|t| format!(", {t}"))
+                    .unwrap_or_default(),
+                a.name
+                    .as_deref()
+                    .map(|n| format!(" {n}"))
+                    .unwrap_or_default(),
             );
         }
     }
@@ -134,10 +149,16 @@ pub fn lift_kernel(l: &Loaded, kernel: &loader::Kernel, code: &[u8]) -> Result<L
 pub fn lift_for(gen: Gen, kernel: &loader::Kernel, code: &[u8]) -> Result<Lifted> {
     use wavejit_gcn::lift::{lift, GcnLayout, LiftConfig};
     let cfg = LiftConfig::from_rsrc1(gen, kernel.rsrc1, CODE_BASE, &kernel.name);
-    let func = lift(code, &cfg).map_err(|e| Error::Other(format!("kernel {}: {e}", kernel.name)))?;
+    let func =
+        lift(code, &cfg).map_err(|e| Error::Other(format!("kernel {}: {e}", kernel.name)))?;
     wavejit_ir::verify::verify(&func)
         .map_err(|e| Error::Other(format!("kernel {}: lifted IR is invalid: {e}", kernel.name)))?;
-    Ok(Lifted { kernel: kernel.clone(), gen, layout: GcnLayout::new(), func: std::sync::Arc::new(func) })
+    Ok(Lifted {
+        kernel: kernel.clone(),
+        gen,
+        layout: GcnLayout::new(),
+        func: std::sync::Arc::new(func),
+    })
 }
 
 /// The generation number (6-9) the launch ABI's per-generation words are built for: that of
@@ -192,7 +213,9 @@ impl Launcher {
             .flatten()
             .ok_or_else(|| Error::Usage(format!("argument {i} is not a buffer")))?;
         let mut out = vec![0u8; size as usize];
-        self.mem.read_bytes(addr, &mut out).map_err(|e| Error::Other(e.to_string()))?;
+        self.mem
+            .read_bytes(addr, &mut out)
+            .map_err(|e| Error::Other(e.to_string()))?;
         Ok(out)
     }
 
@@ -203,7 +226,8 @@ impl Launcher {
         let g = &self.lifted.layout;
         let init = |state: &mut wavejit_runtime::WaveState, info: &wavejit_runtime::WaveInfo| {
             let linear_group = info.group[0] as u64
-                + info.groups[0] as u64 * (info.group[1] as u64 + info.groups[1] as u64 * info.group[2] as u64);
+                + info.groups[0] as u64
+                    * (info.group[1] as u64 + info.groups[1] as u64 * info.group[2] as u64);
             let wave_index = linear_group * info.waves_per_group as u64 + info.wave as u64;
             let addrs = WaveAddresses {
                 kernarg: self.kernarg,
@@ -213,8 +237,17 @@ impl Launcher {
                 scratch_base: self.scratch_base,
                 scratch_wave_offset: (wave_index * 64 * self.lane_stride as u64) as u32,
             };
-            let ws = launch::wave_state(kernel, &self.dispatch, &addrs, self.gfx, info.group, info.wave)
-                .map_err(|e| wavejit_runtime::ExecError::Setup(format!("kernel {}: {e}", kernel.name)))?;
+            let ws = launch::wave_state(
+                kernel,
+                &self.dispatch,
+                &addrs,
+                self.gfx,
+                info.group,
+                info.wave,
+            )
+            .map_err(|e| {
+                wavejit_runtime::ExecError::Setup(format!("kernel {}: {e}", kernel.name))
+            })?;
             for (s, v) in ws.sgprs {
                 state.set_uniform(g.sgpr(s as u32), v);
             }
@@ -280,10 +313,15 @@ pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -
     use wavejit_gcn::launch::{self, ArgValue, Dispatch};
     // Most launch errors name the kernel already; `InvalidLaunch` does not.
     let fail = |e: launch::LaunchError| match e {
-        launch::LaunchError::InvalidLaunch(_) => Error::Usage(format!("kernel {}: {e}", kernel.name)),
+        launch::LaunchError::InvalidLaunch(_) => {
+            Error::Usage(format!("kernel {}: {e}", kernel.name))
+        }
         e => Error::Usage(e.to_string()),
     };
-    let dispatch = Dispatch { global: req.global, local: req.local };
+    let dispatch = Dispatch {
+        global: req.global,
+        local: req.local,
+    };
     dispatch.validate(kernel).map_err(fail)?;
 
     let mut mem = wavejit_runtime::GuestMemory::new().map_err(mem_err)?;
@@ -325,15 +363,25 @@ pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -
     // the kernarg segment with slack for this, and so do we.
     kernarg_bytes.resize(kernarg_bytes.len().next_multiple_of(64) + 64, 0);
     let kernarg = mem.alloc_bytes(&kernarg_bytes, 256).map_err(mem_err)?;
-    let packet = mem.alloc(launch::DISPATCH_PACKET_BYTES as u64, 64).map_err(mem_err)?;
-    mem.write_bytes(packet, &launch::dispatch_packet(kernel, &dispatch, 0, kernarg)).map_err(mem_err)?;
+    let packet = mem
+        .alloc(launch::DISPATCH_PACKET_BYTES as u64, 64)
+        .map_err(mem_err)?;
+    mem.write_bytes(
+        packet,
+        &launch::dispatch_packet(kernel, &dispatch, 0, kernarg),
+    )
+    .map_err(mem_err)?;
 
     let groups = dispatch.groups();
     let waves_per_group = (req.local.iter().product::<u32>()).div_ceil(64);
     let total_waves = groups.iter().map(|&g| g as u64).product::<u64>() * waves_per_group as u64;
     let lane_stride = launch::scratch_lane_stride(kernel);
     let scratch_bytes = total_waves * 64 * lane_stride as u64;
-    let scratch_base = if scratch_bytes > 0 { mem.alloc(scratch_bytes, 256).map_err(mem_err)? } else { 0 };
+    let scratch_base = if scratch_bytes > 0 {
+        mem.alloc(scratch_bytes, 256).map_err(mem_err)?
+    } else {
+        0
+    };
     let gfx = gfx_number(gen);
     let code = if kernel.scratch_relocs.is_empty() {
         kernel.code.clone()

@@ -47,7 +47,10 @@ impl EngineKind {
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("{0}")]
     Load(#[from] wavejit_gcn::loader::LoadError),
     #[error("{0}")]
@@ -60,7 +63,10 @@ pub enum Error {
 
 impl Error {
     pub fn io(path: &std::path::Path, source: std::io::Error) -> Error {
-        Error::Io { path: path.display().to_string(), source }
+        Error::Io {
+            path: path.display().to_string(),
+            source,
+        }
     }
 }
 

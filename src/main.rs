@@ -6,7 +6,11 @@ use std::process::ExitCode;
 use wavejit::spec::{ArgSpec, SaveSpec};
 
 #[derive(Parser)]
-#[command(name = "wavejit", version, about = "Runs real GPU machine code on the CPU, JIT-compiled to host SIMD")]
+#[command(
+    name = "wavejit",
+    version,
+    about = "Runs real GPU machine code on the CPU, JIT-compiled to host SIMD"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -114,12 +118,27 @@ fn main() -> ExitCode {
                 .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
                 .filter(|l| !l.is_empty())
                 .collect();
-            eprintln!("wavejit: {}", reason.join(" ").trim_start_matches("error: "));
+            eprintln!(
+                "wavejit: {}",
+                reason.join(" ").trim_start_matches("error: ")
+            );
             return ExitCode::from(2);
         }
     };
     let result = match cli.command {
-        Command::Run { file, kernel, global, local, engine, threads, args, saves, target, fuel, timeout } => {
+        Command::Run {
+            file,
+            kernel,
+            global,
+            local,
+            engine,
+            threads,
+            args,
+            saves,
+            target,
+            fuel,
+            timeout,
+        } => {
             let engine = match engine {
                 EngineArg::Jit => wavejit::EngineKind::Jit,
                 EngineArg::Interp => wavejit::EngineKind::Interp,
@@ -138,11 +157,19 @@ fn main() -> ExitCode {
                 timeout,
             })
         }
-        Command::Disasm { file, kernel, target, ir } => {
-            wavejit::cli::disasm(&file, kernel.as_deref(), target.as_deref(), ir)
-        }
+        Command::Disasm {
+            file,
+            kernel,
+            target,
+            ir,
+        } => wavejit::cli::disasm(&file, kernel.as_deref(), target.as_deref(), ir),
         Command::Info { file, target } => wavejit::cli::info(&file, target.as_deref()),
-        Command::Fuzz { isa, seconds, seed, out } => wavejit::cli::fuzz(&isa, seconds, seed, &out),
+        Command::Fuzz {
+            isa,
+            seconds,
+            seed,
+            out,
+        } => wavejit::cli::fuzz(&isa, seconds, seed, &out),
         Command::Bench { waves, iters, reps } => {
             wavejit::cli::bench(wavejit::bench::BenchConfig { waves, iters, reps })
         }

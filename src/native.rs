@@ -27,7 +27,11 @@ unsafe fn alu_heavy_avx2(out: &mut [f32], input: &[f32], iters: u32, active: u32
 
 #[inline(always)]
 fn alu_heavy_portable(out: &mut [f32], input: &[f32], iters: u32, active: u32) {
-    for (w, (o, inp)) in out.chunks_exact_mut(WAVE).zip(input.chunks_exact(WAVE)).enumerate() {
+    for (w, (o, inp)) in out
+        .chunks_exact_mut(WAVE)
+        .zip(input.chunks_exact(WAVE))
+        .enumerate()
+    {
         let mut a = [0f32; WAVE];
         let mut b = [0f32; WAVE];
         let mut c = [0f32; WAVE];

@@ -78,28 +78,36 @@ impl std::str::FromStr for ArgSpec {
 
     fn from_str(spec: &str) -> Result<ArgSpec, SpecError> {
         let bad = |why: &str| SpecError(format!("bad argument spec '{spec}': {why}"));
-        let (kind, val) = spec.split_once(':').ok_or_else(|| bad("expected KIND:VALUE"))?;
+        let (kind, val) = spec
+            .split_once(':')
+            .ok_or_else(|| bad("expected KIND:VALUE"))?;
         let value = |kind, bits| Ok(ArgSpec::Value { kind, bits });
         match kind {
             "buf" if !val.is_empty() => Ok(ArgSpec::File(PathBuf::from(val))),
             "buf" => Err(bad("empty path")),
-            "zero" => parse_uint(val).map(ArgSpec::Zero).ok_or_else(|| bad("not a byte count")),
+            "zero" => parse_uint(val)
+                .map(ArgSpec::Zero)
+                .ok_or_else(|| bad("not a byte count")),
             "u32" => match parse_uint(val) {
                 Some(v) if v <= u32::MAX as u64 => value(ValueKind::U32, v),
                 _ => Err(bad("not a u32")),
             },
             "i32" => match parse_int(val) {
-                Some(v) if i32::try_from(v).is_ok() => value(ValueKind::I32, v as i32 as u32 as u64),
+                Some(v) if i32::try_from(v).is_ok() => {
+                    value(ValueKind::I32, v as i32 as u32 as u64)
+                }
                 _ => Err(bad("not an i32")),
             },
             "u64" => parse_uint(val).map_or(Err(bad("not a u64")), |v| value(ValueKind::U64, v)),
-            "i64" => parse_int(val).map_or(Err(bad("not an i64")), |v| value(ValueKind::I64, v as u64)),
-            "f32" => val
-                .parse::<f32>()
-                .map_or(Err(bad("not an f32")), |v| value(ValueKind::F32, v.to_bits() as u64)),
-            "f64" => val
-                .parse::<f64>()
-                .map_or(Err(bad("not an f64")), |v| value(ValueKind::F64, v.to_bits())),
+            "i64" => {
+                parse_int(val).map_or(Err(bad("not an i64")), |v| value(ValueKind::I64, v as u64))
+            }
+            "f32" => val.parse::<f32>().map_or(Err(bad("not an f32")), |v| {
+                value(ValueKind::F32, v.to_bits() as u64)
+            }),
+            "f64" => val.parse::<f64>().map_or(Err(bad("not an f64")), |v| {
+                value(ValueKind::F64, v.to_bits())
+            }),
             _ => Err(bad("unknown kind (buf zero u32 i32 u64 i64 f32 f64)")),
         }
     }
@@ -122,13 +130,20 @@ impl std::str::FromStr for SaveSpec {
         if p.is_empty() {
             return Err(bad());
         }
-        Ok(SaveSpec { arg, path: PathBuf::from(p) })
+        Ok(SaveSpec {
+            arg,
+            path: PathBuf::from(p),
+        })
     }
 }
 
 /// `X[,Y[,Z]]`, missing dimensions are 1.
 pub fn parse_dims(s: &str) -> Result<[u32; 3], SpecError> {
-    let bad = || SpecError(format!("bad size '{s}': expected X[,Y[,Z]] of positive integers"));
+    let bad = || {
+        SpecError(format!(
+            "bad size '{s}': expected X[,Y[,Z]] of positive integers"
+        ))
+    };
     let parts: Vec<&str> = s.split(',').collect();
     if parts.is_empty() || parts.len() > 3 {
         return Err(bad());
@@ -150,18 +165,57 @@ mod tests {
     #[test]
     fn values_follow_the_contract() {
         let v = |s: &str| s.parse::<ArgSpec>().unwrap();
-        assert_eq!(v("u32:0x10"), ArgSpec::Value { kind: ValueKind::U32, bits: 16 });
-        assert_eq!(v("i32:-1"), ArgSpec::Value { kind: ValueKind::I32, bits: 0xffff_ffff });
-        assert_eq!(v("i64:-0x8000000000000000"), ArgSpec::Value { kind: ValueKind::I64, bits: 1 << 63 });
-        assert_eq!(v("f32:1.5"), ArgSpec::Value { kind: ValueKind::F32, bits: 0x3fc0_0000 });
-        assert_eq!(v("f64:-2"), ArgSpec::Value { kind: ValueKind::F64, bits: 0xc000_0000_0000_0000 });
+        assert_eq!(
+            v("u32:0x10"),
+            ArgSpec::Value {
+                kind: ValueKind::U32,
+                bits: 16
+            }
+        );
+        assert_eq!(
+            v("i32:-1"),
+            ArgSpec::Value {
+                kind: ValueKind::I32,
+                bits: 0xffff_ffff
+            }
+        );
+        assert_eq!(
+            v("i64:-0x8000000000000000"),
+            ArgSpec::Value {
+                kind: ValueKind::I64,
+                bits: 1 << 63
+            }
+        );
+        assert_eq!(
+            v("f32:1.5"),
+            ArgSpec::Value {
+                kind: ValueKind::F32,
+                bits: 0x3fc0_0000
+            }
+        );
+        assert_eq!(
+            v("f64:-2"),
+            ArgSpec::Value {
+                kind: ValueKind::F64,
+                bits: 0xc000_0000_0000_0000
+            }
+        );
         assert_eq!(v("zero:4096"), ArgSpec::Zero(4096));
         assert_eq!(v("buf:a:b.bin"), ArgSpec::File("a:b.bin".into()));
     }
 
     #[test]
     fn bad_specs_are_rejected() {
-        for s in ["u32:-1", "u32:4294967296", "i32:2147483648", "zero:x", "buf:", "q:1", "nocolon", "f32:abc"] {
+        for s in [
+            "u32:-1",
+            "u32:4294967296",
+            "i32:2147483648",
+            "zero:x",
+            "buf:",
+            "q:1",
+            "nocolon",
+            "f32:abc",
+        ] {
             assert!(s.parse::<ArgSpec>().is_err(), "{s} accepted");
         }
     }
@@ -177,7 +231,13 @@ mod tests {
 
     #[test]
     fn save_specs() {
-        assert_eq!("2:out.bin".parse::<SaveSpec>().unwrap(), SaveSpec { arg: 2, path: "out.bin".into() });
+        assert_eq!(
+            "2:out.bin".parse::<SaveSpec>().unwrap(),
+            SaveSpec {
+                arg: 2,
+                path: "out.bin".into()
+            }
+        );
         assert!("x:out".parse::<SaveSpec>().is_err());
         assert!("1:".parse::<SaveSpec>().is_err());
     }

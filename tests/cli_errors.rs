@@ -7,7 +7,7 @@
 
 mod cli_util;
 
-use cli_util::{assert_mentions, fails, root, temp_path, wavejit};
+use cli_util::{assert_mentions, fails, root, temp_path};
 
 const BRANCHES: &str = "tests/fixtures/gcn/gfx900/branches.hsaco";
 const BRANCHES_ARGS: [&str; 6] = [
@@ -371,7 +371,14 @@ fn argument_errors_are_one_line() {
     assert_mentions(&run(&["--timeout", "0"]), &["bad --timeout"]);
     // Rejected by the SPEC parser while the command line is read: still one line.
     for spec in ["u32:-1", "i32:2147483648", "zero:x", "q:1", "f32:abc"] {
-        let line = fails(&run_args(BRANCHES, "branches", "256", "64", "jit", &["--arg", spec]));
+        let line = fails(&run_args(
+            BRANCHES,
+            "branches",
+            "256",
+            "64",
+            "jit",
+            &["--arg", spec],
+        ));
         assert_mentions(&line, &[&format!("bad argument spec '{spec}'")]);
     }
     assert_mentions(&fails(&["run", BRANCHES]), &["--kernel"]);

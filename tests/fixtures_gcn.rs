@@ -17,14 +17,23 @@ fn every_fixture_passes_under_both_engines() {
         }
     }
     assert!(ran >= 8 * 13, "only {ran} kernel runs");
-    assert!(failures.is_empty(), "{} of {ran} fixture runs failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} fixture runs failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// The comparison itself can fail: a corrupted output is caught.
 #[test]
 fn a_wrong_output_is_reported() {
     let m = wavejit::fixtures::manifest().unwrap();
-    let k = m.kernels.iter().find(|k| k["kernel"] == "f32_arith").unwrap();
+    let k = m
+        .kernels
+        .iter()
+        .find(|k| k["kernel"] == "f32_arith")
+        .unwrap();
     let out = &k["outputs"][0];
     let path = wavejit::fixtures::root().join(out["expected"].as_str().unwrap());
     let mut bytes = std::fs::read(path).unwrap();
