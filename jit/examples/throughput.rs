@@ -137,8 +137,22 @@ fn main() {
         "clause: {guest} guest instructions, {} IR instructions",
         func.inst_count()
     );
-    let configs: [(&str, JitOptions); 4] = [
-        ("jit (default)", JitOptions::default()),
+    let configs: [(&str, JitOptions); 6] = [
+        ("jit (default, tiered)", JitOptions::default()),
+        (
+            "jit, tier 1 only",
+            JitOptions {
+                tier_up_after: None,
+                ..JitOptions::default()
+            },
+        ),
+        (
+            "jit, tier 2 at prepare",
+            JitOptions {
+                tier_up_after: Some(0),
+                ..JitOptions::default()
+            },
+        ),
         (
             "jit, no fast path",
             JitOptions {
@@ -183,23 +197,29 @@ fn main() {
             measure(&*prog, &func, true, guest, reps, 15)
         );
     }
-    for copies in [1, 10] {
-        let (f, _) = clause(copies);
-        let n = f.inst_count();
-        let mut times = Vec::new();
-        let mut bytes = 0;
-        for _ in 0..9 {
-            let jit = Jit::new().expect("jit");
-            jit.prepare(Arc::new(f.clone())).expect("prepares");
-            let st = jit.stats();
-            times.push(st.compile_nanos as f64 / 1e3);
-            bytes = st.code_bytes;
+    for (tier, after) in [("tier 1", None), ("tier 2", Some(0))] {
+        for copies in [1, 10] {
+            let (f, _) = clause(copies);
+            let n = f.inst_count();
+            let mut times = Vec::new();
+            let mut bytes = 0;
+            for _ in 0..9 {
+                let jit = Jit::with_options(JitOptions {
+                    tier_up_after: after,
+                    ..JitOptions::default()
+                })
+                .expect("jit");
+                jit.prepare(Arc::new(f.clone())).expect("prepares");
+                let st = jit.stats();
+                times.push(st.compile_nanos as f64 / 1e3);
+                bytes = st.code_bytes;
+            }
+            times.sort_by(|a, b| a.total_cmp(b));
+            let med = times[times.len() / 2];
+            println!(
+                "compile {copies:>2}x clause at {tier}: {n} IR insts, {med:.0} us, {:.1} us/IR inst, {bytes} code bytes",
+                med / n as f64
+            );
         }
-        times.sort_by(|a, b| a.total_cmp(b));
-        let med = times[times.len() / 2];
-        println!(
-            "compile {copies:>2}x clause: {n} IR insts, {med:.0} us, {:.1} us/IR inst, {bytes} code bytes",
-            med / n as f64
-        );
     }
 }

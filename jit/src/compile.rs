@@ -1,4 +1,8 @@
-//! The Cranelift module: ISA setup, compiling blocks, owning their code.
+//! The Cranelift modules: ISA setup per tier, compiling blocks, owning their code.
+//!
+//! Both tiers run the same planner and emitter on the same block, so their code computes the
+//! same bits; only Cranelift's flags differ. Cranelift's flags belong to the ISA and thus to
+//! the module, so each tier has its own [`Compiler`] and its own code memory.
 
 use crate::ctx::JitCtx;
 use crate::emit::{block_signature, Artifacts, Cfg, Emitter};
@@ -15,10 +19,30 @@ use wavejit_ir::{BlockData, StateLayout};
 /// A compiled block's entry point.
 pub(crate) type BlockFn = unsafe extern "C" fn(*mut JitCtx) -> u32;
 
+/// How hard Cranelift works on a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tier {
+    /// `opt_level=none` and the single-pass register allocator: fast to compile.
+    One,
+    /// `opt_level=speed` and the backtracking register allocator: fast to run.
+    Two,
+}
+
+impl Tier {
+    /// Position in per-tier arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Tier::One => 0,
+            Tier::Two => 1,
+        }
+    }
+}
+
 /// Compiled code of one block and what it points at.
 #[derive(Debug)]
 pub(crate) struct CompiledBlock {
     pub entry: BlockFn,
+    pub tier: Tier,
     /// Scratch slots the code uses.
     pub n_slots: u32,
     pub code_bytes: usize,
@@ -30,6 +54,7 @@ pub(crate) struct Compiler {
     module: Option<JITModule>,
     cfg: Cfg,
     call_conv: CallConv,
+    tier: Tier,
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -37,11 +62,14 @@ fn err(e: impl std::fmt::Display) -> String {
 }
 
 impl Compiler {
-    pub fn new(opts: &JitOptions) -> Result<Compiler, String> {
+    pub fn new(opts: &JitOptions, tier: Tier) -> Result<Compiler, String> {
+        let (opt_level, regalloc) = match tier {
+            Tier::One => ("none", "single_pass"),
+            Tier::Two => ("speed", "backtracking"),
+        };
         let mut flags = settings::builder();
-        flags
-            .set("opt_level", if opts.optimize { "speed" } else { "none" })
-            .map_err(err)?;
+        flags.set("opt_level", opt_level).map_err(err)?;
+        flags.set("regalloc_algorithm", regalloc).map_err(err)?;
         flags
             .set(
                 "enable_verifier",
@@ -70,6 +98,7 @@ impl Compiler {
             module: Some(module),
             cfg,
             call_conv,
+            tier,
         })
     }
 
@@ -127,6 +156,7 @@ impl Compiler {
             defined.map_err(|e| format!("block {bi}: cranelift: {e:?}"))?;
             pending.push((id, p.n_slots, code_bytes, arts));
         }
+        let tier = self.tier;
         let module = self.module();
         module.finalize_definitions().map_err(err)?;
         Ok(pending
@@ -138,6 +168,7 @@ impl Compiler {
                 let entry = unsafe { std::mem::transmute::<*const u8, BlockFn>(p) };
                 CompiledBlock {
                     entry,
+                    tier,
                     n_slots,
                     code_bytes,
                     _arts: arts,

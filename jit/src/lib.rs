@@ -10,6 +10,13 @@
 //! Blocks are compiled when a function is prepared (a Cranelift error is an
 //! [`ExecError::Emulator`] then, never a panic later) and cached by their contents and state
 //! layout, so preparing the same function again reuses the code.
+//!
+//! Compilation is tiered. `prepare` compiles at tier 1 (Cranelift `opt_level=none`,
+//! single-pass register allocation): quick to compile, slower to run. Each block of a prepared
+//! program counts its executions; the execution that reaches [`JitOptions::tier_up_after`]
+//! recompiles the block at tier 2 (`opt_level=speed`, backtracking allocation) on the thread
+//! that reached it, while other threads keep running tier 1, and publishes the new code for
+//! every later execution. Both tiers come from the same emitter, so they compute the same bits.
 
 mod compile;
 mod ctx;
@@ -19,7 +26,7 @@ mod plan;
 mod program;
 mod vals;
 
-use compile::{CompiledBlock, Compiler};
+use compile::{CompiledBlock, Compiler, Tier};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -32,9 +39,10 @@ use wavejit_runtime::{Engine, ExecError, Program};
 /// exist to measure and to test each mechanism against the others.
 #[derive(Clone, Debug)]
 pub struct JitOptions {
-    /// Cranelift `opt_level=speed` (else `none`).
-    pub optimize: bool,
-    /// Run Cranelift's IR verifier (on in debug builds).
+    /// Executions of a block after which it is recompiled at tier 2. `Some(0)` compiles at
+    /// tier 2 already when a function is prepared; `None` keeps every block at tier 1.
+    pub tier_up_after: Option<u32>,
+    /// Run Cranelift's IR verifier (on in debug builds), at both tiers.
     pub verifier: bool,
     /// Inline the ops the JIT knows; off sends every pure op through the semantics helper.
     pub inline: bool,
@@ -44,10 +52,23 @@ pub struct JitOptions {
     pub lazy_blend: bool,
 }
 
+impl JitOptions {
+    /// Tier-up threshold of the default options.
+    pub const DEFAULT_TIER_UP_AFTER: u32 = 256;
+
+    /// The tier `prepare` compiles at.
+    fn prepare_tier(&self) -> Tier {
+        match self.tier_up_after {
+            Some(0) => Tier::Two,
+            _ => Tier::One,
+        }
+    }
+}
+
 impl Default for JitOptions {
     fn default() -> Self {
         JitOptions {
-            optimize: true,
+            tier_up_after: Some(Self::DEFAULT_TIER_UP_AFTER),
             verifier: cfg!(debug_assertions),
             inline: true,
             fast_path: true,
@@ -59,22 +80,36 @@ impl Default for JitOptions {
 /// Counters of a [`Jit`] since it was created.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct JitStats {
+    /// Blocks compiled by `prepare` (at tier 1, or tier 2 when `tier_up_after` is `Some(0)`).
     pub blocks_compiled: u64,
+    /// Blocks whose code `prepare` or a tier-up found in the cache.
     pub cache_hits: u64,
-    /// IR instructions in compiled blocks.
+    /// IR instructions in blocks compiled by `prepare`.
     pub insts_compiled: u64,
+    /// Code of blocks compiled by `prepare`.
     pub code_bytes: u64,
+    /// Time `prepare` spent compiling.
     pub compile_nanos: u64,
+    /// Blocks recompiled at tier 2 after `tier_up_after` executions.
+    pub tier_ups: u64,
+    /// Time spent in those recompiles.
+    pub tier_up_nanos: u64,
+    /// Code of those recompiles.
+    pub tier_up_code_bytes: u64,
+    /// Recompiles Cranelift rejected; those blocks keep running their tier-1 code.
+    pub tier_up_failures: u64,
 }
 
 struct CacheEntry {
     layout: StateLayout,
     block: BlockData,
-    code: Arc<CompiledBlock>,
+    /// Code per tier ([`Tier::index`]).
+    code: [Option<Arc<CompiledBlock>>; 2],
 }
 
 struct Inner {
-    compiler: Compiler,
+    /// Per tier ([`Tier::index`]); `None` for a tier these options never compile at.
+    compilers: [Option<Compiler>; 2],
     cache: HashMap<u64, Vec<CacheEntry>>,
     stats: JitStats,
 }
@@ -82,6 +117,8 @@ struct Inner {
 /// Owns the code memory; programs keep it alive.
 pub(crate) struct Shared {
     inner: Mutex<Inner>,
+    opts: JitOptions,
+    fma: bool,
 }
 
 /// The Cranelift engine.
@@ -95,6 +132,85 @@ fn key(layout: &StateLayout, block: &BlockData) -> u64 {
     h.finish()
 }
 
+/// The cached code of `block` at `tier`.
+fn find(
+    cache: &HashMap<u64, Vec<CacheEntry>>,
+    key: u64,
+    layout: &StateLayout,
+    block: &BlockData,
+    tier: Tier,
+) -> Option<Arc<CompiledBlock>> {
+    cache.get(&key).and_then(|es| {
+        es.iter()
+            .find(|e| e.layout == *layout && e.block == *block)
+            .and_then(|e| e.code[tier.index()].clone())
+    })
+}
+
+fn insert(
+    cache: &mut HashMap<u64, Vec<CacheEntry>>,
+    key: u64,
+    layout: &StateLayout,
+    block: &BlockData,
+    code: Arc<CompiledBlock>,
+) {
+    let es = cache.entry(key).or_default();
+    let at = match es
+        .iter()
+        .position(|e| e.layout == *layout && e.block == *block)
+    {
+        Some(at) => at,
+        None => {
+            es.push(CacheEntry {
+                layout: layout.clone(),
+                block: block.clone(),
+                code: [None, None],
+            });
+            es.len() - 1
+        }
+    };
+    let tier = code.tier.index();
+    es[at].code[tier] = Some(code);
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves only counters and a cache of finished code.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Tier-2 code for `block`, from the cache or compiled now; `None` if Cranelift rejects it
+    /// (counted in [`JitStats::tier_up_failures`]; the caller keeps its tier-1 code).
+    pub(crate) fn tier_up(
+        &self,
+        layout: &StateLayout,
+        block: &BlockData,
+    ) -> Option<Arc<CompiledBlock>> {
+        let k = key(layout, block);
+        let mut inner = self.lock();
+        let inner = &mut *inner;
+        if let Some(code) = find(&inner.cache, k, layout, block, Tier::Two) {
+            inner.stats.cache_hits += 1;
+            return Some(code);
+        }
+        let t = Instant::now();
+        let compiled = match inner.compilers[Tier::Two.index()].as_mut() {
+            Some(c) => c.compile(layout, &[block]),
+            None => Err("no tier-2 compiler".into()),
+        };
+        let Some(code) = compiled.ok().and_then(|mut v| v.pop()) else {
+            inner.stats.tier_up_failures += 1;
+            return None;
+        };
+        inner.stats.tier_ups += 1;
+        inner.stats.tier_up_nanos += t.elapsed().as_nanos() as u64;
+        inner.stats.tier_up_code_bytes += code.code_bytes as u64;
+        let code = Arc::new(code);
+        insert(&mut inner.cache, k, layout, block, code.clone());
+        Some(code)
+    }
+}
+
 impl Jit {
     /// A JIT for the host with the default options.
     pub fn new() -> Result<Jit, ExecError> {
@@ -102,52 +218,63 @@ impl Jit {
     }
 
     pub fn with_options(opts: JitOptions) -> Result<Jit, ExecError> {
-        let compiler = Compiler::new(&opts).map_err(ExecError::Emulator)?;
+        let new = |tier| Compiler::new(&opts, tier).map_err(ExecError::Emulator);
+        let tier1 = match opts.tier_up_after {
+            Some(0) => None,
+            _ => Some(new(Tier::One)?),
+        };
+        let tier2 = match opts.tier_up_after {
+            Some(_) => Some(new(Tier::Two)?),
+            None => None,
+        };
+        let fma = tier1
+            .as_ref()
+            .or(tier2.as_ref())
+            .is_some_and(|c| c.has_fma());
         Ok(Jit {
             shared: Arc::new(Shared {
                 inner: Mutex::new(Inner {
-                    compiler,
+                    compilers: [tier1, tier2],
                     cache: HashMap::new(),
                     stats: JitStats::default(),
                 }),
+                opts,
+                fma,
             }),
         })
     }
 
     /// Whether the host has fused multiply-add (without it, `fma` runs in a helper).
     pub fn has_native_fma(&self) -> bool {
-        self.lock().compiler.has_fma()
+        self.shared.fma
     }
 
     pub fn stats(&self) -> JitStats {
-        self.lock().stats
+        self.shared.lock().stats
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        // A panic while holding the lock leaves only counters and a cache of finished code.
-        self.shared.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
+    /// Code for every block of `func`: cached tier-2 code where there is some, else code at
+    /// the prepare tier, compiled now if not cached.
     fn compile_function(&self, func: &Function) -> Result<Vec<Arc<CompiledBlock>>, ExecError> {
-        let mut inner = self.lock();
+        let tier = self.shared.opts.prepare_tier();
+        let mut inner = self.shared.lock();
         let inner = &mut *inner;
         let keys: Vec<u64> = func.blocks.iter().map(|b| key(&func.layout, b)).collect();
-        let find = |cache: &HashMap<u64, Vec<CacheEntry>>, i: usize| {
-            cache.get(&keys[i]).and_then(|es| {
-                es.iter()
-                    .find(|e| e.layout == func.layout && e.block == func.blocks[i])
-                    .map(|e| e.code.clone())
-            })
+        let cached = |cache: &HashMap<u64, Vec<CacheEntry>>, i: usize| {
+            let (l, b) = (&func.layout, &func.blocks[i]);
+            find(cache, keys[i], l, b, Tier::Two).or_else(|| find(cache, keys[i], l, b, tier))
         };
         let missing: Vec<usize> = (0..func.blocks.len())
-            .filter(|&i| find(&inner.cache, i).is_none())
+            .filter(|&i| cached(&inner.cache, i).is_none())
             .collect();
         inner.stats.cache_hits += (func.blocks.len() - missing.len()) as u64;
         if !missing.is_empty() {
             let t = Instant::now();
             let blocks: Vec<&BlockData> = missing.iter().map(|&i| &func.blocks[i]).collect();
-            let compiled = inner
-                .compiler
+            let compiler = inner.compilers[tier.index()]
+                .as_mut()
+                .ok_or_else(|| ExecError::Emulator(format!("no compiler for {tier:?}")))?;
+            let compiled = compiler
                 .compile(&func.layout, &blocks)
                 .map_err(|e| ExecError::Emulator(format!("JIT compile of {}: {e}", func.name)))?;
             inner.stats.compile_nanos += t.elapsed().as_nanos() as u64;
@@ -155,16 +282,13 @@ impl Jit {
                 inner.stats.blocks_compiled += 1;
                 inner.stats.insts_compiled += func.blocks[i].insts.len() as u64;
                 inner.stats.code_bytes += code.code_bytes as u64;
-                inner.cache.entry(keys[i]).or_default().push(CacheEntry {
-                    layout: func.layout.clone(),
-                    block: func.blocks[i].clone(),
-                    code: Arc::new(code),
-                });
+                let (l, b) = (&func.layout, &func.blocks[i]);
+                insert(&mut inner.cache, keys[i], l, b, Arc::new(code));
             }
         }
         (0..func.blocks.len())
             .map(|i| {
-                find(&inner.cache, i)
+                cached(&inner.cache, i)
                     .ok_or_else(|| ExecError::Emulator("JIT cache lost a block".into()))
             })
             .collect()

@@ -198,7 +198,9 @@ impl Lower<'_, '_> {
                 // Mirrors `semantics::int::bfe`: with off = offset & 31 and w = width & 31,
                 // w = 0 gives 0; off + w < 32 gives (x << (32 - off - w)) >> (32 - w); otherwise
                 // x >> off (arithmetic shifts for the signed form).
-                let (V::S(off), V::S(w)) = (args[1], args[2]) else { return None };
+                let (V::S(off), V::S(w)) = (args[1], args[2]) else {
+                    return None;
+                };
                 let a = same(self, 0);
                 let off = self.b.ins().band_imm_u(off, 31);
                 let w = self.b.ins().band_imm_u(w, 31);
@@ -214,7 +216,11 @@ impl Lower<'_, '_> {
                 let signed = op == Sbfe;
                 self.map1(f, a, |b, x| {
                     let y = b.ins().ishl(x, s1);
-                    let r = if signed { b.ins().sshr(y, s2) } else { b.ins().ushr(y, s2) };
+                    let r = if signed {
+                        b.ins().sshr(y, s2)
+                    } else {
+                        b.ins().ushr(y, s2)
+                    };
                     let z = b.ins().bxor(x, x);
                     b.ins().select(empty, z, r)
                 })

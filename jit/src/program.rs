@@ -1,13 +1,21 @@
 //! A prepared function: compiled blocks plus the glue that runs them.
+//!
+//! Tier-up: each block counts its tier-1 executions in a relaxed atomic shared by every thread
+//! running the program. The execution that makes the count equal the threshold (exactly one,
+//! as `fetch_add` hands out distinct counts) recompiles the block at tier 2 and publishes the
+//! code in a `OnceLock`, which later executions on any thread read without locking. Executions
+//! racing with the recompile keep running tier 1; the count stops at the threshold, so a block
+//! whose recompile failed stays at tier 1 without retrying.
 
-use crate::compile::CompiledBlock;
+use crate::compile::{CompiledBlock, Tier};
 use crate::ctx::{exit, JitCtx};
 use crate::Shared;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::panic::resume_unwind;
-use std::sync::Arc;
-use wavejit_ir::{Block, Function, Terminator};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
+use wavejit_ir::{Block, BlockData, Function, Terminator};
 use wavejit_runtime::interp::{fault_kind, terminator_pc};
 use wavejit_runtime::{BlockExit, Fault, FaultKind, Lanes, Program, WaveCtx};
 
@@ -16,13 +24,24 @@ thread_local! {
     static SCRATCH: RefCell<Vec<Lanes>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The code of one block at its tiers.
+struct BlockCode {
+    /// The code `prepare` chose (tier 1, or tier 2 found in the cache or forced).
+    first: Arc<CompiledBlock>,
+    /// Tier-2 code once published.
+    hot: OnceLock<Arc<CompiledBlock>>,
+    /// Executions of `first` so far, up to the tier-up threshold.
+    runs: AtomicU32,
+}
+
 pub(crate) struct JitProgram {
     func: Arc<Function>,
-    blocks: Vec<Arc<CompiledBlock>>,
+    blocks: Vec<BlockCode>,
+    tier_up_after: Option<u32>,
     /// Guest pc -> block, for `JumpIndirect`.
     by_pc: HashMap<u64, Block>,
-    /// Keeps the code memory alive.
-    _shared: Arc<Shared>,
+    /// Keeps the code memory alive and compiles tier-2 code.
+    shared: Arc<Shared>,
 }
 
 impl JitProgram {
@@ -37,11 +56,47 @@ impl JitProgram {
                 by_pc.entry(pc).or_insert(Block(i as u32));
             }
         }
+        let blocks = blocks
+            .into_iter()
+            .map(|first| {
+                let hot = OnceLock::new();
+                if first.tier == Tier::Two {
+                    let _ = hot.set(first.clone());
+                }
+                BlockCode {
+                    first,
+                    hot,
+                    runs: AtomicU32::new(0),
+                }
+            })
+            .collect();
         JitProgram {
             func,
             blocks,
+            tier_up_after: shared.opts.tier_up_after,
             by_pc,
-            _shared: shared,
+            shared,
+        }
+    }
+
+    /// The code to run for this execution of a block, tiering it up when it reaches the
+    /// threshold.
+    fn code<'a>(&'a self, slot: &'a BlockCode, data: &BlockData) -> &'a CompiledBlock {
+        if let Some(hot) = slot.hot.get() {
+            return hot;
+        }
+        let Some(after) = self.tier_up_after else {
+            return &slot.first;
+        };
+        // Past the threshold another execution is recompiling (or failed to): do not count.
+        if slot.runs.load(Ordering::Relaxed) >= after
+            || slot.runs.fetch_add(1, Ordering::Relaxed).wrapping_add(1) != after
+        {
+            return &slot.first;
+        }
+        match self.shared.tier_up(&self.func.layout, data) {
+            Some(code) => slot.hot.get_or_init(|| code),
+            None => &slot.first,
         }
     }
 }
@@ -57,7 +112,7 @@ fn fault(kind: FaultKind, pc: u32) -> Fault {
 
 impl Program for JitProgram {
     fn run_block(&self, block: Block, ctx: &mut WaveCtx<'_>) -> Result<BlockExit, Fault> {
-        let (Some(code), Some(data)) = (
+        let (Some(slot), Some(data)) = (
             self.blocks.get(block.index()),
             self.func.blocks.get(block.index()),
         ) else {
@@ -79,6 +134,7 @@ impl Program for JitProgram {
                 0,
             ));
         }
+        let code = self.code(slot, data);
         let last_pc = terminator_pc(data);
         let code_word = SCRATCH.with(|s| {
             let mut scratch = s.borrow_mut();

@@ -179,6 +179,19 @@ fn random_functions_match_the_interpreter() {
     assert!(n >= 5);
 }
 
+/// A threshold of 2 switches blocks to tier 2 in the middle of a run, so one run mixes the
+/// tiers' code.
+#[test]
+fn random_functions_match_across_tier_up() {
+    let j = jit_with(JitOptions {
+        tier_up_after: Some(2),
+        ..JitOptions::default()
+    });
+    let n = campaign(&j, Duration::from_secs(1), 20_000);
+    assert!(n >= 5);
+    assert!(j.stats().tier_ups > 0, "no block reached the threshold");
+}
+
 #[test]
 fn random_functions_match_without_fast_path_or_lazy_blending() {
     let j = jit_with(JitOptions {

@@ -104,22 +104,31 @@ fn check_alu(jit: &Jit, wave: u32, exec: u64, vcc: u64, rng: &mut ChaCha8Rng) {
     }
 }
 
+/// The default (tier 1, as no block here reaches the threshold), tier 2 forced with each
+/// exec mechanism off, and tier 1 only with both off.
 fn configs() -> Vec<JitOptions> {
     let d = JitOptions::default();
+    let tier2 = Some(0);
     vec![
         d.clone(),
         JitOptions {
-            fast_path: false,
-            ..d.clone()
-        },
-        JitOptions {
-            lazy_blend: false,
+            tier_up_after: tier2,
             ..d.clone()
         },
         JitOptions {
             fast_path: false,
+            tier_up_after: tier2,
+            ..d.clone()
+        },
+        JitOptions {
             lazy_blend: false,
-            optimize: false,
+            tier_up_after: tier2,
+            ..d.clone()
+        },
+        JitOptions {
+            fast_path: false,
+            lazy_blend: false,
+            tier_up_after: None,
             ..d
         },
     ]

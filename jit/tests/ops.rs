@@ -224,6 +224,26 @@ fn every_op_wave64_all_modes() {
     report(check_all(&jit(), 64, true, 4, 1));
 }
 
+/// Tier 2 forced at prepare, then tier 1 only: both tiers must agree with the interpreter
+/// whatever the threshold makes the default configuration run.
+#[test]
+fn every_op_wave64_at_tier_2() {
+    let j = jit_with(JitOptions {
+        tier_up_after: Some(0),
+        ..JitOptions::default()
+    });
+    report(check_all(&j, 64, false, 2, 5));
+}
+
+#[test]
+fn every_op_wave64_at_tier_1_only() {
+    let j = jit_with(JitOptions {
+        tier_up_after: None,
+        ..JitOptions::default()
+    });
+    report(check_all(&j, 64, false, 2, 6));
+}
+
 #[test]
 fn every_op_wave32() {
     report(check_all(&jit(), 32, false, 3, 2));
