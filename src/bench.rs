@@ -2,6 +2,10 @@
 //! gfx900) under the interpreter and the JIT, and the native Rust reference of the same
 //! computation ([`crate::native`]), measured in one run, interleaved, on one thread.
 //!
+//! Times are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`; every implementation
+//! runs on that one thread), so other load on a shared machine does not count; the three
+//! implementations are interleaved within each repetition and medians are reported.
+//!
 //! A lane-instruction is one guest instruction times the 64 lanes of its wave, active or not
 //! (the convention of notes/cranelift_jit.md); the native reference is credited with the same
 //! number of lane-instructions as the emulated kernel executes.
@@ -101,6 +105,29 @@ pub fn launcher(engine: EngineKind, cfg: &BenchConfig, active: u32) -> Result<La
     crate::gcn::prepare(&loaded, &req)
 }
 
+/// CPU time consumed by the calling thread, in seconds (None if the clock is unavailable).
+fn thread_cpu_seconds() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid out-pointer for clock_gettime.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+}
+
+/// Runs `f` and returns its result and the thread CPU seconds it took (wall-clock seconds
+/// where the thread CPU clock is unavailable).
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let (cpu, wall) = (thread_cpu_seconds(), Instant::now());
+    let r = f();
+    let secs = match (cpu, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => b - a,
+        _ => wall.elapsed().as_secs_f64(),
+    };
+    (r, secs)
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -123,21 +150,20 @@ pub fn measure(cfg: &BenchConfig, active: u32) -> Result<Figures> {
     let (mut ti, mut tj, mut tn) = (Vec::new(), Vec::new(), Vec::new());
     let mut lane_insts = 0;
     for _ in 0..cfg.reps.max(1) {
-        let t = Instant::now();
-        let s = interp.dispatch()?;
-        ti.push(t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        let sj = jit.dispatch()?;
-        tj.push(t.elapsed().as_secs_f64());
+        let (s, t) = timed(|| interp.dispatch());
+        let s = s?;
+        ti.push(t);
+        let (sj, t) = timed(|| jit.dispatch());
+        let sj = sj?;
+        tj.push(t);
         if s.guest_insts != sj.guest_insts {
             return Err(Error::Other(
                 "interpreter and JIT executed different instruction counts".into(),
             ));
         }
         lane_insts = sj.guest_insts * 64;
-        let t = Instant::now();
-        crate::native::alu_heavy(&mut native_out, &inp, cfg.iters, active);
-        tn.push(t.elapsed().as_secs_f64());
+        let ((), t) = timed(|| crate::native::alu_heavy(&mut native_out, &inp, cfg.iters, active));
+        tn.push(t);
         std::hint::black_box(&native_out);
     }
     let (oi, oj) = (interp.buffer(0)?, jit.buffer(0)?);
@@ -177,9 +203,9 @@ pub fn compile_time() -> Result<CompileFigures> {
     let mut code_bytes = 0;
     for _ in 0..5 {
         let jit = wavejit_jit::Jit::new()?;
-        let t = Instant::now();
-        jit.prepare(lifted.func.clone())?;
-        best = best.min(t.elapsed().as_secs_f64());
+        let (prepared, t) = timed(|| jit.prepare(lifted.func.clone()));
+        prepared?;
+        best = best.min(t);
         code_bytes = jit.stats().code_bytes;
     }
     Ok(CompileFigures {
@@ -196,7 +222,7 @@ pub fn report(cfg: &BenchConfig) -> Result<String> {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "alu_heavy (gfx900), {} waves x {} loop trips, 1 thread; G lane-instr/s (median of {}):",
+        "alu_heavy (gfx900), {} waves x {} loop trips, 1 thread; G lane-instr/s (median of {}, thread CPU time):",
         cfg.waves, cfg.iters, cfg.reps
     );
     let _ = writeln!(
