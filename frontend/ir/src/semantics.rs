@@ -78,7 +78,6 @@ pub use format::Fmt;
 use crate::op::{FloatMode, Op};
 use crate::types::ScalarType;
 use float::Arith;
-use int::{Bin, Un};
 use intpart::Integral;
 use trans::Func;
 
@@ -110,42 +109,16 @@ fn dispatch(
     let f = Fmt::of(ty);
     let f0 = Fmt::of(tys[0]);
     let bool = |v: bool| u64::from(v);
-    let ib = |o: Bin| Some(int::binary(o, bits, a[0], a[1]));
-    let iu = |o: Un| Some(int::unary(o, bits, a[0]));
     let fb = |o: Arith| Some(float::binary(o, f?, mode, a[0], a[1]));
     let tr = |func: Func, t| Some(trans::eval(func, t, f?, mode, a[0]));
     let whole = |k: Integral| Some(intpart::integral(k, f?, mode, a[0]));
     let cube = |c: gpu::Cube| Some(gpu::cube(c, mode, a[0], a[1], a[2]));
     match op {
-        Iadd => ib(Bin::Add),
-        Isub => ib(Bin::Sub),
-        Imul => ib(Bin::Mul),
-        UmulHi => ib(Bin::UmulHi),
-        SmulHi => ib(Bin::SmulHi),
-        Udiv => ib(Bin::Udiv),
-        Urem => ib(Bin::Urem),
-        Sdiv => ib(Bin::Sdiv),
-        Srem => ib(Bin::Srem),
-        UaddSat => ib(Bin::UaddSat),
-        UsubSat => ib(Bin::UsubSat),
-        SaddSat => ib(Bin::SaddSat),
-        SsubSat => ib(Bin::SsubSat),
-        Umin => ib(Bin::Umin),
-        Umax => ib(Bin::Umax),
-        Smin => ib(Bin::Smin),
-        Smax => ib(Bin::Smax),
-        And => ib(Bin::And),
-        Or => ib(Bin::Or),
-        Xor => ib(Bin::Xor),
-        Shl => ib(Bin::Shl),
-        Lshr => ib(Bin::Lshr),
-        Ashr => ib(Bin::Ashr),
-        Not => iu(Un::Not),
-        Iabs => iu(Un::Iabs),
-        Popcnt => iu(Un::Popcnt),
-        Clz => iu(Un::Clz),
-        Ctz => iu(Un::Ctz),
-        Bitrev => iu(Un::Bitrev),
+        Iadd | Isub | Imul | UmulHi | SmulHi | Udiv | Urem | Sdiv | Srem | UaddSat | UsubSat
+        | SaddSat | SsubSat | Umin | Umax | Smin | Smax | And | Or | Xor | Shl | Lshr | Ashr => {
+            int::binary(op, bits, a[0], a[1])
+        }
+        Not | Iabs | Popcnt | Clz | Ctz | Bitrev => int::unary(op, bits, a[0]),
         AddCarryOut => Some(bool(int::carry(false, tys[0].bits(), a[0], a[1], a[2]))),
         SubBorrowOut => Some(bool(int::carry(true, tys[0].bits(), a[0], a[1], a[2]))),
         Ubfe => Some(int::bfe(false, bits, a[0], a[1], a[2])),

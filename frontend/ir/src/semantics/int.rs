@@ -10,7 +10,7 @@
 //!   offset and width modulo the width; width 0 gives 0; if offset + width reaches the top,
 //!   the result is `x >> offset` (logical or arithmetic).
 
-use crate::op::IntCC;
+use crate::op::{IntCC, Op};
 
 /// All-ones of `bits` (1..=64).
 pub fn mask(bits: u32) -> u64 {
@@ -27,100 +27,65 @@ pub fn sext(x: u64, bits: u32) -> i64 {
     ((x << s) as i64) >> s
 }
 
-/// Two-operand integer op.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bin {
-    Add,
-    Sub,
-    Mul,
-    UmulHi,
-    SmulHi,
-    Udiv,
-    Urem,
-    Sdiv,
-    Srem,
-    UaddSat,
-    UsubSat,
-    SaddSat,
-    SsubSat,
-    Umin,
-    Umax,
-    Smin,
-    Smax,
-    And,
-    Or,
-    Xor,
-    Shl,
-    Lshr,
-    Ashr,
-}
-
-/// `a op b` on `bits`-wide operands (for shifts, `b` is the amount, of any width).
-pub fn binary(op: Bin, bits: u32, a: u64, b: u64) -> u64 {
+/// `a op b` on `bits`-wide operands (for shifts, `b` is the amount, of any width); `None` for
+/// an op that is not a two-operand integer op.
+pub fn binary(op: Op, bits: u32, a: u64, b: u64) -> Option<u64> {
     let m = mask(bits);
     let (a, bm) = (a & m, b & m);
     let (sa, sb) = (sext(a, bits), sext(bm, bits));
     let smin = -(1i128 << (bits - 1));
     let smax = (1i128 << (bits - 1)) - 1;
     let r = match op {
-        Bin::Add => a.wrapping_add(bm),
-        Bin::Sub => a.wrapping_sub(bm),
-        Bin::Mul => a.wrapping_mul(bm),
-        Bin::UmulHi => ((u128::from(a) * u128::from(bm)) >> bits) as u64,
-        Bin::SmulHi => ((i128::from(sa) * i128::from(sb)) >> bits) as u64,
-        Bin::Udiv => a.checked_div(bm).unwrap_or(m),
-        Bin::Urem => a.checked_rem(bm).unwrap_or(a),
-        Bin::Sdiv => match (sa, sb) {
+        Op::Iadd => a.wrapping_add(bm),
+        Op::Isub => a.wrapping_sub(bm),
+        Op::Imul => a.wrapping_mul(bm),
+        Op::UmulHi => ((u128::from(a) * u128::from(bm)) >> bits) as u64,
+        Op::SmulHi => ((i128::from(sa) * i128::from(sb)) >> bits) as u64,
+        Op::Udiv => a.checked_div(bm).unwrap_or(m),
+        Op::Urem => a.checked_rem(bm).unwrap_or(a),
+        Op::Sdiv => match (sa, sb) {
             (_, 0) => m,
             _ if i128::from(sa) == smin && sb == -1 => a,
             _ => (sa / sb) as u64,
         },
-        Bin::Srem => match (sa, sb) {
+        Op::Srem => match (sa, sb) {
             (_, 0) => a,
             _ if i128::from(sa) == smin && sb == -1 => 0,
             _ => (sa % sb) as u64,
         },
-        Bin::UaddSat => (u128::from(a) + u128::from(bm)).min(u128::from(m)) as u64,
-        Bin::UsubSat => a.saturating_sub(bm),
-        Bin::SaddSat => (i128::from(sa) + i128::from(sb)).clamp(smin, smax) as u64,
-        Bin::SsubSat => (i128::from(sa) - i128::from(sb)).clamp(smin, smax) as u64,
-        Bin::Umin => a.min(bm),
-        Bin::Umax => a.max(bm),
-        Bin::Smin => sa.min(sb) as u64,
-        Bin::Smax => sa.max(sb) as u64,
-        Bin::And => a & bm,
-        Bin::Or => a | bm,
-        Bin::Xor => a ^ bm,
-        Bin::Shl => a << (b % u64::from(bits)),
-        Bin::Lshr => a >> (b % u64::from(bits)),
-        Bin::Ashr => (sa >> (b % u64::from(bits))) as u64,
+        Op::UaddSat => (u128::from(a) + u128::from(bm)).min(u128::from(m)) as u64,
+        Op::UsubSat => a.saturating_sub(bm),
+        Op::SaddSat => (i128::from(sa) + i128::from(sb)).clamp(smin, smax) as u64,
+        Op::SsubSat => (i128::from(sa) - i128::from(sb)).clamp(smin, smax) as u64,
+        Op::Umin => a.min(bm),
+        Op::Umax => a.max(bm),
+        Op::Smin => sa.min(sb) as u64,
+        Op::Smax => sa.max(sb) as u64,
+        Op::And => a & bm,
+        Op::Or => a | bm,
+        Op::Xor => a ^ bm,
+        Op::Shl => a << (b % u64::from(bits)),
+        Op::Lshr => a >> (b % u64::from(bits)),
+        Op::Ashr => (sa >> (b % u64::from(bits))) as u64,
+        _ => return None,
     };
-    r & m
+    Some(r & m)
 }
 
-/// One-operand integer op.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Un {
-    Not,
-    Iabs,
-    Popcnt,
-    Clz,
-    Ctz,
-    Bitrev,
-}
-
-pub fn unary(op: Un, bits: u32, a: u64) -> u64 {
+/// `op a` on a `bits`-wide operand; `None` for an op that is not a one-operand integer op.
+pub fn unary(op: Op, bits: u32, a: u64) -> Option<u64> {
     let m = mask(bits);
     let a = a & m;
     let r = match op {
-        Un::Not => !a,
-        Un::Iabs => sext(a, bits).unsigned_abs(),
-        Un::Popcnt => u64::from(a.count_ones()),
-        Un::Clz => u64::from(a.leading_zeros() - (64 - bits)),
-        Un::Ctz => u64::from(a.trailing_zeros().min(bits)),
-        Un::Bitrev => a.reverse_bits() >> (64 - bits),
+        Op::Not => !a,
+        Op::Iabs => sext(a, bits).unsigned_abs(),
+        Op::Popcnt => u64::from(a.count_ones()),
+        Op::Clz => u64::from(a.leading_zeros() - (64 - bits)),
+        Op::Ctz => u64::from(a.trailing_zeros().min(bits)),
+        Op::Bitrev => a.reverse_bits() >> (64 - bits),
+        _ => return None,
     };
-    r & m
+    Some(r & m)
 }
 
 /// Integer comparison.
