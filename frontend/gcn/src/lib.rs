@@ -18,7 +18,7 @@ pub mod print;
 pub mod random;
 pub mod tables;
 
-pub use asm::{assemble, AsmError};
+pub use asm::{assemble, assemble_with_labels, AsmError};
 pub use decode::{decode, decode_all, DecodeError, Decoded};
 pub use inst::{Encoding, Gen, Inst, Opcode, Operand};
 pub use print::{disassemble, print};
