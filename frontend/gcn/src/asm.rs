@@ -5,8 +5,8 @@
 //! output of `llc` assembles. Two passes: sizes and label addresses first, then encoding.
 use crate::encode::encode;
 use crate::inst::{Dpp, Encoding, Gen, InlineFloat, Inst, MemFields, Operand, Opnd, Sdwa, VopMods};
-use crate::operand::parse_reg;
-use crate::print::{hwreg_name, msg_name, DFMT, GS_OP, NFMT, SYSMSG};
+use crate::operand::{self, parse_reg};
+use crate::print::{hwreg_name, msg_name, operand_ty, DFMT, GS_OP, NFMT, SYSMSG};
 use crate::tables::{self, flags, Family, Field, OpInfo, Slot};
 use std::collections::HashMap;
 
@@ -41,8 +41,11 @@ pub fn assemble_with_labels(
         for &(ln, line) in &lines {
             let mut rest = line;
             while let Some((lab, after)) = split_label(rest) {
-                if pass == 0 {
-                    labels.insert(lab.to_string(), pc);
+                if pass == 0 && labels.insert(lab.to_string(), pc).is_some() {
+                    return Err(AsmError {
+                        line: ln,
+                        msg: format!("label `{lab}` is already defined"),
+                    });
                 }
                 rest = after.trim();
             }
@@ -162,9 +165,9 @@ fn value(s: &str) -> Result<(Operand, u8), String> {
         return Ok((Operand::Literal(0), 1));
     }
     let v = parse_int(s).ok_or_else(|| format!("bad operand `{s}`"))?;
-    // Like llvm-mc, a hex value that is an inline integer (0x0-0x40) is encoded inline; a
-    // negative inline value is only recognised in decimal (its hex spelling depends on the
-    // operand width).
+    // A value in -16..=64 is an inline integer whatever the operand; the other spellings of
+    // inline constants (`0xffffffff`, `0x3f800000`, `0xc400`) depend on the operand's width
+    // and type, and sources resolve them with `operand::constant`.
     if (-16..=64).contains(&v) {
         return Ok((Operand::InlineInt(v as i8), 1));
     }
@@ -182,22 +185,41 @@ struct Src {
     sext: bool,
 }
 
+/// The argument of `name(...)` wrapped around all of `s`.
+fn wrapped<'a>(s: &'a str, name: &str) -> Option<&'a str> {
+    s.strip_prefix(name)?
+        .strip_prefix('(')?
+        .strip_suffix(')')
+        .map(str::trim)
+}
+
+/// A source with its modifiers, in LLVM's spellings: `sext(x)` (SDWA), then `neg(x)` or `-x`,
+/// then `abs(x)` or `|x|`. A leading `-` is the neg modifier only before a register or an
+/// absolute value: `-13` and `-1.0` are constants (LLVM prints a negated constant `neg(13)`).
 fn source(s: &str) -> Result<Src, String> {
     let mut t = s.trim();
     let mut neg = false;
     let mut abs = false;
     let mut sext = false;
-    if let Some(r) = t.strip_prefix("sext(").and_then(|r| r.strip_suffix(')')) {
+    if let Some(r) = wrapped(t, "sext") {
         sext = true;
         t = r;
     }
-    if t.starts_with("-|") || t.starts_with("-v") || t.starts_with("-s") || t.starts_with("-|") {
+    if let Some(r) = wrapped(t, "neg") {
         neg = true;
-        t = &t[1..];
+        t = r;
+    } else if let Some(r) = t.strip_prefix('-').map(str::trim_start) {
+        if r.starts_with('|') || r.starts_with("abs(") || parse_reg(r).is_some() {
+            neg = true;
+            t = r;
+        }
     }
-    if let Some(r) = t.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
+    if let Some(r) = wrapped(t, "abs") {
         abs = true;
         t = r;
+    } else if let Some(r) = t.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
+        abs = true;
+        t = r.trim();
     }
     let (op, dwords) = value(t)?;
     Ok(Src {
@@ -608,12 +630,25 @@ fn parse_inst(
             | Field::Vsrc1
             | Field::Ssrc0
             | Field::Ssrc1 => {
-                let s = source(text)?;
+                let mut s = source(text)?;
                 let i = match slot.0 {
                     Field::Src0 | Field::Ssrc0 => 0,
                     Field::Src2 => 2,
                     _ => 1,
                 };
+                // A relocated symbol keeps its literal slot whatever its placeholder value.
+                if !s.op.is_reg() && !RELOCATED_SYMBOLS.contains(&text.as_str()) {
+                    let literal_ok = !matches!(
+                        enc,
+                        Encoding::Vop3a
+                            | Encoding::Vop3b
+                            | Encoding::Vop3p
+                            | Encoding::Sdwa
+                            | Encoding::Dpp
+                    );
+                    let ty = operand_ty(info, slot.0);
+                    s.op = operand::constant(s.op, slot.1, ty, gen, literal_ok);
+                }
                 m.neg |= (s.neg as u8) << i;
                 m.abs |= (s.abs as u8) << i;
                 sdwa.sext |= (s.sext as u8) << i;

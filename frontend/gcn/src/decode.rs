@@ -59,7 +59,13 @@ fn bit(w: u32, b: u32) -> bool {
 pub fn decode(gen: Gen, bytes: &[u8], offset: usize) -> Result<Inst, DecodeError> {
     let w = Words { bytes, at: offset };
     let d0 = w.dword(0)?;
-    let mut cx = Cx { gen, w, d0, len: 4 };
+    let mut cx = Cx {
+        gen,
+        w,
+        d0,
+        len: 4,
+        lit: None,
+    };
     cx.run()
 }
 
@@ -103,6 +109,9 @@ struct Cx<'a> {
     w: Words<'a>,
     d0: u32,
     len: u8,
+    /// The literal dword once read: GCN has one literal slot per instruction, shared by
+    /// every source (and the v_madmk/v_madak K constant) that names it.
+    lit: Option<u32>,
 }
 
 /// True when the VOP `Vdst` of this instruction is an SGPR.
@@ -146,10 +155,15 @@ impl Cx<'_> {
         })
     }
 
+    /// The instruction's literal dword (the one after the instruction words), read once.
     fn literal(&mut self) -> Result<u32, DecodeError> {
+        if let Some(v) = self.lit {
+            return Ok(v);
+        }
         let i = (self.len / 4) as usize;
         let v = self.w.dword(i)?;
         self.len += 4;
+        self.lit = Some(v);
         Ok(v)
     }
 
@@ -162,10 +176,6 @@ impl Cx<'_> {
             if !allow_lit {
                 return Err(self.invalid("literal constant not allowed here"));
             }
-            if self.len > 8 {
-                return Err(self.invalid("second literal"));
-            }
-            // All literal uses of one instruction share one dword.
             let lit = self.literal()?;
             return Ok(Operand::Literal(lit));
         }
@@ -408,11 +418,7 @@ impl Cx<'_> {
         if let Some(i) = lit_slot {
             // v_madmk/v_madak: the K constant is the dword after the instruction; it may be
             // shared with a src0 literal (LLVM requires them equal).
-            let k = match ops.iter().find(|o| o.field == Field::Src0).map(|o| o.value) {
-                Some(Operand::Literal(v)) => v,
-                _ => self.literal()?,
-            };
-            ops[i].value = Operand::Literal(k);
+            ops[i].value = Operand::Literal(self.literal()?);
         }
         self.finish(info, enc, ops)
     }

@@ -356,6 +356,9 @@ pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
                     w1 |= e.src9(f)? << at;
                 }
             }
+            if e.literal.is_some() {
+                return Err(EncodeError::Range("VOP3P literal"));
+            }
             words.push(w0);
             words.push(w1);
         }

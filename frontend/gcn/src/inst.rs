@@ -54,7 +54,8 @@ impl Gen {
             | "kabini" | "mullins" => Some(Gen::Gfx7),
             "gfx8" | "gfx801" | "gfx802" | "gfx803" | "gfx805" | "gfx810" | "polaris10"
             | "polaris11" | "carrizo" | "iceland" | "stoney" => Some(Gen::Gfx8),
-            "gfx9" | "gfx902" | "gfx904" | "gfx906" | "gfx909" => Some(Gen::Gfx9),
+            // gfx908 is not here: its AccVGPRs and MFMA instructions are not plain gfx9.
+            "gfx9" | "gfx902" | "gfx904" | "gfx906" | "gfx909" | "gfx90c" => Some(Gen::Gfx9),
             _ => None,
         }
     }

@@ -128,9 +128,10 @@ pub fn reg_text(op: Operand, dwords: u8) -> String {
         Operand::TmaLo => pair("tma_lo", "tma"),
         Operand::TmaHi => "tma_hi".into(),
         Operand::M0 => "m0".into(),
-        Operand::Scc => "scc".into(),
-        Operand::Vccz => "vccz".into(),
-        Operand::Execz => "execz".into(),
+        // LLVM 14 prints the derived sources with their `src_` names on every generation.
+        Operand::Scc => "src_scc".into(),
+        Operand::Vccz => "src_vccz".into(),
+        Operand::Execz => "src_execz".into(),
         Operand::LdsDirect => "src_lds_direct".into(),
         Operand::SrcSharedBase => "src_shared_base".into(),
         Operand::SrcSharedLimit => "src_shared_limit".into(),
@@ -236,6 +237,59 @@ fn literal_text(v: u32, dwords: u8, ty: Ty, gen: Gen) -> String {
         Kind::Bits64 if v <= 64 => v.to_string(),
         Kind::Bits64 => format!("0x{v:x}"),
     }
+}
+
+/// The operand that a constant written in assembly denotes in an operand of `dwords` registers
+/// and type `ty` (the inverse of [`text`]); `literal_ok` tells whether the encoding has a
+/// literal slot (VOP3, VOP3P, SDWA and DPP have none on gfx6-gfx9).
+///
+/// As llvm-mc 14 encodes it (AMDGPUAsmParser `isInlinableLiteral*`): a 32-bit operand of any
+/// type takes a value whose bits are an inline integer or an inline float's f32 pattern inline
+/// (`0xffffffff` is -1, `0x3f800000` is 1.0); a 16-bit operand looks at the low half, and only
+/// a float one also takes the f16 patterns (`0xc400` is -4.0); a 64-bit operand takes only
+/// the integers inline (`0x3ff00000` stays a 32-bit literal). On a 16-bit integer operand llvm-mc
+/// makes `0xc400` (and `-4.0`) a literal, yet LLVM prints the inline constant -4.0 exactly
+/// that way; where the encoding has no literal slot the text can only mean the inline
+/// constant, so it is read as such (llvm-mc rejects it there: a deliberate extension that
+/// lets LLVM's own output of such forms reassemble).
+pub fn constant(op: Operand, dwords: u8, ty: Ty, gen: Gen, literal_ok: bool) -> Operand {
+    let inv2pi = gen >= Gen::Gfx8;
+    let float = |bits: &dyn Fn(InlineFloat) -> u32, v: u32| {
+        INLINE_FLOATS
+            .iter()
+            .find(|f| (inv2pi || **f != InlineFloat::InvTwoPi) && bits(**f) == v)
+            .map(|f| Operand::InlineFloat(*f))
+    };
+    let inline_int = |x: i32| {
+        (-16..=64)
+            .contains(&x)
+            .then_some(Operand::InlineInt(x as i8))
+    };
+    match (kind(dwords, ty), op) {
+        (Kind::Bits32, Operand::Literal(v)) => inline_int(v as i32)
+            .or_else(|| float(&f32_bits, v))
+            .unwrap_or(op),
+        (Kind::Fp16 | Kind::Int16, Operand::Literal(v)) => {
+            let lo = v as u16;
+            let f16_inline = kind(dwords, ty) == Kind::Fp16 || !literal_ok;
+            let half_float = float(&f16_bits_u32, lo as u32).filter(|_| f16_inline);
+            inline_int(lo as i16 as i32)
+                .or(half_float)
+                .unwrap_or(Operand::Literal(lo as u32))
+        }
+        // 1/(2*pi) is inline only from gfx8 on; before, llvm-mc writes its f32 pattern.
+        (Kind::Bits32, Operand::InlineFloat(InlineFloat::InvTwoPi)) if !inv2pi => {
+            Operand::Literal(f32_bits(InlineFloat::InvTwoPi))
+        }
+        (Kind::Int16, Operand::InlineFloat(f)) if literal_ok => {
+            Operand::Literal(f16_bits(f) as u32)
+        }
+        _ => op,
+    }
+}
+
+fn f16_bits_u32(f: InlineFloat) -> u32 {
+    f16_bits(f) as u32
 }
 
 /// LLVM text of a source/destination operand of `dwords` registers and type `ty`.

@@ -6,7 +6,7 @@
 use crate::decode::{decode, vop3_slots};
 use crate::inst::{Encoding, Gen, Inst, Operand, Opnd};
 use crate::operand;
-use crate::tables::{Family, Field, Ty};
+use crate::tables::{Family, Field, OpInfo, Ty};
 use std::fmt::Write;
 
 /// Text of one instruction. Branch operands print as the raw displacement (`s_branch 5`).
@@ -60,6 +60,25 @@ fn src_index(f: Field) -> Option<usize> {
     }
 }
 
+/// The type by which LLVM prints (and parses) a constant in operand field `f` of `info`.
+pub(crate) fn operand_ty(info: &OpInfo, f: Field) -> Ty {
+    match src_index(f).map(|k| info.src_ty[k]) {
+        // Scalar operands are 32/64-bit even where the instruction reads a half
+        // (s_sext_i32_i16, s_pack_*_b32_b16): LLVM prints their constants as 32-bit.
+        Some(Ty::I16 | Ty::U16 | Ty::B16 | Ty::F16) if is_scalar(info.family) => Ty::B32,
+        // A VOP3P source's constant is one 16-bit half: LLVM prints it as an f16 on the
+        // float rows (`1.0`) and as an i16 on the integer rows (`0x3c00`); the tables type
+        // both Pk16, the row name tells them apart. (Other Pk16 sources, v_sad_u16 and
+        // v_sat_pk_u8_i16, are 32-bit operands to LLVM.)
+        Some(Ty::Pk16) if info.family == Family::Vop3p && info.opcode.name().contains("_f16") => {
+            Ty::F16
+        }
+        Some(Ty::Pk16) if info.family == Family::Vop3p => Ty::I16,
+        Some(t) => t,
+        None => Ty::B32,
+    }
+}
+
 fn operand_text(inst: &Inst, _i: usize, o: &Opnd, label: &dyn Fn(i16) -> Option<String>) -> String {
     let simm = inst.simm16.unwrap_or(0);
     match o.field {
@@ -93,15 +112,7 @@ fn operand_text(inst: &Inst, _i: usize, o: &Opnd, label: &dyn Fn(i16) -> Option<
             _ => String::new(),
         },
         f => {
-            let ty = match src_index(f).map(|k| inst.info.src_ty[k]) {
-                // Scalar operands are 32/64-bit even where the instruction reads a half
-                // (s_sext_i32_i16, s_pack_*_b32_b16): LLVM prints their constants as 32-bit.
-                Some(Ty::I16 | Ty::U16 | Ty::B16 | Ty::F16) if is_scalar(inst.info.family) => {
-                    Ty::B32
-                }
-                Some(t) => t,
-                None => Ty::B32,
-            };
+            let ty = operand_ty(inst.info, f);
             let mut t = operand::text(o.value, o.dwords, ty, inst.gen);
             if let Some(k) = src_index(f) {
                 let sext = inst.sdwa.map(|s| s.sext >> k & 1 != 0).unwrap_or(false);
@@ -112,7 +123,17 @@ fn operand_text(inst: &Inst, _i: usize, o: &Opnd, label: &dyn Fn(i16) -> Option<
                     t = format!("|{t}|");
                 }
                 if inst.mods.neg >> k & 1 != 0 && inst.encoding != Encoding::Vop3p {
-                    t = format!("-{t}");
+                    // A lone neg on a constant is spelled `neg(..)`: `-13` would read as the
+                    // inline constant -13 (AMDGPUInstPrinter::printOperandAndFPInputMods).
+                    let constant = matches!(
+                        o.value,
+                        Operand::InlineInt(_) | Operand::InlineFloat(_) | Operand::Literal(_)
+                    );
+                    t = if constant && inst.mods.abs >> k & 1 == 0 {
+                        format!("neg({t})")
+                    } else {
+                        format!("-{t}")
+                    };
                 }
             }
             t
@@ -524,8 +545,9 @@ fn dpp_ctrl(c: u16) -> String {
     }
 }
 
-/// Disassembles a code region, one instruction per line, in `llvm-objdump` style: the text,
-/// then `// 0000XX: bytes`; branch targets are resolved to `label_XXXX` names.
+/// Disassembles a code region, one tab-indented instruction per line: the text `llvm-objdump -d`
+/// prints, without its trailing `// address: words` comment. Branch operands name their
+/// target, and each target gets a `label_XXXX:` line (XXXX the byte offset in hex).
 pub fn disassemble(gen: Gen, bytes: &[u8]) -> Result<String, crate::decode::DecodeError> {
     let insts = crate::decode::decode_all(gen, bytes)?;
     let mut targets = std::collections::BTreeSet::new();

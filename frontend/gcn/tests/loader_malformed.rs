@@ -221,7 +221,10 @@ fn malformed_metadata_is_a_note_error() {
 /// The loader accepts a code object at any alignment (e.g. embedded with `include_bytes!`).
 #[test]
 fn unaligned_input_loads_like_aligned_input() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/gcn/gfx900/f32_arith.hsaco");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/gcn/gfx900/f32_arith.hsaco"
+    );
     let bytes = std::fs::read(path).unwrap();
     let aligned = wavejit_gcn::loader::load(&bytes).unwrap();
     let mut shifted = vec![0u8; bytes.len() + 1];

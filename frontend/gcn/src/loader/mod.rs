@@ -303,7 +303,8 @@ pub fn load(data: &[u8]) -> Result<CodeObject, LoadError> {
     if data.as_ptr().align_offset(8) != 0 {
         let mut words = vec![0u64; data.len().div_ceil(8)];
         // SAFETY: `words` owns at least `data.len()` initialised bytes; u64 -> u8 is always valid.
-        let aligned = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, data.len()) };
+        let aligned =
+            unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, data.len()) };
         aligned.copy_from_slice(data);
         return load(aligned);
     }

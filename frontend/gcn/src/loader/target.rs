@@ -1,8 +1,13 @@
 //! The processor a code object was compiled for, from `e_flags`.
 //!
 //! `EF_AMDGPU_MACH` values are those of LLVM's `llvm/BinaryFormat/ELF.h`; only the GCN
-//! generations this crate executes (gfx6-gfx9, excluding gfx90a whose work-item ids are packed
-//! into v0) are accepted.
+//! processors this crate executes are accepted, and every accepted name is one
+//! [`crate::Gen::from_chip`] knows (a test checks it). Rejected on purpose: gfx908 (0x30),
+//! whose code may use the AccVGPR file and MFMA/dot instructions (`v_accvgpr_read_b32`,
+//! `v_mfma_*`; llvm-mc-14 -mcpu=gfx908 accepts them, gfx900/gfx909/gfx90c do not) that the
+//! crate neither decodes nor models, and gfx90a (0x3f), whose work-item ids are packed into v0.
+//! gfx90c (0x32, Renoir) is kept: llvm-mc-14 accepts the same instruction set for it as for
+//! gfx909 (plain gfx9 plus mad-mix).
 
 use super::LoadError;
 
@@ -29,7 +34,6 @@ const MACHS: &[(u32, &str, u8)] = &[
     (0x02d, "gfx902", 9),
     (0x02e, "gfx904", 9),
     (0x02f, "gfx906", 9),
-    (0x030, "gfx908", 9),
     (0x031, "gfx909", 9),
     (0x032, "gfx90c", 9),
 ];
@@ -76,10 +80,19 @@ mod tests {
         }
     }
 
+    /// The rest of the crate (and the CLI) maps a loaded object to a [`crate::Gen`] by name.
+    #[test]
+    fn every_accepted_processor_has_a_generation() {
+        for &(_, name, gfx) in MACHS {
+            let gen = crate::Gen::from_chip(name);
+            assert_eq!(gen.map(|g| g.index() + 6), Some(gfx as usize), "{name}");
+        }
+    }
+
     #[test]
     fn r600_and_later_gfx_are_rejected() {
-        // cayman (r600 family), gfx90a, gfx1010
-        for mach in [0x0f, 0x3f, 0x33, 0x00] {
+        // cayman (r600 family), gfx908 (MFMA, AccVGPRs), gfx90a, gfx1010
+        for mach in [0x0f, 0x30, 0x3f, 0x33, 0x00] {
             assert_eq!(
                 Target::from_e_flags(mach),
                 Err(LoadError::UnsupportedChip(mach))

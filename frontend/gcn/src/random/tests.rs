@@ -1,6 +1,6 @@
 use super::*;
 use crate::decode::decode_all;
-use crate::inst::Encoding;
+use crate::inst::{Encoding, Operand};
 use std::collections::HashSet;
 
 const SEEDS: u64 = 150;
@@ -144,6 +144,61 @@ fn every_family_and_form_is_generated() {
             );
         }
         assert_eq!(mods, (true, true, true), "{gen:?}: abs, neg, clamp/omod");
+    }
+}
+
+/// Forms the generator once avoided because of assembler/decoder/printer bugs (now fixed)
+/// appear: a repeated literal, neg on a constant and on a special register, and an inline
+/// float on a 16-bit integer VOP3 source.
+#[test]
+fn formerly_avoided_forms_are_generated() {
+    use crate::tables::Ty;
+    let (mut twice, mut neg_const, mut neg_special, mut short_float) = (0, 0, 0, 0);
+    for gen in Gen::ALL {
+        for (_, p) in programs(gen) {
+            for it in &p.items {
+                let i = &it.inst;
+                let srcs = || i.operands.iter().filter(|o| src_field(o.field).is_some());
+                let lits = srcs()
+                    .filter(|o| matches!(o.value, Operand::Literal(_)))
+                    .count();
+                twice += (lits == 2) as u32;
+                for o in srcs() {
+                    let Some(k) = src_field(o.field) else {
+                        continue;
+                    };
+                    let neg = i.mods.neg >> k & 1 != 0 && i.encoding != Encoding::Vop3p;
+                    let constant =
+                        matches!(o.value, Operand::InlineInt(_) | Operand::InlineFloat(_));
+                    let special =
+                        o.value.is_reg() && !matches!(o.value, Operand::Sgpr(_) | Operand::Vgpr(_));
+                    neg_const += (neg && constant) as u32;
+                    neg_special += (neg && special) as u32;
+                    let short_int = matches!(i.info.src_ty[k], Ty::I16 | Ty::U16 | Ty::B16);
+                    short_float += (matches!(i.encoding, Encoding::Vop3a)
+                        && short_int
+                        && matches!(o.value, Operand::InlineFloat(_)))
+                        as u32;
+                }
+            }
+        }
+    }
+    assert!(twice > 0, "no instruction reads one literal twice");
+    assert!(neg_const > 0, "no neg on an inline constant");
+    assert!(neg_special > 0, "no neg on a special register");
+    assert!(
+        short_float > 0,
+        "no inline float on a 16-bit integer VOP3 source"
+    );
+}
+
+fn src_field(f: crate::tables::Field) -> Option<usize> {
+    use crate::tables::Field;
+    match f {
+        Field::Src0 | Field::Ssrc0 => Some(0),
+        Field::Src1 | Field::Ssrc1 => Some(1),
+        Field::Src2 => Some(2),
+        _ => None,
     }
 }
 

@@ -220,13 +220,10 @@ impl<'r> Picker<'r> {
         match self.rng.gen_range(0..100) {
             0..=54 => self.sreg_src(dwords),
             55..=84 => self.inline(),
-            // One literal per instruction. Two sources naming the same literal dword are
-            // legal (LLVM validateSOPLiteral counts distinct values) but the decoder reads a
-            // second dword for the second use (reported), so they are not generated.
-            _ if lit.is_some() => self.inline(),
+            // One literal per instruction: a second literal source names the same dword
+            // (legal: LLVM validateSOPLiteral counts distinct values).
             _ => {
-                let v = self.literal();
-                *lit = Some(v);
+                let v = *lit.get_or_insert_with(|| self.literal());
                 Operand::Literal(v)
             }
         }

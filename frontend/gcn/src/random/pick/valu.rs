@@ -49,9 +49,11 @@ fn vgpr_src0(op: Opcode) -> bool {
     )
 }
 
-/// Replaces inline float constants on 16-bit integer sources by integers: the printer
-/// writes them as the f16 pattern (`0xc400`, as LLVM does), which the assembler then
-/// encodes as a literal instead of the inline constant (reported).
+/// Replaces inline float constants on 16-bit integer sources of the 32-bit VOP1/VOP2/VOPC
+/// forms by integers. LLVM prints such a constant as its f16 pattern (`0xc400`), which in an
+/// encoding with a literal slot llvm-mc (and so the assembler) reads as that literal: the
+/// syntax cannot spell the inline form there. (Forms without a literal slot, VOP3, read it
+/// back as the inline constant and are generated with it.)
 fn no_float_on_short_ints(inst: &mut Inst) {
     let info = inst.info;
     for o in inst.operands.iter_mut() {
@@ -199,12 +201,7 @@ impl Picker<'_> {
                 if !vop3b && self.chance(0.25) {
                     m.abs |= 1 << k;
                 }
-                // A lone neg is only put on SGPRs and VGPRs: `-13` (neg of an inline
-                // integer) prints like the constant -13 (LLVM prints `neg(13)`, which the
-                // assembler does not read), and the assembler reads `-` only before `v`,
-                // `s` and `|` (`-vcc`, `-exec`, `-m0` fail). Both reported.
-                let plain_reg = matches!(o.value, Operand::Vgpr(_) | Operand::Sgpr(_));
-                if self.chance(0.25) && (plain_reg || m.abs >> k & 1 != 0) {
+                if self.chance(0.25) {
                     m.neg |= 1 << k;
                 }
             }
@@ -216,7 +213,6 @@ impl Picker<'_> {
             }
         }
         inst.mods = m;
-        no_float_on_short_ints(&mut inst);
         inst
     }
 
