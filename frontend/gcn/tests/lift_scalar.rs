@@ -162,3 +162,28 @@ fn mode_conflict_is_reported() {
         other => panic!("expected a mode conflict at 12, got {other:?}"),
     }
 }
+
+#[test]
+fn setreg_from_a_constant_register() {
+    // s_movk/s_mov of a constant right before s_setreg_b32: MODE[5:4] = 3 keeps f32
+    // denormals, then 0 flushes them again.
+    let den = f32::from_bits(0x0000_1000);
+    let mut w = Wave::new();
+    w.set_v_all(0, |_| den.to_bits());
+    w.set_v_all(1, |_| 1.0f32.to_bits());
+    w.lift_run(p::SETREG_REG_GFX9, &config(Gen::Gfx9, FLUSH_F32));
+    assert_eq!(w.v(2, 0), 0, "flushed before the first s_setreg");
+    assert_eq!(w.v(3, 0), den.to_bits(), "kept after MODE[5:4] = 3");
+    assert_eq!(w.v(4, 0), 0, "flushed after MODE[5:4] = 0");
+    assert_eq!(w.s(0), 0xc0 | 1 << 8 | 1 << 9);
+}
+
+#[test]
+fn setreg_from_an_unknown_register_is_rejected() {
+    match lift(p::SETREG_DYNAMIC_GFX9, &config(Gen::Gfx9, FLUSH_F32)) {
+        Err(LiftError::Unsupported { pc: 0, why, .. }) => {
+            assert!(why.contains("not set to a constant"), "{why}")
+        }
+        other => panic!("expected an unsupported s_setreg_b32, got {other:?}"),
+    }
+}

@@ -191,9 +191,7 @@ fn expected_unsupported(op: Opcode, name: &str) -> bool {
     use Opcode::*;
     matches!(
         op,
-        V_MULLIT_F32
-            | V_SCREEN_PARTITION_4SE_B32
-            | S_CBRANCH_G_FORK
+        S_CBRANCH_G_FORK
             | S_RFE_RESTORE_B64
             | S_RFE_B64
             | S_CBRANCH_JOIN
@@ -207,27 +205,12 @@ fn expected_unsupported(op: Opcode, name: &str) -> bool {
             | S_SENDMSGHALT
             | S_MEMTIME
             | S_MEMREALTIME
-            | DS_WRITE_ADDTID_B32
-            | DS_READ_ADDTID_B32
-            | DS_PERMUTE_B32
-            | DS_APPEND
-            | DS_CONSUME
             | DS_ORDERED_COUNT
-            | DS_CONDXCHG32_RTN_B64
-            | DS_WRAP_RTN_B32
     ) || name.starts_with("s_scratch_")
         || name.starts_with("s_buffer_atomic")
         || name.starts_with("ds_gws")
-        || name.contains("_src2_")
-        || name.contains("rsub")
-        || name.contains("mskor")
-        || name.contains("wrxchg2")
-        || (name.contains("cmpst") && (name.ends_with("_f32") || name.ends_with("_f64")))
         || (name.starts_with("buffer_") && name.contains("_format_"))
         || (name.starts_with("tbuffer_") && name.contains("_d16"))
-        || name.contains("fcmpswap")
-        || name.contains("atomic_fmin")
-        || name.contains("atomic_fmax")
 }
 
 #[test]

@@ -101,6 +101,36 @@ pub enum AtomicOp {
     /// Float min/max with the [`crate::MinMax::Ieee`] rule.
     Fmin,
     Fmax,
+    /// `data - old`.
+    Rsub,
+    /// `(old & !cmp) | data`: `cmp` is the mask of bits replaced.
+    Mskor,
+    /// `old >= cmp ? old - cmp : old + data` (unsigned).
+    Wrap,
+    /// Float compare-exchange: `old == cmp ? data : old` with the IEEE equality of the width's
+    /// float type (`-0 == +0`, NaN equals nothing; denormals kept).
+    FcmpXchg,
+    /// Per 32-bit half: when the data half's bit 31 is set, memory takes that half with bit 31
+    /// cleared; otherwise the memory half is kept.
+    CondXchg32,
+}
+
+impl AtomicOp {
+    /// Whether `data` (and `cmp`) are floats of the access width.
+    pub const fn is_float(self) -> bool {
+        matches!(
+            self,
+            AtomicOp::Fadd | AtomicOp::Fmin | AtomicOp::Fmax | AtomicOp::FcmpXchg
+        )
+    }
+
+    /// Whether the operation takes the second operand `cmp`.
+    pub const fn takes_cmp(self) -> bool {
+        matches!(
+            self,
+            AtomicOp::CmpXchg | AtomicOp::Mskor | AtomicOp::Wrap | AtomicOp::FcmpXchg
+        )
+    }
 }
 
 /// What an instruction does.

@@ -41,7 +41,7 @@
 //!   `jump_indirect` takes a uniform `i64`.
 
 use crate::func::{
-    AtomicOp, Block, BlockData, Function, Inst, InstKind, MemSpace, MemWidth, Terminator, Value,
+    Block, BlockData, Function, Inst, InstKind, MemSpace, MemWidth, Terminator, Value,
 };
 #[cfg(doc)]
 use crate::op::{FloatMode, Op};
@@ -433,7 +433,7 @@ impl InstCx<'_> {
                     "atomics are 32 or 64 bits".into()
                 })?;
                 let bits = width.bytes() * 8;
-                let float_op = matches!(op, AtomicOp::Fadd | AtomicOp::Fmin | AtomicOp::Fmax);
+                let float_op = op.is_float();
                 want(
                     dt.scalar.bits() == bits && dt.scalar.is_float() == float_op,
                     || {
@@ -443,15 +443,19 @@ impl InstCx<'_> {
                 )?;
                 let mut shape = at.shape.join(dt.shape);
                 match (op, cmp) {
-                    (AtomicOp::CmpXchg, Some(c)) => {
+                    (op, Some(c)) if op.takes_cmp() => {
                         let ct = self.operand(c)?;
                         want(ct.scalar == dt.scalar, || {
                             format!("compare value {c} must be {}, found {ct}", dt.scalar)
                         })?;
                         shape = shape.join(ct.shape);
                     }
-                    (AtomicOp::CmpXchg, None) => return Err("cmpxchg needs a compare value".into()),
-                    (_, Some(_)) => return Err("only cmpxchg takes a compare value".into()),
+                    (op, None) if op.takes_cmp() => {
+                        return Err(format!("atomic {op:?} needs a compare value"))
+                    }
+                    (op, Some(_)) => return Err(format!(
+                        "only cmpxchg, mskor, wrap and fcmpxchg take a compare value, not {op:?}"
+                    )),
                     (_, None) => {}
                 }
                 exact(Type {

@@ -20,7 +20,9 @@ use crate::error::{Fault, FaultKind};
 use crate::memory::MemError;
 use crate::wave::Lanes;
 use wavejit_ir::semantics::eval;
-use wavejit_ir::{AtomicOp, FloatMode, Inst, InstKind, MemSpace, MemWidth, MinMax, Op, ScalarType};
+use wavejit_ir::{
+    AtomicOp, FloatCC, FloatMode, Inst, InstKind, MemSpace, MemWidth, MinMax, Op, ScalarType,
+};
 
 pub(super) fn run(
     inst: &Inst,
@@ -97,7 +99,7 @@ pub(super) fn run(
             let d = ops.get(1, data)?;
             let c = cmp.map(|c| ops.get(2, c)).transpose()?;
             let m = ops.mask(2 + c.is_some() as usize, mask)?;
-            if is_float(op) && width == MemWidth::B8 {
+            if op.is_float() && width == MemWidth::B8 {
                 return Err(malformed(inst.pc, "8-bit float atomic"));
             }
             let acc = Access {
@@ -142,14 +144,10 @@ fn extend(raw: u64, width: MemWidth, signed: bool, ty: ScalarType) -> u64 {
     v & ty.bit_mask()
 }
 
-fn is_float(op: AtomicOp) -> bool {
-    matches!(op, AtomicOp::Fadd | AtomicOp::Fmin | AtomicOp::Fmax)
-}
-
 /// The new memory value of an atomic `op` of `width` bytes given the `old` value, the lane's
-/// `data` and (CmpXchg only) `cmp`. Operands are taken modulo the width; float ops use the
-/// shared semantics with IEEE mode (denormals kept). An 8-bit float op (no such type)
-/// leaves memory unchanged; [`super::run_effect`] rejects it before calling this.
+/// `data` and (for [`AtomicOp::takes_cmp`] ops) `cmp`. Operands are taken modulo the width;
+/// float ops use the shared semantics with IEEE mode (denormals kept). An 8-bit float op (no
+/// such type) leaves memory unchanged; [`super::run_effect`] rejects it before calling this.
 pub fn atomic_apply(op: AtomicOp, width: MemWidth, old: u64, data: u64, cmp: u64) -> u64 {
     let bits = 8 * width.bytes();
     let mask = if bits == 64 {
@@ -215,6 +213,46 @@ pub fn atomic_apply(op: AtomicOp, width: MemWidth, old: u64, data: u64, cmp: u64
         AtomicOp::Fadd => float(Op::Fadd),
         AtomicOp::Fmin => float(Op::Fmin(MinMax::Ieee)),
         AtomicOp::Fmax => float(Op::Fmax(MinMax::Ieee)),
+        AtomicOp::Rsub => data.wrapping_sub(old),
+        AtomicOp::Mskor => (old & !cmp) | data,
+        AtomicOp::Wrap => {
+            if old >= cmp {
+                old - cmp
+            } else {
+                old.wrapping_add(data)
+            }
+        }
+        AtomicOp::FcmpXchg => {
+            let ft = match width {
+                MemWidth::B16 => ScalarType::F16,
+                MemWidth::B32 => ScalarType::F32,
+                MemWidth::B64 => ScalarType::F64,
+                MemWidth::B8 => return old,
+            };
+            let eq = eval(
+                Op::Fcmp(FloatCC::Eq),
+                FloatMode::IEEE,
+                ScalarType::I1,
+                &[ft, ft],
+                &[old, cmp],
+            );
+            if eq & 1 != 0 {
+                data
+            } else {
+                old
+            }
+        }
+        AtomicOp::CondXchg32 => {
+            let mut new = old;
+            for h in 0..bits.div_ceil(32) {
+                let sh = 32 * h;
+                let half = (data >> sh) & 0xffff_ffff;
+                if half & 0x8000_0000 != 0 {
+                    new = (new & !(0xffff_ffffu64 << sh)) | (half & 0x7fff_ffff) << sh;
+                }
+            }
+            new
+        }
     };
     new & mask
 }

@@ -17,9 +17,10 @@
 //! soffset + inst_offset) is never range-checked: LLVM builds such V#s with NUM_RECORDS = 0
 //! (notes/amd_launch_abi.md §3.3).
 //!
-//! Typed accesses: MTBUF with a 32-bit-component data format (32, 32_32, 32_32_32,
-//! 32_32_32_32) and an integer or float number format move raw dwords; other formats, the
-//! resource-formatted `buffer_*_format_*`, `lds` and `tfe` are rejected.
+//! Typed accesses: MTBUF formats are converted per `buffer_format.rs` (8/16/32-bit
+//! components); other formats, the resource-formatted `buffer_*_format_*` (the format is
+//! in the V#, a run-time value), `lds` and `tfe` are rejected.
+use super::buffer_format::{typed_format, Conv, TypedFormat};
 use super::smem::atomic_of;
 use super::{LiftError, Lifter};
 use crate::inst::{Encoding, Inst, Opcode, Operand};
@@ -239,24 +240,27 @@ impl Lifter<'_> {
                 self.unsupported(inst, "resource-formatted buffer access (format in the V#)")
             );
         }
-        if inst.encoding == Encoding::Mtbuf {
-            let comps = match m.dfmt {
-                4 => 1,
-                11 => 2,
-                13 => 3,
-                14 => 4,
-                _ => 0,
-            };
+        let typed = if inst.encoding == Encoding::Mtbuf {
             let want = inst
                 .operand(Field::Vdata)
                 .map(|o| o.dwords as u32)
                 .unwrap_or(0);
-            if name.contains("_d16") || comps < want || !matches!(m.nfmt, 4 | 5 | 7) {
-                return Err(
-                    self.unsupported(inst, "typed buffer format other than 32-bit components")
-                );
+            let store = inst.info.has(flags::STORE);
+            match typed_format(m.dfmt, m.nfmt, store) {
+                Some(f) if !name.contains("_d16") && f.comps >= want => Some(f),
+                _ => {
+                    return Err(self.unsupported(
+                        inst,
+                        format!(
+                            "typed buffer format dfmt {} nfmt {} (see buffer_format.rs)",
+                            m.dfmt, m.nfmt
+                        ),
+                    ))
+                }
             }
-        }
+        } else {
+            None
+        };
         let Some(vdata) = inst.operand(Field::Vdata).copied() else {
             return Err(self.invalid(inst, "missing data operand"));
         };
@@ -268,15 +272,16 @@ impl Lifter<'_> {
         let exec = self.exec_mask();
         if inst.info.has(flags::ATOMIC) {
             let Some((aop, wide)) = atomic_of(name) else {
-                return Err(self.unsupported(inst, "float buffer atomics"));
+                return Err(self.unsupported(inst, "atomic without semantics"));
             };
-            let (t, width) = if wide {
-                (I64, MemWidth::B64)
-            } else {
-                (I32, MemWidth::B32)
+            let (t, width) = match (wide, aop.is_float()) {
+                (true, false) => (I64, MemWidth::B64),
+                (false, false) => (I32, MemWidth::B32),
+                (true, true) => (F64, MemWidth::B64),
+                (false, true) => (F32, MemWidth::B32),
             };
             let data = self.read_vgpr(inst, vd, t)?;
-            let cmp = if aop == wavejit_ir::AtomicOp::CmpXchg {
+            let cmp = if aop.takes_cmp() {
                 let n = if wide { 2 } else { 1 };
                 Some(self.read_vgpr(inst, vd + n, t)?)
             } else {
@@ -311,6 +316,9 @@ impl Lifter<'_> {
             }
             _ => (MemWidth::B32, false, None),
         };
+        if let Some(f) = typed {
+            return self.typed_access(inst, &a, f, vd, vdata.dwords as u32, store, exec);
+        }
         let comps = if width == MemWidth::B32 {
             vdata.dwords as u32
         } else {
@@ -327,6 +335,53 @@ impl Lifter<'_> {
                     .load(MemSpace::Global, width, signed, I32, addr, Some(mask));
                 self.load_component(inst, vd + i, v, d16, exec)?;
             }
+        }
+        Ok(())
+    }
+
+    /// An MTBUF access of `n` components of format `f`, each range-checked on its own.
+    #[allow(clippy::too_many_arguments)]
+    fn typed_access(
+        &mut self,
+        inst: &Inst,
+        a: &Access,
+        f: TypedFormat,
+        vd: u32,
+        n: u32,
+        store: bool,
+        exec: Value,
+    ) -> Result<(), LiftError> {
+        let width = f.width();
+        for i in 0..n {
+            let (addr, ok) = self.component(a, f.comp_bytes * i);
+            let mask = self.lane_and(exec, ok);
+            if store {
+                self.store_component(inst, vd + i, width, None, addr, mask)?;
+                continue;
+            }
+            let signed = matches!(
+                f.conv,
+                Conv::Int { signed: true } | Conv::Scaled { signed: true }
+            );
+            let v = self
+                .b
+                .load(MemSpace::Global, width, signed, I32, addr, Some(mask));
+            let v = match f.conv {
+                Conv::Int { .. } => v,
+                Conv::Scaled { signed } => {
+                    let op = if signed { Op::StoF } else { Op::UtoF };
+                    self.b.op_mode(op, self.conv_mode(I32, F32), F32, &[v])
+                }
+                Conv::Half => {
+                    let h = self.b.op(Op::Trunc, I16, &[v]);
+                    let h = self.b.op(Op::Bitcast, F16, &[h]);
+                    self.b
+                        .op_mode(Op::Fconvert, self.conv_mode(F16, F32), F32, &[h])
+                }
+            };
+            // Out-of-range lanes read 0 (the load yields 0 for masked-off lanes; 0 converts
+            // to +0.0).
+            self.write_vgpr(inst, vd + i, v, exec)?;
         }
         Ok(())
     }

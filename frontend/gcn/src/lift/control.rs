@@ -16,9 +16,17 @@ use wavejit_ir::{IntCC, Op, ScalarType, Terminator, TrapKind};
 /// MODE bits that change how float ops are lifted: round, denorm, DX10_CLAMP, IEEE.
 const FLOAT_CONTROL: u32 = 0x3ff;
 
-/// MODE after `inst`, given MODE before it. Only `s_setreg*` of HW_REG_MODE changes it; a
-/// register-sourced write to the float-control bits cannot be tracked statically.
-pub(crate) fn mode_after(inst: &Inst, pc: u64, mode: u32) -> Result<u32, LiftError> {
+/// MODE after `inst`, given MODE before it and the instruction just before it in the same
+/// basic block (`prev`). Only `s_setreg*` of HW_REG_MODE changes it. A register-sourced write
+/// to the float-control bits is tracked when `prev` sets that register to a constant
+/// (`s_mov_b32`/`s_movk_i32`), the pattern compilers emit; any other register write to those
+/// bits would make the float mode dynamic and is rejected.
+pub(crate) fn mode_after(
+    inst: &Inst,
+    prev: Option<&Inst>,
+    pc: u64,
+    mode: u32,
+) -> Result<u32, LiftError> {
     let setreg = matches!(
         inst.opcode,
         Opcode::S_SETREG_B32 | Opcode::S_SETREG_IMM32_B32
@@ -38,15 +46,38 @@ pub(crate) fn mode_after(inst: &Inst, pc: u64, mode: u32) -> Result<u32, LiftErr
         };
         return Ok((mode & !m) | ((v << off) & m));
     }
-    if m & FLOAT_CONTROL != 0 {
-        return Err(LiftError::Unsupported {
+    if m & FLOAT_CONTROL == 0 {
+        return Ok(mode);
+    }
+    match known_source(inst, prev) {
+        Some(v) => Ok((mode & !m) | ((v << off) & m)),
+        None => Err(LiftError::Unsupported {
             pc,
             text: crate::print::print(inst),
-            why: "s_setreg_b32 of the float-control MODE bits from a register (dynamic float mode)"
+            why: "s_setreg_b32 of the float-control MODE bits from a register not set to a \
+                  constant by the previous instruction (dynamic float mode)"
                 .into(),
-        });
+        }),
     }
-    Ok(mode)
+}
+
+/// The value of `s_setreg_b32`'s source register when `prev` wrote a constant to it.
+fn known_source(inst: &Inst, prev: Option<&Inst>) -> Option<u32> {
+    let src = inst.operand(Field::Sdst)?.value;
+    let prev = prev?;
+    if prev.operand(Field::Sdst)?.value != src {
+        return None;
+    }
+    match prev.opcode {
+        Opcode::S_MOVK_I32 => Some(prev.simm16? as i16 as i32 as u32),
+        Opcode::S_MOV_B32 => match prev.operand(Field::Ssrc0)?.value {
+            Operand::InlineInt(v) => Some(v as i32 as u32),
+            Operand::Literal(v) => Some(v),
+            Operand::InlineFloat(f) => Some(super::operand::inline_float_bits(f, 32) as u32),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 impl Lifter<'_> {

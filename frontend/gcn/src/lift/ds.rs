@@ -3,7 +3,10 @@
 //!
 //! Address = `vaddr + offset` (16-bit `offset1:offset0`) in the LDS space, per active lane.
 //! `read2`/`write2` use two addresses `vaddr + offsetN * size` (`* 64 * size` for `st64`).
-//! `ds_cmpst` stores data1 when memory equals data0. The M0 LDS clamp of gfx6-8 is not
+//! `ds_cmpst` stores data1 when memory equals data0 (`_f32/_f64`: float equality), `mskor`
+//! computes `(mem & ~data0) | data1`, `wrap` `mem >= data0 ? mem - data0 : mem + data1`,
+//! `rsub` `data0 - mem` and `condxchg32` writes each data dword whose bit 31 is set, with
+//! that bit cleared (CLRX GcnInstrsDs.md; AMD's pseudocode for condxchg32). The M0 LDS clamp of gfx6-8 is not
 //! modelled: LLVM sets M0 to -1, and the IR's LDS space already reads 0 and drops writes
 //! outside the allocation. `ds_swizzle_b32` and `ds_bpermute_b32` are lane shuffles (a source
 //! lane outside EXEC gives 0); no LDS memory is touched.
@@ -32,12 +35,17 @@ fn ds_atomic(op: Opcode) -> Option<AtomicOp> {
         DS_MIN_F32 | DS_MIN_RTN_F32 | DS_MIN_F64 | DS_MIN_RTN_F64 => AtomicOp::Fmin,
         DS_MAX_F32 | DS_MAX_RTN_F32 | DS_MAX_F64 | DS_MAX_RTN_F64 => AtomicOp::Fmax,
         DS_ADD_F32 | DS_ADD_RTN_F32 => AtomicOp::Fadd,
+        DS_RSUB_U32 | DS_RSUB_RTN_U32 | DS_RSUB_U64 | DS_RSUB_RTN_U64 => AtomicOp::Rsub,
+        DS_MSKOR_B32 | DS_MSKOR_RTN_B32 | DS_MSKOR_B64 | DS_MSKOR_RTN_B64 => AtomicOp::Mskor,
+        DS_WRAP_RTN_B32 => AtomicOp::Wrap,
+        DS_CMPST_F32 | DS_CMPST_RTN_F32 | DS_CMPST_F64 | DS_CMPST_RTN_F64 => AtomicOp::FcmpXchg,
+        DS_CONDXCHG32_RTN_B64 => AtomicOp::CondXchg32,
         _ => return None,
     })
 }
 
 impl Lifter<'_> {
-    fn ds_vgpr(&self, inst: &Inst, f: Field) -> Result<(u32, u32), LiftError> {
+    pub(crate) fn ds_vgpr(&self, inst: &Inst, f: Field) -> Result<(u32, u32), LiftError> {
         match inst.operand(f) {
             Some(&crate::inst::Opnd {
                 value: Operand::Vgpr(n),
@@ -49,7 +57,7 @@ impl Lifter<'_> {
     }
 
     /// `base + k` as a lane i32.
-    fn ds_at(&mut self, base: Value, k: u32) -> Value {
+    pub(crate) fn ds_at(&mut self, base: Value, k: u32) -> Value {
         let kk = self.b.i32(k);
         self.b.op(Op::Iadd, I32, &[base, kk])
     }
@@ -63,11 +71,14 @@ impl Lifter<'_> {
         if inst.mem.gds {
             return Err(self.unsupported(inst, "GDS"));
         }
+        if self.ds_ext(inst)? {
+            return Ok(());
+        }
         let known = ds_atomic(op).is_some()
             || matches!(op, DS_SWIZZLE_B32 | DS_BPERMUTE_B32)
             || inst.info.has(flags::LOAD)
             || inst.info.has(flags::STORE);
-        if !known || matches!(op, DS_WRITE_ADDTID_B32 | DS_READ_ADDTID_B32) {
+        if !known {
             return Err(self.unsupported(inst, "DS operation without semantics"));
         }
         let exec = self.exec_mask();
@@ -99,7 +110,7 @@ impl Lifter<'_> {
             };
             // Float atomics take float-typed data (the bits are the same).
             let t = match aop {
-                AtomicOp::Fmin | AtomicOp::Fmax | AtomicOp::Fadd => {
+                _ if aop.is_float() => {
                     if n == 2 {
                         F64
                     } else {
@@ -109,7 +120,16 @@ impl Lifter<'_> {
                 _ => t,
             };
             let a = self.ds_at(base, m.offset as u32);
-            let (data, cmp) = if aop == AtomicOp::CmpXchg {
+            let a = if aop == AtomicOp::CondXchg32 {
+                // AMD's pseudocode: ((ADDR + offset) & 0xfff8), then the two dwords.
+                let k = self.b.i32(0xfff8);
+                self.b.op(Op::And, I32, &[a, k])
+            } else {
+                a
+            };
+            // Two-operand forms: data0 is the compare value (cmpst), mask (mskor) or
+            // subtrahend bound (wrap); data1 the value written or added.
+            let (data, cmp) = if aop.takes_cmp() {
                 let (d1, _) = self.ds_vgpr(inst, Field::Data1)?;
                 (
                     self.read_vgpr(inst, d1, t)?,

@@ -62,18 +62,19 @@ impl Lifter<'_> {
         let name = op.name();
         if inst.info.has(flags::ATOMIC) {
             let Some((aop, wide)) = atomic_of(name) else {
-                return Err(self.unsupported(inst, "float FLAT atomics"));
+                return Err(self.unsupported(inst, "atomic without semantics"));
             };
             let Some(Operand::Vgpr(d)) = inst.operand(Field::Data0).map(|o| o.value) else {
                 return Err(self.invalid(inst, "missing atomic data"));
             };
-            let (t, width) = if wide {
-                (I64, MemWidth::B64)
-            } else {
-                (I32, MemWidth::B32)
+            let (t, width) = match (wide, aop.is_float()) {
+                (true, false) => (I64, MemWidth::B64),
+                (false, false) => (I32, MemWidth::B32),
+                (true, true) => (F64, MemWidth::B64),
+                (false, true) => (F32, MemWidth::B32),
             };
             let data = self.read_vgpr(inst, d as u32, t)?;
-            let cmp = if aop == wavejit_ir::AtomicOp::CmpXchg {
+            let cmp = if aop.takes_cmp() {
                 Some(self.read_vgpr(inst, d as u32 + if wide { 2 } else { 1 }, t)?)
             } else {
                 None

@@ -20,7 +20,8 @@
 //!   `v_cmpx_*` write the same value to EXEC as well.
 //! - **Float mode** is tracked statically: the kernel's FLOAT_MODE, DX10_CLAMP and IEEE_MODE
 //!   form the initial MODE bits; `s_setreg(_imm32)_b32` on HW_REG_MODE updates them (and the
-//!   `hwreg` cell). Each block starts with the mode of its predecessors; disagreement is a
+//!   `hwreg` cell; `s_setreg_b32` from a register only when the previous instruction set that
+//!   register to a constant). Each block starts with the mode of its predecessors; disagreement is a
 //!   [`LiftError::ModeConflict`]. f32 ops use MODE round bits `[1:0]` and denorm bits `[5:4]`;
 //!   f64 and f16 ops bits `[3:2]` and `[7:6]` (denorm field: bit 0 keeps input denormals, bit 1
 //!   output denormals). `v_mad_f32`/`v_mac_f32` are unfused ([`wavejit_ir::Op::Fmad`]), `v_fma_*` fused,
@@ -42,18 +43,17 @@
 //!   (what disassemblies print); blocks carry guest addresses (`base + offset`).
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
-//! `v_mullit_f32`, `v_screen_partition_4se_b32`; fork/join (`s_cbranch_[ig]_fork`,
-//! `s_cbranch_join`), trap returns (`s_rfe*`), GPR indexing mode (`s_set_gpr_idx_*`),
+//! Fork/join (`s_cbranch_[ig]_fork`, `s_cbranch_join`), trap returns (`s_rfe*`), GPR
+//! indexing mode (`s_set_gpr_idx_*`: it changes how every later VALU operand is read),
 //! `s_setvskip`, `s_sethalt`, `s_sendmsghalt`, `s_setreg_b32` of the float-control MODE bits
-//! from a register, clock reads (`s_memtime`, `s_memrealtime`), scalar scratch
-//! (`s_scratch_*`) and scalar buffer atomics; resource-formatted buffer accesses
-//! (`buffer_*_format_*`), MTBUF formats other than 32-bit components, MUBUF `lds`/`tfe`,
-//! float buffer/FLAT atomics (`*fcmpswap*`, `*atomic_fmin/fmax*`); DS `*_src2_*`, `rsub`,
-//! `mskor`, `wrxchg2*`, `wrap`, `condxchg32`, `cmpst_f32/f64`, `append`/`consume`,
-//! `ordered_count`, GWS, `addtid` and `ds_permute_b32` (a scatter; `ds_bpermute_b32` is
-//! supported); abs/neg modifiers on integer operands and clamp on integer ops without a
-//! saturating form; LDS_DIRECT and the gfx9 aperture source registers. MIMG, EXP and VINTRP
-//! are rejected by the decoder.
+//! from a register of unknown value, clock reads (`s_memtime`, `s_memrealtime`: no
+//! deterministic clock is defined), scalar scratch (`s_scratch_*`) and scalar buffer atomics; resource-formatted buffer accesses (`buffer_*_format_*`: the
+//! format is a run-time V# field), MTBUF formats `buffer_format.rs` does not model (UNORM/
+//! SNORM, packed formats, narrow SCALED/FLOAT stores, `_d16`), MUBUF `lds`/`tfe`; DS
+//! `ordered_count` and GWS;
+//! `v_mqsad_u32_u8` with a TTMP or special-register accumulator; abs/neg modifiers on integer
+//! operands and clamp on integer ops without a saturating form; LDS_DIRECT and the gfx9
+//! aperture source registers. MIMG, EXP and VINTRP are rejected by the decoder.
 //!
 //! Errors never panic: decode failures, unsupported instructions and invalid operand
 //! combinations are a [`LiftError`] naming the offset and the instruction text.
@@ -63,8 +63,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use wavejit_ir::{Block, FunctionBuilder, Terminator, TrapKind, Value};
 
 mod buffer;
+mod buffer_format;
 mod control;
 mod ds;
+mod ds_ext;
 mod flat;
 mod operand;
 mod scalar;
@@ -72,6 +74,7 @@ mod sdwa_dpp;
 mod smem;
 pub mod state;
 mod valu_ops;
+mod valu_rare;
 mod valu_special;
 mod vector;
 mod vop3p;
@@ -201,6 +204,7 @@ pub fn lift(code: &[u8], cfg: &LiftConfig) -> Result<wavejit_ir::Function, LiftE
         bad_jumps: Vec::new(),
         exec_cache: None,
         dpp_write: None,
+        prev_inst: None,
     };
     l.b.switch_to(prologue);
     let m = l.b.i32(cfg.initial_mode());
@@ -330,8 +334,10 @@ fn entry_modes(
         while let Some(i) = work.pop() {
             let bb = &blocks[i];
             let mut m = modes[&bb.start];
+            let mut prev = None;
             for off in &bb.insts {
-                m = control::mode_after(&insts[off], *off, m)?;
+                m = control::mode_after(&insts[off], prev, *off, m)?;
+                prev = Some(&insts[off]);
             }
             for &s in &bb.succs {
                 let Some(&si) = (s >= 0).then(|| index.get(&(s as u64))).flatten() else {
@@ -380,6 +386,8 @@ pub(crate) struct Lifter<'a> {
     exec_cache: Option<(Value, Value)>,
     /// Lanes a DPP source allows to be written (set while lifting a DPP instruction).
     pub(crate) dpp_write: Option<Value>,
+    /// The previous instruction of the current block (`s_setreg_b32` constant tracking).
+    pub(crate) prev_inst: Option<Inst>,
 }
 
 /// Whether lifting an instruction ended the block.
@@ -398,6 +406,7 @@ impl Lifter<'_> {
         let id = self.ids[&bb.start];
         self.b.switch_to(id);
         self.exec_cache = None;
+        self.prev_inst = None;
         for &off in &bb.insts {
             self.pc = off;
             self.b.begin_guest_inst(off as u32);
@@ -405,6 +414,7 @@ impl Lifter<'_> {
             if self.lift_inst(&insts[&off])? == Flow::Ended {
                 return Ok(());
             }
+            self.prev_inst = Some(insts[&off].clone());
         }
         let last = *bb.insts.last().expect("blocks are never empty");
         let next = last + insts[&last].len as u64;

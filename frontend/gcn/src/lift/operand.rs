@@ -12,7 +12,7 @@ use wavejit_ir::{IntCC, Op, Reg, ScalarType, Value};
 use ScalarType::*;
 
 /// Bits of an inline float constant in a type of `bits` width.
-fn inline_float_bits(f: InlineFloat, bits: u32) -> u64 {
+pub(crate) fn inline_float_bits(f: InlineFloat, bits: u32) -> u64 {
     use InlineFloat::*;
     match bits {
         16 => match f {

@@ -575,7 +575,7 @@ impl Lifter<'_> {
         }
         // The static MODE (used for every following float op) is updated by the same rule
         // the dataflow pass used; it rejects dynamic writes to the float-control bits.
-        self.mode = super::control::mode_after(inst, self.pc, self.mode)?;
+        self.mode = super::control::mode_after(inst, self.prev_inst.as_ref(), self.pc, self.mode)?;
         let src = if inst.opcode == Opcode::S_SETREG_IMM32_B32 {
             self.sop_src(inst, Field::Literal)?
         } else {

@@ -14,8 +14,10 @@ use crate::tables::{flags, Field};
 use wavejit_ir::{AtomicOp, IntCC, MemSpace, MemWidth, Op, ScalarType, Value};
 use ScalarType::*;
 
-/// The read-modify-write of an `*atomic_<op>[_x2]` mnemonic: (op, 64-bit?). `fcmpswap`,
-/// `fmin`, `fmax` and unknown names give None.
+/// The read-modify-write of an `*atomic_<op>[_x2]` mnemonic: (op, 64-bit?); None for unknown
+/// names. The gfx6/7 float forms (CLRX GcnInstrsMubuf.md, GcnInstrsFlat.md: `fcmpswap`
+/// stores data when memory equals cmp as floats, `fmin`/`fmax` keep the smaller/larger) use
+/// the IR's float atomics (IEEE rules, denormals kept; CLRX names no denormal or NaN rule).
 pub(crate) fn atomic_of(name: &str) -> Option<(AtomicOp, bool)> {
     let (_, rest) = name.split_once("atomic_")?;
     let (base, wide) = match rest.strip_suffix("_x2") {
@@ -36,6 +38,9 @@ pub(crate) fn atomic_of(name: &str) -> Option<(AtomicOp, bool)> {
         "xor" => AtomicOp::Xor,
         "inc" => AtomicOp::Inc,
         "dec" => AtomicOp::Dec,
+        "fcmpswap" => AtomicOp::FcmpXchg,
+        "fmin" => AtomicOp::Fmin,
+        "fmax" => AtomicOp::Fmax,
         _ => return None,
     };
     Some((op, wide))

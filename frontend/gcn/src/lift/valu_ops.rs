@@ -553,6 +553,8 @@ impl Lifter<'_> {
             V_SAD_U32 => self.f3(inst, I32, Op::SadU32),
             V_MSAD_U8 => self.f3(inst, I32, Op::MsadU8),
             V_QSAD_PK_U16_U8 | V_MQSAD_PK_U16_U8 | V_MQSAD_U32_U8 => self.qsad(inst),
+            V_MULLIT_F32 => self.mullit(inst),
+            V_SCREEN_PARTITION_4SE_B32 => self.screen_partition(inst),
             V_CVT_PK_U8_F32 => {
                 let a = self.vsrc(inst, 0, F32)?;
                 let b = self.vsrc(inst, 1, I32)?;

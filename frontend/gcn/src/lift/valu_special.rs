@@ -206,27 +206,19 @@ impl Lifter<'_> {
         let lo = self.b.op(Op::Trunc, I32, &[a]);
         let hi = self.b.op(Op::Lshr, I64, &[a, k32]);
         let hi = self.b.op(Op::Trunc, I32, &[hi]);
-        let mut outs = Vec::new();
         if op == V_MQSAD_U32_U8 {
-            // The 128-bit accumulator: four VGPRs or four SGPRs.
-            let acc_op = inst.operand(Field::Src2).map(|o| o.value);
-            for k in 0..4u32 {
-                let kk = self.b.i32(k);
+            let acc = self.mqsad_acc(inst)?;
+            let mut outs = Vec::new();
+            for (k, acc) in acc.into_iter().enumerate() {
+                let kk = self.b.i32(k as u32);
                 let win = self.b.op(Op::ByteAlign, I32, &[hi, lo, kk]);
-                let acc = match acc_op {
-                    Some(crate::inst::Operand::Vgpr(c0)) => {
-                        self.read_vgpr(inst, c0 as u32 + k, I32)?
-                    }
-                    Some(crate::inst::Operand::Sgpr(c0)) => {
-                        self.read_scalar(inst, crate::inst::Operand::Sgpr(c0 + k as u8), I32)?
-                    }
-                    _ => {
-                        return Err(
-                            self.unsupported(inst, "v_mqsad_u32_u8 with a constant accumulator")
-                        )
-                    }
-                };
-                outs.push(self.b.op(sad, I32, &[win, b, acc]));
+                // CLRX: the sum is formed in 64 bits and saturated to u32.
+                let zero = self.b.i32(0);
+                let d = self.b.op(sad, I32, &[win, b, zero]);
+                let sum = self.b.op(Op::Iadd, I32, &[acc, d]);
+                let wrapped = self.b.op(Op::Icmp(IntCC::Ult), I1, &[sum, acc]);
+                let max = self.b.i32(u32::MAX);
+                outs.push(self.b.op(Op::Select, I32, &[wrapped, max, sum]));
             }
             let Some(crate::inst::Operand::Vgpr(d)) = inst.operand(Field::Vdst).map(|o| o.value)
             else {
@@ -255,5 +247,49 @@ impl Lifter<'_> {
             r = self.b.op(Op::Or, I64, &[r, s]);
         }
         self.vdst(inst, r)
+    }
+
+    /// The four accumulator dwords of v_mqsad_u32_u8: four VGPRs, four SGPRs or a constant.
+    /// How a constant fills a 128-bit operand is not documented (CLRX GcnInstrsVop3.md and
+    /// GcnOperands.md are silent; llvm-mc 14 rejects the form): the constant is read as for a
+    /// 64-bit integer operand (inline integers sign-extended, floats as f64 bits, literals
+    /// zero-extended) and sign-extended to 128 bits, the natural extension of the 64-bit rule.
+    fn mqsad_acc(&mut self, inst: &Inst) -> Result<[Value; 4], LiftError> {
+        use crate::inst::Operand;
+        let Some(op) = inst.operand(Field::Src2).map(|o| o.value) else {
+            return Err(self.invalid(inst, "missing accumulator"));
+        };
+        if inst.mods.abs & 4 != 0 || inst.mods.neg & 4 != 0 {
+            return Err(self.unsupported(inst, "abs/neg modifier on an integer operand"));
+        }
+        let mut out = Vec::new();
+        match op {
+            Operand::Vgpr(c0) => {
+                for k in 0..4 {
+                    out.push(self.read_vgpr(inst, c0 as u32 + k, I32)?);
+                }
+            }
+            Operand::Sgpr(c0) => {
+                for k in 0..4u8 {
+                    let r = Operand::Sgpr(c0.wrapping_add(k));
+                    if c0.checked_add(k).is_none() {
+                        return Err(self.invalid(inst, "register range outside its file"));
+                    }
+                    out.push(self.read_scalar(inst, r, I32)?);
+                }
+            }
+            Operand::InlineInt(_) | Operand::InlineFloat(_) | Operand::Literal(_) => {
+                let v = self.read_scalar(inst, op, I64)?;
+                let lo = self.b.op(Op::Trunc, I32, &[v]);
+                let k32 = self.b.i32(32);
+                let hi = self.b.op(Op::Lshr, I64, &[v, k32]);
+                let hi = self.b.op(Op::Trunc, I32, &[hi]);
+                let k31 = self.b.i32(31);
+                let sign = self.b.op(Op::Ashr, I32, &[hi, k31]);
+                out.extend([lo, hi, sign, sign]);
+            }
+            _ => return Err(self.unsupported(inst, format!("accumulator operand {op:?}"))),
+        }
+        Ok([out[0], out[1], out[2], out[3]])
     }
 }

@@ -278,3 +278,68 @@
   v_mov_b32_e32 v30, 0x3c00
   v_add_f16 v30, 1.0, v30
   s_endpgm
+== valu_rare_gfx7 bonaire
+  v_mullit_f32 v10, v0, v1, v2
+  v_mqsad_u32_u8 v[12:15], v[4:5], v6, v[20:23]
+  // v_mqsad_u32_u8 v[16:19], v[4:5], v6, -1 and v[24:27], ..., 5 (llvm-mc rejects constants)
+  .long 0xd2ea0010, 0x03060d04
+  .long 0xd2ea0018, 0x02160d04
+  s_endpgm
+== valu_rare_gfx9 gfx900
+  v_screen_partition_4se_b32 v20, v0
+  v_screen_partition_4se_b32 v21, v1
+  v_screen_partition_4se_b32_e64 v22, v2
+  v_screen_partition_4se_b32 v23, v3
+  s_endpgm
+== ds_ext_gfx9 gfx900
+  ds_wrxchg2_rtn_b32 v[2:3], v1, v10, v11 offset0:1 offset1:80
+  ds_wrxchg2st64_rtn_b64 v[4:7], v40, v[12:13], v[14:15] offset0:1 offset1:2
+  s_mov_b32 m0, 0xc00
+  ds_write_addtid_b32 v16 offset:16
+  ds_read_addtid_b32 v17
+  ds_append v18 offset:3400
+  ds_consume v19 offset:3404
+  ds_add_src2_u32 v41 offset:64
+  ds_write_src2_b64 v42 offset:32768
+  ds_max_src2_f32 v43 offset:64
+  ds_permute_b32 v24, v44, v25 offset:4
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+== ds_atomic_ext_gfx7 bonaire
+  ds_rsub_rtn_u32 v2, v1, v10
+  ds_mskor_rtn_b32 v3, v1, v11, v12 offset:256
+  ds_wrap_rtn_b32 v4, v1, v13, v14 offset:512
+  ds_cmpst_rtn_f32 v5, v1, v15, v16 offset:768
+  ds_cmpst_f64 v20, v[22:23], v[24:25]
+  ds_condxchg32_rtn_b64 v[6:7], v21, v[26:27]
+  ds_rsub_src2_u32 v30 offset:64
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+== mubuf_float_atomics_gfx7 bonaire
+  buffer_atomic_fcmpswap v[40:41], v42, s[0:3], 0 offen glc
+  buffer_atomic_fmin v43, v42, s[0:3], 0 offen offset:256 glc
+  buffer_atomic_fmax_x2 v[44:45], v46, s[0:3], 0 offen offset:512 glc
+  s_waitcnt vmcnt(0)
+  s_endpgm
+== mtbuf_formats_gfx9 gfx900
+  tbuffer_load_format_xy v[0:1], v2, s[4:7], 0 format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_SINT] offen
+  tbuffer_load_format_xyzw v[4:7], v2, s[4:7], 0 format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_USCALED] offen offset:256
+  tbuffer_load_format_xy v[8:9], v2, s[4:7], 0 format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_FLOAT] offen offset:512
+  tbuffer_load_format_xyz v[10:12], v2, s[4:7], 0 format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_SSCALED] offen offset:768
+  tbuffer_store_format_xy v[14:15], v2, s[8:11], 0 format:[BUF_DATA_FORMAT_8_8,BUF_NUM_FORMAT_UINT] offen
+  tbuffer_store_format_x v16, v2, s[8:11], 0 format:[BUF_DATA_FORMAT_16,BUF_NUM_FORMAT_SINT] offen offset:256
+  s_waitcnt vmcnt(0)
+  s_endpgm
+== setreg_reg_gfx9 gfx900
+  v_mul_f32 v2, v0, v1
+  s_movk_i32 s1, 0x3
+  s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s1
+  v_mul_f32 v3, v0, v1
+  s_mov_b32 s2, 0
+  s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s2
+  v_mul_f32 v4, v0, v1
+  s_getreg_b32 s0, hwreg(HW_REG_MODE, 0, 10)
+  s_endpgm
+== setreg_dynamic_gfx9 gfx900
+  s_setreg_b32 hwreg(HW_REG_MODE, 4, 2), s1
+  s_endpgm

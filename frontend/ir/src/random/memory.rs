@@ -229,8 +229,9 @@ impl BodyGen<'_> {
         let Some(addr) = self.address(space, width, lane, false) else {
             return;
         };
-        let (op, _) = crate::text::names::ATOMIC_OPS[self.rng.gen_range(0..16)];
-        let float = matches!(op, AtomicOp::Fadd | AtomicOp::Fmin | AtomicOp::Fmax);
+        let ops = &crate::text::names::ATOMIC_OPS;
+        let (op, _) = ops[self.rng.gen_range(0..ops.len())];
+        let float = op.is_float();
         let t = match (float, width) {
             (true, MemWidth::B32) => F32,
             (true, _) => F64,
@@ -238,7 +239,7 @@ impl BodyGen<'_> {
             (false, _) => I64,
         };
         let data = self.get(t, None);
-        let cmp = (op == AtomicOp::CmpXchg).then(|| self.get(t, None));
+        let cmp = op.takes_cmp().then(|| self.get(t, None));
         let shape = [Some(addr), Some(data), cmp]
             .into_iter()
             .flatten()

@@ -43,6 +43,8 @@
 //!             | 'trap' ('bad_jump' | 'stack_overflow' | 'stack_underflow' | STRING)
 //! SPACE      := 'global' | 'lds' | 'private'          BITS := 8 | 16 | 32 | 64
 //! AOP        := add sub xchg cmpxchg umin umax smin smax and or xor inc dec fadd fmin fmax
+//!               rsub mskor wrap fcmpxchg condxchg32   (`cmp` required by cmpxchg, mskor,
+//!               wrap and fcmpxchg, refused by the others)
 //! OP         := the op's [`Op::name`](crate::Op::name), then its parameters in this order:
 //!               icmp: eq ne ult ule ugt uge slt sle sgt sge
 //!               fcmp: eq ne lt le gt ge one ord uno ueq une ult ule ugt uge

@@ -115,7 +115,7 @@ pub const SPACES: [(MemSpace, &str); 3] = [
 
 pub const WIDTHS: [MemWidth; 4] = [MemWidth::B8, MemWidth::B16, MemWidth::B32, MemWidth::B64];
 
-pub const ATOMIC_OPS: [(AtomicOp, &str); 16] = [
+pub const ATOMIC_OPS: [(AtomicOp, &str); 21] = [
     (AtomicOp::Add, "add"),
     (AtomicOp::Sub, "sub"),
     (AtomicOp::Xchg, "xchg"),
@@ -132,6 +132,11 @@ pub const ATOMIC_OPS: [(AtomicOp, &str); 16] = [
     (AtomicOp::Fadd, "fadd"),
     (AtomicOp::Fmin, "fmin"),
     (AtomicOp::Fmax, "fmax"),
+    (AtomicOp::Rsub, "rsub"),
+    (AtomicOp::Mskor, "mskor"),
+    (AtomicOp::Wrap, "wrap"),
+    (AtomicOp::FcmpXchg, "fcmpxchg"),
+    (AtomicOp::CondXchg32, "condxchg32"),
 ];
 
 /// The spelling of `key` in `table` (every table above is total over its enum).
