@@ -29,7 +29,11 @@ pub struct FunctionBuilder {
 impl FunctionBuilder {
     pub fn new(name: &str, layout: StateLayout) -> FunctionBuilder {
         FunctionBuilder {
-            func: Function { name: name.to_string(), layout, blocks: Vec::new() },
+            func: Function {
+                name: name.to_string(),
+                layout,
+                blocks: Vec::new(),
+            },
             current: None,
             pc: 0,
             known: HashMap::new(),
@@ -75,7 +79,8 @@ impl FunctionBuilder {
     }
 
     fn cur(&self) -> Block {
-        self.current.expect("no current block: call switch_to first")
+        self.current
+            .expect("no current block: call switch_to first")
     }
 
     fn data(&self) -> &BlockData {
@@ -105,7 +110,10 @@ impl FunctionBuilder {
     // --- values ---
 
     pub fn iconst(&mut self, ty: ScalarType, bits: u64) -> Value {
-        self.push(InstKind::Const(bits & ty.bit_mask()), Some(Type::uniform(ty)))
+        self.push(
+            InstKind::Const(bits & ty.bit_mask()),
+            Some(Type::uniform(ty)),
+        )
     }
     pub fn i32(&mut self, v: u32) -> Value {
         self.iconst(ScalarType::I32, v as u64)
@@ -145,14 +153,25 @@ impl FunctionBuilder {
         let tys: Vec<Type> = args.iter().map(|&a| self.ty(a)).collect();
         let scalars: Vec<ScalarType> = tys.iter().map(|t| t.scalar).collect();
         if let Err(e) = op.check(ty, &scalars) {
-            panic!("ill-typed {}: {e} (result {ty}, operands {scalars:?})", op.name());
+            panic!(
+                "ill-typed {}: {e} (result {ty}, operands {scalars:?})",
+                op.name()
+            );
         }
-        let mode = if op.uses_float_mode() { mode } else { FloatMode::IEEE };
+        let mode = if op.uses_float_mode() {
+            mode
+        } else {
+            FloatMode::IEEE
+        };
         let shape = tys.iter().fold(Shape::Uniform, |s, t| s.join(t.shape));
         if op == Op::Select {
             if let Some(c) = self.const_bits(args[0]) {
                 let pick = if c & 1 == 1 { args[1] } else { args[2] };
-                return if shape == Shape::Lane { self.splat(pick) } else { pick };
+                return if shape == Shape::Lane {
+                    self.splat(pick)
+                } else {
+                    pick
+                };
             }
         }
         if shape == Shape::Uniform {
@@ -164,7 +183,10 @@ impl FunctionBuilder {
         }
         let mut a = [Value(u32::MAX); 4];
         a[..args.len()].copy_from_slice(args);
-        self.push(InstKind::Pure { op, mode, args: a }, Some(Type { scalar: ty, shape }))
+        self.push(
+            InstKind::Pure { op, mode, args: a },
+            Some(Type { scalar: ty, shape }),
+        )
     }
 
     /// Lane `l` of the result is bit `l` of `bits` (uniform i64).
@@ -181,7 +203,10 @@ impl FunctionBuilder {
 
     pub fn read_lane(&mut self, value: Value, lane: Value) -> Value {
         let t = self.ty(value);
-        self.push(InstKind::ReadLane { value, lane }, Some(Type::uniform(t.scalar)))
+        self.push(
+            InstKind::ReadLane { value, lane },
+            Some(Type::uniform(t.scalar)),
+        )
     }
 
     pub fn shuffle(&mut self, value: Value, src: Value) -> Value {
@@ -224,7 +249,11 @@ impl FunctionBuilder {
     /// a uniform value written to a lane register is broadcast.
     pub fn def_reg(&mut self, reg: Reg, value: Value, mask: Option<Value>) {
         let shape = self.reg_shape(reg);
-        let value = if shape == Shape::Lane { self.splat(value) } else { value };
+        let value = if shape == Shape::Lane {
+            self.splat(value)
+        } else {
+            value
+        };
         let cells = self.ty(value).scalar.cells();
         self.forget_overlapping(reg, cells);
         let mask = if shape == Shape::Lane { mask } else { None };
@@ -239,12 +268,21 @@ impl FunctionBuilder {
         self.known.clear();
     }
 
-    pub fn read_reg_indexed(&mut self, file: crate::state::FileId, base: u32, index: Value, ty: ScalarType) -> Value {
+    pub fn read_reg_indexed(
+        &mut self,
+        file: crate::state::FileId,
+        base: u32,
+        index: Value,
+        ty: ScalarType,
+    ) -> Value {
         let shape = match self.func.layout.file(file).kind {
             FileKind::Uniform => self.ty(index).shape,
             FileKind::Lane => Shape::Lane,
         };
-        self.push(InstKind::ReadRegIndexed { file, base, index }, Some(Type { scalar: ty, shape }))
+        self.push(
+            InstKind::ReadRegIndexed { file, base, index },
+            Some(Type { scalar: ty, shape }),
+        )
     }
 
     pub fn write_reg_indexed(
@@ -256,7 +294,16 @@ impl FunctionBuilder {
         mask: Option<Value>,
     ) {
         self.known.retain(|&(r, _), _| r.file != file);
-        self.push(InstKind::WriteRegIndexed { file, base, index, value, mask }, None);
+        self.push(
+            InstKind::WriteRegIndexed {
+                file,
+                base,
+                index,
+                value,
+                mask,
+            },
+            None,
+        );
     }
 
     // --- memory ---
@@ -272,11 +319,36 @@ impl FunctionBuilder {
         mask: Option<Value>,
     ) -> Value {
         let shape = self.ty(addr).shape;
-        self.push(InstKind::Load { space, width, signed, addr, mask }, Some(Type { scalar: ty, shape }))
+        self.push(
+            InstKind::Load {
+                space,
+                width,
+                signed,
+                addr,
+                mask,
+            },
+            Some(Type { scalar: ty, shape }),
+        )
     }
 
-    pub fn store(&mut self, space: MemSpace, width: MemWidth, addr: Value, value: Value, mask: Option<Value>) {
-        self.push(InstKind::Store { space, width, addr, value, mask }, None);
+    pub fn store(
+        &mut self,
+        space: MemSpace,
+        width: MemWidth,
+        addr: Value,
+        value: Value,
+        mask: Option<Value>,
+    ) {
+        self.push(
+            InstKind::Store {
+                space,
+                width,
+                addr,
+                value,
+                mask,
+            },
+            None,
+        );
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -293,8 +365,19 @@ impl FunctionBuilder {
         let t = self.ty(data);
         let shape = self.ty(addr).shape.join(t.shape);
         self.push(
-            InstKind::Atomic { op, space, width, addr, data, cmp, mask },
-            Some(Type { scalar: t.scalar, shape }),
+            InstKind::Atomic {
+                op,
+                space,
+                width,
+                addr,
+                data,
+                cmp,
+                mask,
+            },
+            Some(Type {
+                scalar: t.scalar,
+                shape,
+            }),
         )
     }
 

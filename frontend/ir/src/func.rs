@@ -143,24 +143,54 @@ pub enum InstKind {
     /// The lane's index, `lane i32`.
     LaneId,
     /// A pure op; the result is lane-shaped if any operand is.
-    Pure { op: Op, mode: FloatMode, args: [Value; 4] },
+    Pure {
+        op: Op,
+        mode: FloatMode,
+        args: [Value; 4],
+    },
     /// `lane i1` whose lane `l` is bit `l` of a uniform `i64` (bits above the wave size ignored).
     MaskFromBits(Value),
     /// Reads a register (1 or 2 cells by type) from a file of the matching shape.
     ReadReg(Reg),
     /// Writes a register. A lane write takes a `mask` (`lane i1`) and leaves the other lanes
     /// untouched; a uniform write has none.
-    WriteReg { reg: Reg, value: Value, mask: Option<Value> },
+    WriteReg {
+        reg: Reg,
+        value: Value,
+        mask: Option<Value>,
+    },
     /// Reads register `base + index` of `file` (index `i32`, uniform or per lane). An index
     /// outside the file is a guest fault.
-    ReadRegIndexed { file: FileId, base: u32, index: Value },
-    WriteRegIndexed { file: FileId, base: u32, index: Value, value: Value, mask: Option<Value> },
+    ReadRegIndexed {
+        file: FileId,
+        base: u32,
+        index: Value,
+    },
+    WriteRegIndexed {
+        file: FileId,
+        base: u32,
+        index: Value,
+        value: Value,
+        mask: Option<Value>,
+    },
     /// Loads `width` bytes at `addr` (`i64` for global, `i32` otherwise; uniform or lane) and
     /// zero- or sign-extends them to the result type. Masked-off lanes do not access memory
     /// and yield 0. The result is lane-shaped iff the address is.
-    Load { space: MemSpace, width: MemWidth, signed: bool, addr: Value, mask: Option<Value> },
+    Load {
+        space: MemSpace,
+        width: MemWidth,
+        signed: bool,
+        addr: Value,
+        mask: Option<Value>,
+    },
     /// Stores the low `width` bytes of `value`.
-    Store { space: MemSpace, width: MemWidth, addr: Value, value: Value, mask: Option<Value> },
+    Store {
+        space: MemSpace,
+        width: MemWidth,
+        addr: Value,
+        value: Value,
+        mask: Option<Value>,
+    },
     /// Atomic read-modify-write of `width` (32 or 64 bits); returns the old value.
     Atomic {
         op: AtomicOp,
@@ -198,14 +228,20 @@ impl InstKind {
             Pure { args, .. } => args[..n_pure].to_vec(),
             WriteReg { value, mask, .. } => std::iter::once(value).chain(mask).collect(),
             ReadRegIndexed { index, .. } => vec![index],
-            WriteRegIndexed { index, value, mask, .. } => {
-                [index, value].into_iter().chain(mask).collect()
-            }
+            WriteRegIndexed {
+                index, value, mask, ..
+            } => [index, value].into_iter().chain(mask).collect(),
             Load { addr, mask, .. } => std::iter::once(addr).chain(mask).collect(),
-            Store { addr, value, mask, .. } => [addr, value].into_iter().chain(mask).collect(),
-            Atomic { addr, data, cmp, mask, .. } => {
-                [addr, data].into_iter().chain(cmp).chain(mask).collect()
-            }
+            Store {
+                addr, value, mask, ..
+            } => [addr, value].into_iter().chain(mask).collect(),
+            Atomic {
+                addr,
+                data,
+                cmp,
+                mask,
+                ..
+            } => [addr, data].into_iter().chain(cmp).chain(mask).collect(),
             ReadLane { value, lane } => vec![value, lane],
             Shuffle { value, src } => vec![value, src],
         }
@@ -239,7 +275,10 @@ impl Inst {
     /// Whether the instruction needs every lane's operand before any lane's result exists
     /// (it ends a chunk-fused region in the JIT).
     pub fn is_cross_lane(&self) -> bool {
-        matches!(self.kind, InstKind::Ballot(_) | InstKind::ReadLane { .. } | InstKind::Shuffle { .. })
+        matches!(
+            self.kind,
+            InstKind::Ballot(_) | InstKind::ReadLane { .. } | InstKind::Shuffle { .. }
+        )
     }
 }
 
@@ -271,7 +310,11 @@ impl fmt::Display for TrapKind {
 pub enum Terminator {
     Jump(Block),
     /// Branch on a uniform `i1`.
-    Branch { cond: Value, then_to: Block, else_to: Block },
+    Branch {
+        cond: Value,
+        then_to: Block,
+        else_to: Block,
+    },
     /// Continue at the block whose `guest_pc` equals the uniform `i64` value; none is a
     /// [`TrapKind::BadJump`] fault (computed jumps: `s_setpc_b64`, call returns).
     JumpIndirect(Value),
@@ -288,7 +331,9 @@ impl Terminator {
     pub fn successors(&self) -> Vec<Block> {
         match *self {
             Terminator::Jump(b) | Terminator::Barrier(b) => vec![b],
-            Terminator::Branch { then_to, else_to, .. } => vec![then_to, else_to],
+            Terminator::Branch {
+                then_to, else_to, ..
+            } => vec![then_to, else_to],
             Terminator::JumpIndirect(_) | Terminator::Return | Terminator::Trap(_) => vec![],
         }
     }
@@ -326,7 +371,10 @@ impl Function {
 
     /// The block starting at guest address `pc`.
     pub fn block_at(&self, pc: u64) -> Option<Block> {
-        self.blocks.iter().position(|b| b.guest_pc == Some(pc)).map(|i| Block(i as u32))
+        self.blocks
+            .iter()
+            .position(|b| b.guest_pc == Some(pc))
+            .map(|i| Block(i as u32))
     }
 
     /// Total IR instructions.

@@ -100,11 +100,17 @@ pub struct FloatMode {
 
 impl FloatMode {
     /// IEEE defaults: denormals kept, round to nearest even.
-    pub const IEEE: FloatMode =
-        FloatMode { flush_in: false, flush_out: false, round: Round::NearestEven };
+    pub const IEEE: FloatMode = FloatMode {
+        flush_in: false,
+        flush_out: false,
+        round: Round::NearestEven,
+    };
     /// Denormals flushed on input and output, round to nearest even.
-    pub const FLUSH: FloatMode =
-        FloatMode { flush_in: true, flush_out: true, round: Round::NearestEven };
+    pub const FLUSH: FloatMode = FloatMode {
+        flush_in: true,
+        flush_out: true,
+        round: Round::NearestEven,
+    };
 
     pub fn is_default(self) -> bool {
         self == FloatMode::IEEE
@@ -242,7 +248,9 @@ pub enum Op {
     /// Quiets NaNs and flushes per mode; otherwise identity.
     Fcanonicalize,
     /// Clamp to [0, 1]; NaN gives 0 when `dx10` (GCN DX10_CLAMP), else NaN.
-    Fclamp { dx10: bool },
+    Fclamp {
+        dx10: bool,
+    },
     Fsqrt(Trans),
     Frcp(Trans),
     Frsq(Trans),
@@ -318,10 +326,39 @@ impl Op {
     pub fn arity(self) -> usize {
         use Op::*;
         match self {
-            Not | Iabs | Popcnt | Clz | Ctz | Bitrev | Zext | Sext | Trunc | Bitcast | FtoU
-            | FtoS | UtoF | StoF | Fconvert | Fneg | Fabs | Ffloor | Fceil | Ftrunc | Frint
-            | Ffract | Fcanonicalize | Fclamp { .. } | Fsqrt(_) | Frcp(_) | Frsq(_)
-            | Fexp2(_) | Flog2(_) | Fsin(..) | Fcos(..) | FrexpMant | FrexpExp => 1,
+            Not
+            | Iabs
+            | Popcnt
+            | Clz
+            | Ctz
+            | Bitrev
+            | Zext
+            | Sext
+            | Trunc
+            | Bitcast
+            | FtoU
+            | FtoS
+            | UtoF
+            | StoF
+            | Fconvert
+            | Fneg
+            | Fabs
+            | Ffloor
+            | Fceil
+            | Ftrunc
+            | Frint
+            | Ffract
+            | Fcanonicalize
+            | Fclamp { .. }
+            | Fsqrt(_)
+            | Frcp(_)
+            | Frsq(_)
+            | Fexp2(_)
+            | Flog2(_)
+            | Fsin(..)
+            | Fcos(..)
+            | FrexpMant
+            | FrexpExp => 1,
             Iadd | Isub | Imul | UmulHi | SmulHi | Udiv | Urem | Sdiv | Srem | UaddSat
             | UsubSat | SaddSat | SsubSat | Umin | Umax | Smin | Smax | And | Or | Xor | Shl
             | Lshr | Ashr | Bfm | Icmp(_) | Fcmp(_) | Fclass | Concat | Fadd | Fsub | Fmul
@@ -396,12 +433,16 @@ impl Op {
         match self {
             Iadd | Isub | Imul | UmulHi | SmulHi | Udiv | Urem | Sdiv | Srem | UaddSat
             | UsubSat | SaddSat | SsubSat | Umin | Umax | Smin | Smax | Iabs | Popcnt | Clz
-            | Ctz | Bitrev | Umed3 | Smed3 => {
-                want(int_n(ty) && all(ty), op, "operands and result must be one integer type")
-            }
-            And | Or | Xor | Not => {
-                want(ty.is_int() && all(ty), op, "operands and result must be one integer type")
-            }
+            | Ctz | Bitrev | Umed3 | Smed3 => want(
+                int_n(ty) && all(ty),
+                op,
+                "operands and result must be one integer type",
+            ),
+            And | Or | Xor | Not => want(
+                ty.is_int() && all(ty),
+                op,
+                "operands and result must be one integer type",
+            ),
             Shl | Lshr | Ashr => want(
                 int_n(ty) && args[0] == ty && int_n(args[1]),
                 op,
@@ -417,16 +458,34 @@ impl Op {
                 op,
                 "(i32|i64, i32, i32) -> same",
             ),
-            Bfi => want(matches!(ty, I32 | I64) && all(ty), op, "operands and result i32/i64"),
+            Bfi => want(
+                matches!(ty, I32 | I64) && all(ty),
+                op,
+                "operands and result i32/i64",
+            ),
             Bfm | BitAlign | ByteAlign | SadU8 | SadHiU8 | SadU16 | SadU32 | MsadU8 | LerpU8 => {
                 want(ty == I32 && all(I32), op, "i32 operands and result")
             }
-            Icmp(_) => want(ty == I1 && args[0].is_int() && args[0] == args[1], op, "(I, I) -> i1"),
-            Fcmp(_) => {
-                want(ty == I1 && args[0].is_float() && args[0] == args[1], op, "(F, F) -> i1")
-            }
-            Fclass => want(ty == I1 && args[0].is_float() && args[1] == I32, op, "(F, i32) -> i1"),
-            Select => want(args[0] == I1 && args[1] == ty && args[2] == ty, op, "(i1, T, T) -> T"),
+            Icmp(_) => want(
+                ty == I1 && args[0].is_int() && args[0] == args[1],
+                op,
+                "(I, I) -> i1",
+            ),
+            Fcmp(_) => want(
+                ty == I1 && args[0].is_float() && args[0] == args[1],
+                op,
+                "(F, F) -> i1",
+            ),
+            Fclass => want(
+                ty == I1 && args[0].is_float() && args[1] == I32,
+                op,
+                "(F, i32) -> i1",
+            ),
+            Select => want(
+                args[0] == I1 && args[1] == ty && args[2] == ty,
+                op,
+                "(i1, T, T) -> T",
+            ),
             Zext | Sext => want(
                 ty.is_int() && args[0].is_int() && ty.bits() > args[0].bits(),
                 op,
@@ -450,23 +509,62 @@ impl Op {
                 op,
                 "F -> F of another width",
             ),
-            Fadd | Fsub | Fmul | FmulLegacy | Fdiv | Fmin(_) | Fmax(_) | Fcopysign | Fma | Fmad
-            | FmadLegacy | Fmed3(_) | Fneg | Fabs | Ffloor | Fceil | Ftrunc | Frint | Ffract
-            | Fcanonicalize | Fclamp { .. } | Fsqrt(_) | Frcp(_) | Frsq(_) | Fexp2(_)
-            | Flog2(_) | Fsin(..) | Fcos(..) | FrexpMant | DivScale | DivFixup => {
-                want(ty.is_float() && all(ty), op, "operands and result must be one float type")
-            }
-            DivScaleFlag => {
-                want(ty == I1 && args[0].is_float() && all(args[0]), op, "(F, F, F) -> i1")
-            }
+            Fadd
+            | Fsub
+            | Fmul
+            | FmulLegacy
+            | Fdiv
+            | Fmin(_)
+            | Fmax(_)
+            | Fcopysign
+            | Fma
+            | Fmad
+            | FmadLegacy
+            | Fmed3(_)
+            | Fneg
+            | Fabs
+            | Ffloor
+            | Fceil
+            | Ftrunc
+            | Frint
+            | Ffract
+            | Fcanonicalize
+            | Fclamp { .. }
+            | Fsqrt(_)
+            | Frcp(_)
+            | Frsq(_)
+            | Fexp2(_)
+            | Flog2(_)
+            | Fsin(..)
+            | Fcos(..)
+            | FrexpMant
+            | DivScale
+            | DivFixup => want(
+                ty.is_float() && all(ty),
+                op,
+                "operands and result must be one float type",
+            ),
+            DivScaleFlag => want(
+                ty == I1 && args[0].is_float() && all(args[0]),
+                op,
+                "(F, F, F) -> i1",
+            ),
             DivFmas => want(
                 ty.is_float() && args[..3].iter().all(|&a| a == ty) && args[3] == I1,
                 op,
                 "(F, F, F, i1) -> F",
             ),
-            Ldexp => want(ty.is_float() && args[0] == ty && args[1] == I32, op, "(F, i32) -> F"),
+            Ldexp => want(
+                ty.is_float() && args[0] == ty && args[1] == I32,
+                op,
+                "(F, i32) -> F",
+            ),
             FrexpExp => want(ty == I32 && args[0].is_float(), op, "F -> i32"),
-            TrigPreop => want(ty == F64 && args[0] == F64 && args[1] == I32, op, "(f64, i32) -> f64"),
+            TrigPreop => want(
+                ty == F64 && args[0] == F64 && args[1] == I32,
+                op,
+                "(f64, i32) -> f64",
+            ),
             CubeId | CubeSc | CubeTc | CubeMa => want(ty == F32 && all(F32), op, "f32"),
             CvtPkrtzF16 | CvtPknormI16 | CvtPknormU16 => {
                 want(ty == I32 && all(F32), op, "(f32, f32) -> i32")

@@ -29,7 +29,10 @@ impl Reg {
     }
     /// The register `n` cells further in the same file.
     pub const fn offset(self, n: u32) -> Reg {
-        Reg { file: self.file, index: self.index + n }
+        Reg {
+            file: self.file,
+            index: self.index + n,
+        }
     }
 }
 
@@ -60,13 +63,20 @@ pub struct StateLayout {
 impl StateLayout {
     pub fn new(wave_size: u32) -> StateLayout {
         assert!(wave_size.is_multiple_of(4) && (4..=64).contains(&wave_size));
-        StateLayout { wave_size, files: Vec::new() }
+        StateLayout {
+            wave_size,
+            files: Vec::new(),
+        }
     }
 
     /// Adds a file and returns its id.
     pub fn add_file(&mut self, name: &str, kind: FileKind, cells: u32) -> FileId {
         let id = FileId(self.files.len() as u16);
-        self.files.push(RegFile { name: name.to_string(), kind, cells });
+        self.files.push(RegFile {
+            name: name.to_string(),
+            kind,
+            cells,
+        });
         id
     }
 
@@ -75,17 +85,28 @@ impl StateLayout {
     }
 
     pub fn file_by_name(&self, name: &str) -> Option<FileId> {
-        self.files.iter().position(|f| f.name == name).map(|i| FileId(i as u16))
+        self.files
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FileId(i as u16))
     }
 
     /// Total uniform cells.
     pub fn uniform_cells(&self) -> u32 {
-        self.files.iter().filter(|f| f.kind == FileKind::Uniform).map(|f| f.cells).sum()
+        self.files
+            .iter()
+            .filter(|f| f.kind == FileKind::Uniform)
+            .map(|f| f.cells)
+            .sum()
     }
 
     /// Total lane registers (rows).
     pub fn lane_rows(&self) -> u32 {
-        self.files.iter().filter(|f| f.kind == FileKind::Lane).map(|f| f.cells).sum()
+        self.files
+            .iter()
+            .filter(|f| f.kind == FileKind::Lane)
+            .map(|f| f.cells)
+            .sum()
     }
 
     /// Index of a uniform cell in the packed uniform area.
@@ -141,7 +162,10 @@ impl StateLayout {
     /// Whether `reg` .. `reg + cells` lies inside its file.
     pub fn contains(&self, reg: Reg, cells: u32) -> bool {
         (reg.file.0 as usize) < self.files.len()
-            && reg.index.checked_add(cells).is_some_and(|end| end <= self.file(reg.file).cells)
+            && reg
+                .index
+                .checked_add(cells)
+                .is_some_and(|end| end <= self.file(reg.file).cells)
     }
 }
 

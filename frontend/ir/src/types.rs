@@ -128,10 +128,16 @@ pub struct Type {
 
 impl Type {
     pub const fn uniform(scalar: ScalarType) -> Type {
-        Type { scalar, shape: Shape::Uniform }
+        Type {
+            scalar,
+            shape: Shape::Uniform,
+        }
     }
     pub const fn lane(scalar: ScalarType) -> Type {
-        Type { scalar, shape: Shape::Lane }
+        Type {
+            scalar,
+            shape: Shape::Lane,
+        }
     }
     /// One bit per lane.
     pub const MASK: Type = Type::lane(ScalarType::I1);

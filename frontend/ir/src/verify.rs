@@ -453,9 +453,11 @@ impl InstCx<'_> {
                     (op, None) if op.takes_cmp() => {
                         return Err(format!("atomic {op:?} needs a compare value"))
                     }
-                    (op, Some(_)) => return Err(format!(
+                    (op, Some(_)) => {
+                        return Err(format!(
                         "only cmpxchg, mskor, wrap and fcmpxchg take a compare value, not {op:?}"
-                    )),
+                    ))
+                    }
                     (_, None) => {}
                 }
                 exact(Type {
