@@ -435,6 +435,19 @@ fn lookup(gen: Gen, mnemonic: &str) -> Result<(&'static OpInfo, Encoding), Strin
             (Family::Vop1, Some("e32") | None) => Encoding::Vop1,
             (Family::Vop2, Some("e32") | None) => Encoding::Vop2,
             (Family::Vopc, Some("e32") | None) => Encoding::Vopc,
+            (Family::Vintrp, w) => {
+                // Opcodes 0-2 have the native form (`_e32` on gfx8/9, which also have `_e64`);
+                // the f16 rows exist only VOP3-encoded and take no suffix.
+                let has_native = r.opcode_in(gen).is_some_and(|o| o < 4);
+                let has_vop3 = r.vop3 & gen.bit() != 0;
+                match w {
+                    None if has_native => Encoding::Vintrp,
+                    None => Encoding::Vop3a,
+                    Some("e32") if has_native && has_vop3 => Encoding::Vintrp,
+                    Some("e64") if has_native && has_vop3 => Encoding::Vop3a,
+                    _ => continue,
+                }
+            }
             (_, Some("e64")) if native => Encoding::Vop3a,
             (_, Some("sdwa")) if native => Encoding::Sdwa,
             (_, Some("dpp")) if native => Encoding::Dpp,
@@ -458,6 +471,24 @@ fn lookup(gen: Gen, mnemonic: &str) -> Result<(&'static OpInfo, Encoding), Strin
         return Ok((r, enc));
     }
     Err(format!("no {} form of `{base}`", want.unwrap_or("native")))
+}
+
+/// `attrN.c` (N 0-63, c one of x y z w) as `attr | chan << 6`.
+fn interp_attr(text: &str) -> Result<u32, String> {
+    let bad = || format!("bad attribute `{text}`");
+    let (n, c) = text
+        .strip_prefix("attr")
+        .and_then(|r| r.split_once('.'))
+        .ok_or_else(bad)?;
+    let n: u32 = n.parse().map_err(|_| bad())?;
+    let c = ["x", "y", "z", "w"]
+        .iter()
+        .position(|x| *x == c)
+        .ok_or_else(bad)? as u32;
+    if n > 63 {
+        return Err(bad());
+    }
+    Ok(n | c << 6)
 }
 
 fn parse_inst(
@@ -654,6 +685,14 @@ fn parse_inst(
                 sdwa.sext |= (s.sext as u8) << i;
                 (s.op, if s.op.is_reg() { s.dwords } else { slot.1 })
             }
+            Field::Attr => (Operand::Imm(interp_attr(text)?), 0),
+            Field::InterpParam => {
+                let p = ["p10", "p20", "p0"]
+                    .iter()
+                    .position(|p| *p == text.as_str());
+                let p = p.ok_or_else(|| format!("bad interpolation parameter `{text}`"))?;
+                (Operand::Imm(p as u32), 0)
+            }
             _ => value(text)?,
         };
         let dwords = if slot.0 == Field::Addr && value == Operand::Off {
@@ -674,6 +713,17 @@ fn parse_inst(
         let int = || parse_int(v).ok_or_else(|| format!("bad value in `{t}`"));
         match k {
             "clamp" => m.clamp = true,
+            // VINTRP-in-VOP3 `high`: bit 8 of the attribute operand (the src0 field).
+            "high" if enc == Encoding::Vop3a => {
+                let attr = operands.iter_mut().find(|o| o.field == Field::Attr);
+                match attr {
+                    Some(Opnd {
+                        value: Operand::Imm(v),
+                        ..
+                    }) => *v |= 0x100,
+                    _ => return Err(format!("unknown modifier `{t}`")),
+                }
+            }
             "mul" => m.omod = if v == "2" { 1 } else { 2 },
             "div" => m.omod = 3,
             "op_sel" => m.op_sel = bits_list(v)?,

@@ -227,7 +227,7 @@ impl Cx<'_> {
             (0x37, _) if self.gen >= Gen::Gfx7 => self.flat(),
             (0x3c, _) => Err(unsupported("MIMG")),
             (0x3e, false) | (0x31, true) => Err(unsupported("EXP")),
-            (0x32, false) | (0x35, true) => Err(unsupported("VINTRP")),
+            (0x32, false) | (0x35, true) => self.vintrp(),
             _ => Err(self.invalid("no encoding matches")),
         }
     }
@@ -553,10 +553,8 @@ impl Cx<'_> {
                 None => (self.row(Family::Vop3, op)?, false),
             }
         } else if g8 && (624..=631).contains(&op) {
-            return Err(DecodeError::Unsupported {
-                what: "VINTRP (VOP3-encoded)",
-                offset: self.w.at,
-            });
+            let base = tables::VINTRP_VOP3_BASE as u32;
+            (self.row(Family::Vintrp, op - base)?, false)
         } else {
             (self.row(Family::Vop3, op)?, false)
         };
@@ -598,6 +596,10 @@ impl Cx<'_> {
                 Field::Src0 => self.src(bits(d1, 8, 0), false)?,
                 Field::Src1 => self.src(bits(d1, 17, 9), false)?,
                 Field::Src2 => self.src(bits(d1, 26, 18), false)?,
+                // VINTRP in VOP3 (LLVM VOP3Interp_vi): src0 = attr 5:0, chan 7:6, high 8.
+                Field::Attr => Operand::Imm(bits(d1, 8, 0)),
+                Field::InterpParam if bits(d1, 17, 9) <= 2 => Operand::Imm(bits(d1, 17, 9)),
+                Field::InterpParam => return Err(self.invalid("v_interp_mov parameter > 2")),
                 _ => return Err(self.invalid("VOP3 slot")),
             };
             ops.push(Opnd {
@@ -614,6 +616,30 @@ impl Cx<'_> {
         let mut inst = self.finish(info, enc, ops)?;
         inst.mods = mods;
         Ok(inst)
+    }
+
+    /// Native VINTRP (CLRX GcnInstrsVintrp.md): vsrc 7:0, attrchan 9:8, attr 15:10,
+    /// op 17:16, vdst 25:18.
+    fn vintrp(&mut self) -> Result<Inst, DecodeError> {
+        let d0 = self.d0;
+        let info = self.row(Family::Vintrp, bits(d0, 17, 16))?;
+        let mut ops = Vec::new();
+        for s in info.slots {
+            let v = match s.0 {
+                Field::Vdst => Operand::Vgpr(bits(d0, 25, 18) as u8),
+                Field::Src1 => Operand::Vgpr(bits(d0, 7, 0) as u8),
+                Field::InterpParam if bits(d0, 7, 0) <= 2 => Operand::Imm(bits(d0, 7, 0)),
+                Field::InterpParam => return Err(self.invalid("v_interp_mov parameter > 2")),
+                Field::Attr => Operand::Imm(bits(d0, 15, 10) | bits(d0, 9, 8) << 6),
+                _ => return Err(self.invalid("VINTRP slot")),
+            };
+            ops.push(Opnd {
+                field: s.0,
+                value: v,
+                dwords: s.1,
+            });
+        }
+        self.finish(info, Encoding::Vintrp, ops)
     }
 
     fn vop3p(&mut self, d1: u32) -> Result<Inst, DecodeError> {

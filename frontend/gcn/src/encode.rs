@@ -97,6 +97,14 @@ fn b(v: bool, at: u32) -> u32 {
     (v as u32) << at
 }
 
+/// The value of a VINTRP immediate operand (`Field::Attr`/`Field::InterpParam`), at most `max`.
+fn interp_imm(v: Operand, f: Field, max: u32) -> Result<u32, EncodeError> {
+    match v {
+        Operand::Imm(x) if x <= max => Ok(x),
+        _ => Err(EncodeError::Operand(v, f)),
+    }
+}
+
 /// Encodes an instruction.
 pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
     let gen = inst.gen;
@@ -306,6 +314,7 @@ pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
                 Family::Vopc => op,
                 Family::Vop2 => 256 + op,
                 Family::Vop1 => vop1_base + op,
+                Family::Vintrp => crate::tables::VINTRP_VOP3_BASE as u32 + op,
                 _ => op,
             };
             let slots = encoded_slots(inst);
@@ -335,11 +344,36 @@ pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
                     w1 |= e.src9(f)? << at;
                 }
             }
+            // VINTRP in VOP3: attr/chan/high fill src0, v_interp_mov's selector src1.
+            if let Some(v) = e.opt(Field::Attr) {
+                w1 |= interp_imm(v, Field::Attr, 0x1ff)?;
+            }
+            if let Some(v) = e.opt(Field::InterpParam) {
+                w1 |= interp_imm(v, Field::InterpParam, 2)? << 9;
+            }
             if e.literal.is_some() {
                 return Err(EncodeError::Range("VOP3 literal"));
             }
             words.push(w0);
             words.push(w1);
+        }
+        Encoding::Vintrp => {
+            // CLRX GcnInstrsVintrp.md: vsrc 7:0, attrchan 9:8, attr 15:10, op 17:16,
+            // vdst 25:18, encoding 0x32 (gfx6/7) or 0x35 (gfx8/9) in 31:26.
+            let vsrc = match e.opt(Field::InterpParam) {
+                Some(v) => interp_imm(v, Field::InterpParam, 2)?,
+                None => e.vgpr(Field::Src1)?,
+            };
+            let ac = interp_imm(e.opnd(Field::Attr)?, Field::Attr, 0xff)?;
+            let code = if g8 { 0x35 } else { 0x32 };
+            words.push(
+                code << 26
+                    | e.vgpr(Field::Vdst)? << 18
+                    | op << 16
+                    | (ac & 0x3f) << 10
+                    | (ac >> 6) << 8
+                    | vsrc,
+            );
         }
         Encoding::Vop3p => {
             let vdst = e.vgpr(Field::Vdst)?;

@@ -112,6 +112,8 @@ pub enum Encoding {
     Flat,
     Global,
     Scratch,
+    /// Native 32-bit VINTRP word.
+    Vintrp,
 }
 
 /// One of the nine inline floating-point constants (operand codes 240-248). The value is

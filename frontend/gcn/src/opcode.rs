@@ -1004,6 +1004,13 @@ pub enum Opcode {
     V_FREXP_MANT_F16,
     V_FREXP_MANT_F32,
     V_FREXP_MANT_F64,
+    V_INTERP_MOV_F32,
+    V_INTERP_P1LL_F16,
+    V_INTERP_P1LV_F16,
+    V_INTERP_P1_F32,
+    V_INTERP_P2_F16,
+    V_INTERP_P2_F32,
+    V_INTERP_P2_LEGACY_F16,
     V_LDEXP_F16,
     V_LDEXP_F32,
     V_LDEXP_F64,
@@ -1185,7 +1192,7 @@ pub enum Opcode {
 }
 
 #[rustfmt::skip]
-static NAMES: [&str; 1172] = [
+static NAMES: [&str; 1179] = [
     "buffer_atomic_add",
     "buffer_atomic_add_x2",
     "buffer_atomic_and",
@@ -2180,6 +2187,13 @@ static NAMES: [&str; 1172] = [
     "v_frexp_mant_f16",
     "v_frexp_mant_f32",
     "v_frexp_mant_f64",
+    "v_interp_mov_f32",
+    "v_interp_p1ll_f16",
+    "v_interp_p1lv_f16",
+    "v_interp_p1_f32",
+    "v_interp_p2_f16",
+    "v_interp_p2_f32",
+    "v_interp_p2_legacy_f16",
     "v_ldexp_f16",
     "v_ldexp_f32",
     "v_ldexp_f64",

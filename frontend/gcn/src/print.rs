@@ -26,6 +26,11 @@ pub fn print_with(inst: &Inst, label: &dyn Fn(i16) -> Option<String>) -> String 
             s.push_str("_e32")
         }
         Encoding::Vop3a | Encoding::Vop3b if native_vop => s.push_str("_e64"),
+        // gfx8/9 VINTRP opcodes 0-2 have both forms; the f16 rows are VOP3-only, unsuffixed.
+        Encoding::Vintrp if inst.info.vop3 & inst.gen.bit() != 0 => s.push_str("_e32"),
+        Encoding::Vop3a if fam == Family::Vintrp && inst.info.opcode_in(inst.gen) < Some(4) => {
+            s.push_str("_e64")
+        }
         Encoding::Sdwa if !(fam == Family::Vopc && inst.gen == Gen::Gfx8) => s.push_str("_sdwa"),
         Encoding::Dpp => s.push_str("_dpp"),
         _ => {}
@@ -111,6 +116,21 @@ fn operand_text(inst: &Inst, _i: usize, o: &Opnd, label: &dyn Fn(i16) -> Option<
             Operand::Literal(v) => format!("0x{v:x}"),
             _ => String::new(),
         },
+        Field::Attr => match o.value {
+            Operand::Imm(v) => format!(
+                "attr{}.{}",
+                v & 0x3f,
+                ["x", "y", "z", "w"][(v >> 6 & 3) as usize]
+            ),
+            v => operand::reg_text(v, 1),
+        },
+        Field::InterpParam => match o.value {
+            Operand::Imm(v) => ["p10", "p20", "p0"]
+                .get(v as usize)
+                .unwrap_or(&"p?")
+                .to_string(),
+            v => operand::reg_text(v, 1),
+        },
         f => {
             let ty = operand_ty(inst.info, f);
             let mut t = operand::text(o.value, o.dwords, ty, inst.gen);
@@ -172,6 +192,11 @@ fn modifiers(inst: &Inst, s: &mut String) {
     let mem = &inst.mem;
     match inst.encoding {
         Encoding::Vop3a | Encoding::Vop3b => {
+            if let Some(Operand::Imm(a)) = inst.operand(Field::Attr).map(|o| o.value) {
+                if a & 0x100 != 0 {
+                    s.push_str(" high");
+                }
+            }
             if m.clamp {
                 s.push_str(" clamp");
             }

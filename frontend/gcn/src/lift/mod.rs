@@ -426,6 +426,8 @@ impl Lifter<'_> {
     fn lift_inst(&mut self, inst: &Inst) -> Result<Flow, LiftError> {
         use crate::inst::Encoding as E;
         match inst.encoding {
+            // VOP3-encoded VINTRP shares the VOP3 encoding; the family tells it apart.
+            _ if inst.info.family == crate::tables::Family::Vintrp => Err(self.vintrp(inst)),
             E::Sop1 | E::Sop2 | E::Sopk | E::Sopc => self.scalar(inst),
             E::Sopp => self.sopp(inst),
             E::Smrd | E::Smem => self.smem(inst).map(|_| Flow::Next),
@@ -437,6 +439,7 @@ impl Lifter<'_> {
             E::Ds => self.ds(inst).map(|_| Flow::Next),
             E::Mubuf | E::Mtbuf => self.buffer(inst).map(|_| Flow::Next),
             E::Flat | E::Global | E::Scratch => self.flat(inst).map(|_| Flow::Next),
+            E::Vintrp => Err(self.vintrp(inst)),
         }
     }
 
@@ -455,6 +458,15 @@ impl Lifter<'_> {
     /// The guest address of code offset `off`.
     pub(crate) fn guest_addr(&self, off: u64) -> u64 {
         self.cfg.base.wrapping_add(off)
+    }
+
+    /// Parameter interpolation is not lifted: it reads the LDS parameter area the graphics
+    /// pipeline lays out (located through M0), which compute launches never set up.
+    fn vintrp(&self, inst: &Inst) -> LiftError {
+        self.unsupported(
+            inst,
+            format!("{} (parameter interpolation) is not lifted", inst.name()),
+        )
     }
 
     pub(crate) fn unsupported(&self, inst: &Inst, why: impl Into<String>) -> LiftError {

@@ -22,10 +22,13 @@ mod flat;
 mod mubuf;
 mod smem;
 mod sop;
+mod vintrp;
 mod vop1;
 mod vop2;
 mod vop3;
 mod vopc;
+
+pub use vintrp::VOP3_BASE as VINTRP_VOP3_BASE;
 
 /// Opcode value meaning "this generation has no such instruction".
 pub const NA: u16 = u16::MAX;
@@ -55,6 +58,8 @@ pub enum Family {
     Flat,
     Global,
     Scratch,
+    /// Parameter interpolation (native VINTRP, and on gfx8/gfx9 also VOP3-encoded).
+    Vintrp,
 }
 
 /// An encoding field an operand lives in (or an implicit operand).
@@ -115,6 +120,11 @@ pub enum Field {
     Soffset,
     /// gfx9 GLOBAL/SCRATCH SGPR base (`off` when absent).
     Saddr,
+    /// VINTRP attribute and channel: `Imm(attr | chan << 6 | high << 8)`, the VOP3 src0 field
+    /// layout (native VINTRP holds attr in bits 15:10, chan in 9:8 and has no `high`).
+    Attr,
+    /// v_interp_mov_f32 parameter selector: `Imm(0..=2)` for p10, p20, p0.
+    InterpParam,
 }
 
 /// One operand of a row: its field and its width in dwords (0 for immediates; for MUBUF
@@ -280,11 +290,12 @@ pub fn rows(family: Family) -> &'static [OpInfo] {
         Family::Flat => flat::FLAT,
         Family::Global => flat::GLOBAL,
         Family::Scratch => flat::SCRATCH,
+        Family::Vintrp => vintrp::VINTRP,
     }
 }
 
 /// Every family, in a fixed order.
-pub const FAMILIES: [Family; 18] = [
+pub const FAMILIES: [Family; 19] = [
     Family::Sop2,
     Family::Sopk,
     Family::Sop1,
@@ -303,6 +314,7 @@ pub const FAMILIES: [Family; 18] = [
     Family::Flat,
     Family::Global,
     Family::Scratch,
+    Family::Vintrp,
 ];
 
 /// Looks a row up by (generation, family, opcode). Linear in the family size; the decoder
