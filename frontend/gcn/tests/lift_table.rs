@@ -196,19 +196,13 @@ fn expected_unsupported(op: Opcode, name: &str) -> bool {
             | S_RFE_B64
             | S_CBRANCH_JOIN
             | S_CBRANCH_I_FORK
-            | S_SET_GPR_IDX_IDX
-            | S_SET_GPR_IDX_ON
-            | S_SET_GPR_IDX_OFF
-            | S_SET_GPR_IDX_MODE
             | S_SETVSKIP
             | S_SETHALT
             | S_SENDMSGHALT
             | S_MEMTIME
             | S_MEMREALTIME
             | DS_ORDERED_COUNT
-    ) || name.starts_with("s_scratch_")
-        || name.starts_with("s_buffer_atomic")
-        || name.starts_with("ds_gws")
+    ) || name.starts_with("ds_gws")
         || (name.starts_with("buffer_") && name.contains("_format_"))
         || (name.starts_with("tbuffer_") && name.contains("_d16"))
 }

@@ -18,8 +18,16 @@
 //! (notes/amd_launch_abi.md §3.3).
 //!
 //! Typed accesses: MTBUF formats are converted per `buffer_format.rs` (8/16/32-bit
-//! components); other formats, the resource-formatted `buffer_*_format_*` (the format is
-//! in the V#, a run-time value), `lds` and `tfe` are rejected.
+//! components); other formats and the resource-formatted `buffer_*_format_*` (the format is
+//! in the V#, a run-time value) are rejected.
+//!
+//! `lds` (GcnMemHandling.md): `buffer_load_{ubyte,sbyte,ushort,sshort,dword}` write the loaded
+//! value, zero-extended to a dword (the doc says zero-extended for every narrow width), to LDS
+//! at `(M0 & 0xffff) + lane * 4` (LDS_BASE is 0: the LDS space is the wave's own allocation)
+//! instead of VDATA; out-of-range lanes store 0. `tfe` on a load: VDATA has one more VGPR,
+//! the fail status, written with 0 for every active lane (an emulated access never takes the
+//! texture-fail path). `lds` with `tfe` is illegal (same doc); `tfe` on stores and atomics and
+//! `lds` on other opcodes are rejected.
 use super::buffer_format::{typed_format, Conv, TypedFormat};
 use super::smem::atomic_of;
 use super::{LiftError, Lifter};
@@ -231,8 +239,15 @@ impl Lifter<'_> {
             return Ok(());
         }
         let m = inst.mem;
-        if m.lds || m.tfe {
-            return Err(self.unsupported(inst, "buffer access with lds or tfe"));
+        if m.lds && m.tfe {
+            return Err(self.invalid(inst, "lds and tfe together"));
+        }
+        let store = inst.info.has(flags::STORE);
+        if m.tfe && (store || inst.info.has(flags::ATOMIC)) {
+            return Err(self.unsupported(inst, "tfe on a buffer store or atomic"));
+        }
+        if m.lds {
+            return self.buffer_load_lds(inst);
         }
         let name = op.name();
         if inst.encoding == Encoding::Mubuf && name.contains("_format_") {
@@ -243,9 +258,8 @@ impl Lifter<'_> {
         let typed = if inst.encoding == Encoding::Mtbuf {
             let want = inst
                 .operand(Field::Vdata)
-                .map(|o| o.dwords as u32)
+                .map(|o| o.dwords as u32 - m.tfe as u32)
                 .unwrap_or(0);
-            let store = inst.info.has(flags::STORE);
             match typed_format(m.dfmt, m.nfmt, store) {
                 Some(f) if !name.contains("_d16") && f.comps >= want => Some(f),
                 _ => {
@@ -298,7 +312,6 @@ impl Lifter<'_> {
             }
             return Ok(());
         }
-        let store = inst.info.has(flags::STORE);
         let (width, signed, d16) = match op {
             BUFFER_LOAD_UBYTE | BUFFER_STORE_BYTE => (MemWidth::B8, false, None),
             BUFFER_LOAD_SBYTE => (MemWidth::B8, true, None),
@@ -316,16 +329,41 @@ impl Lifter<'_> {
             }
             _ => (MemWidth::B32, false, None),
         };
-        if let Some(f) = typed {
-            return self.typed_access(inst, &a, f, vd, vdata.dwords as u32, store, exec);
-        }
-        let comps = if width == MemWidth::B32 {
-            vdata.dwords as u32
-        } else {
-            1
+        // Data VGPRs, without the tfe status VGPR.
+        let dwords = vdata.dwords as u32 - m.tfe as u32;
+        let comps = match typed {
+            Some(f) => {
+                self.typed_access(inst, &a, f, vd, dwords, store, exec)?;
+                dwords
+            }
+            None if width == MemWidth::B32 => dwords,
+            None => 1,
         };
+        if typed.is_none() {
+            self.untyped_access(inst, &a, (width, signed, d16), vd, comps, store, exec)?;
+        }
+        if m.tfe {
+            let z = self.b.i32(0);
+            let z = self.b.splat(z);
+            self.write_vgpr(inst, vd + comps, z, exec)?;
+        }
+        Ok(())
+    }
+
+    /// `comps` components of `width` (dwords for B32), each range-checked on its own.
+    #[allow(clippy::too_many_arguments)]
+    fn untyped_access(
+        &mut self,
+        inst: &Inst,
+        a: &Access,
+        (width, signed, d16): (MemWidth, bool, Option<bool>),
+        vd: u32,
+        comps: u32,
+        store: bool,
+        exec: Value,
+    ) -> Result<(), LiftError> {
         for i in 0..comps {
-            let (addr, ok) = self.component(&a, 4 * i);
+            let (addr, ok) = self.component(a, 4 * i);
             let mask = self.lane_and(exec, ok);
             if store {
                 self.store_component(inst, vd + i, width, d16, addr, mask)?;
@@ -336,6 +374,39 @@ impl Lifter<'_> {
                 self.load_component(inst, vd + i, v, d16, exec)?;
             }
         }
+        Ok(())
+    }
+
+    /// A MUBUF load with `lds` set: the value goes to LDS at `(M0 & 0xffff) + lane * 4`.
+    fn buffer_load_lds(&mut self, inst: &Inst) -> Result<(), LiftError> {
+        use Opcode::*;
+        let width = match inst.opcode {
+            BUFFER_LOAD_UBYTE | BUFFER_LOAD_SBYTE => MemWidth::B8,
+            BUFFER_LOAD_USHORT | BUFFER_LOAD_SSHORT => MemWidth::B16,
+            BUFFER_LOAD_DWORD => MemWidth::B32,
+            _ => return Err(self.unsupported(inst, "lds on this buffer opcode")),
+        };
+        if inst.encoding != Encoding::Mubuf {
+            return Err(self.unsupported(inst, "lds on a typed buffer load"));
+        }
+        let a = self.access(inst)?;
+        let exec = self.exec_mask();
+        let (addr, ok) = self.component(&a, 0);
+        let mask = self.lane_and(exec, ok);
+        // Zero-extended for the signed widths too (GcnMemHandling.md); out of range reads 0.
+        let v = self
+            .b
+            .load(MemSpace::Global, width, false, I32, addr, Some(mask));
+        let m0 = self.b.use_reg(self.g.m0(), I32);
+        let k = self.b.i32(0xffff);
+        let base = self.b.op(Op::And, I32, &[m0, k]);
+        let l = self.b.lane_id();
+        let two = self.b.i32(2);
+        let l4 = self.b.op(Op::Shl, I32, &[l, two]);
+        let base = self.b.splat(base);
+        let at = self.b.op(Op::Iadd, I32, &[base, l4]);
+        self.b
+            .store(MemSpace::Lds, MemWidth::B32, at, v, Some(exec));
         Ok(())
     }
 

@@ -16,17 +16,30 @@ use wavejit_ir::{IntCC, Op, ScalarType, Terminator, TrapKind};
 /// MODE bits that change how float ops are lifted: round, denorm, DX10_CLAMP, IEEE.
 const FLOAT_CONTROL: u32 = 0x3ff;
 
+/// MODE.GPR_IDX_EN (bit 27, CLRX GcnInstrsSopc.md `S_SET_GPR_IDX_ON`): while set, VALU
+/// VGPR operands selected by M0[15:12] are offset by M0[7:0] (see `operand.rs`).
+pub(crate) const GPR_IDX_EN: u32 = 1 << 27;
+
+/// MODE bits tracked statically (they change how later instructions are lifted).
+const TRACKED: u32 = FLOAT_CONTROL | GPR_IDX_EN;
+
 /// MODE after `inst`, given MODE before it and the instruction just before it in the same
-/// basic block (`prev`). Only `s_setreg*` of HW_REG_MODE changes it. A register-sourced write
-/// to the float-control bits is tracked when `prev` sets that register to a constant
+/// basic block (`prev`). `s_setreg*` of HW_REG_MODE changes it, and `s_set_gpr_idx_on`/
+/// `s_set_gpr_idx_off` set/clear GPR_IDX_EN. A register-sourced write to the tracked bits
+/// (float control, GPR_IDX_EN) is tracked when `prev` sets that register to a constant
 /// (`s_mov_b32`/`s_movk_i32`), the pattern compilers emit; any other register write to those
-/// bits would make the float mode dynamic and is rejected.
+/// bits would make the mode dynamic and is rejected.
 pub(crate) fn mode_after(
     inst: &Inst,
     prev: Option<&Inst>,
     pc: u64,
     mode: u32,
 ) -> Result<u32, LiftError> {
+    match inst.opcode {
+        Opcode::S_SET_GPR_IDX_ON => return Ok(mode | GPR_IDX_EN),
+        Opcode::S_SET_GPR_IDX_OFF => return Ok(mode & !GPR_IDX_EN),
+        _ => {}
+    }
     let setreg = matches!(
         inst.opcode,
         Opcode::S_SETREG_B32 | Opcode::S_SETREG_IMM32_B32
@@ -46,7 +59,7 @@ pub(crate) fn mode_after(
         };
         return Ok((mode & !m) | ((v << off) & m));
     }
-    if m & FLOAT_CONTROL == 0 {
+    if m & TRACKED == 0 {
         return Ok(mode);
     }
     match known_source(inst, prev) {
@@ -54,8 +67,8 @@ pub(crate) fn mode_after(
         None => Err(LiftError::Unsupported {
             pc,
             text: crate::print::print(inst),
-            why: "s_setreg_b32 of the float-control MODE bits from a register not set to a \
-                  constant by the previous instruction (dynamic float mode)"
+            why: "s_setreg_b32 of the float-control or GPR_IDX_EN MODE bits from a register \
+                  not set to a constant by the previous instruction (dynamic mode)"
                 .into(),
         }),
     }
@@ -152,10 +165,45 @@ impl Lifter<'_> {
                 self.b.terminate(Terminator::Jump(t));
                 Ok(Flow::Ended)
             }
-            _ => Err(self.unsupported(
-                inst,
-                "halt, GPR indexing mode and message-halt instructions",
-            )),
+            S_SET_GPR_IDX_OFF => {
+                self.set_gpr_idx_en(inst)?;
+                Ok(Flow::Next)
+            }
+            S_SET_GPR_IDX_MODE => {
+                // CLRX GcnInstrsSopp.md: M0 = (M0 & 0xffff0fff) | ((SIMM16 & 15) << 12).
+                let imm = match inst.operand(Field::GprIdx).map(|o| o.value) {
+                    Some(Operand::Imm(v)) => v,
+                    _ => inst.simm16.unwrap_or(0) as u32,
+                };
+                let r = self.g.m0();
+                let m0 = self.b.use_reg(r, ScalarType::I32);
+                let keep = self.b.i32(0xffff_0fff);
+                let kept = self.b.op(Op::And, ScalarType::I32, &[m0, keep]);
+                let bits = self.b.i32((imm & 15) << 12);
+                let v = self.b.op(Op::Or, ScalarType::I32, &[kept, bits]);
+                self.b.def_reg(r, v, None);
+                Ok(Flow::Next)
+            }
+            _ => Err(self.unsupported(inst, "halt and message-halt instructions")),
         }
+    }
+}
+
+impl Lifter<'_> {
+    /// `s_set_gpr_idx_on`/`_off`: updates the static MODE and MODE.GPR_IDX_EN in the `hwreg`
+    /// cell (so `s_getreg_b32` sees it).
+    pub(crate) fn set_gpr_idx_en(&mut self, inst: &Inst) -> Result<(), LiftError> {
+        self.mode = mode_after(inst, None, self.pc, self.mode)?;
+        let r = self.g.hwreg(HW_REG_MODE);
+        let old = self.b.use_reg(r, ScalarType::I32);
+        let v = if self.mode & GPR_IDX_EN != 0 {
+            let k = self.b.i32(GPR_IDX_EN);
+            self.b.op(Op::Or, ScalarType::I32, &[old, k])
+        } else {
+            let k = self.b.i32(!GPR_IDX_EN);
+            self.b.op(Op::And, ScalarType::I32, &[old, k])
+        };
+        self.b.def_reg(r, v, None);
+        Ok(())
     }
 }

@@ -43,13 +43,15 @@
 //!   (what disassemblies print); blocks carry guest addresses (`base + offset`).
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
-//! Fork/join (`s_cbranch_[ig]_fork`, `s_cbranch_join`), trap returns (`s_rfe*`), GPR
-//! indexing mode (`s_set_gpr_idx_*`: it changes how every later VALU operand is read),
-//! `s_setvskip`, `s_sethalt`, `s_sendmsghalt`, `s_setreg_b32` of the float-control MODE bits
+//! Fork/join (`s_cbranch_[ig]_fork`, `s_cbranch_join`), trap returns (`s_rfe*`), under GPR
+//! indexing mode (`s_set_gpr_idx_on`; see `operand.rs`) DPP/SDWA/VOP3P, lane-access,
+//! movrel, swap and read-modify-write-destination VALU forms, `s_setvskip`, `s_sethalt`,
+//! `s_sendmsghalt`, `s_setreg_b32` of the float-control MODE bits
 //! from a register of unknown value, clock reads (`s_memtime`, `s_memrealtime`: no
-//! deterministic clock is defined), scalar scratch (`s_scratch_*`) and scalar buffer atomics; resource-formatted buffer accesses (`buffer_*_format_*`: the
+//! deterministic clock is defined); resource-formatted buffer accesses (`buffer_*_format_*`: the
 //! format is a run-time V# field), MTBUF formats `buffer_format.rs` does not model (UNORM/
-//! SNORM, packed formats, narrow SCALED/FLOAT stores, `_d16`), MUBUF `lds`/`tfe`; DS
+//! SNORM, packed formats, narrow SCALED/FLOAT stores, `_d16`), MUBUF `lds` on opcodes other
+//! than the byte/short/dword loads and `tfe` on stores and atomics; DS
 //! `ordered_count` and GWS;
 //! `v_mqsad_u32_u8` with a TTMP or special-register accumulator; abs/neg modifiers on integer
 //! operands and clamp on integer ops without a saturating form; LDS_DIRECT and the gfx9
@@ -425,6 +427,7 @@ impl Lifter<'_> {
 
     fn lift_inst(&mut self, inst: &Inst) -> Result<Flow, LiftError> {
         use crate::inst::Encoding as E;
+        self.gpr_idx_check(inst)?;
         match inst.encoding {
             // VOP3-encoded VINTRP shares the VOP3 encoding; the family tells it apart.
             _ if inst.info.family == crate::tables::Family::Vintrp => Err(self.vintrp(inst)),

@@ -6,8 +6,18 @@
 //! for integer operands of that width); a literal is 32 bits: for a 64-bit float operand it
 //! is the high dword, for a 64-bit integer operand it is zero-extended, for 16-bit operands
 //! its low half is used.
+//!
+//! GPR indexing (gfx8/gfx9, MODE.GPR_IDX_EN set by `s_set_gpr_idx_on`): a VALU operand in
+//! slot k (src0, src1, src2, vdst = 0..3) names VGPR `n + M0[7:0]` when M0 bit `12 + k` is
+//! set (CLRX GcnInstrsSopc.md; LLVM's `gpr_idx(SRC0,SRC1,SRC2,DST)` bit order). The index
+//! and the slot bits are read from M0 at every instruction, so any M0 write is honoured; only
+//! GPR_IDX_EN itself is static. An index past the VGPR file is "illegal" in AMD's Vega ISA
+//! guide; here it faults (the IR's indexed access rule). VGPR accesses other than these four
+//! slots (DPP/SDWA/VOP3P sources, read-modify-write destinations, v_swap...) are rejected
+//! while indexing is on rather than lifted unindexed.
+use super::control::GPR_IDX_EN;
 use super::{LiftError, Lifter};
-use crate::inst::{InlineFloat, Inst, Operand};
+use crate::inst::{Encoding, InlineFloat, Inst, Operand};
 use wavejit_ir::{IntCC, Op, Reg, ScalarType, Value};
 use ScalarType::*;
 
@@ -178,6 +188,93 @@ impl Lifter<'_> {
         Ok(self.cast(raw, ty))
     }
 
+    /// Whether GPR indexing applies to `inst`: MODE.GPR_IDX_EN is on and it is a VALU op.
+    pub(crate) fn gpr_idx_on(&self, inst: &Inst) -> bool {
+        use Encoding as E;
+        self.mode & GPR_IDX_EN != 0
+            && inst.info.family != crate::tables::Family::Vintrp
+            && matches!(
+                inst.encoding,
+                E::Vop1 | E::Vop2 | E::Vop3a | E::Vop3b | E::Vopc | E::Sdwa | E::Dpp | E::Vop3p
+            )
+    }
+
+    fn no_gpr_idx(&self, inst: &Inst) -> Result<(), LiftError> {
+        if self.gpr_idx_on(inst) {
+            return Err(self.unsupported(
+                inst,
+                "this VGPR access under GPR indexing mode (s_set_gpr_idx_on): only plain \
+                 src0/src1/src2/vdst operands are lifted indexed",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The GPR-indexing offset of operand slot `slot` (0-2 sources, 3 vdst):
+    /// `M0[12 + slot] ? M0[7:0] : 0`, as a uniform i32.
+    fn gpr_index(&mut self, slot: u32) -> Value {
+        let r = self.g.m0();
+        let m0 = self.b.use_reg(r, I32);
+        let sh = self.b.i32(12 + slot);
+        let bit = self.b.op(Op::Lshr, I32, &[m0, sh]);
+        let one = self.b.i32(1);
+        let en = self.b.op(Op::And, I32, &[bit, one]);
+        let zero = self.b.i32(0);
+        let all = self.b.op(Op::Isub, I32, &[zero, en]);
+        let lo = self.b.i32(0xff);
+        let idx = self.b.op(Op::And, I32, &[m0, lo]);
+        self.b.op(Op::And, I32, &[idx, all])
+    }
+
+    /// Reads source `slot` of a VALU instruction (`op`), indexed when GPR indexing is on.
+    pub(crate) fn read_src_slot(
+        &mut self,
+        inst: &Inst,
+        op: Operand,
+        ty: ScalarType,
+        slot: u32,
+    ) -> Result<Value, LiftError> {
+        let Operand::Vgpr(n) = op else {
+            return self.read_scalar(inst, op, ty);
+        };
+        if !self.gpr_idx_on(inst) {
+            return self.read_vgpr(inst, n as u32, ty);
+        }
+        let idx = self.gpr_index(slot);
+        let file = self.g.v;
+        if ty.bits() == 64 {
+            return Ok(self.b.read_reg_indexed(file, n as u32, idx, ty));
+        }
+        let v = self.b.read_reg_indexed(file, n as u32, idx, I32);
+        Ok(self.cast(v, ty))
+    }
+
+    /// Writes a VALU result (32 or 64 bits) to `vdst` = VGPR `n` under `mask`, indexed when
+    /// GPR indexing is on.
+    pub(crate) fn write_vdst_slot(
+        &mut self,
+        inst: &Inst,
+        n: u32,
+        v: Value,
+        mask: Value,
+    ) -> Result<(), LiftError> {
+        if !self.gpr_idx_on(inst) {
+            return self.write_vgpr(inst, n, v, mask);
+        }
+        let t = self.b.ty(v).scalar;
+        let v = if t.bits() == 64 {
+            v
+        } else {
+            self.cast(v, if t == F32 { F32 } else { I32 })
+        };
+        let v = self.b.splat(v);
+        let idx = self.gpr_index(3);
+        let file = self.g.v;
+        self.b.write_reg_indexed(file, n, idx, v, Some(mask));
+        // The write may have changed any VGPR; EXEC lives elsewhere, so its cache stays valid.
+        Ok(())
+    }
+
     /// Reads VGPR `n` (lane-shaped) as `ty`; 16-bit types read the low half.
     pub(crate) fn read_vgpr(
         &mut self,
@@ -185,6 +282,7 @@ impl Lifter<'_> {
         n: u32,
         ty: ScalarType,
     ) -> Result<Value, LiftError> {
+        self.no_gpr_idx(inst)?;
         let reg = self.g.vgpr(n);
         if ty.bits() == 64 {
             let reg = self.checked_reg(inst, reg, 2)?;
@@ -234,6 +332,7 @@ impl Lifter<'_> {
         v: Value,
         mask: Value,
     ) -> Result<(), LiftError> {
+        self.no_gpr_idx(inst)?;
         let t = self.b.ty(v).scalar;
         let reg = self.g.vgpr(n);
         let (cells, v) = if t.bits() == 64 {

@@ -253,8 +253,13 @@ impl Lifter<'_> {
         use Opcode::*;
         let op = inst.opcode;
         match op {
-            S_RFE_B64 | S_CBRANCH_JOIN | S_SET_GPR_IDX_IDX => {
-                return Err(self.unsupported(inst, "trap return, fork/join and GPR indexing mode"))
+            S_RFE_B64 | S_CBRANCH_JOIN => {
+                return Err(self.unsupported(inst, "trap return and fork/join"))
+            }
+            S_SET_GPR_IDX_IDX => {
+                // CLRX GcnInstrsSop1.md: M0 = (M0 & 0xffffff00) | (SSRC0 & 0xff).
+                let src = self.sop_src(inst, Field::Ssrc0)?;
+                return self.set_m0_fields(src, 0xff, 0);
             }
             S_MOVRELS_B32 | S_MOVRELS_B64 | S_MOVRELD_B32 | S_MOVRELD_B64 => {
                 return self.movrel_scalar(inst)
@@ -595,11 +600,38 @@ impl Lifter<'_> {
         Ok(())
     }
 
+    /// M0 = (M0 & !fields) | (src & fields & 0xff) | bits: the index/mode updates of the
+    /// GPR indexing instructions (`fields` covers M0[7:0] and possibly M0[15:12]).
+    fn set_m0_fields(&mut self, src: Value, fields: u32, bits: u32) -> Result<(), LiftError> {
+        let r = self.g.m0();
+        let m0 = self.b.use_reg(r, I32);
+        let keep = self.b.i32(!fields);
+        let kept = self.b.op(Op::And, I32, &[m0, keep]);
+        let lo = self.b.i32(0xff);
+        let idx = self.b.op(Op::And, I32, &[src, lo]);
+        let k = self.b.i32(bits);
+        let v = self.b.op(Op::Or, I32, &[kept, idx]);
+        let v = self.b.op(Op::Or, I32, &[v, k]);
+        self.b.def_reg(r, v, None);
+        Ok(())
+    }
+
     fn sopc(&mut self, inst: &Inst) -> Result<(), LiftError> {
         use Opcode::*;
         let op = inst.opcode;
-        if matches!(op, S_SETVSKIP | S_SET_GPR_IDX_ON) {
-            return Err(self.unsupported(inst, "vskip and GPR indexing modes"));
+        if op == S_SETVSKIP {
+            return Err(self.unsupported(inst, "vskip mode"));
+        }
+        if op == S_SET_GPR_IDX_ON {
+            // CLRX GcnInstrsSopc.md: MODE.GPR_IDX_EN = 1,
+            // M0 = (M0 & 0xffff0f00) | ((IMM8 & 15) << 12) | (SSRC0 & 0xff).
+            let src = self.sop_src(inst, Field::Ssrc0)?;
+            let imm = match inst.operand(Field::GprIdx).map(|o| o.value) {
+                Some(Operand::Imm(v)) => v,
+                _ => return Err(self.invalid(inst, "missing GPR index mode")),
+            };
+            self.set_m0_fields(src, 0xf0ff, (imm & 15) << 12)?;
+            return self.set_gpr_idx_en(inst);
         }
         let a = self.sop_src(inst, Field::Ssrc0)?;
         let b = self.sop_src(inst, Field::Ssrc1)?;

@@ -8,6 +8,18 @@
 //! checks each dword against the V#'s NUM_RECORDS (bytes) and returns 0 beyond it (the raw
 //! buffer rule of doc/GcnMemHandling.md with STRIDE ignored). Cache maintenance and
 //! `s_atc_probe*` are hints without architectural effect.
+//!
+//! gfx9 additions (CLRX GcnInstrsSmem.md covers GCN 1.2 only; the semantics follow the AMD
+//! Vega ISA SMEM tables and its "Scalar Memory Addressing" formula):
+//! - `s_atomic_*` / `s_buffer_atomic_*`: one read-modify-write at the uniform address (the
+//!   IR's `Atomic`); SDATA holds the data (cmpswap: new value, then compare value) and, with
+//!   `glc`, receives the old value. Buffer atomics are range-checked like `s_buffer_load` (every
+//!   dword of the access below NUM_RECORDS); an out-of-range atomic is dropped and returns 0.
+//! - `s_scratch_load/store_*`: `ADDR = SBASE + inst_offset + soffset * 64` (the register offset
+//!   counts 64-byte units; this scaling is not in CLRX, it is the Vega ISA formula as also
+//!   implemented by third-party GCN simulators), low two bits cleared. SBASE is by
+//!   convention FLAT_SCRATCH (the wave's scratch base, a global address in this emulator);
+//!   any SGPR pair is accepted, as the hardware does.
 use super::{LiftError, Lifter};
 use crate::inst::{Encoding, Gen, Inst, Opcode, Operand};
 use crate::tables::{flags, Field};
@@ -61,6 +73,30 @@ impl Lifter<'_> {
         self.b.read_lane(v, z)
     }
 
+    /// A uniform atomic that only happens when `ok` (uniform i1) holds; returns the old value,
+    /// or 0 when it did not happen. (A uniform IR atomic takes no mask, so it runs as lane 0
+    /// of a lane-shaped one.)
+    fn uniform_atomic_if(
+        &mut self,
+        op: AtomicOp,
+        width: MemWidth,
+        addr: Value,
+        data: Value,
+        cmp: Option<Value>,
+        ok: Value,
+    ) -> Value {
+        let l = self.b.lane_id();
+        let z = self.b.i32(0);
+        let first = self.b.op(Op::Icmp(IntCC::Eq), I1, &[l, z]);
+        let okl = self.b.splat(ok);
+        let m = self.b.op(Op::And, I1, &[first, okl]);
+        let a = self.b.splat(addr);
+        let old = self
+            .b
+            .atomic(op, MemSpace::Global, width, a, data, cmp, Some(m));
+        self.b.read_lane(old, z)
+    }
+
     pub(crate) fn smem(&mut self, inst: &Inst) -> Result<(), LiftError> {
         use Opcode::*;
         let op = inst.opcode;
@@ -73,9 +109,7 @@ impl Lifter<'_> {
             _ => {}
         }
         let name = inst.opcode.name();
-        if name.starts_with("s_scratch_") {
-            return Err(self.unsupported(inst, "scalar scratch access"));
-        }
+        let scratch = name.starts_with("s_scratch_");
         let Some(base) = inst.operand(Field::Sbase).copied() else {
             return Err(self.invalid(inst, "missing base"));
         };
@@ -97,7 +131,7 @@ impl Lifter<'_> {
         } else {
             (self.read_scalar(inst, base.value, I64)?, None)
         };
-        let off = self.smem_offset(inst)?;
+        let off = self.smem_offset(inst, scratch)?;
         let off64 = self.b.op(Op::Zext, I64, &[off]);
         let addr = self.b.op(Op::Iadd, I64, &[base_addr, off64]);
         let align = self.b.i64(!3);
@@ -112,7 +146,8 @@ impl Lifter<'_> {
             return Err(self.invalid(inst, "data registers outside the SGPR file"));
         }
         if inst.info.has(flags::ATOMIC) {
-            return self.smem_atomic(inst, name, addr, dreg, data.dwords as u32);
+            let bound = num_records.map(|n| (off, n));
+            return self.smem_atomic(inst, name, addr, bound, dreg, data.dwords as u32);
         }
         let store = inst.info.has(flags::STORE);
         for i in 0..data.dwords as u32 {
@@ -139,8 +174,9 @@ impl Lifter<'_> {
         Ok(())
     }
 
-    /// The byte offset of a scalar memory instruction (uniform i32).
-    fn smem_offset(&mut self, inst: &Inst) -> Result<Value, LiftError> {
+    /// The byte offset of a scalar memory instruction (uniform i32). A register offset of
+    /// `s_scratch_*` counts 64-byte units.
+    fn smem_offset(&mut self, inst: &Inst, scratch: bool) -> Result<Value, LiftError> {
         let dwords = inst.encoding == Encoding::Smrd && inst.gen <= Gen::Gfx7;
         let Some(o) = inst.operand(Field::Soff).copied() else {
             return Ok(self.b.i32(0));
@@ -149,21 +185,28 @@ impl Lifter<'_> {
             Operand::Imm(v) | Operand::Literal(v) => {
                 self.b.i32(if dwords { v.wrapping_mul(4) } else { v })
             }
-            v => self.read_scalar(inst, v, I32)?,
+            v => {
+                let r = self.read_scalar(inst, v, I32)?;
+                if scratch {
+                    let k = self.b.i32(6);
+                    self.b.op(Op::Shl, I32, &[r, k])
+                } else {
+                    r
+                }
+            }
         })
     }
 
+    /// `bound`: (byte offset, NUM_RECORDS) of a buffer atomic.
     fn smem_atomic(
         &mut self,
         inst: &Inst,
         name: &str,
         addr: Value,
+        bound: Option<(Value, Value)>,
         dreg: wavejit_ir::Reg,
         dwords: u32,
     ) -> Result<(), LiftError> {
-        if name.starts_with("s_buffer_") {
-            return Err(self.unsupported(inst, "scalar buffer atomics"));
-        }
         let Some((op, wide)) = atomic_of(name) else {
             return Err(self.unsupported(inst, "scalar atomic without semantics"));
         };
@@ -178,9 +221,21 @@ impl Lifter<'_> {
         } else {
             None
         };
-        let old = self
-            .b
-            .atomic(op, MemSpace::Global, width, addr, data, cmp, None);
+        let old = match bound {
+            None => self
+                .b
+                .atomic(op, MemSpace::Global, width, addr, data, cmp, None),
+            Some((off, n)) => {
+                // In range when the first and the last dword are below NUM_RECORDS (the first
+                // check keeps a wrapped `off + 4` from passing).
+                let last = self.b.i32(if wide { 4 } else { 0 });
+                let end = self.b.op(Op::Iadd, I32, &[off, last]);
+                let ok0 = self.b.op(Op::Icmp(IntCC::Ult), I1, &[off, n]);
+                let ok1 = self.b.op(Op::Icmp(IntCC::Ult), I1, &[end, n]);
+                let ok = self.b.op(Op::And, I1, &[ok0, ok1]);
+                self.uniform_atomic_if(op, width, addr, data, cmp, ok)
+            }
+        };
         if inst.mem.glc {
             self.b.def_reg(dreg, old, None);
         }

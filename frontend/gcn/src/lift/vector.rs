@@ -56,6 +56,40 @@ fn dst_op_sel(op: Opcode) -> bool {
 }
 
 impl Lifter<'_> {
+    /// Rejects VALU forms whose operands GPR indexing mode would change in ways this lifter
+    /// does not model: DPP/SDWA/VOP3P sources (their own operand paths), the lane-access and
+    /// relative-move opcodes (AMD documents extra rules for them) and v_swap (two VGPR
+    /// destinations). Plain VOP1/VOP2/VOP3/VOPC forms go through [`Lifter::vsrc`] and
+    /// [`Lifter::vdst_raw`], which index.
+    pub(crate) fn gpr_idx_check(&self, inst: &Inst) -> Result<(), LiftError> {
+        use Opcode::*;
+        if !self.gpr_idx_on(inst) {
+            return Ok(());
+        }
+        let odd_encoding = matches!(
+            inst.encoding,
+            Encoding::Dpp | Encoding::Sdwa | Encoding::Vop3p
+        );
+        let odd_opcode = matches!(
+            inst.opcode,
+            V_READLANE_B32
+                | V_WRITELANE_B32
+                | V_READFIRSTLANE_B32
+                | V_MOVRELD_B32
+                | V_MOVRELS_B32
+                | V_MOVRELSD_B32
+                | V_SWAP_B32
+        );
+        if odd_encoding || odd_opcode {
+            return Err(self.unsupported(
+                inst,
+                "DPP, SDWA, VOP3P, lane-access, movrel and swap forms under GPR indexing mode \
+                 (s_set_gpr_idx_on)",
+            ));
+        }
+        Ok(())
+    }
+
     /// The float environment of ops of type `t` under the current MODE.
     pub(crate) fn fm(&self, t: ScalarType) -> FloatMode {
         let (den, rnd) = if t == F32 {
@@ -114,7 +148,7 @@ impl Lifter<'_> {
             Encoding::Dpp if i == 0 => self.dpp_src(inst, o, ty)?,
             Encoding::Sdwa if i < 2 => self.sdwa_src(inst, i, o, ty)?,
             _ if ty.bits() == 16 && o.value.is_reg() => {
-                let w = self.read_operand(inst, o.value, I32)?;
+                let w = self.read_src_slot(inst, o.value, I32, i as u32)?;
                 let w = if inst.gen == Gen::Gfx9 && inst.mods.op_sel & (1 << i) != 0 {
                     let k = self.b.i32(16);
                     self.b.op(Op::Lshr, I32, &[w, k])
@@ -123,7 +157,7 @@ impl Lifter<'_> {
                 };
                 self.cast(w, ty)
             }
-            _ => self.read_operand(inst, o.value, ty)?,
+            _ => self.read_src_slot(inst, o.value, ty, i as u32)?,
         };
         self.input_mods(inst, i, v, ty)
     }
@@ -254,7 +288,7 @@ impl Lifter<'_> {
         let t = self.b.ty(v).scalar;
         let mask = self.write_mask();
         if t.bits() == 64 {
-            return self.write_vgpr(inst, n, v, mask);
+            return self.write_vdst_slot(inst, n, v, mask);
         }
         let mut w = self.cast(v, if t.bits() == 16 { I16 } else { I32 });
         w = self.cast(w, I32);
@@ -274,7 +308,7 @@ impl Lifter<'_> {
         if inst.encoding == Encoding::Sdwa {
             w = self.sdwa_dst(inst, n, w)?;
         }
-        self.write_vgpr(inst, n, w, mask)
+        self.write_vdst_slot(inst, n, w, mask)
     }
 
     /// The old value of the destination VGPR (v_mac, v_cvt_pkaccum), as `ty`.
