@@ -55,7 +55,8 @@
 //! `ordered_count` and GWS;
 //! `v_mqsad_u32_u8` with a TTMP or special-register accumulator; abs/neg modifiers on integer
 //! operands and clamp on integer ops without a saturating form; LDS_DIRECT and the gfx9
-//! aperture source registers. MIMG, EXP and VINTRP are rejected by the decoder.
+//! aperture source registers; `v_interp_*` (VINTRP and its VOP3 forms decode, but the layout of
+//! the LDS parameter data they read is not documented). MIMG and EXP are rejected by the decoder.
 //!
 //! Errors never panic: decode failures, unsupported instructions and invalid operand
 //! combinations are a [`LiftError`] naming the offset and the instruction text.
