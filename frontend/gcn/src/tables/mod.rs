@@ -371,6 +371,36 @@ impl PartialEq for OpInfo {
     }
 }
 
+/// A table row, in the argument order every table file writes its rows in.
+#[allow(clippy::too_many_arguments)]
+const fn row(
+    family: Family,
+    opcode: Opcode,
+    op: [u16; 4],
+    slots: &'static [Slot],
+    dst_ty: Ty,
+    src_ty: [Ty; 3],
+    flags: u16,
+    vop3: u8,
+    sdwa: u8,
+    dpp: u8,
+    renamed: &'static [(Gen, &'static str)],
+) -> OpInfo {
+    OpInfo {
+        opcode,
+        family,
+        op,
+        slots,
+        dst_ty,
+        src_ty,
+        flags,
+        vop3,
+        sdwa,
+        dpp,
+        renamed,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

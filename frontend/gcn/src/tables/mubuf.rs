@@ -9,7 +9,7 @@ use super::flags::*;
 use super::Field::*;
 use super::Ty::*;
 #[allow(unused_imports)]
-use super::{Family, OpInfo, Slot, G6, G7, G8, G9, NA};
+use super::{row, Family, OpInfo, Slot, G6, G7, G8, G9, NA};
 #[allow(unused_imports)]
 use crate::inst::Gen::*;
 use crate::inst::Opcode::*;
@@ -112,32 +112,3 @@ pub(super) static MTBUF: &[OpInfo] = &[
     row(Family::Mtbuf, TBUFFER_STORE_FORMAT_D16_XYZ, [NA, NA, 14, 14], &[Slot(Vdata, 2), Slot(Addr, 0), Slot(Srsrc, 4), Slot(Soffset, 1)], None, [None, None, None], STORE, 0, 0, 0, &[]),
     row(Family::Mtbuf, TBUFFER_STORE_FORMAT_D16_XYZW, [NA, NA, 15, 15], &[Slot(Vdata, 2), Slot(Addr, 0), Slot(Srsrc, 4), Slot(Soffset, 1)], None, [None, None, None], STORE, 0, 0, 0, &[]),
 ];
-
-#[allow(clippy::too_many_arguments)]
-const fn row(
-    family: Family,
-    opcode: crate::inst::Opcode,
-    op: [u16; 4],
-    slots: &'static [Slot],
-    dst_ty: super::Ty,
-    src_ty: [super::Ty; 3],
-    flags: u16,
-    vop3: u8,
-    sdwa: u8,
-    dpp: u8,
-    renamed: &'static [(crate::inst::Gen, &'static str)],
-) -> OpInfo {
-    OpInfo {
-        opcode,
-        family,
-        op,
-        slots,
-        dst_ty,
-        src_ty,
-        flags,
-        vop3,
-        sdwa,
-        dpp,
-        renamed,
-    }
-}

@@ -9,7 +9,7 @@ use super::flags::*;
 use super::Field::*;
 use super::Ty::*;
 #[allow(unused_imports)]
-use super::{Family, OpInfo, Slot, G6, G7, G8, G9, NA};
+use super::{row, Family, OpInfo, Slot, G6, G7, G8, G9, NA};
 #[allow(unused_imports)]
 use crate::inst::Gen::*;
 use crate::inst::Opcode::*;
@@ -118,32 +118,3 @@ pub(super) static SMEM: &[OpInfo] = &[
     row(Family::Smem, S_ATOMIC_INC_X2, [NA, NA, NA, 171], &[Slot(Sdata, 2), Slot(Sbase, 2), Slot(Soff, 0)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
     row(Family::Smem, S_ATOMIC_DEC_X2, [NA, NA, NA, 172], &[Slot(Sdata, 2), Slot(Sbase, 2), Slot(Soff, 0)], None, [None, None, None], ATOMIC, 0, 0, 0, &[]),
 ];
-
-#[allow(clippy::too_many_arguments)]
-const fn row(
-    family: Family,
-    opcode: crate::inst::Opcode,
-    op: [u16; 4],
-    slots: &'static [Slot],
-    dst_ty: super::Ty,
-    src_ty: [super::Ty; 3],
-    flags: u16,
-    vop3: u8,
-    sdwa: u8,
-    dpp: u8,
-    renamed: &'static [(crate::inst::Gen, &'static str)],
-) -> OpInfo {
-    OpInfo {
-        opcode,
-        family,
-        op,
-        slots,
-        dst_ty,
-        src_ty,
-        flags,
-        vop3,
-        sdwa,
-        dpp,
-        renamed,
-    }
-}

@@ -44,17 +44,17 @@ const fn row(
     flags: u16,
     vop3: u8,
 ) -> OpInfo {
-    OpInfo {
+    super::row(
+        Family::Vintrp,
         opcode,
-        family: Family::Vintrp,
         op,
         slots,
         dst_ty,
         src_ty,
         flags,
         vop3,
-        sdwa: 0,
-        dpp: 0,
-        renamed: &[],
-    }
+        0,
+        0,
+        &[],
+    )
 }

@@ -9,7 +9,7 @@ use super::flags::*;
 use super::Field::*;
 use super::Ty::*;
 #[allow(unused_imports)]
-use super::{Family, OpInfo, Slot, G6, G7, G8, G9, NA};
+use super::{row, Family, OpInfo, Slot, G6, G7, G8, G9, NA};
 #[allow(unused_imports)]
 use crate::inst::Gen::*;
 use crate::inst::Opcode::*;
@@ -105,32 +105,3 @@ pub(super) static VOP1: &[OpInfo] = &[
     row(Family::Vop1, V_RSQ_CLAMP_F64, [50, 50, NA, NA], &[Slot(Vdst, 2), Slot(Src0, 2)], F64, [F64, None, None], 0, G6 | G7, 0, 0, &[]),
     row(Family::Vop1, V_RSQ_LEGACY_F32, [45, 45, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1)], F32, [F32, None, None], 0, G6 | G7, 0, 0, &[]),
 ];
-
-#[allow(clippy::too_many_arguments)]
-const fn row(
-    family: Family,
-    opcode: crate::inst::Opcode,
-    op: [u16; 4],
-    slots: &'static [Slot],
-    dst_ty: super::Ty,
-    src_ty: [super::Ty; 3],
-    flags: u16,
-    vop3: u8,
-    sdwa: u8,
-    dpp: u8,
-    renamed: &'static [(crate::inst::Gen, &'static str)],
-) -> OpInfo {
-    OpInfo {
-        opcode,
-        family,
-        op,
-        slots,
-        dst_ty,
-        src_ty,
-        flags,
-        vop3,
-        sdwa,
-        dpp,
-        renamed,
-    }
-}

@@ -9,7 +9,7 @@ use super::flags::*;
 use super::Field::*;
 use super::Ty::*;
 #[allow(unused_imports)]
-use super::{Family, OpInfo, Slot, G6, G7, G8, G9, NA};
+use super::{row, Family, OpInfo, Slot, G6, G7, G8, G9, NA};
 #[allow(unused_imports)]
 use crate::inst::Gen::*;
 use crate::inst::Opcode::*;
@@ -94,32 +94,3 @@ pub(super) static VOP2: &[OpInfo] = &[
     row(Family::Vop2, V_READLANE_B32, [1, 1, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [B32, U32, None], 0, 0, 0, 0, &[]),
     row(Family::Vop2, V_WRITELANE_B32, [2, 2, NA, NA], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Vsrc1, 1)], B32, [B32, U32, None], READS_DST, 0, 0, 0, &[]),
 ];
-
-#[allow(clippy::too_many_arguments)]
-const fn row(
-    family: Family,
-    opcode: crate::inst::Opcode,
-    op: [u16; 4],
-    slots: &'static [Slot],
-    dst_ty: super::Ty,
-    src_ty: [super::Ty; 3],
-    flags: u16,
-    vop3: u8,
-    sdwa: u8,
-    dpp: u8,
-    renamed: &'static [(crate::inst::Gen, &'static str)],
-) -> OpInfo {
-    OpInfo {
-        opcode,
-        family,
-        op,
-        slots,
-        dst_ty,
-        src_ty,
-        flags,
-        vop3,
-        sdwa,
-        dpp,
-        renamed,
-    }
-}

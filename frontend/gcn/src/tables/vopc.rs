@@ -9,7 +9,7 @@ use super::flags::*;
 use super::Field::*;
 use super::Ty::*;
 #[allow(unused_imports)]
-use super::{Family, OpInfo, Slot, G6, G7, G8, G9, NA};
+use super::{row, Family, OpInfo, Slot, G6, G7, G8, G9, NA};
 #[allow(unused_imports)]
 use crate::inst::Gen::*;
 use crate::inst::Opcode::*;
@@ -279,32 +279,3 @@ pub(super) static VOPC: &[OpInfo] = &[
     row(Family::Vopc, V_CMPSX_U_F32, [88, 88, NA, NA], &[Slot(VccOut, 2), Slot(Src0, 1), Slot(Vsrc1, 1)], B64, [F32, F32, None], WRITES_VCC | WRITES_EXEC, G6 | G7, 0, 0, &[]),
     row(Family::Vopc, V_CMPSX_U_F64, [120, 120, NA, NA], &[Slot(VccOut, 2), Slot(Src0, 2), Slot(Vsrc1, 2)], B64, [F64, F64, None], WRITES_VCC | WRITES_EXEC, G6 | G7, 0, 0, &[]),
 ];
-
-#[allow(clippy::too_many_arguments)]
-const fn row(
-    family: Family,
-    opcode: crate::inst::Opcode,
-    op: [u16; 4],
-    slots: &'static [Slot],
-    dst_ty: super::Ty,
-    src_ty: [super::Ty; 3],
-    flags: u16,
-    vop3: u8,
-    sdwa: u8,
-    dpp: u8,
-    renamed: &'static [(crate::inst::Gen, &'static str)],
-) -> OpInfo {
-    OpInfo {
-        opcode,
-        family,
-        op,
-        slots,
-        dst_ty,
-        src_ty,
-        flags,
-        vop3,
-        sdwa,
-        dpp,
-        renamed,
-    }
-}
