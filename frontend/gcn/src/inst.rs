@@ -133,6 +133,19 @@ pub enum InlineFloat {
 }
 
 impl InlineFloat {
+    /// Every inline float constant, in operand-code order (1/(2*pi) last: gfx8+ only).
+    pub const ALL: [InlineFloat; 9] = [
+        InlineFloat::Half,
+        InlineFloat::MinusHalf,
+        InlineFloat::One,
+        InlineFloat::MinusOne,
+        InlineFloat::Two,
+        InlineFloat::MinusTwo,
+        InlineFloat::Four,
+        InlineFloat::MinusFour,
+        InlineFloat::InvTwoPi,
+    ];
+
     /// The f64 value (1/(2*pi) is the ISA's rounded constant in the operand's type; this is the
     /// f64 one, 0x3fc45f306dc9c882).
     pub fn value(self) -> f64 {

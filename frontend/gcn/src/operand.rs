@@ -187,18 +187,6 @@ fn f32_bits(f: InlineFloat) -> u32 {
     }
 }
 
-const INLINE_FLOATS: [InlineFloat; 9] = [
-    InlineFloat::Half,
-    InlineFloat::MinusHalf,
-    InlineFloat::One,
-    InlineFloat::MinusOne,
-    InlineFloat::Two,
-    InlineFloat::MinusTwo,
-    InlineFloat::Four,
-    InlineFloat::MinusFour,
-    InlineFloat::InvTwoPi,
-];
-
 /// LLVM's spelling of an inline float constant in an operand of `dwords` registers and type
 /// `ty`. A 16-bit integer operand shows the f16 bit pattern in hex (`0x3c00`), as LLVM does.
 pub fn float_text(f: InlineFloat, dwords: u8, ty: Ty) -> String {
@@ -219,7 +207,7 @@ pub fn float_text(f: InlineFloat, dwords: u8, ty: Ty) -> String {
 fn literal_text(v: u32, dwords: u8, ty: Ty, gen: Gen) -> String {
     let inv2pi = gen >= Gen::Gfx8;
     let named = |bits: &dyn Fn(InlineFloat) -> u32| {
-        INLINE_FLOATS
+        InlineFloat::ALL
             .iter()
             .filter(|f| inv2pi || **f != InlineFloat::InvTwoPi)
             .find(|f| bits(**f) == v)
@@ -255,7 +243,7 @@ fn literal_text(v: u32, dwords: u8, ty: Ty, gen: Gen) -> String {
 pub fn constant(op: Operand, dwords: u8, ty: Ty, gen: Gen, literal_ok: bool) -> Operand {
     let inv2pi = gen >= Gen::Gfx8;
     let float = |bits: &dyn Fn(InlineFloat) -> u32, v: u32| {
-        INLINE_FLOATS
+        InlineFloat::ALL
             .iter()
             .find(|f| (inv2pi || **f != InlineFloat::InvTwoPi) && bits(**f) == v)
             .map(|f| Operand::InlineFloat(*f))

@@ -187,19 +187,8 @@ impl<'r> Picker<'r> {
         if self.chance(0.55) {
             Operand::InlineInt(self.rng.gen_range(-16..=64))
         } else {
-            let all = [
-                InlineFloat::Half,
-                InlineFloat::MinusHalf,
-                InlineFloat::One,
-                InlineFloat::MinusOne,
-                InlineFloat::Two,
-                InlineFloat::MinusTwo,
-                InlineFloat::Four,
-                InlineFloat::MinusFour,
-                InlineFloat::InvTwoPi,
-            ];
             let n = if self.g8() { 9 } else { 8 };
-            Operand::InlineFloat(all[self.rng.gen_range(0..n)])
+            Operand::InlineFloat(InlineFloat::ALL[self.rng.gen_range(0..n)])
         }
     }
 
