@@ -357,11 +357,8 @@ pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -
         values.push(value);
         buffers.push(buffer);
     }
-    let mut kernarg_bytes = launch::build_kernarg(kernel, &dispatch, &values).map_err(fail)?;
-    // Scalar loads fetch up to 16 dwords at once, so LLVM may read past the last argument
-    // (matmul_tiled loads a dwordx4 at byte 24 of a 36-byte segment); HSA runtimes allocate
-    // the kernarg segment with slack for this, and so do we.
-    kernarg_bytes.resize(kernarg_bytes.len().next_multiple_of(64) + 64, 0);
+    let kernarg_bytes =
+        launch::padded_kernarg(launch::build_kernarg(kernel, &dispatch, &values).map_err(fail)?);
     let kernarg = mem.alloc_bytes(&kernarg_bytes, 256).map_err(mem_err)?;
     let packet = mem
         .alloc(launch::DISPATCH_PACKET_BYTES as u64, 64)

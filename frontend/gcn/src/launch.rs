@@ -334,6 +334,15 @@ fn natural_layout(args: &[ArgValue], start: usize) -> Vec<u8> {
     out
 }
 
+/// The bytes to allocate for a kernarg segment built by [`build_kernarg`]: the segment plus
+/// zero slack. Scalar loads fetch up to 16 dwords at once, so LLVM may read past the last
+/// argument (a fixture loads a dwordx4 at byte 24 of a 36-byte segment); HSA runtimes allocate
+/// the segment with slack for this, and so must a launcher.
+pub fn padded_kernarg(mut segment: Vec<u8>) -> Vec<u8> {
+    segment.resize(segment.len().next_multiple_of(64) + 64, 0);
+    segment
+}
+
 /// The kernarg segment for `args` (explicit arguments, in parameter order).
 ///
 /// HSA: each explicit argument at its metadata offset, hidden arguments zero (there is no

@@ -162,11 +162,9 @@ fn run_fixture(path: &Path, k: &K, data: &Path) -> Result<(), String> {
             }
         }
     }
-    let mut kernarg = launch::build_kernarg(kernel, &d, &args).map_err(|e| e.to_string())?;
-    // LLVM merges argument loads into wider scalar loads that may read past the declared
-    // kernarg size (matmul_tiled: s_load_dwordx4 at 0x18 of a 36-byte segment); runtimes
-    // allocate the segment padded, so do the same.
-    kernarg.resize(kernarg.len().next_multiple_of(64) + 64, 0);
+    let kernarg = launch::padded_kernarg(
+        launch::build_kernarg(kernel, &d, &args).map_err(|e| e.to_string())?,
+    );
     let kernarg = mem.alloc_bytes(&kernarg, 256).map_err(|e| e.to_string())?;
     let packet = launch::dispatch_packet(kernel, &d, 0, kernarg);
     let packet = mem.alloc_bytes(&packet, 64).map_err(|e| e.to_string())?;
