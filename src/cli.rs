@@ -4,18 +4,37 @@ use crate::spec::{ArgSpec, SaveSpec};
 use crate::{EngineKind, Error, Result};
 use std::path::{Path, PathBuf};
 
-/// Options of `wavejit run`.
+/// Options of `wavejit run` (the command line's contract, see DESIGN.md).
+#[derive(clap::Args)]
 pub struct RunOptions {
     pub file: PathBuf,
+    #[arg(long)]
     pub kernel: String,
+    /// Global size in work-items: X[,Y[,Z]].
+    #[arg(long)]
     pub global: String,
+    /// Workgroup size: X[,Y[,Z]].
+    #[arg(long)]
     pub local: String,
+    #[arg(long, value_enum, default_value = "jit")]
     pub engine: EngineKind,
+    /// Worker threads (default: available cores).
+    #[arg(long)]
     pub threads: Option<usize>,
+    /// One per kernel argument, in order: buf:PATH zero:N u32:V i32:V u64:V i64:V f32:V f64:V.
+    #[arg(long = "arg")]
     pub args: Vec<ArgSpec>,
+    /// After the run, write buffer argument I (0-based argument index) to PATH.
+    #[arg(long = "save")]
     pub saves: Vec<SaveSpec>,
+    /// Override the target chip read from the file (e.g. gfx900, tahiti).
+    #[arg(long)]
     pub target: Option<String>,
+    /// Guest instructions a wave may execute before the run stops.
+    #[arg(long, default_value_t = crate::DEFAULT_FUEL)]
     pub fuel: u64,
+    /// Wall-clock limit in seconds.
+    #[arg(long, default_value_t = 60.0)]
     pub timeout: f64,
 }
 

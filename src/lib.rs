@@ -21,7 +21,7 @@ use wavejit_runtime::Engine;
 pub const DEFAULT_FUEL: u64 = 1 << 32;
 
 /// Which engine runs the kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EngineKind {
     Jit,
     Interp,

@@ -1,9 +1,8 @@
 //! The `wavejit` command line (a contract: scripts depend on it; see README).
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use wavejit::spec::{ArgSpec, SaveSpec};
 
 #[derive(Parser)]
 #[command(
@@ -16,46 +15,10 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum EngineArg {
-    Jit,
-    Interp,
-}
-
 #[derive(Subcommand)]
 enum Command {
     /// Run a kernel of a code object (or of a `.s` file, see README "Assembly files").
-    Run {
-        file: PathBuf,
-        #[arg(long)]
-        kernel: String,
-        /// Global size in work-items: X[,Y[,Z]].
-        #[arg(long)]
-        global: String,
-        /// Workgroup size: X[,Y[,Z]].
-        #[arg(long)]
-        local: String,
-        #[arg(long, value_enum, default_value = "jit")]
-        engine: EngineArg,
-        /// Worker threads (default: available cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// One per kernel argument, in order: buf:PATH zero:N u32:V i32:V u64:V i64:V f32:V f64:V.
-        #[arg(long = "arg")]
-        args: Vec<ArgSpec>,
-        /// After the run, write buffer argument I (0-based argument index) to PATH.
-        #[arg(long = "save")]
-        saves: Vec<SaveSpec>,
-        /// Override the target chip read from the file (e.g. gfx900, tahiti).
-        #[arg(long)]
-        target: Option<String>,
-        /// Guest instructions a wave may execute before the run stops.
-        #[arg(long, default_value_t = wavejit::DEFAULT_FUEL)]
-        fuel: u64,
-        /// Wall-clock limit in seconds.
-        #[arg(long, default_value_t = 60.0)]
-        timeout: f64,
-    },
+    Run(wavejit::cli::RunOptions),
     /// Disassembly in the ISA's conventional syntax.
     Disasm {
         file: PathBuf,
@@ -126,37 +89,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Run {
-            file,
-            kernel,
-            global,
-            local,
-            engine,
-            threads,
-            args,
-            saves,
-            target,
-            fuel,
-            timeout,
-        } => {
-            let engine = match engine {
-                EngineArg::Jit => wavejit::EngineKind::Jit,
-                EngineArg::Interp => wavejit::EngineKind::Interp,
-            };
-            wavejit::cli::run(wavejit::cli::RunOptions {
-                file,
-                kernel,
-                global,
-                local,
-                engine,
-                threads,
-                args,
-                saves,
-                target,
-                fuel,
-                timeout,
-            })
-        }
+        Command::Run(options) => wavejit::cli::run(options),
         Command::Disasm {
             file,
             kernel,
