@@ -112,6 +112,19 @@ impl FloatMode {
         round: Round::NearestEven,
     };
 
+    /// Denormal inputs read as zero, denormal results kept.
+    pub const FLUSH_IN: FloatMode = FloatMode {
+        flush_in: true,
+        flush_out: false,
+        round: Round::NearestEven,
+    };
+    /// Denormal inputs kept, denormal results written as zero.
+    pub const FLUSH_OUT: FloatMode = FloatMode {
+        flush_in: false,
+        flush_out: true,
+        round: Round::NearestEven,
+    };
+
     pub fn is_default(self) -> bool {
         self == FloatMode::IEEE
     }

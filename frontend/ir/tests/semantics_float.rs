@@ -9,16 +9,8 @@ use wavejit_ir::semantics::{eval, DEFAULT_NAN_F16, DEFAULT_NAN_F32, DEFAULT_NAN_
 use wavejit_ir::{FloatCC, FloatMode, MinMax, Op, Round, ScalarType, ScalarType::*};
 
 const IEEE: FloatMode = FloatMode::IEEE;
-const FIN: FloatMode = FloatMode {
-    flush_in: true,
-    flush_out: false,
-    round: Round::NearestEven,
-};
-const FOUT: FloatMode = FloatMode {
-    flush_in: false,
-    flush_out: true,
-    round: Round::NearestEven,
-};
+const FIN: FloatMode = FloatMode::FLUSH_IN;
+const FOUT: FloatMode = FloatMode::FLUSH_OUT;
 
 fn rm(round: Round) -> FloatMode {
     FloatMode { round, ..IEEE }

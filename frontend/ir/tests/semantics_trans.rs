@@ -6,16 +6,8 @@ use wavejit_ir::semantics::{eval, DEFAULT_NAN_F32};
 use wavejit_ir::{Angle, FloatMode, Op, Round, ScalarType, ScalarType::*, Trans};
 
 const IEEE: FloatMode = FloatMode::IEEE;
-const FIN: FloatMode = FloatMode {
-    flush_in: true,
-    flush_out: false,
-    round: Round::NearestEven,
-};
-const FOUT: FloatMode = FloatMode {
-    flush_in: false,
-    flush_out: true,
-    round: Round::NearestEven,
-};
+const FIN: FloatMode = FloatMode::FLUSH_IN;
+const FOUT: FloatMode = FloatMode::FLUSH_OUT;
 const MAX: u32 = 0x7f7f_ffff;
 const INF: u32 = 0x7f80_0000;
 
