@@ -247,15 +247,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     vs.push(V::S(self.u(a)?));
                     tys.push(self.ty(a)?.scalar);
                 }
-                let inl = if self.cfg.inline {
-                    Lower {
-                        b: &mut self.b,
-                        cfg: self.cfg.lower,
-                    }
-                    .lower(op, mode, t, &tys, &vs, false)
-                } else {
-                    None
-                };
+                let inl = self.try_inline(op, mode, t, &tys, &vs, false);
                 Some(match inl {
                     Some(V::S(r)) => r,
                     Some(_) => return Err("uniform op lowered to a lane value".into()),
@@ -636,15 +628,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                         return self.spill_if(cx, i);
                     }
                 }
-                let inl = if self.cfg.inline {
-                    Lower {
-                        b: &mut self.b,
-                        cfg: self.cfg.lower,
-                    }
-                    .lower(op, mode, t, &tys, &vs, true)
-                } else {
-                    None
-                };
+                let inl = self.try_inline(op, mode, t, &tys, &vs, true);
                 let r = match inl {
                     Some(r) => r,
                     None => self.call_chunk(op, mode, t, &tys, &vs)?,
@@ -862,6 +846,27 @@ impl<'a, 'f> Emitter<'a, 'f> {
             };
             self.b.ins().store(mem(), v, cx.state_c, off as i32);
         }
+    }
+
+    /// The op lowered inline (uniform scalars, or one chunk when `lane`), or `None` when inlining
+    /// is off or the op has no inline lowering (the caller then calls the semantics helper).
+    fn try_inline(
+        &mut self,
+        op: wavejit_ir::Op,
+        mode: wavejit_ir::FloatMode,
+        ty: ScalarType,
+        tys: &[ScalarType],
+        vs: &[V],
+        lane: bool,
+    ) -> Option<V> {
+        if !self.cfg.inline {
+            return None;
+        }
+        Lower {
+            b: &mut self.b,
+            cfg: self.cfg.lower,
+        }
+        .lower(op, mode, ty, tys, vs, lane)
     }
 
     fn call_chunk(
