@@ -332,8 +332,8 @@ fn mad_i64_i32() {
 /// The mnemonics the `vop3_*` tests execute, with the generations (bit 0 = gfx6 ... bit 3 =
 /// gfx9) whose tables have a VOP3-encodable row: the tests loop over `gens(name)`, so this
 /// pins that none of them silently runs on fewer generations. Differences from
-/// notes/gcn_vop3.tsv (CLRX): gfx6 has no v_qsad_* and spells opcode 371 v_mqsad_pk_u16_u8
-/// (the tables follow LLVM 14); v_mac_legacy_f32 has no gfx8/9 row (CLRX: VOP3 opcode 654);
+/// notes/gcn_vop3.tsv (CLRX): gfx6 spells opcode 371 v_mqsad_pk_u16_u8 as LLVM 14 does (370
+/// keeps CLRX's gfx6 name v_qsad_u8: LLVM has no gfx6 row for it);
 /// v_sub_i32 on gfx6/7 is the VOP2 carry op.
 const COVERED: &[(&str, u8)] = &[
     ("v_add_lshl_u32", 0b1000),
@@ -369,7 +369,7 @@ const COVERED: &[(&str, u8)] = &[
     ("v_lshl_add_u32", 0b1000),
     ("v_lshr_b64", 0b0011),
     ("v_lshrrev_b64", 0b1100),
-    ("v_mac_legacy_f32", 0b0011),
+    ("v_mac_legacy_f32", 0b1111),
     ("v_mad_f16", 0b1100),
     ("v_mad_i16", 0b1100),
     ("v_mad_i32_i16", 0b1000),
@@ -404,7 +404,7 @@ const COVERED: &[(&str, u8)] = &[
     ("v_mullit_f32", 0b0011),
     ("v_or3_b32", 0b1000),
     ("v_qsad_pk_u16_u8", 0b1110),
-    ("v_qsad_u8", 0b0000),
+    ("v_qsad_u8", 0b0001),
     ("v_sad_hi_u8", 0b1111),
     ("v_sad_u16", 0b1111),
     ("v_sad_u32", 0b1111),

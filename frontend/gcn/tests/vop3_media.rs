@@ -100,10 +100,10 @@ fn quad_sads() {
     ];
     let cases = quad_cases(2, &acc16);
     let s0 = |c: &[u32]| c[0] as u64 | (c[1] as u64) << 32;
-    // CLRX names opcodes 370/371 V_QSAD_U8/V_MQSAD_U8 on GCN 1.0; the tables follow LLVM 14:
-    // no qsad on gfx6, and gfx6 opcode 371 spelled v_mqsad_pk_u16_u8 (same pseudocode).
+    // CLRX names opcodes 370/371 V_QSAD_U8/V_MQSAD_U8 on GCN 1.0; gfx6 opcode 371 is spelled
+    // v_mqsad_pk_u16_u8 as in LLVM 14 (same pseudocode), 370 keeps the CLRX name.
     for (gen_names, masked, n) in [
-        (["v_qsad_u8", "v_qsad_pk_u16_u8"], false, 3),
+        (["v_qsad_u8", "v_qsad_pk_u16_u8"], false, 4),
         (["v_mqsad_u8", "v_mqsad_pk_u16_u8"], true, 4),
     ] {
         let mut covered = 0;

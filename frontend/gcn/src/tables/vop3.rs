@@ -53,7 +53,9 @@ pub(super) static VOP3: &[OpInfo] = &[
     row(Family::Vop3, V_DIV_FMAS_F32, [367, 367, 482, 482], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Src1, 1), Slot(Src2, 1)], F32, [F32, F32, F32], READS_VCC, 0, 0, 0, &[]),
     row(Family::Vop3, V_DIV_FMAS_F64, [368, 368, 483, 483], &[Slot(Vdst, 2), Slot(Src0, 2), Slot(Src1, 2), Slot(Src2, 2)], F64, [F64, F64, F64], READS_VCC, 0, 0, 0, &[]),
     row(Family::Vop3, V_MSAD_U8, [369, 369, 484, 484], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Src1, 1), Slot(Src2, 1)], U32, [B32, B32, U32], 0, 0, 0, 0, &[]),
-    row(Family::Vop3, V_QSAD_PK_U16_U8, [NA, 370, 485, 485], &[Slot(Vdst, 2), Slot(Src0, 2), Slot(Src1, 1), Slot(Src2, 2)], B64, [B64, B32, B64], 0, 0, 0, 0, &[]),
+    // gfx6 opcode 370: LLVM 14 has no gfx6 row; seed 002 (CLRX) spells it V_QSAD_U8 there with
+    // the same pseudocode (its sibling 371 keeps LLVM's gfx6 spelling v_mqsad_pk_u16_u8).
+    row(Family::Vop3, V_QSAD_PK_U16_U8, [370, 370, 485, 485], &[Slot(Vdst, 2), Slot(Src0, 2), Slot(Src1, 1), Slot(Src2, 2)], B64, [B64, B32, B64], 0, 0, 0, 0, &[(Gfx6, "v_qsad_u8")]),
     row(Family::Vop3, V_MQSAD_PK_U16_U8, [371, 371, 486, 486], &[Slot(Vdst, 2), Slot(Src0, 2), Slot(Src1, 1), Slot(Src2, 2)], B64, [B64, B32, B64], 0, 0, 0, 0, &[]),
     row(Family::Vop3, V_MQSAD_U32_U8, [NA, 373, 487, 487], &[Slot(Vdst, 4), Slot(Src0, 2), Slot(Src1, 1), Slot(Src2, 4)], U32, [B64, B32, U32], 0, 0, 0, 0, &[]),
     row(Family::Vop3, V_MAD_U64_U32, [NA, 374, 488, 488], &[Slot(Vdst, 2), Slot(Sdst3b, 2), Slot(Src0, 1), Slot(Src1, 1), Slot(Src2, 2)], U64, [U32, U32, U64], 0, 0, 0, 0, &[]),
@@ -79,6 +81,9 @@ pub(super) static VOP3: &[OpInfo] = &[
     row(Family::Vop3, V_BCNT_U32_B32, [NA, NA, 651, 651], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Src1, 1)], U32, [B32, U32, None], 0, 0, 0, 0, &[]),
     row(Family::Vop3, V_MBCNT_LO_U32_B32, [NA, NA, 652, 652], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Src1, 1)], U32, [B32, U32, None], 0, 0, 0, 0, &[]),
     row(Family::Vop3, V_MBCNT_HI_U32_B32, [NA, NA, 653, 653], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Src1, 1)], U32, [B32, U32, None], 0, 0, 0, 0, &[]),
+    // Seed 002 (CLRX) lists VOP3 opcode 654 as V_MAC_LEGACY_F32 on GCN 1.2/1.4; LLVM 14 has no
+    // gfx8/9 row (so llvm-mc can neither encode nor print it). Same operation as the gfx6/7 VOP2 op.
+    row(Family::Vop3, V_MAC_LEGACY_F32, [NA, NA, 654, 654], &[Slot(Vdst, 1), Slot(Src0, 1), Slot(Src1, 1)], F32, [F32, F32, None], READS_DST, 0, 0, 0, &[]),
     row(Family::Vop3, V_LSHLREV_B64, [NA, NA, 655, 655], &[Slot(Vdst, 2), Slot(Src0, 1), Slot(Src1, 2)], B64, [U32, B64, None], 0, 0, 0, 0, &[]),
     row(Family::Vop3, V_LSHRREV_B64, [NA, NA, 656, 656], &[Slot(Vdst, 2), Slot(Src0, 1), Slot(Src1, 2)], B64, [U32, B64, None], 0, 0, 0, 0, &[]),
     row(Family::Vop3, V_ASHRREV_I64, [NA, NA, 657, 657], &[Slot(Vdst, 2), Slot(Src0, 1), Slot(Src1, 2)], I64, [U32, I64, None], 0, 0, 0, 0, &[]),
