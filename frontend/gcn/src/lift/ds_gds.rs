@@ -15,9 +15,12 @@
 //! range are discarded; reads return 0", HD 6900 ISA) and are silent for GDS, so it is applied
 //! to the GDS window too; that the whole access must lie inside (not just its first byte) is the
 //! rule the runtime uses for LDS atomics, and for the dword-aligned accesses compilers emit it is
-//! the same as a per-byte check. The `gds` cell's 64 KiB never overflow into other guest memory.
-//! GDS accesses of different work-groups are atomic per access but unordered between groups,
-//! as on hardware; a kernel whose result depends on that order is racy on a GPU too.
+//! the same as a per-byte check. The second condition keeps a window whose base is near the
+//! end from reaching guest memory past the GDS allocation. Addresses are not aligned down
+//! (the LDS forms do not align either); a misaligned GDS atomic is the global space's
+//! `Misaligned` fault. GDS accesses of different work-groups are atomic per access but
+//! unordered between groups, as on hardware; a kernel whose result depends on that order is
+//! racy on a GPU too.
 //!
 //! `ds_append`/`ds_consume` with `gds` act on the dword at `M0[31:16] + (offset & ~3)` (the
 //! base is added for GDS, unlike for LDS) with the same window check. `ds_swizzle_b32` touches
