@@ -23,6 +23,11 @@
 //! - **Mode**: FLOAT_MODE 0xf0 (round to nearest even, f32/f64/f16 denormals kept), IEEE_MODE
 //!   and DX10_CLAMP on; 64 KiB of LDS per work-group (gfx6 hardware allows a work-group only
 //!   32 KiB; the emulator gives 64 KiB on every generation); no scratch (private segment).
+//! - **GDS**: 64 KiB, zero-filled before each dispatch and shared by all its work-groups (as
+//!   for every kernel, see `wavejit_gcn::launch`). DS instructions with `gds` reach it through
+//!   M0 (`[15:0]` window size, `[31:16]` window base, in bytes); M0 starts at 0 (an empty
+//!   window), so a program sets it first, e.g. `s_mov_b32 m0, 0xffff`. `ds_gws_*` and
+//!   `ds_ordered_count` stop the wave with a fault.
 //!
 //! Overrides, one per comment line, for the whole file: `; wavejit: KEY VALUE` with KEY one of
 //! `float_mode` (the RSRC1 FLOAT_MODE byte, e.g. `0xc0` flushes f32 denormals), `ieee_mode`

@@ -198,6 +198,10 @@ pub struct Launcher {
     packet: u64,
     scratch_base: u64,
     lane_stride: u32,
+    /// The dispatch's GDS memory ([`wavejit_gcn::launch::GDS_BYTES`]).
+    gds: u64,
+    /// Whether the lifted code reads the GDS address (only then must a dispatch re-zero it).
+    uses_gds: bool,
     threads: usize,
     fuel: u64,
     timeout: std::time::Duration,
@@ -219,11 +223,16 @@ impl Launcher {
         Ok(out)
     }
 
-    /// Runs the kernel once over the whole grid.
+    /// Runs the kernel once over the whole grid (GDS starts zeroed every time).
     pub fn dispatch(&self) -> Result<wavejit_runtime::DispatchStats> {
         use wavejit_gcn::launch::{self, WaveAddresses};
         let kernel = &self.lifted.kernel;
         let g = &self.lifted.layout;
+        if self.uses_gds {
+            self.mem
+                .write_bytes(self.gds, &[0; launch::GDS_BYTES as usize])
+                .map_err(mem_err)?;
+        }
         let init = |state: &mut wavejit_runtime::WaveState, info: &wavejit_runtime::WaveInfo| {
             let linear_group = info.group[0] as u64
                 + info.groups[0] as u64
@@ -236,6 +245,7 @@ impl Launcher {
                 dispatch_id: 0,
                 scratch_base: self.scratch_base,
                 scratch_wave_offset: (wave_index * 64 * self.lane_stride as u64) as u32,
+                gds: self.gds,
             };
             let ws = launch::wave_state(
                 kernel,
@@ -258,6 +268,8 @@ impl Launcher {
             }
             state.set_uniform(g.exec(), ws.exec as u32);
             state.set_uniform(g.exec().offset(1), (ws.exec >> 32) as u32);
+            state.set_uniform(g.gds(), ws.gds as u32);
+            state.set_uniform(g.gds().offset(1), (ws.gds >> 32) as u32);
             Ok(())
         };
         let launch = wavejit_runtime::Launch {
@@ -275,6 +287,14 @@ impl Launcher {
         };
         Ok(wavejit_runtime::dispatch(&launch, &self.mem)?)
     }
+}
+
+/// Whether `func` reads any cell of register file `file`.
+fn reads_file(func: &wavejit_ir::Function, file: wavejit_ir::FileId) -> bool {
+    func.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|i| matches!(i.kind, wavejit_ir::InstKind::ReadReg(r) if r.file == file))
 }
 
 /// The outcome of [`run`]: the launcher (memory and buffers) and what the dispatch did.
@@ -379,6 +399,10 @@ pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -
     } else {
         0
     };
+    // Allocated last, so the buffers' and scratch's addresses do not depend on it.
+    let gds = mem
+        .alloc(u64::from(launch::GDS_BYTES), 256)
+        .map_err(mem_err)?;
     let gfx = gfx_number(gen);
     let code = if kernel.scratch_relocs.is_empty() {
         kernel.code.clone()
@@ -387,6 +411,7 @@ pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -
     };
     let lifted = lift_for(gen, kernel, &code)?;
     let program = req.engine.engine()?.prepare(lifted.func.clone())?;
+    let uses_gds = reads_file(&lifted.func, lifted.layout.gds);
     Ok(Launcher {
         mem,
         buffers,
@@ -398,6 +423,8 @@ pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -
         packet,
         scratch_base,
         lane_stride,
+        gds,
+        uses_gds,
         threads: req.threads,
         fuel: req.fuel,
         timeout: req.timeout,

@@ -16,9 +16,15 @@
 //! SGPRs. Words 2-3 are what LLVM itself builds for legacy code (SIInstrInfo's
 //! `getScratchRsrcWords23`, see [`scratch_rsrc`]): NUM_RECORDS = 0xffffffff, INDEX_STRIDE 64,
 //! ADD_TID_ENABLE.
+//!
+//! GDS: a dispatch owns [`GDS_BYTES`] of guest memory, zero-filled before it starts and shared
+//! by all its work-groups (hardware GDS survives between dispatches only if software saves it;
+//! a fresh zeroed window per dispatch keeps runs reproducible). Its address goes to the lifter's
+//! `gds` state cells, not to any SGPR: kernels address GDS through M0, never by pointer.
 
 use thiserror::Error;
 
+pub use crate::lift::state::GDS_BYTES;
 use crate::loader::{ArgKind, Kernel, RelocKind, ScratchRsrcWord, UserSgpr};
 
 /// Lanes per wave on gfx6-gfx9.
@@ -49,6 +55,10 @@ pub struct WaveAddresses {
     pub scratch_base: u64,
     /// Byte offset of this wave's scratch within it (see [`scratch_wave_offset`]).
     pub scratch_wave_offset: u32,
+    /// The dispatch's GDS memory: [`GDS_BYTES`] bytes, zero-filled before the dispatch
+    /// starts and shared by all its work-groups (0 when the launcher provides none; a GDS
+    /// access then faults as an access outside guest memory).
+    pub gds: u64,
 }
 
 /// The initial register state of one wave.
@@ -61,6 +71,9 @@ pub struct WaveState {
     pub vgprs: Vec<(u8, Vec<u32>)>,
     /// One bit per active lane (work-items that exist).
     pub exec: u64,
+    /// The value of the lifter's `gds` cells ([`crate::lift::GcnLayout::gds`]): the address
+    /// of the dispatch's GDS memory.
+    pub gds: u64,
 }
 
 /// A kernel argument value, in parameter order.
@@ -317,7 +330,12 @@ pub fn wave_state(
         .enumerate()
         .map(|(i, v)| (i as u8, v))
         .collect();
-    Ok(WaveState { sgprs, vgprs, exec })
+    Ok(WaveState {
+        sgprs,
+        vgprs,
+        exec,
+        gds: addrs.gds,
+    })
 }
 
 /// Natural layout of `args` starting at byte `start`: each value aligned to its own size.

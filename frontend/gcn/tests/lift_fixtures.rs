@@ -201,6 +201,7 @@ fn run_fixture(path: &Path, k: &K, data: &Path) -> Result<(), String> {
                 kernel,
                 linear * waves_per_group + info.wave,
             ) as u32,
+            gds: 0,
         };
         let st = launch::wave_state(kernel, &d, &addrs, gfx, info.group, info.wave)
             .map_err(|e| wavejit_runtime::ExecError::Setup(e.to_string()))?;

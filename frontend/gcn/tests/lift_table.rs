@@ -201,9 +201,7 @@ fn expected_unsupported(op: Opcode, name: &str) -> bool {
             | S_SENDMSGHALT
             | S_MEMTIME
             | S_MEMREALTIME
-            | DS_ORDERED_COUNT
-    ) || name.starts_with("ds_gws")
-        || (name.starts_with("buffer_") && name.contains("_format_"))
+    ) || (name.starts_with("buffer_") && name.contains("_format_"))
         || (name.starts_with("tbuffer_") && name.contains("_d16"))
 }
 

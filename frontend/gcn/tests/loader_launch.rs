@@ -28,6 +28,7 @@ const ADDRS: WaveAddresses = WaveAddresses {
     dispatch_id: 7,
     scratch_base: 0x3_0000_1000,
     scratch_wave_offset: 0x4400,
+    gds: 0x5_0000_0000,
 };
 
 fn sgpr_indices(state: &launch::WaveState) -> Vec<u8> {

@@ -1,7 +1,9 @@
 //! DS: LDS loads, stores, atomics and the cross-lane swizzle/bpermute
 //! (CLRX doc/GcnInstrsDs.md).
 //!
-//! Address = `vaddr + offset` (16-bit `offset1:offset0`) in the LDS space, per active lane.
+//! Address = `vaddr + offset` (16-bit `offset1:offset0`) in the LDS space, per active lane;
+//! with the `gds` bit the same address goes through the M0 GDS window instead (`ds_gds.rs`,
+//! which also lifts `ds_ordered_count` and `ds_gws_*` to guest faults).
 //! `read2`/`write2` use two addresses `vaddr + offsetN * size` (`* 64 * size` for `st64`).
 //! `ds_cmpst` stores data1 when memory equals data0 (`_f32/_f64`: float equality), `mskor`
 //! computes `(mem & ~data0) | data1`, `wrap` `mem >= data0 ? mem - data0 : mem + data1`,
@@ -10,10 +12,10 @@
 //! modelled: LLVM sets M0 to -1, and the IR's LDS space already reads 0 and drops writes
 //! outside the allocation. `ds_swizzle_b32` and `ds_bpermute_b32` are lane shuffles (a source
 //! lane outside EXEC gives 0); no LDS memory is touched.
-use super::{LiftError, Lifter};
+use super::{Flow, LiftError, Lifter};
 use crate::inst::{Inst, Opcode, Operand};
 use crate::tables::{flags, Field};
-use wavejit_ir::{AtomicOp, IntCC, MemSpace, MemWidth, Op, ScalarType, Value};
+use wavejit_ir::{AtomicOp, IntCC, MemWidth, Op, ScalarType, Value};
 use ScalarType::*;
 
 fn ds_atomic(op: Opcode) -> Option<AtomicOp> {
@@ -62,14 +64,19 @@ impl Lifter<'_> {
         self.b.op(Op::Iadd, I32, &[base, kk])
     }
 
-    pub(crate) fn ds(&mut self, inst: &Inst) -> Result<(), LiftError> {
+    pub(crate) fn ds(&mut self, inst: &Inst) -> Result<Flow, LiftError> {
+        if let Some(flow) = self.ds_sync(inst) {
+            return Ok(flow);
+        }
+        self.ds_gds_check(inst)?;
+        self.ds_mem(inst).map(|_| Flow::Next)
+    }
+
+    fn ds_mem(&mut self, inst: &Inst) -> Result<(), LiftError> {
         use Opcode::*;
         let op = inst.opcode;
         if op == DS_NOP {
             return Ok(());
-        }
-        if inst.mem.gds {
-            return Err(self.unsupported(inst, "GDS"));
         }
         if self.ds_ext(inst)? {
             return Ok(());
@@ -138,9 +145,7 @@ impl Lifter<'_> {
             } else {
                 (self.read_vgpr(inst, d0, t)?, None)
             };
-            let old = self
-                .b
-                .atomic(aop, MemSpace::Lds, width, a, data, cmp, Some(exec));
+            let old = self.ds_atomic(inst, aop, width, a, data, cmp, Some(exec));
             if inst.operand(Field::Vdata).is_some() {
                 let (vd, _) = self.ds_vgpr(inst, Field::Vdata)?;
                 self.write_vgpr(inst, vd, old, exec)?;
@@ -170,7 +175,7 @@ impl Lifter<'_> {
             let (d0, n) = self.ds_vgpr(inst, Field::Data0)?;
             if width == MemWidth::B64 {
                 let v = self.read_vgpr(inst, d0, I64)?;
-                self.b.store(MemSpace::Lds, width, a, v, Some(exec));
+                self.ds_store(inst, width, a, v, Some(exec));
                 return Ok(());
             }
             let comps = if width == MemWidth::B32 { n } else { 1 };
@@ -183,21 +188,19 @@ impl Lifter<'_> {
                 } else {
                     v
                 };
-                self.b.store(MemSpace::Lds, width, ai, v, Some(exec));
+                self.ds_store(inst, width, ai, v, Some(exec));
             }
             return Ok(());
         }
         let (vd, n) = self.ds_vgpr(inst, Field::Vdata)?;
         if width == MemWidth::B64 {
-            let v = self.b.load(MemSpace::Lds, width, false, I64, a, Some(exec));
+            let v = self.ds_load(inst, width, false, I64, a, Some(exec));
             return self.write_vgpr(inst, vd, v, exec);
         }
         let comps = if width == MemWidth::B32 { n } else { 1 };
         for i in 0..comps {
             let ai = self.ds_at(a, 4 * i);
-            let v = self
-                .b
-                .load(MemSpace::Lds, width, signed, I32, ai, Some(exec));
+            let v = self.ds_load(inst, width, signed, I32, ai, Some(exec));
             self.load_component(inst, vd + i, v, d16, exec)?;
         }
         Ok(())
@@ -226,7 +229,8 @@ impl Lifter<'_> {
                 | DS_WRITE2_B64
                 | DS_WRITE2ST64_B64
         ) {
-            return Err(self.unsupported(inst, "two-address exchange"));
+            // ds_ext lifts the two-address exchanges before this point.
+            return Err(self.invalid(inst, "not a two-address read or write"));
         }
         let size = if wide { 8 } else { 4 };
         let scale = size * if st64 { 64 } else { 1 };
@@ -245,7 +249,7 @@ impl Lifter<'_> {
             for (k, d) in [d0, d1].into_iter().enumerate() {
                 let a = self.ds_at(base, offs[k]);
                 let v = self.read_vgpr(inst, d, t)?;
-                self.b.store(MemSpace::Lds, width, a, v, Some(exec));
+                self.ds_store(inst, width, a, v, Some(exec));
             }
             return Ok(());
         }
@@ -253,7 +257,7 @@ impl Lifter<'_> {
         let mut vals = Vec::new();
         for off in offs {
             let a = self.ds_at(base, off);
-            vals.push(self.b.load(MemSpace::Lds, width, false, t, a, Some(exec)));
+            vals.push(self.ds_load(inst, width, false, t, a, Some(exec)));
         }
         for (k, v) in vals.into_iter().enumerate() {
             self.write_vgpr(inst, vd + step * k as u32, v, exec)?;

@@ -109,10 +109,7 @@ impl Lifter<'_> {
         for (k, d) in [d0, d1].into_iter().enumerate() {
             let a = self.ds_at(base, offs[k]);
             let v = self.read_vgpr(inst, d, t)?;
-            olds.push(
-                self.b
-                    .atomic(AtomicOp::Xchg, MemSpace::Lds, width, a, v, None, Some(exec)),
-            );
+            olds.push(self.ds_atomic(inst, AtomicOp::Xchg, width, a, v, None, Some(exec)));
         }
         for (k, v) in olds.into_iter().enumerate() {
             self.write_vgpr(inst, vd + step * k as u32, v, exec)?;
@@ -120,9 +117,10 @@ impl Lifter<'_> {
         Ok(())
     }
 
-    /// ds_append / ds_consume on LDS: one wave-wide update of the dword at `offset & ~3`
-    /// (M0 is not added for LDS, per AMD's description) by `popcount(EXEC)`; every active
-    /// lane receives the value before the update.
+    /// ds_append / ds_consume: one wave-wide update of the dword at `offset & ~3` (M0 is not
+    /// added for LDS, per AMD's description; for GDS it goes through the M0 window, see
+    /// `ds_gds.rs`) by `popcount(EXEC)`; every active lane receives the value before the
+    /// update.
     fn ds_append(&mut self, inst: &Inst) -> Result<(), LiftError> {
         let exec = self.exec_mask();
         let bits = self.exec_bits();
@@ -134,9 +132,17 @@ impl Lifter<'_> {
         } else {
             AtomicOp::Sub
         };
-        let old = self
-            .b
-            .atomic(aop, MemSpace::Lds, MemWidth::B32, a, n, None, None);
+        let old = if inst.mem.gds {
+            // A GDS access is lane-shaped: lane 0 performs the one update for the wave.
+            let l = self.b.lane_id();
+            let zero = self.b.i32(0);
+            let first = self.b.op(Op::Icmp(IntCC::Eq), I1, &[l, zero]);
+            let old = self.ds_atomic(inst, aop, MemWidth::B32, a, n, None, Some(first));
+            self.b.read_lane(old, zero)
+        } else {
+            self.b
+                .atomic(aop, MemSpace::Lds, MemWidth::B32, a, n, None, None)
+        };
         let old = self.b.splat(old);
         let (vd, _) = self.ds_vgpr(inst, Field::Vdata)?;
         self.write_vgpr(inst, vd, old, exec)
@@ -159,12 +165,10 @@ impl Lifter<'_> {
         if inst.opcode == Opcode::DS_WRITE_ADDTID_B32 {
             let (d0, _) = self.ds_vgpr(inst, Field::Data0)?;
             let v = self.read_vgpr(inst, d0, I32)?;
-            self.b.store(MemSpace::Lds, MemWidth::B32, a, v, Some(exec));
+            self.ds_store(inst, MemWidth::B32, a, v, Some(exec));
             return Ok(());
         }
-        let v = self
-            .b
-            .load(MemSpace::Lds, MemWidth::B32, false, I32, a, Some(exec));
+        let v = self.ds_load(inst, MemWidth::B32, false, I32, a, Some(exec));
         let (vd, _) = self.ds_vgpr(inst, Field::Vdata)?;
         self.write_vgpr(inst, vd, v, exec)
     }
@@ -223,13 +227,12 @@ impl Lifter<'_> {
             }
             _ => t,
         };
-        let v = self.b.load(MemSpace::Lds, width, false, t, b, Some(exec));
+        let v = self.ds_load(inst, width, false, t, b, Some(exec));
         match aop {
             Some(aop) => {
-                self.b
-                    .atomic(aop, MemSpace::Lds, width, a, v, None, Some(exec));
+                self.ds_atomic(inst, aop, width, a, v, None, Some(exec));
             }
-            None => self.b.store(MemSpace::Lds, width, a, v, Some(exec)),
+            None => self.ds_store(inst, width, a, v, Some(exec)),
         }
         Ok(())
     }

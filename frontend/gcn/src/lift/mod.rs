@@ -52,7 +52,7 @@
 //! format is a run-time V# field), MTBUF formats `buffer_format.rs` does not model (UNORM/
 //! SNORM, packed formats, narrow SCALED/FLOAT stores, `_d16`), MUBUF `lds` on opcodes other
 //! than the byte/short/dword loads and `tfe` on stores and atomics; DS
-//! `ordered_count` and GWS;
+//! `addtid` with `gds` (see `ds_gds.rs`; `ds_ordered_count` and `ds_gws_*` lift to a guest fault);
 //! `v_mqsad_u32_u8` with a TTMP or special-register accumulator; abs/neg modifiers on integer
 //! operands and clamp on integer ops without a saturating form; LDS_DIRECT and the gfx9
 //! aperture source registers; `v_interp_*` (VINTRP and its VOP3 forms decode, but the layout of
@@ -70,6 +70,7 @@ mod buffer_format;
 mod control;
 mod ds;
 mod ds_ext;
+mod ds_gds;
 mod flat;
 mod operand;
 mod scalar;
@@ -440,7 +441,7 @@ impl Lifter<'_> {
             }
             E::Vopc => self.vopc(inst).map(|_| Flow::Next),
             E::Vop3p => self.vop3p(inst).map(|_| Flow::Next),
-            E::Ds => self.ds(inst).map(|_| Flow::Next),
+            E::Ds => self.ds(inst),
             E::Mubuf | E::Mtbuf => self.buffer(inst).map(|_| Flow::Next),
             E::Flat | E::Global | E::Scratch => self.flat(inst).map(|_| Flow::Next),
             E::Vintrp => Err(self.vintrp(inst)),

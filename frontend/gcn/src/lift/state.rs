@@ -17,9 +17,14 @@
 //! | `ttmp` | uniform | 16 | trap temporaries (12 before gfx9) |
 //! | `tba`, `tma` | uniform | 2 each | trap base / memory addresses (gfx6-8) |
 //! | `hwreg` | uniform | 16 | hardware registers by `s_getreg` id (1 = MODE, 3 = TRAPSTS, ...) |
+//! | `gds` | uniform | 2 | guest address of the dispatch's GDS memory, lo, hi (a launch input, not an architectural register) |
 //!
 //! VCCZ, EXECZ and the STATUS register are derived from VCC, EXEC and SCC when read, never
 //! stored. A 64-bit register pair is two consecutive cells, low half first (the IR rule).
+//!
+//! GDS (the global data share) is modelled as [`GDS_BYTES`] of guest memory per dispatch,
+//! zero-filled at launch and shared by every work-group; the launcher allocates it and stores
+//! its address in the `gds` cells before the first block runs (see `ds_gds.rs`).
 use wavejit_ir::{FileId, FileKind, Reg, StateLayout};
 
 /// Number of SGPR cells.
@@ -31,6 +36,10 @@ pub const HW_REG_MODE: u32 = 1;
 pub const HW_REG_STATUS: u32 = 2;
 /// Cells of the `hwreg` file (ids 0-15).
 pub const HWREGS: u32 = 16;
+/// Bytes of GDS a dispatch owns: the whole 64 KiB GDS of a GCN chip (HD 6900 ISA §2.6.3 gives
+/// the same 64 KiB for the generation before GCN; M0's 16-bit base and size fields address
+/// no more).
+pub const GDS_BYTES: u32 = 64 << 10;
 
 /// The GCN state layout and the ids of its files.
 #[derive(Clone, Debug)]
@@ -48,6 +57,7 @@ pub struct GcnLayout {
     pub tba: FileId,
     pub tma: FileId,
     pub hwreg: FileId,
+    pub gds: FileId,
 }
 
 impl Default for GcnLayout {
@@ -72,6 +82,7 @@ impl GcnLayout {
         let tma = l.add_file("tma", FileKind::Uniform, 2);
         let hwreg = l.add_file("hwreg", FileKind::Uniform, HWREGS);
         let v = l.add_file("v", FileKind::Lane, VGPRS);
+        let gds = l.add_file("gds", FileKind::Uniform, 2);
         GcnLayout {
             layout: l,
             s,
@@ -86,6 +97,7 @@ impl GcnLayout {
             tba,
             tma,
             hwreg,
+            gds,
         }
     }
 
@@ -112,6 +124,10 @@ impl GcnLayout {
     }
     pub fn flat_scratch(&self) -> Reg {
         Reg::new(self.flat_scratch, 0)
+    }
+    /// The guest address of the dispatch's GDS memory (lo cell; hi is `.offset(1)`).
+    pub fn gds(&self) -> Reg {
+        Reg::new(self.gds, 0)
     }
     /// Hardware register `id` (see [`HW_REG_MODE`]).
     pub fn hwreg(&self, id: u32) -> Reg {
