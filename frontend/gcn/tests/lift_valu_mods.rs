@@ -254,13 +254,13 @@ fn clamp_has_no_effect_on_integer_ops_without_a_saturating_form() {
                     let (s, o) = (a as u64 * b as u64).overflowing_add(w.v64(4, l));
                     assert_eq!(w.v64(38, l), s, "mad_u64_u32 {at}");
                     carry |= (o as u64) << l;
-                    let sat = a.checked_add(b).unwrap_or(u32::MAX);
+                    let sat = a.saturating_add(b);
                     assert_eq!(w.v(40, l), sat, "add_u32 clamp saturates {at}");
                     assert_eq!(w.v(41, l), a.wrapping_add(b), "add_u32 {at}");
                 }
                 Gen::Gfx8 => {
                     let (x, y) = (a as u16, b as u16);
-                    let sat = x.checked_add(y).unwrap_or(u16::MAX);
+                    let sat = x.saturating_add(y);
                     assert_eq!(w.v(40, l), sat as u32, "add_u16 clamp saturates {at}");
                     assert_eq!(w.v(41, l), x.wrapping_add(y) as u32, "add_u16 {at}");
                 }
