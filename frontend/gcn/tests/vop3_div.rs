@@ -1,5 +1,5 @@
 //! The division helpers (v_div_scale/v_div_fmas/v_div_fixup), v_trig_preop_f64, v_mullit_f32,
-//! and the VINTRP-in-VOP3 rows (not executable: no table rows, a typed decode error).
+//! and the VINTRP-in-VOP3 rows (they decode and lift; their semantics are in lift_interp.rs).
 //!
 //! The helpers' exact results are defined by multi-step algorithms whose sources disagree
 //! (CLRX seed 002 vs AMD's GCN3/Vega pseudocode, see each test), so they are checked by

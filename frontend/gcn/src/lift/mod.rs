@@ -53,8 +53,8 @@
 //! SNORM, packed formats, narrow SCALED/FLOAT stores, `_d16`), MUBUF `lds` on opcodes other
 //! than the byte/short/dword loads and `tfe` on stores and atomics; DS
 //! `ordered_count` and GWS;
-//! `v_mqsad_u32_u8` with a TTMP or special-register accumulator; LDS_DIRECT outside src0 of
-//! VOP1/VOP2/VOPC/VOP3 (SDWA, VOP3P) and the gfx9 aperture source registers. MIMG and EXP are
+//! `v_mqsad_u32_u8` with a TTMP or special-register accumulator; LDS_DIRECT as an SDWA or
+//! VOP3P source (see `operand.rs`) and the gfx9 aperture source registers. MIMG and EXP are
 //! rejected by the decoder.
 //!
 //! Errors never panic: decode failures, unsupported instructions and invalid operand

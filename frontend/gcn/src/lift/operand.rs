@@ -184,7 +184,7 @@ impl Lifter<'_> {
             Operand::LdsDirect => {
                 return Err(self.unsupported(
                     inst,
-                    "LDS_DIRECT outside src0 of a VOP1/VOP2/VOPC/VOP3 instruction",
+                    "LDS_DIRECT is lifted as src0 of VOP1/VOP2/VOPC/VOP3 only (not SDWA/VOP3P)",
                 ))
             }
             _ => {
