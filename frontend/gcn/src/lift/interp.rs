@@ -8,9 +8,10 @@
 //! graphics pipeline. A compute launch writes nothing there, so these instructions read
 //! whatever the kernel itself stored in its LDS, at the place M0 and the instruction name:
 //! - M0 = `{1'b0, new_prim_mask[15:1], lds_param_offset[15:0]}` (AMD Sea Islands ISA §10.3.2
-//!   Table 10.1, and AMD's RDNA3.5 ISA §12.2.1 for LDS_PARAM_LOAD, same layout; CLRX
-//!   GcnInstrsVintrp.md: offset in bits 0-15, mask in bits 16-30). Multi2Sim's SI emulator
-//!   swaps the two fields; wavejit follows the AMD tables. The offset is in bytes.
+//!   Table 10.1 as quoted in public code, and AMD's RDNA3.5 ISA §12.2.1 for LDS_PARAM_LOAD,
+//!   same layout; CLRX GcnInstrsVintrp.md: offset in bits 0-15, mask in bits 16-30).
+//!   Multi2Sim's SI emulator swaps the two fields; wavejit follows the AMD tables. The offset
+//!   is in bytes (CLRX adds it to byte offsets).
 //! - new_prim_mask has one bit per quad of the wave after the first: bit `q - 1` (M0 bit
 //!   `15 + q`) set means quad `q` (lanes `4q..4q+3`) starts a new primitive. Quad `q`
 //!   interpolates primitive `popcount(mask & ((1 << q) - 1))`, and the wave holds
@@ -19,10 +20,10 @@
 //! - Layout (CLRX GcnInstrsVintrp.md, "three-level"): 12 dwords per (attribute, primitive),
 //!   attribute-major: dword index `12 * (attr * numprim + prim)`, then inside the record
 //!   `P0.c` at `2c`, `P10.c` at `2c + 1`, `P20.c` at `8 + c` for channel `c` (x, y, z, w).
-//!   Byte address = `lds_param_offset + 4 * (that index + slot)`. AMD's own GCN manuals give
-//!   the attribute-major, 12-dwords-per-primitive shape but not the order inside a record
-//!   (RDNA3's LDS_PARAM_LOAD uses another order, P0.xyzw first); CLRX's order is the only GCN
-//!   one published, so wavejit uses it.
+//!   Byte address = `lds_param_offset + 4 * (that index + slot)`. AMD's RDNA3.5 ISA gives the
+//!   same attribute-major, 12-dwords-per-primitive address (`attr * numPrims * 12 + prim * 12
+//!   + offset`) but orders its records P0.xyzw, P10.xyzw, P20.xyzw; for GCN only CLRX
+//!   publishes the order inside a record, so wavejit uses CLRX's.
 //! - The address is computed in 32 bits without wrapping; bytes outside the LDS allocation read
 //!   as 0 (the IR's LDS rule, as for DS loads). Inactive lanes read nothing.
 //!
