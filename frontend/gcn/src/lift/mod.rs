@@ -53,10 +53,9 @@
 //! SNORM, packed formats, narrow SCALED/FLOAT stores, `_d16`), MUBUF `lds` on opcodes other
 //! than the byte/short/dword loads and `tfe` on stores and atomics; DS
 //! `addtid` with `gds` (see `ds_gds.rs`; `ds_ordered_count` and `ds_gws_*` lift to a guest fault);
-//! `v_mqsad_u32_u8` with a TTMP or special-register accumulator; abs/neg modifiers on integer
-//! operands and clamp on integer ops without a saturating form; LDS_DIRECT and the gfx9
-//! aperture source registers; `v_interp_*` (VINTRP and its VOP3 forms decode, but the layout of
-//! the LDS parameter data they read is not documented). MIMG and EXP are rejected by the decoder.
+//! `v_mqsad_u32_u8` with a TTMP or special-register accumulator; LDS_DIRECT as an SDWA or
+//! VOP3P source (see `operand.rs`) and the gfx9 aperture source registers. MIMG and EXP are
+//! rejected by the decoder.
 //!
 //! Errors never panic: decode failures, unsupported instructions and invalid operand
 //! combinations are a [`LiftError`] naming the offset and the instruction text.
@@ -72,6 +71,7 @@ mod ds;
 mod ds_ext;
 mod ds_gds;
 mod flat;
+mod interp;
 mod operand;
 mod scalar;
 mod sdwa_dpp;
@@ -432,7 +432,9 @@ impl Lifter<'_> {
         self.gpr_idx_check(inst)?;
         match inst.encoding {
             // VOP3-encoded VINTRP shares the VOP3 encoding; the family tells it apart.
-            _ if inst.info.family == crate::tables::Family::Vintrp => Err(self.vintrp(inst)),
+            _ if inst.info.family == crate::tables::Family::Vintrp => {
+                self.vintrp(inst).map(|_| Flow::Next)
+            }
             E::Sop1 | E::Sop2 | E::Sopk | E::Sopc => self.scalar(inst),
             E::Sopp => self.sopp(inst),
             E::Smrd | E::Smem => self.smem(inst).map(|_| Flow::Next),
@@ -444,7 +446,7 @@ impl Lifter<'_> {
             E::Ds => self.ds(inst),
             E::Mubuf | E::Mtbuf => self.buffer(inst).map(|_| Flow::Next),
             E::Flat | E::Global | E::Scratch => self.flat(inst).map(|_| Flow::Next),
-            E::Vintrp => Err(self.vintrp(inst)),
+            E::Vintrp => self.vintrp(inst).map(|_| Flow::Next),
         }
     }
 
@@ -463,15 +465,6 @@ impl Lifter<'_> {
     /// The guest address of code offset `off`.
     pub(crate) fn guest_addr(&self, off: u64) -> u64 {
         self.cfg.base.wrapping_add(off)
-    }
-
-    /// Parameter interpolation is not lifted: it reads the LDS parameter area the graphics
-    /// pipeline lays out (located through M0), which compute launches never set up.
-    fn vintrp(&self, inst: &Inst) -> LiftError {
-        self.unsupported(
-            inst,
-            format!("{} (parameter interpolation) is not lifted", inst.name()),
-        )
     }
 
     pub(crate) fn unsupported(&self, inst: &Inst, why: impl Into<String>) -> LiftError {

@@ -7,6 +7,16 @@
 //! is the high dword, for a 64-bit integer operand it is zero-extended, for 16-bit operands
 //! its low half is used.
 //!
+//! LDS_DIRECT (source code 254, gfx6-gfx9): the VALU src0 operand is a dword read from LDS at
+//! byte address M0[15:0], of data type M0[18:16] (CLRX doc/GcnOperands.md): 0 unsigned byte,
+//! 1 unsigned 16-bit word, 2 dword, 3 "unused (same as 2)", 4 signed byte, 5 signed 16-bit
+//! word. The table reads as bits [17:16] = size (byte, word, dword, dword) and bit 18 =
+//! sign-extend, which is how types 6 and 7 (undocumented) are lifted: a dword, where the sign
+//! bit changes nothing. The address and data type are uniform, so the read is one uniform LDS
+//! load that every lane sees; bytes outside the LDS allocation read as 0 (the IR's LDS rule).
+//! Validity follows LLVM 14's assembler (test/MC/AMDGPU/lds_direct-err.s): SRC0 only, never a
+//! 64-bit operand, never a `*rev` opcode; SDWA/VOP3P src0 forms are not lifted.
+//!
 //! GPR indexing (gfx8/gfx9, MODE.GPR_IDX_EN set by `s_set_gpr_idx_on`): a VALU operand in
 //! slot k (src0, src1, src2, vdst = 0..3) names VGPR `n + M0[7:0]` when M0 bit `12 + k` is
 //! set (CLRX GcnInstrsSopc.md; LLVM's `gpr_idx(SRC0,SRC1,SRC2,DST)` bit order). The index
@@ -18,7 +28,7 @@
 use super::control::GPR_IDX_EN;
 use super::{LiftError, Lifter};
 use crate::inst::{Encoding, InlineFloat, Inst, Operand};
-use wavejit_ir::{IntCC, Op, Reg, ScalarType, Value};
+use wavejit_ir::{IntCC, MemSpace, MemWidth, Op, Reg, ScalarType, Value};
 use ScalarType::*;
 
 /// Bits of an inline float constant in a type of `bits` width.
@@ -171,6 +181,12 @@ impl Lifter<'_> {
                 let c = self.b.op(Op::Icmp(IntCC::Eq), I1, &[v, z]);
                 self.cast(c, ty.as_int())
             }
+            Operand::LdsDirect => {
+                return Err(self.unsupported(
+                    inst,
+                    "LDS_DIRECT is lifted as src0 of VOP1/VOP2/VOPC/VOP3 only (not SDWA/VOP3P)",
+                ))
+            }
             _ => {
                 let Some(reg) = self.sreg_of(op) else {
                     return Err(self.unsupported(inst, format!("source operand {op:?}")));
@@ -234,6 +250,9 @@ impl Lifter<'_> {
         ty: ScalarType,
         slot: u32,
     ) -> Result<Value, LiftError> {
+        if op == Operand::LdsDirect {
+            return self.lds_direct(inst, ty, slot);
+        }
         let Operand::Vgpr(n) = op else {
             return self.read_scalar(inst, op, ty);
         };
@@ -246,6 +265,49 @@ impl Lifter<'_> {
             return Ok(self.b.read_reg_indexed(file, n as u32, idx, ty));
         }
         let v = self.b.read_reg_indexed(file, n as u32, idx, I32);
+        Ok(self.cast(v, ty))
+    }
+
+    /// The LDS_DIRECT operand in source slot `slot`, as `ty` (module doc).
+    fn lds_direct(&mut self, inst: &Inst, ty: ScalarType, slot: u32) -> Result<Value, LiftError> {
+        let name = inst.name();
+        let rev = name.contains("rev_") && !name.contains("bfrev");
+        if slot != 0 || rev || ty.bits() == 64 {
+            return Err(self.invalid(
+                inst,
+                "LDS_DIRECT is a 32-bit src0 operand, not allowed with *rev opcodes",
+            ));
+        }
+        let r = self.g.m0();
+        let m0 = self.b.use_reg(r, I32);
+        let k16 = self.b.i32(16);
+        let kffff = self.b.i32(0xffff);
+        let addr = self.b.op(Op::And, I32, &[m0, kffff]);
+        let raw = self
+            .b
+            .load(MemSpace::Lds, MemWidth::B32, false, I32, addr, None);
+        // Keep the low 8 << size bits (size 2 and 3: all 32), sign- or zero-extended by
+        // shifting them to the top and back.
+        let k3 = self.b.i32(3);
+        let dtype = self.b.op(Op::Lshr, I32, &[m0, k16]);
+        let size = self.b.op(Op::And, I32, &[dtype, k3]);
+        let k2 = self.b.i32(2);
+        let is_dword = self.b.op(Op::Icmp(IntCC::Uge), I1, &[size, k2]);
+        let k24 = self.b.i32(24);
+        let k8 = self.b.i32(8);
+        let per_size = self.b.op(Op::Imul, I32, &[size, k8]);
+        let narrow = self.b.op(Op::Isub, I32, &[k24, per_size]);
+        let zero = self.b.i32(0);
+        let shift = self.b.op(Op::Select, I32, &[is_dword, zero, narrow]);
+        let up = self.b.op(Op::Shl, I32, &[raw, shift]);
+        let k18 = self.b.i32(18);
+        let sbit = self.b.op(Op::Lshr, I32, &[m0, k18]);
+        let one = self.b.i32(1);
+        let sbit = self.b.op(Op::And, I32, &[sbit, one]);
+        let signed = self.b.op(Op::Icmp(IntCC::Ne), I1, &[sbit, zero]);
+        let s = self.b.op(Op::Ashr, I32, &[up, shift]);
+        let u = self.b.op(Op::Lshr, I32, &[up, shift]);
+        let v = self.b.op(Op::Select, I32, &[signed, s, u]);
         Ok(self.cast(v, ty))
     }
 

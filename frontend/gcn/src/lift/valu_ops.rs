@@ -624,10 +624,9 @@ impl Lifter<'_> {
                 let c = if wide { c } else { self.b.op(ext, I32, &[c]) };
                 let p = self.b.op(Op::Imul, I32, &[a, b]);
                 let r = self.b.op(Op::Iadd, I32, &[p, c]);
+                // The 32-bit-result forms have no saturating form: clamp has no effect
+                // (vector.rs module doc).
                 let r = if wide {
-                    if inst.mods.clamp {
-                        return Err(self.unsupported(inst, "clamp on a 32-bit mad"));
-                    }
                     r
                 } else if inst.mods.clamp {
                     let s = self.sat16(r, signed);

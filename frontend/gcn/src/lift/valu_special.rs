@@ -254,14 +254,12 @@ impl Lifter<'_> {
     /// GcnOperands.md are silent; llvm-mc 14 rejects the form): the constant is read as for a
     /// 64-bit integer operand (inline integers sign-extended, floats as f64 bits, literals
     /// zero-extended) and sign-extended to 128 bits, the natural extension of the 64-bit rule.
+    /// Input modifiers then apply to the 128-bit value.
     fn mqsad_acc(&mut self, inst: &Inst) -> Result<[Value; 4], LiftError> {
         use crate::inst::Operand;
         let Some(op) = inst.operand(Field::Src2).map(|o| o.value) else {
             return Err(self.invalid(inst, "missing accumulator"));
         };
-        if inst.mods.abs & 4 != 0 || inst.mods.neg & 4 != 0 {
-            return Err(self.unsupported(inst, "abs/neg modifier on an integer operand"));
-        }
         let mut out = Vec::new();
         match op {
             Operand::Vgpr(c0) => {
@@ -290,6 +288,9 @@ impl Lifter<'_> {
             }
             _ => return Err(self.unsupported(inst, format!("accumulator operand {op:?}"))),
         }
-        Ok([out[0], out[1], out[2], out[3]])
+        // abs/neg act on the sign bit of the 128-bit operand, bit 31 of its fourth dword
+        // (vector.rs module doc: sign-bit operations at the operand's width).
+        let top = self.input_mods(inst, 2, out[3]);
+        Ok([out[0], out[1], out[2], top])
     }
 }

@@ -1,16 +1,35 @@
-//! The VALU operand and result model shared by VOP1/VOP2/VOPC/VOP3/SDWA/DPP.
+//! The VALU operand and result model shared by VOP1/VOP2/VOPC/VOP3/SDWA/DPP (and the VOP3
+//! forms of VINTRP, see `interp.rs`).
 //!
 //! Sources are numbered in assembler order (src0, src1/vsrc1, src2); each is read in the
-//! type the opcode's semantics asks for. Input modifiers apply to float-typed sources only,
-//! `|x|` before negation, as sign-bit operations (notes/gcn_vop3_rules.md §2); an abs/neg bit
-//! on an integer source is rejected (no hardware evidence of its meaning). On gfx9, `op_sel`
-//! bit i picks the high half of a 16-bit source i.
+//! type the opcode's semantics asks for. The abs/neg/op_sel bit of a source is the one of its
+//! encoding field (SRC0/SRC1/SRC2), which is its assembler position except for VINTRP-in-VOP3,
+//! whose first assembler source sits in SRC1. On gfx9, `op_sel` bit i picks the high half of a
+//! 16-bit source i.
+//!
+//! Input modifiers (`|x|` before negation) are sign-bit operations at the operand's width,
+//! for every source type: seed 002 (CLRX GcnInstrsVop3.md) says "ABS and negation is applied
+//! to source operand for any instruction", and AMD defines them on the sign bit of the float
+//! operand (notes/gcn_vop3_rules.md §2). The width is the width the opcode reads the operand
+//! at (its `src_ty` in the tables, e.g. CLRX's `(UINT16)SRC0`, `SRC1(2)` for a 64-bit pair):
+//! bit 15 of the selected half for 16-bit operands, bit 31 for 32-bit ones (also the 24-bit
+//! multiplies, which read a 32-bit register and use its low 24 bits), bit 63 of the pair for
+//! 64-bit ones. So `-x` on an integer operand flips its top bit and `|x|` clears it: neither
+//! is an arithmetic negation or absolute value.
 //!
 //! Results: float results get OMOD (×2, ×4, ×0.5; skipped when the result type keeps output
-//! denormals) and then CLAMP (`Fclamp`, DX10 rule from MODE). Integer clamp is saturation and
-//! is lifted by the op itself ([`Lifter::vdst_sat`]); elsewhere it is rejected. 16-bit results
-//! are zero-extended into the VGPR (gfx8/gfx9 16-bit VALU ops write the whole register), except
-//! the gfx9 op_sel opcodes, which write the half op_sel[3] selects and keep the other half.
+//! denormals) and then CLAMP (`Fclamp`, DX10 rule from MODE). Integer clamp is saturation for
+//! the ops that document a saturating form, lifted by the op itself ([`Lifter::vdst_sat`]):
+//! the add/sub family with or without carry (CLRX GcnInstrsVop2.md "If CLAMP modifier
+//! supplied, then result is saturated"; LLVM selects `uaddsat`/`usubsat` to them) and the
+//! 16-bit mads (CLRX GcnInstrsVop3.md V_MAD_U16/I16). On every other integer result CLAMP has
+//! no effect: seed 002 says CLAMP "affects only for instruction that output is floating point
+//! value or for addition/subtraction instructions", and AMD's later GCN-encoded ISA text
+//! (CDNA, same opcodes) notes saturation only on those ops (e.g. V_XAD_U32: "no saturation";
+//! V_MAD_U32_U24/I32_I24, V_MAD_U32_U16/I32_I16 and V_MAD_U64_U32 carry no saturation note,
+//! although LLVM's VOP3 profiles accept the bit on them). 16-bit results are zero-extended into
+//! the VGPR (gfx8/gfx9 16-bit VALU ops write the whole register), except the gfx9 op_sel
+//! opcodes, which write the half op_sel[3] selects and keep the other half.
 use super::{LiftError, Lifter};
 use crate::inst::{Encoding, Gen, Inst, Opcode, Operand, Opnd};
 use crate::tables::Field;
@@ -52,7 +71,17 @@ fn dst_op_sel(op: Opcode) -> bool {
             | V_MED3_F16
             | V_MED3_I16
             | V_MED3_U16
+            | V_INTERP_P2_F16
     )
+}
+
+/// The encoding-field index (0-2) of a source operand: the bit its abs/neg/op_sel use.
+pub(crate) fn field_index(f: Field) -> usize {
+    match f {
+        Field::Src0 => 0,
+        Field::Src1 | Field::Vsrc1 => 1,
+        _ => 2,
+    }
 }
 
 impl Lifter<'_> {
@@ -144,49 +173,62 @@ impl Lifter<'_> {
         let Some(o) = srcs.get(i).copied() else {
             return Err(self.invalid(inst, format!("missing source {i}")));
         };
+        let k = field_index(o.field);
         let v = match inst.encoding {
-            Encoding::Dpp if i == 0 => self.dpp_src(inst, o, ty)?,
-            Encoding::Sdwa if i < 2 => self.sdwa_src(inst, i, o, ty)?,
-            _ if ty.bits() == 16 && o.value.is_reg() => {
-                let w = self.read_src_slot(inst, o.value, I32, i as u32)?;
-                let w = if inst.gen == Gen::Gfx9 && inst.mods.op_sel & (1 << i) != 0 {
-                    let k = self.b.i32(16);
-                    self.b.op(Op::Lshr, I32, &[w, k])
+            Encoding::Dpp if k == 0 => self.dpp_src(inst, o, ty)?,
+            Encoding::Sdwa if k < 2 => self.sdwa_src(inst, k, o, ty)?,
+            _ if ty.bits() == 16 && (o.value.is_reg() || o.value == Operand::LdsDirect) => {
+                let w = self.read_src_slot(inst, o.value, I32, k as u32)?;
+                let w = if inst.gen == Gen::Gfx9 && inst.mods.op_sel & (1 << k) != 0 {
+                    let sh = self.b.i32(16);
+                    self.b.op(Op::Lshr, I32, &[w, sh])
                 } else {
                     w
                 };
                 self.cast(w, ty)
             }
-            _ => self.read_src_slot(inst, o.value, ty, i as u32)?,
+            _ => self.read_src_slot(inst, o.value, ty, k as u32)?,
         };
-        self.input_mods(inst, i, v, ty)
+        Ok(self.input_mods(inst, k, v))
     }
 
-    fn input_mods(
-        &mut self,
-        inst: &Inst,
-        i: usize,
-        v: Value,
-        ty: ScalarType,
-    ) -> Result<Value, LiftError> {
-        let abs = inst.mods.abs & (1 << i) != 0;
-        let neg = inst.mods.neg & (1 << i) != 0;
+    /// Applies the abs/neg bits of encoding field `k` to `v` as sign-bit operations at the
+    /// width of `v`'s type (module doc).
+    pub(crate) fn input_mods(&mut self, inst: &Inst, k: usize, v: Value) -> Value {
+        let abs = inst.mods.abs & (1 << k) != 0;
+        let neg = inst.mods.neg & (1 << k) != 0;
         if !abs && !neg {
-            return Ok(v);
+            return v;
         }
-        if !ty.is_float() {
-            return Err(self.unsupported(inst, "abs/neg modifier on an integer operand"));
+        let ty = self.b.ty(v).scalar;
+        if ty.is_float() {
+            let v = if abs {
+                self.b.op(Op::Fabs, ty, &[v])
+            } else {
+                v
+            };
+            return if neg {
+                self.b.op(Op::Fneg, ty, &[v])
+            } else {
+                v
+            };
         }
+        let it = ty.as_int();
+        let sign_bit = 1u64 << (it.bits() - 1);
+        let sign = self.b.iconst(it, sign_bit);
+        let v = self.cast(v, it);
         let v = if abs {
-            self.b.op(Op::Fabs, ty, &[v])
+            let keep = self.b.iconst(it, sign_bit - 1);
+            self.b.op(Op::And, it, &[v, keep])
         } else {
             v
         };
-        Ok(if neg {
-            self.b.op(Op::Fneg, ty, &[v])
+        let v = if neg {
+            self.b.op(Op::Xor, it, &[v, sign])
         } else {
             v
-        })
+        };
+        self.cast(v, ty)
     }
 
     /// The carry-in / select mask of v_cndmask, v_addc, v_subb, v_div_fmas: VCC for the
@@ -220,12 +262,10 @@ impl Lifter<'_> {
         }
     }
 
-    /// Writes a float or integer result (no integer clamp allowed).
+    /// Writes a float result with its output modifiers, or an integer result (on which CLAMP
+    /// has no effect: the saturating ops use [`Lifter::vdst_sat`]).
     pub(crate) fn vdst(&mut self, inst: &Inst, v: Value) -> Result<(), LiftError> {
         let t = self.b.ty(v).scalar;
-        if inst.mods.clamp && !t.is_float() {
-            return Err(self.unsupported(inst, "clamp on an integer result"));
-        }
         let v = if t.is_float() {
             self.output_mods(inst, v)?
         } else {
