@@ -17,9 +17,14 @@
 //! | `ttmp` | uniform | 16 | trap temporaries (12 before gfx9) |
 //! | `tba`, `tma` | uniform | 2 each | trap base / memory addresses (gfx6-8) |
 //! | `hwreg` | uniform | 16 | hardware registers by `s_getreg` id (1 = MODE, 3 = TRAPSTS, ...) |
+//! | `clock` | uniform | 2 | the wave's deterministic clock: guest instructions retired (lo, hi) |
 //!
 //! VCCZ, EXECZ and the STATUS register are derived from VCC, EXEC and SCC when read, never
-//! stored. A 64-bit register pair is two consecutive cells, low half first (the IR rule).
+//! stored; the `hwreg` STATUS cell holds only the STATUS bits an instruction sets (INST_ATC,
+//! by `s_rfe_restore_b64`). MODE holds the conditional-branch stack pointer CSP `[31:29]` and
+//! VSKIP `[28]` as well (fork/join and `s_setvskip` keep them there, so `s_getreg` sees them).
+//! The clock starts at 0 with the wave and only programs that read it (`s_memtime`,
+//! `s_memrealtime`) advance it (see `smem.rs`). A 64-bit register pair is two consecutive cells, low half first (the IR rule).
 use wavejit_ir::{FileId, FileKind, Reg, StateLayout};
 
 /// Number of SGPR cells.
@@ -48,6 +53,7 @@ pub struct GcnLayout {
     pub tba: FileId,
     pub tma: FileId,
     pub hwreg: FileId,
+    pub clock: FileId,
 }
 
 impl Default for GcnLayout {
@@ -71,6 +77,7 @@ impl GcnLayout {
         let tba = l.add_file("tba", FileKind::Uniform, 2);
         let tma = l.add_file("tma", FileKind::Uniform, 2);
         let hwreg = l.add_file("hwreg", FileKind::Uniform, HWREGS);
+        let clock = l.add_file("clock", FileKind::Uniform, 2);
         let v = l.add_file("v", FileKind::Lane, VGPRS);
         GcnLayout {
             layout: l,
@@ -86,6 +93,7 @@ impl GcnLayout {
             tba,
             tma,
             hwreg,
+            clock,
         }
     }
 
@@ -112,6 +120,10 @@ impl GcnLayout {
     }
     pub fn flat_scratch(&self) -> Reg {
         Reg::new(self.flat_scratch, 0)
+    }
+    /// The wave clock as a 64-bit pair (lo cell; hi is `.offset(1)`).
+    pub fn clock(&self) -> Reg {
+        Reg::new(self.clock, 0)
     }
     /// Hardware register `id` (see [`HW_REG_MODE`]).
     pub fn hwreg(&self, id: u32) -> Reg {
