@@ -187,21 +187,8 @@ fn memory(gen: Gen, r: &OpInfo) -> Option<Vec<u8>> {
 }
 
 /// Rows the lifter rejects on purpose (see the lifter's module docs for why).
-fn expected_unsupported(op: Opcode, name: &str) -> bool {
-    use Opcode::*;
-    matches!(
-        op,
-        S_CBRANCH_G_FORK
-            | S_RFE_RESTORE_B64
-            | S_RFE_B64
-            | S_CBRANCH_JOIN
-            | S_CBRANCH_I_FORK
-            | S_SETVSKIP
-            | S_SETHALT
-            | S_SENDMSGHALT
-            | S_MEMTIME
-            | S_MEMREALTIME
-    ) || (name.starts_with("buffer_") && name.contains("_format_"))
+fn expected_unsupported(_op: Opcode, name: &str) -> bool {
+    (name.starts_with("buffer_") && name.contains("_format_"))
         || (name.starts_with("tbuffer_") && name.contains("_d16"))
 }
 

@@ -11,7 +11,11 @@
 //!   that stores the initial MODE register and jumps to the code. Targets outside the code and
 //!   falling off its end go to a block (one per jump) that traps with [`TrapKind::BadJump`] at
 //!   the jump's pc. `s_setpc`/
-//!   `s_swappc` lift to `JumpIndirect` (only discovered blocks are valid targets).
+//!   `s_swappc` lift to `JumpIndirect` (only discovered blocks are valid targets; an address
+//!   formed by `s_getpc_b64` and constant adds is discovered, see `targets.rs`), and so do
+//!   the trap returns `s_rfe*`, `s_cbranch_g_fork` and `s_cbranch_join` (`control.rs`:
+//!   fork/join, VSKIP guards of vector runs, halts). Only programs that read a clock advance
+//!   the wave clock at each block entry (`smem.rs`).
 //! - **Divergence is mask arithmetic**: every VALU write, vector memory access and LDS access
 //!   uses `mask_from_bits(EXEC)` (re-read after each EXEC write through the builder's
 //!   forwarding). Per-lane bits written to VCC or an SGPR pair (VOPC, carry-outs, div_scale)
@@ -43,12 +47,11 @@
 //!   (what disassemblies print); blocks carry guest addresses (`base + offset`).
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
-//! Fork/join (`s_cbranch_[ig]_fork`, `s_cbranch_join`), trap returns (`s_rfe*`), under GPR
+//! Under GPR
 //! indexing mode (`s_set_gpr_idx_on`; see `operand.rs`) DPP/SDWA/VOP3P, lane-access,
-//! movrel, swap and read-modify-write-destination VALU forms, `s_setvskip`, `s_sethalt`,
-//! `s_sendmsghalt`, `s_setreg_b32` of the float-control MODE bits
-//! from a register of unknown value, clock reads (`s_memtime`, `s_memrealtime`: no
-//! deterministic clock is defined); resource-formatted buffer accesses (`buffer_*_format_*`: the
+//! movrel, swap and read-modify-write-destination VALU forms,
+//! `s_setreg_b32` of the float-control MODE bits
+//! from a register of unknown value; resource-formatted buffer accesses (`buffer_*_format_*`: the
 //! format is a run-time V# field), MTBUF formats `buffer_format.rs` does not model (UNORM/
 //! SNORM, packed formats, narrow SCALED/FLOAT stores, `_d16`), MUBUF `lds` on opcodes other
 //! than the byte/short/dword loads and `tfe` on stores and atomics; DS
@@ -77,6 +80,7 @@ mod scalar;
 mod sdwa_dpp;
 mod smem;
 pub mod state;
+mod targets;
 mod valu_ops;
 mod valu_rare;
 mod valu_special;
@@ -166,12 +170,34 @@ fn exit_of(inst: &Inst, off: u64) -> Exit {
         | S_CBRANCH_CDBGSYS
         | S_CBRANCH_CDBGUSER
         | S_CBRANCH_CDBGSYS_OR_USER
-        | S_CBRANCH_CDBGSYS_AND_USER => Exit::Cond(target()),
-        S_ENDPGM | S_ENDPGM_SAVED | S_ENDPGM_ORDERED_PS_DONE | S_TRAP | S_SETPC_B64 => Exit::Stop,
-        S_BARRIER | S_SWAPPC_B64 => Exit::Split,
+        | S_CBRANCH_CDBGSYS_AND_USER
+        | S_CBRANCH_I_FORK => Exit::Cond(target()),
+        S_ENDPGM
+        | S_ENDPGM_SAVED
+        | S_ENDPGM_ORDERED_PS_DONE
+        | S_TRAP
+        | S_SETPC_B64
+        | S_RFE_B64
+        | S_RFE_RESTORE_B64
+        | S_SENDMSGHALT => Exit::Stop,
+        S_SETHALT if control::halts(inst) => Exit::Stop,
+        // `s_cbranch_g_fork` continues at a register address or the next instruction;
+        // `s_cbranch_join` at the next instruction or a popped address (a fork's target or
+        // next instruction, both leaders already).
+        S_BARRIER | S_SWAPPC_B64 | S_CBRANCH_G_FORK | S_CBRANCH_JOIN => Exit::Split,
         S_CALL_B64 => Exit::Call(target()),
         _ => Exit::Fall,
     }
+}
+
+/// Whether `inst` is a vector instruction (not issued while MODE.VSKIP is set): VALU
+/// (VOPC, lane reads and VALU writes of SGPRs included), LDS/GDS, buffer and flat accesses.
+fn is_vector(inst: &Inst) -> bool {
+    use crate::inst::Encoding as E;
+    !matches!(
+        inst.encoding,
+        E::Sop1 | E::Sop2 | E::Sopk | E::Sopc | E::Sopp | E::Smrd | E::Smem
+    )
 }
 
 /// One basic block found by discovery.
@@ -185,8 +211,8 @@ struct BasicBlock {
 
 /// Lifts `code` (the kernel's code bytes, entry at offset 0) to a function.
 pub fn lift(code: &[u8], cfg: &LiftConfig) -> Result<wavejit_ir::Function, LiftError> {
-    let (insts, leaders) = discover(code, cfg.gen)?;
-    let blocks = split_blocks(code.len() as u64, &insts, &leaders);
+    let (insts, leaders, indirect) = discover(code, cfg)?;
+    let blocks = split_blocks(code.len() as u64, &insts, &leaders, &indirect);
     let modes = entry_modes(&blocks, &insts, cfg)?;
     let g = GcnLayout::new();
     let mut b = FunctionBuilder::new(&cfg.name, g.layout.clone());
@@ -209,6 +235,10 @@ pub fn lift(code: &[u8], cfg: &LiftConfig) -> Result<wavejit_ir::Function, LiftE
         exec_cache: None,
         dpp_write: None,
         prev_inst: None,
+        vskip: insts.values().any(control::writes_vskip),
+        clock: insts.values().any(smem::reads_clock),
+        block_len: 0,
+        block_index: 0,
     };
     l.b.switch_to(prologue);
     let m = l.b.i32(cfg.initial_mode());
@@ -231,27 +261,44 @@ pub fn lift(code: &[u8], cfg: &LiftConfig) -> Result<wavejit_ir::Function, LiftE
     Ok(l.b.finish())
 }
 
-/// Recursive-descent discovery: decodes every reachable instruction and collects leaders.
-fn discover(code: &[u8], gen: Gen) -> Result<(BTreeMap<u64, Inst>, BTreeSet<u64>), LiftError> {
+/// Register-jump targets found by discovery: jump offset -> target offset.
+type Indirect = HashMap<u64, i64>;
+/// What discovery finds: instructions by offset, block leaders, register-jump targets.
+type Discovered = (BTreeMap<u64, Inst>, BTreeSet<u64>, Indirect);
+
+/// Recursive-descent discovery: decodes every reachable instruction and collects leaders
+/// (register-jump targets where `targets.rs` can tell them).
+fn discover(code: &[u8], cfg: &LiftConfig) -> Result<Discovered, LiftError> {
     let len = code.len() as u64;
     let mut insts = BTreeMap::new();
     let mut leaders = BTreeSet::new();
+    let mut indirect = Indirect::new();
     let mut work = vec![0u64];
     leaders.insert(0);
     let in_code = |t: i64| t >= 0 && (t as u64) < len;
     while let Some(start) = work.pop() {
         let mut off = start;
+        let mut known = targets::Known::default();
         while off < len && !insts.contains_key(&off) {
-            let inst = decode(gen, code, off as usize)
+            let inst = decode(cfg.gen, code, off as usize)
                 .map_err(|source| LiftError::Decode { pc: off, source })?;
             let next = off + inst.len as u64;
             let exit = exit_of(&inst, off);
-            insts.insert(off, inst);
             let push = |t: i64, leaders: &mut BTreeSet<u64>, work: &mut Vec<u64>| {
                 if in_code(t) && leaders.insert(t as u64) {
                     work.push(t as u64);
                 }
             };
+            let reg_target = targets::jump_source(&inst)
+                .and_then(|f| known.pair(&inst, f))
+                .map(|a| a.wrapping_sub(cfg.base) as i64)
+                .filter(|&t| in_code(t));
+            if let Some(t) = reg_target {
+                push(t, &mut leaders, &mut work);
+                indirect.insert(off, t);
+            }
+            known.step(&inst, cfg.base.wrapping_add(off));
+            insts.insert(off, inst);
             match exit {
                 Exit::Fall => {}
                 Exit::Jump(t) => {
@@ -270,10 +317,15 @@ fn discover(code: &[u8], gen: Gen) -> Result<(BTreeMap<u64, Inst>, BTreeSet<u64>
             off = next;
         }
     }
-    Ok((insts, leaders))
+    Ok((insts, leaders, indirect))
 }
 
-fn split_blocks(len: u64, insts: &BTreeMap<u64, Inst>, leaders: &BTreeSet<u64>) -> Vec<BasicBlock> {
+fn split_blocks(
+    len: u64,
+    insts: &BTreeMap<u64, Inst>,
+    leaders: &BTreeSet<u64>,
+    indirect: &Indirect,
+) -> Vec<BasicBlock> {
     let mut out = Vec::new();
     for &start in leaders {
         if start >= len || !insts.contains_key(&start) {
@@ -289,6 +341,7 @@ fn split_blocks(len: u64, insts: &BTreeMap<u64, Inst>, leaders: &BTreeSet<u64>) 
             let inst = &insts[&off];
             bb.insts.push(off);
             let next = off + inst.len as u64;
+            bb.succs.extend(indirect.get(&off));
             match exit_of(inst, off) {
                 Exit::Jump(t) => {
                     bb.succs.push(t);
@@ -392,6 +445,13 @@ pub(crate) struct Lifter<'a> {
     pub(crate) dpp_write: Option<Value>,
     /// The previous instruction of the current block (`s_setreg_b32` constant tracking).
     pub(crate) prev_inst: Option<Inst>,
+    /// Whether the program can set MODE.VSKIP (then vector instructions are guarded).
+    vskip: bool,
+    /// Whether the program reads the clock (then every block advances it).
+    pub(crate) clock: bool,
+    /// Instructions in the current basic block, and the index of the current one in it.
+    pub(crate) block_len: u64,
+    pub(crate) block_index: u64,
 }
 
 /// Whether lifting an instruction ended the block.
@@ -408,23 +468,58 @@ impl Lifter<'_> {
         insts: &BTreeMap<u64, Inst>,
     ) -> Result<(), LiftError> {
         let id = self.ids[&bb.start];
-        self.b.switch_to(id);
-        self.exec_cache = None;
+        self.switch_block(id);
         self.prev_inst = None;
-        for &off in &bb.insts {
-            self.pc = off;
-            self.b.begin_guest_inst(off as u32);
-            self.dpp_write = None;
-            if self.lift_inst(&insts[&off])? == Flow::Ended {
-                return Ok(());
-            }
-            self.prev_inst = Some(insts[&off].clone());
+        self.block_len = bb.insts.len() as u64;
+        if self.clock {
+            self.advance_clock();
         }
         let last = *bb.insts.last().expect("blocks are never empty");
         let next = last + insts[&last].len as u64;
-        let t = self.target(next as i64);
+        // The guarded run of vector instructions being lifted: (index after it, block after it).
+        let mut run: Option<(usize, Block)> = None;
+        for (i, &off) in bb.insts.iter().enumerate() {
+            let inst = &insts[&off];
+            if let Some((end, rest)) = run {
+                if i == end {
+                    self.b.terminate(Terminator::Jump(rest));
+                    self.switch_block(rest);
+                    run = None;
+                }
+            }
+            self.pc = off;
+            self.block_index = i as u64;
+            self.b.begin_guest_inst(off as u32);
+            if self.vskip && run.is_none() && is_vector(inst) {
+                let end = (i..bb.insts.len())
+                    .find(|&j| !is_vector(&insts[&bb.insts[j]]))
+                    .unwrap_or(bb.insts.len());
+                let rest = if end < bb.insts.len() {
+                    self.b.create_block()
+                } else {
+                    self.target(next as i64)
+                };
+                self.vskip_guard(rest);
+                run = Some((end, rest));
+            }
+            self.dpp_write = None;
+            if self.lift_inst(inst)? == Flow::Ended {
+                return Ok(());
+            }
+            self.prev_inst = Some(inst.clone());
+        }
+        let t = match run {
+            Some((_, rest)) => rest,
+            None => self.target(next as i64),
+        };
         self.b.terminate(Terminator::Jump(t));
         Ok(())
+    }
+
+    /// Makes `b` the current block; per-block caches of values start empty.
+    fn switch_block(&mut self, b: Block) {
+        self.b.switch_to(b);
+        self.exec_cache = None;
     }
 
     fn lift_inst(&mut self, inst: &Inst) -> Result<Flow, LiftError> {

@@ -74,6 +74,10 @@ impl Lifter<'_> {
                 self.b.terminate(Terminator::JumpIndirect(t));
                 return Ok(Flow::Ended);
             }
+            S_CBRANCH_I_FORK | S_CBRANCH_G_FORK => return self.fork(inst),
+            S_CBRANCH_JOIN => return self.join(inst),
+            S_RFE_B64 | S_RFE_RESTORE_B64 => return self.rfe(inst),
+            S_SETVSKIP => self.setvskip(inst)?,
             S_CALL_B64 => {
                 let next = self.guest_addr(self.pc + inst.len as u64);
                 let v = self.b.i64(next);
@@ -96,9 +100,6 @@ impl Lifter<'_> {
     fn sop2(&mut self, inst: &Inst) -> Result<(), LiftError> {
         use Opcode::*;
         let op = inst.opcode;
-        if matches!(op, S_CBRANCH_G_FORK | S_RFE_RESTORE_B64) {
-            return Err(self.unsupported(inst, "fork/join and trap-return instructions"));
-        }
         let a = self.sop_src(inst, Field::Ssrc0)?;
         let b = self.sop_src(inst, Field::Ssrc1)?;
         let t = self.b.ty(a).scalar;
@@ -253,9 +254,6 @@ impl Lifter<'_> {
         use Opcode::*;
         let op = inst.opcode;
         match op {
-            S_RFE_B64 | S_CBRANCH_JOIN => {
-                return Err(self.unsupported(inst, "trap return and fork/join"))
-            }
             S_SET_GPR_IDX_IDX => {
                 // CLRX GcnInstrsSop1.md: M0 = (M0 & 0xffffff00) | (SSRC0 & 0xff).
                 let src = self.sop_src(inst, Field::Ssrc0)?;
@@ -539,15 +537,16 @@ impl Lifter<'_> {
             }
             S_GETREG_B32 => self.getreg(inst, imm),
             S_SETREG_B32 | S_SETREG_IMM32_B32 => self.setreg(inst, imm),
-            _ => Err(self.unsupported(inst, "SOPK opcode without semantics (fork)")),
+            _ => Err(self.unsupported(inst, "SOPK opcode without semantics")),
         }
     }
 
     fn getreg(&mut self, inst: &Inst, imm: u16) -> Result<(), LiftError> {
         let (id, off, size) = hwreg_fields(imm);
         let full = if id == super::state::HW_REG_STATUS {
-            // STATUS: SCC [0], EXECZ [9], VCCZ [10], VALID [16] (CLRX GcnState.md); the other
-            // bits (priority, halt, trap, debug) are 0 for a running compute wave.
+            // STATUS: SCC [0], EXECZ [9], VCCZ [10], VALID [16] (CLRX GcnState.md), and the bits
+            // stored in the STATUS cell (INST_ATC [23], see `control.rs`); the other bits
+            // (priority, halt, trap, debug) are 0 for a running compute wave.
             let scc = self.scc();
             let scc = self.b.op(Op::Zext, I32, &[scc]);
             let ez = self.read_scalar(inst, Operand::Execz, I32)?;
@@ -557,6 +556,9 @@ impl Lifter<'_> {
             let ez = self.b.op(Op::Shl, I32, &[ez, k9]);
             let vz = self.b.op(Op::Shl, I32, &[vz, k10]);
             let valid = self.b.i32(1 << 16);
+            let cell = self.g.hwreg(id);
+            let stored = self.b.use_reg(cell, I32);
+            let valid = self.b.op(Op::Or, I32, &[valid, stored]);
             let r = self.b.op(Op::Or, I32, &[scc, ez]);
             let r = self.b.op(Op::Or, I32, &[r, vz]);
             self.b.op(Op::Or, I32, &[r, valid])
@@ -619,9 +621,6 @@ impl Lifter<'_> {
     fn sopc(&mut self, inst: &Inst) -> Result<(), LiftError> {
         use Opcode::*;
         let op = inst.opcode;
-        if op == S_SETVSKIP {
-            return Err(self.unsupported(inst, "vskip mode"));
-        }
         if op == S_SET_GPR_IDX_ON {
             // CLRX GcnInstrsSopc.md: MODE.GPR_IDX_EN = 1,
             // M0 = (M0 & 0xffff0f00) | ((IMM8 & 15) << 12) | (SSRC0 & 0xff).

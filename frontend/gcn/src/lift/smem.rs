@@ -20,6 +20,19 @@
 //!   implemented by third-party GCN simulators), low two bits cleared. SBASE is by
 //!   convention FLAT_SCRATCH (the wave's scratch base, a global address in this emulator);
 //!   any SGPR pair is accepted, as the hardware does.
+//!
+//! **Clocks.** Real `s_memtime` (shader-clock cycles) and `s_memrealtime` (a fixed-rate
+//! reference counter) depend on timing, which would make results differ between engines and
+//! thread counts. Here the wave's clock is the number of guest instructions it has retired:
+//! a 64-bit `clock` cell (see `state.rs`) starting at 0 that each basic block advances by its
+//! instruction count when it is entered (skipped vector instructions and instructions after a
+//! fault included), only in programs that read a clock. `s_memtime` returns the instructions
+//! retired before it (so two reads in a row differ by their distance). `s_memrealtime` returns
+//! that count divided by [`REALTIME_DIVIDER`]: the reference clock runs far slower than the
+//! shader clock (100 MHz against about 1.6 GHz on Vega-class parts, retiring about one
+//! instruction per cycle), so it advances once per 16 instructions. Both are monotonic and
+//! the same on every engine. The value is ready at once; `s_waitcnt lgkmcnt` has nothing to
+//! wait for.
 use super::{LiftError, Lifter};
 use crate::inst::{Encoding, Gen, Inst, Opcode, Operand};
 use crate::tables::{flags, Field};
@@ -58,7 +71,41 @@ pub(crate) fn atomic_of(name: &str) -> Option<(AtomicOp, bool)> {
     Some((op, wide))
 }
 
+/// Retired instructions per tick of `s_memrealtime` (see the module doc; a power of two).
+pub const REALTIME_DIVIDER: u64 = 16;
+
+/// Whether `inst` reads the wave clock.
+pub(crate) fn reads_clock(inst: &Inst) -> bool {
+    matches!(inst.opcode, Opcode::S_MEMTIME | Opcode::S_MEMREALTIME)
+}
+
 impl Lifter<'_> {
+    /// Adds the current basic block's instruction count to the clock (at the block's entry).
+    pub(crate) fn advance_clock(&mut self) {
+        let r = self.g.clock();
+        let c = self.b.use_reg(r, I64);
+        let n = self.b.i64(self.block_len);
+        let c = self.b.op(Op::Iadd, I64, &[c, n]);
+        self.b.def_reg(r, c, None);
+    }
+
+    /// `s_memtime` / `s_memrealtime`: the clock as of the current instruction.
+    fn clock_read(&mut self, inst: &Inst) -> Result<(), LiftError> {
+        let Some(data) = inst.operand(Field::Sdata).copied() else {
+            return Err(self.invalid(inst, "missing data register"));
+        };
+        // The block added all its instructions on entry; this one is `block_index` into it.
+        let r = self.g.clock();
+        let c = self.b.use_reg(r, I64);
+        let back = self.b.i64(self.block_len - self.block_index);
+        let mut t = self.b.op(Op::Isub, I64, &[c, back]);
+        if inst.opcode == Opcode::S_MEMREALTIME {
+            let k = self.b.i32(REALTIME_DIVIDER.trailing_zeros());
+            t = self.b.op(Op::Lshr, I64, &[t, k]);
+        }
+        self.write_scalar(inst, data.value, t)
+    }
+
     /// A uniform dword load that only happens when `ok` (uniform i1) holds; 0 otherwise.
     fn uniform_load_if(&mut self, addr: Value, ok: Value) -> Value {
         let l = self.b.lane_id();
@@ -103,9 +150,7 @@ impl Lifter<'_> {
         match op {
             S_DCACHE_INV | S_DCACHE_INV_VOL | S_DCACHE_WB | S_DCACHE_WB_VOL | S_ATC_PROBE
             | S_ATC_PROBE_BUFFER | S_DCACHE_DISCARD | S_DCACHE_DISCARD_X2 => return Ok(()),
-            S_MEMTIME | S_MEMREALTIME => {
-                return Err(self.unsupported(inst, "clock counters (no deterministic value)"))
-            }
+            S_MEMTIME | S_MEMREALTIME => return self.clock_read(inst),
             _ => {}
         }
         let name = inst.opcode.name();

@@ -17,10 +17,17 @@
 //! | `ttmp` | uniform | 16 | trap temporaries (12 before gfx9) |
 //! | `tba`, `tma` | uniform | 2 each | trap base / memory addresses (gfx6-8) |
 //! | `hwreg` | uniform | 16 | hardware registers by `s_getreg` id (1 = MODE, 3 = TRAPSTS, ...) |
+//! | `clock` | uniform | 2 | the wave's deterministic clock: guest instructions retired (lo, hi) |
 //! | `gds` | uniform | 2 | guest address of the dispatch's GDS memory, lo, hi (a launch input, not an architectural register) |
 //!
 //! VCCZ, EXECZ and the STATUS register are derived from VCC, EXEC and SCC when read, never
-//! stored. A 64-bit register pair is two consecutive cells, low half first (the IR rule).
+//! stored; the `hwreg` STATUS cell holds only the STATUS bits an instruction sets (INST_ATC,
+//! by `s_rfe_restore_b64`). MODE holds the conditional-branch stack pointer CSP `[31:29]` and
+//! VSKIP `[28]` as well (fork/join and `s_setvskip` keep them there, so `s_getreg` sees them).
+//! A 64-bit register pair is two consecutive cells, low half first (the IR rule).
+//!
+//! The clock starts at 0 with the wave and only programs that read it (`s_memtime`,
+//! `s_memrealtime`) advance it (see `smem.rs`).
 //!
 //! GDS (the global data share) is modelled as [`GDS_BYTES`] of guest memory per dispatch,
 //! zero-filled at launch and shared by every work-group; the launcher allocates it and stores
@@ -58,6 +65,7 @@ pub struct GcnLayout {
     pub tma: FileId,
     pub hwreg: FileId,
     pub gds: FileId,
+    pub clock: FileId,
 }
 
 impl Default for GcnLayout {
@@ -81,6 +89,7 @@ impl GcnLayout {
         let tba = l.add_file("tba", FileKind::Uniform, 2);
         let tma = l.add_file("tma", FileKind::Uniform, 2);
         let hwreg = l.add_file("hwreg", FileKind::Uniform, HWREGS);
+        let clock = l.add_file("clock", FileKind::Uniform, 2);
         let v = l.add_file("v", FileKind::Lane, VGPRS);
         let gds = l.add_file("gds", FileKind::Uniform, 2);
         GcnLayout {
@@ -98,6 +107,7 @@ impl GcnLayout {
             tma,
             hwreg,
             gds,
+            clock,
         }
     }
 
@@ -128,6 +138,10 @@ impl GcnLayout {
     /// The guest address of the dispatch's GDS memory (lo cell; hi is `.offset(1)`).
     pub fn gds(&self) -> Reg {
         Reg::new(self.gds, 0)
+    }
+    /// The wave clock as a 64-bit pair (lo cell; hi is `.offset(1)`).
+    pub fn clock(&self) -> Reg {
+        Reg::new(self.clock, 0)
     }
     /// Hardware register `id` (see [`HW_REG_MODE`]).
     pub fn hwreg(&self, id: u32) -> Reg {
