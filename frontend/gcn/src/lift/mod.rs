@@ -29,7 +29,8 @@
 //!   OMOD scales before clamp and is ignored when the result type keeps output denormals
 //!   (notes/gcn_vop3_rules.md §2). Input abs/neg are sign-bit operations.
 //! - **Memory**: scalar loads are uniform global loads; MUBUF/MTBUF compute addresses and range
-//!   checks from the V# per CLRX doc/GcnMemHandling.md (see `buffer.rs`); FLAT/GLOBAL/SCRATCH
+//!   checks from the V# per CLRX doc/GcnMemHandling.md (see `buffer.rs`; formatted accesses in
+//!   `buffer_format.rs`); FLAT/GLOBAL/SCRATCH
 //!   addresses are global addresses; DS is the LDS space. Widths above 64 bits are split
 //!   into dword accesses.
 //!
@@ -48,10 +49,8 @@
 //! movrel, swap and read-modify-write-destination VALU forms, `s_setvskip`, `s_sethalt`,
 //! `s_sendmsghalt`, `s_setreg_b32` of the float-control MODE bits
 //! from a register of unknown value, clock reads (`s_memtime`, `s_memrealtime`: no
-//! deterministic clock is defined); resource-formatted buffer accesses (`buffer_*_format_*`: the
-//! format is a run-time V# field), MTBUF formats `buffer_format.rs` does not model (UNORM/
-//! SNORM, packed formats, narrow SCALED/FLOAT stores, `_d16`), MUBUF `lds` on opcodes other
-//! than the byte/short/dword loads and `tfe` on stores and atomics; DS
+//! deterministic clock is defined); MUBUF `lds` on opcodes other than the byte/short/dword/
+//! `format_x` loads and `tfe` on stores and atomics; DS
 //! `ordered_count` and GWS;
 //! `v_mqsad_u32_u8` with a TTMP or special-register accumulator; abs/neg modifiers on integer
 //! operands and clamp on integer ops without a saturating form; LDS_DIRECT and the gfx9
