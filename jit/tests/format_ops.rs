@@ -94,9 +94,13 @@ fn run(engine: &dyn Engine, func: &Function, code: u32, seed: u32) -> Outcome {
     w.state.set_uniform(s(4), code);
     w.state.set_uniform(s(6), m as u32);
     w.state.set_uniform(s(7), (m >> 32) as u32);
-    for r in 8..14 {
-        for l in 0..64 {
-            let x = (l * 0x0101_0101 + r * 0x3f7f_0003).wrapping_mul(0x2545_f491) ^ seed;
+    for r in 8..14u32 {
+        for l in 0..64u32 {
+            let x = l
+                .wrapping_mul(0x0101_0101)
+                .wrapping_add(r.wrapping_mul(0x3f7f_0003))
+                .wrapping_mul(0x2545_f491)
+                ^ seed;
             w.state.set_lane(v(r), l, x);
         }
     }
@@ -133,7 +137,10 @@ fn interpreter_and_jit_agree_on_every_format() {
                 let seed = (n * 0x10001) as u32;
                 let a = run(&Interpreter, &func, code, seed);
                 let b = run(&jit, &func, code, seed);
-                assert!(a.regs == b.regs, "registers differ: {data:?} {num:?} sel {k}");
+                assert!(
+                    a.regs == b.regs,
+                    "registers differ: {data:?} {num:?} sel {k}"
+                );
                 assert!(a.mem == b.mem, "memory differs: {data:?} {num:?} sel {k}");
                 n += 1;
             }
@@ -160,6 +167,11 @@ fn hand_checked_results() {
             "{}",
             engine.name()
         );
-        assert_eq!([0, 1, 2, 3].map(|r| cell(r, 0)), [0, 0, 1, 0], "{}", engine.name());
+        assert_eq!(
+            [0, 1, 2, 3].map(|r| cell(r, 0)),
+            [0, 0, 1, 0],
+            "{}",
+            engine.name()
+        );
     }
 }

@@ -29,8 +29,8 @@ fn vsharp(w: &mut Wave, n: u32, base: u64, stride: u32, num: u32, w3: u32) {
 }
 
 fn run(w: &mut Wave, gen: Gen, text: &str) {
-    let code = assemble(gen, &format!("{text}\ns_endpgm\n"))
-        .unwrap_or_else(|e| panic!("{gen:?}: {e:?}"));
+    let code =
+        assemble(gen, &format!("{text}\ns_endpgm\n")).unwrap_or_else(|e| panic!("{gen:?}: {e:?}"));
     w.lift_run(&code, &config(gen, KEEP_ALL));
 }
 
@@ -90,13 +90,19 @@ fn mubuf_load_format_takes_format_and_dst_sel_from_the_vsharp() {
             }
             let o = 4 * l as usize;
             let want = if l < 50 {
-                [unorm(data[o + 2] as u32, 8), unorm(data[o + 1] as u32, 8), unorm(data[o] as u32, 8), ONE]
+                [
+                    unorm(data[o + 2] as u32, 8),
+                    unorm(data[o + 1] as u32, 8),
+                    unorm(data[o] as u32, 8),
+                    ONE,
+                ]
             } else {
                 [0, 0, 0, ONE]
             };
             let got = [4, 5, 6, 7].map(|r| w.v(r, l));
             assert_eq!(got, want, "{gen:?} 8_8_8_8 unorm lane {l}");
-            let h = |i: usize| i16::from_le_bytes([data[256 + o + i], data[257 + o + i]]) as i32 as u32;
+            let h =
+                |i: usize| i16::from_le_bytes([data[256 + o + i], data[257 + o + i]]) as i32 as u32;
             let got = [8, 9, 10, 11].map(|r| w.v(r, l));
             assert_eq!(got, [h(2), 0, h(0), 1], "{gen:?} 16_16 sint lane {l}");
         }
@@ -111,11 +117,19 @@ fn structured_buffer_elements_are_checked_whole() {
     // 32_32 FLOAT, stride 12: index < 40 and offset 4 < 12 are in range.
     vsharp(&mut w, 4, src, 12, 40, word3(IDENT, 7, 11));
     w.set_v_all(2, |l| l);
-    run(&mut w, Gen::Gfx9, "buffer_load_format_xyzw v[4:7], v2, s[4:7], 0 idxen offset:4");
+    run(
+        &mut w,
+        Gen::Gfx9,
+        "buffer_load_format_xyzw v[4:7], v2, s[4:7], 0 idxen offset:4",
+    );
     for l in 0..64u32 {
         let o = 12 * l as usize + 4;
         let d = |i: usize| u32::from_le_bytes(data[o + 4 * i..o + 4 * i + 4].try_into().unwrap());
-        let want = if l < 40 { [d(0), d(1), 0, ONE] } else { [0, 0, 0, 0] };
+        let want = if l < 40 {
+            [d(0), d(1), 0, ONE]
+        } else {
+            [0, 0, 0, 0]
+        };
         assert_eq!([4, 5, 6, 7].map(|r| w.v(r, l)), want, "lane {l}");
     }
 }
@@ -141,14 +155,39 @@ fn mtbuf_loads_use_the_instruction_format_and_identity_select() {
             let o = 4 * l as usize;
             let d = |at: usize| u32::from_le_bytes(data[at + o..at + o + 4].try_into().unwrap());
             let e = d(0);
-            let want = [ufloat(e & 0x7ff, 6), ufloat(e >> 11 & 0x7ff, 6), ufloat(e >> 22, 5), ONE];
-            assert_eq!([4, 5, 6, 7].map(|r| w.v(r, l)), want, "{gen:?} 10_11_11 lane {l}");
+            let want = [
+                ufloat(e & 0x7ff, 6),
+                ufloat(e >> 11 & 0x7ff, 6),
+                ufloat(e >> 22, 5),
+                ONE,
+            ];
+            assert_eq!(
+                [4, 5, 6, 7].map(|r| w.v(r, l)),
+                want,
+                "{gen:?} 10_11_11 lane {l}"
+            );
             let e = d(256);
-            let want = [snorm(e & 0x3ff, 10), snorm(e >> 10 & 0x3ff, 10), snorm(e >> 20 & 0x3ff, 10), snorm(e >> 30, 2)];
-            assert_eq!([8, 9, 10, 11].map(|r| w.v(r, l)), want, "{gen:?} 2_10_10_10 lane {l}");
+            let want = [
+                snorm(e & 0x3ff, 10),
+                snorm(e >> 10 & 0x3ff, 10),
+                snorm(e >> 20 & 0x3ff, 10),
+                snorm(e >> 30, 2),
+            ];
+            assert_eq!(
+                [8, 9, 10, 11].map(|r| w.v(r, l)),
+                want,
+                "{gen:?} 2_10_10_10 lane {l}"
+            );
             let e = d(512);
-            assert_eq!([12, 13].map(|r| w.v(r, l)), [unorm(e & 0xffff, 16), unorm(e >> 16, 16)]);
-            assert_eq!(w.v(14, l), (data[768 + o] as f32).to_bits(), "{gen:?} 8 uscaled");
+            assert_eq!(
+                [12, 13].map(|r| w.v(r, l)),
+                [unorm(e & 0xffff, 16), unorm(e >> 16, 16)]
+            );
+            assert_eq!(
+                w.v(14, l),
+                (data[768 + o] as f32).to_bits(),
+                "{gen:?} 8 uscaled"
+            );
         }
     }
 }
@@ -157,12 +196,25 @@ fn mtbuf_loads_use_the_instruction_format_and_identity_select() {
 fn rne(x: f64) -> i64 {
     let f = x.floor();
     let d = x - f;
-    (if d > 0.5 || (d == 0.5 && f as i64 % 2 != 0) { f + 1.0 } else { f }) as i64
+    (if d > 0.5 || (d == 0.5 && f as i64 % 2 != 0) {
+        f + 1.0
+    } else {
+        f
+    }) as i64
 }
 
 #[test]
 fn format_stores_convert_clamp_and_drop_out_of_range() {
-    let xs = [0.5f32, 1.0, -1.0, 2.0, f32::NAN, 0.3, 1.0 / 255.0 * 127.5, -0.0];
+    let xs = [
+        0.5f32,
+        1.0,
+        -1.0,
+        2.0,
+        f32::NAN,
+        0.3,
+        1.0 / 255.0 * 127.5,
+        -0.0,
+    ];
     for gen in GENS {
         let mut w = Wave::new();
         let dst = w.buffer(&[0xaa; 1024]);
@@ -188,7 +240,11 @@ fn format_stores_convert_clamp_and_drop_out_of_range() {
             let want = if l < 50 {
                 (0..4).fold(0u32, |v, c| {
                     let x = xs[(l + c) as usize % xs.len()] as f64;
-                    let b = if x.is_nan() { 0 } else { rne(x.clamp(0.0, 1.0) * 255.0) };
+                    let b = if x.is_nan() {
+                        0
+                    } else {
+                        rne(x.clamp(0.0, 1.0) * 255.0)
+                    };
                     v | (b as u32) << (8 * c)
                 })
             } else {
@@ -202,7 +258,11 @@ fn format_stores_convert_clamp_and_drop_out_of_range() {
             let hi = half_rtz(-(l as f64) - 3.0 / 4096.0);
             assert_eq!(x, lo | hi << 16, "{gen:?} 16_16 float lane {l}");
             // 10_10_10_2 UINT: x is the 2-bit field, clamped; y, z, w are stored as 0.
-            assert_eq!(out[128 + l as usize], (5 * l).min(3), "{gen:?} 10_10_10_2 lane {l}");
+            assert_eq!(
+                out[128 + l as usize],
+                (5 * l).min(3),
+                "{gen:?} 10_10_10_2 lane {l}"
+            );
         }
     }
 }
@@ -247,8 +307,15 @@ fn d16_register_layouts() {
     let src = w.buffer(&data);
     vsharp(&mut w, 4, src, 0, 8, word3(IDENT, 7, 12));
     w.set_v_all(8, |_| 0xffff_ffff);
-    run(&mut w, Gen::Gfx8, "buffer_load_format_d16_xyzw v[8:11], off, s[4:7], 0");
-    assert_eq!([8, 9, 10, 11].map(|r| w.v(r, 0)), [0x3c00, 0xc000, 0x7bff, 0x0001]);
+    run(
+        &mut w,
+        Gen::Gfx8,
+        "buffer_load_format_d16_xyzw v[8:11], off, s[4:7], 0",
+    );
+    assert_eq!(
+        [8, 9, 10, 11].map(|r| w.v(r, 0)),
+        [0x3c00, 0xc000, 0x7bff, 0x0001]
+    );
 
     // d16 stores: 16_16 UNORM from f16 (0.5 -> 0x8000, 1.0 -> 0xffff) and 8_8 SINT from i16.
     for gen in [Gen::Gfx8, Gen::Gfx9] {

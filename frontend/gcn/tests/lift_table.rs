@@ -203,8 +203,6 @@ fn expected_unsupported(op: Opcode, name: &str) -> bool {
             | S_MEMREALTIME
             | DS_ORDERED_COUNT
     ) || name.starts_with("ds_gws")
-        || (name.starts_with("buffer_") && name.contains("_format_"))
-        || (name.starts_with("tbuffer_") && name.contains("_d16"))
 }
 
 #[test]

@@ -362,7 +362,11 @@ impl FunctionBuilder {
         mask: Option<Value>,
     ) -> Value {
         let shape = self.ty(addr).shape;
-        let scalar = if d16 { ScalarType::I16 } else { ScalarType::I32 };
+        let scalar = if d16 {
+            ScalarType::I16
+        } else {
+            ScalarType::I32
+        };
         self.push(
             InstKind::LoadFormat {
                 space,

@@ -276,7 +276,10 @@ impl Sel {
     }
 
     pub fn to_char(self) -> char {
-        SEL_CHARS.iter().find(|(s, _)| *s == self).map_or('0', |p| p.1)
+        SEL_CHARS
+            .iter()
+            .find(|(s, _)| *s == self)
+            .map_or('0', |p| p.1)
     }
 
     pub fn from_char(c: char) -> Option<Sel> {
@@ -428,8 +431,7 @@ impl ElemFormat {
         let data = DataFormat::from_name(data).ok_or(format!("unknown data format `{data}`"))?;
         let num = NumFormat::from_name(num).ok_or(format!("unknown number format `{num}`"))?;
         let sels: Option<Vec<Sel>> = swizzle.chars().map(Sel::from_char).collect();
-        let Some([x, y, z, w]) = sels.as_deref().and_then(|s| <[Sel; 4]>::try_from(s).ok())
-        else {
+        let Some([x, y, z, w]) = sels.as_deref().and_then(|s| <[Sel; 4]>::try_from(s).ok()) else {
             return Err(format!("swizzle `{swizzle}` is not four of x y z w 0 1"));
         };
         Ok(ElemFormat {
@@ -561,7 +563,11 @@ fn f32_to_small(bits: u32, mant: u32, signed: bool) -> u32 {
     let sign = if signed && neg { 1 << 15 } else { 0 };
     if exp == 0xff && frac != 0 {
         let payload = frac >> shift;
-        let payload = if payload == 0 { 1 << (mant - 1) } else { payload };
+        let payload = if payload == 0 {
+            1 << (mant - 1)
+        } else {
+            payload
+        };
         return sign | inf | payload;
     }
     if neg && !signed {

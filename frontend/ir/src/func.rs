@@ -280,7 +280,12 @@ impl InstKind {
             } => [addr, value].into_iter().chain(mask).collect(),
             LoadFormat {
                 format, addr, mask, ..
-            } => format.value().into_iter().chain([addr]).chain(mask).collect(),
+            } => format
+                .value()
+                .into_iter()
+                .chain([addr])
+                .chain(mask)
+                .collect(),
             StoreFormat {
                 format,
                 addr,

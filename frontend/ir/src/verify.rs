@@ -440,9 +440,10 @@ impl InstCx<'_> {
                 self.format_code(format)?;
                 let at = self.address(space, addr)?;
                 want(comp < 4, || format!("component {comp} is not 0..3"))?;
-                want(matches!(t.scalar, ScalarType::I32 | ScalarType::I16), || {
-                    format!("a formatted load gives i32 or i16 (d16), not {}", t.scalar)
-                })?;
+                want(
+                    matches!(t.scalar, ScalarType::I32 | ScalarType::I16),
+                    || format!("a formatted load gives i32 or i16 (d16), not {}", t.scalar),
+                )?;
                 want(t.shape == at.shape, || {
                     format!("result must be {} like the address", shape_name(at.shape))
                 })?;
@@ -471,7 +472,10 @@ impl InstCx<'_> {
                 for &d in &data[..count as usize] {
                     let t = self.operand(d)?;
                     want(t.scalar == first.scalar, || {
-                        format!("stored component {d} ({t}) is not {} like the first", first.scalar)
+                        format!(
+                            "stored component {d} ({t}) is not {} like the first",
+                            first.scalar
+                        )
                     })?;
                     shape = shape.join(t.shape);
                 }

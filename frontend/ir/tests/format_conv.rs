@@ -77,7 +77,11 @@ fn layouts_follow_the_names() {
             assert_eq!(ld(f, elem, i) as u128, v(i, n), "{d:?} {i}");
         }
         if d != D::Invalid {
-            assert_eq!(f.store(&[1, 2, 3, 4], false), Some(elem & mask128(at)), "{d:?}");
+            assert_eq!(
+                f.store(&[1, 2, 3, 4], false),
+                Some(elem & mask128(at)),
+                "{d:?}"
+            );
         }
     }
     // 10_11_11 is R11G11B10: x in bits 10:0, z (10 bits) in 31:22.
@@ -194,7 +198,10 @@ fn unorm_snorm_loads_are_correctly_rounded() {
     let u = fmt(D::D10_10_10_2, N::Unorm);
     assert_eq!(ld(u, 1, 0), f32b(1.0 / 3.0));
     let s = fmt(D::D10_10_10_2, N::Snorm);
-    assert_eq!([0, 1, 2, 3].map(|c| ld(s, c, 0)), [0, f32b(1.0), f32b(-1.0), f32b(-1.0)]);
+    assert_eq!(
+        [0, 1, 2, 3].map(|c| ld(s, c, 0)),
+        [0, f32b(1.0), f32b(-1.0), f32b(-1.0)]
+    );
 }
 
 #[test]
@@ -217,7 +224,11 @@ fn float_loads_widen_exactly() {
         let want = f16::from_bits(c as u16).to_f32();
         if want.is_nan() {
             // Payload kept in the top fraction bits, never quieted.
-            assert_eq!(r, (c & 0x8000) << 16 | 0x7f80_0000 | (c & 0x3ff) << 13, "{c:#x}");
+            assert_eq!(
+                r,
+                (c & 0x8000) << 16 | 0x7f80_0000 | (c & 0x3ff) << 13,
+                "{c:#x}"
+            );
         } else {
             assert_eq!(r, want.to_bits(), "{c:#x}");
         }
@@ -253,12 +264,18 @@ fn missing_components_swizzle_and_out_of_range() {
         ..fmt(D::D8_8, N::Uint)
     };
     assert_eq!([0, 1, 2, 3].map(|c| ld(f, 0x0201, c)), [2, 1, 1, 0]);
-    assert_eq!([0, 1, 2, 3].map(|c| f.load_out_of_range(c, false)), [0, 0, 1, 0]);
+    assert_eq!(
+        [0, 1, 2, 3].map(|c| f.load_out_of_range(c, false)),
+        [0, 0, 1, 0]
+    );
     let g = ElemFormat {
         swizzle: [Sel::One, Sel::W, Sel::One, Sel::X],
         ..fmt(D::D32, N::Float)
     };
-    assert_eq!([0, 1, 2, 3].map(|c| g.load_out_of_range(c, false)), [f32b(1.0), 0, f32b(1.0), 0]);
+    assert_eq!(
+        [0, 1, 2, 3].map(|c| g.load_out_of_range(c, false)),
+        [f32b(1.0), 0, f32b(1.0), 0]
+    );
     assert_eq!(g.load_out_of_range(0, true), 0x3c00);
     assert_eq!(ld(g, 0x4040_0000, 3), f32b(3.0));
     // Invalid formats load the out-of-range value and store nothing.
@@ -275,16 +292,39 @@ fn missing_components_swizzle_and_out_of_range() {
 fn nearest_even(x: f64) -> i64 {
     let lo = x.floor();
     let (dl, dh) = (x - lo, lo + 1.0 - x);
-    let r = if dl < dh || (dl == dh && (lo as i64) % 2 == 0) { lo } else { lo + 1.0 };
+    let r = if dl < dh || (dl == dh && (lo as i64) % 2 == 0) {
+        lo
+    } else {
+        lo + 1.0
+    };
     r as i64
 }
 
 #[test]
 fn unorm_snorm_stores() {
     let st = |d, n, x: f32| fmt(d, n).store(&[x.to_bits()], false).unwrap() as u32;
-    for x in [0.0f32, 1e-3, 0.25, 0.3, 0.5, 0.75, 0.999, 1.0, 1.0 / 3.0, 0.5 - 1e-7] {
-        assert_eq!(st(D::D8, N::Unorm, x) as i64, nearest_even(x as f64 * 255.0), "{x}");
-        assert_eq!(st(D::D16, N::Unorm, x) as i64, nearest_even(x as f64 * 65535.0), "{x}");
+    for x in [
+        0.0f32,
+        1e-3,
+        0.25,
+        0.3,
+        0.5,
+        0.75,
+        0.999,
+        1.0,
+        1.0 / 3.0,
+        0.5 - 1e-7,
+    ] {
+        assert_eq!(
+            st(D::D8, N::Unorm, x) as i64,
+            nearest_even(x as f64 * 255.0),
+            "{x}"
+        );
+        assert_eq!(
+            st(D::D16, N::Unorm, x) as i64,
+            nearest_even(x as f64 * 65535.0),
+            "{x}"
+        );
         let s = st(D::D8, N::Snorm, -x) as u8 as i8 as i64;
         assert_eq!(s, nearest_even(-x as f64 * 127.0), "{x}");
     }
@@ -423,9 +463,15 @@ fn d16_narrows_and_widens() {
     // Stores widen first: f16 0.5 -> 8-bit UNORM 128; int16 -1 -> 8-bit SINT 0xff.
     assert_eq!(u.store(&[0x3800], true), Some(128));
     assert_eq!(fmt(D::D8, N::Sint).store(&[0xffff], true), Some(0xff));
-    assert_eq!(fmt(D::D32, N::Sint).store(&[0x8000], true), Some(0xffff_8000));
+    assert_eq!(
+        fmt(D::D32, N::Sint).store(&[0x8000], true),
+        Some(0xffff_8000)
+    );
     assert_eq!(fmt(D::D32, N::Uint).store(&[0x8000], true), Some(0x8000));
     let h = fmt(D::D16_16, N::Float);
     assert_eq!(h.store(&[0x3c00, 0xfc00], true), Some(0xfc00_3c00));
-    assert_eq!(fmt(D::D32, N::Float).store(&[0x3c00], true), Some(f32b(1.0) as u128));
+    assert_eq!(
+        fmt(D::D32, N::Float).store(&[0x3c00], true),
+        Some(f32b(1.0) as u128)
+    );
 }

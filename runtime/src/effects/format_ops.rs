@@ -42,7 +42,11 @@ pub(super) fn run(
             let outside = f.load_out_of_range(comp, d16) as u64;
             clear(out, lane, ws);
             if outside != 0 {
-                let fill = if lane { &mut out.0[..ws] } else { &mut out.0[..1] };
+                let fill = if lane {
+                    &mut out.0[..ws]
+                } else {
+                    &mut out.0[..1]
+                };
                 fill.fill(outside);
             }
             let acc = Access {

@@ -226,4 +226,3 @@ impl Lifter<'_> {
 pub(super) fn is_formatted(inst: &Inst) -> bool {
     inst.encoding == Encoding::Mtbuf || inst.opcode.name().contains("_format_")
 }
-
