@@ -111,6 +111,8 @@ pub(crate) fn classify(layout: &StateLayout, b: &BlockData, i: usize) -> Result<
         InstKind::Ballot(_) => Class::Reduce,
         InstKind::Load { .. }
         | InstKind::Store { .. }
+        | InstKind::LoadFormat { .. }
+        | InstKind::StoreFormat { .. }
         | InstKind::Atomic { .. }
         | InstKind::ReadLane { .. }
         | InstKind::Shuffle { .. }

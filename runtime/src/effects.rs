@@ -6,7 +6,8 @@
 //! Rules (common to every space; per-space bounds in the `memory_ops` module):
 //! - Operands arrive in the [`Lanes`] exchange format, in [`wavejit_ir::Inst::args`] order;
 //!   an operand's shape comes from its defining instruction's type in the block.
-//! - Masked-off lanes never access memory and yield 0. Lanes act in ascending lane order.
+//! - Masked-off lanes never access memory and yield 0 (a formatted load: its out-of-range
+//!   value). Lanes act in ascending lane order.
 //! - A lane-shaped result means one access per active lane. A uniform result means one access,
 //!   made by the lowest active lane (for global and LDS memory the lane does not matter; for
 //!   private memory it selects the segment). With no active lane there is no access.
@@ -14,6 +15,7 @@
 //!   the fault names the lowest faulting lane, its address and the instruction's pc.
 //! - The hot path does not allocate.
 
+mod format_ops;
 mod lane_ops;
 mod memory_ops;
 
@@ -24,7 +26,8 @@ use crate::error::{Fault, FaultKind};
 use crate::wave::Lanes;
 use wavejit_ir::{BlockData, Inst, InstKind, Value};
 
-/// Executes `inst` over the whole wave: `Load`, `Store`, `Atomic`, `Ballot`, `ReadLane`,
+/// Executes `inst` over the whole wave: `Load`, `Store`, `LoadFormat`, `StoreFormat`,
+/// `Atomic`, `Ballot`, `ReadLane`,
 /// `Shuffle`, `ReadRegIndexed`, `WriteRegIndexed`. `args` are the operand values in
 /// [`Inst::args`] order; the result (if any) goes to `out`. Operand shapes come from `block`.
 pub fn run_effect(
@@ -42,6 +45,9 @@ pub fn run_effect(
     match inst.kind {
         InstKind::Load { .. } | InstKind::Store { .. } | InstKind::Atomic { .. } => {
             memory_ops::run(inst, &ops, out, ctx)
+        }
+        InstKind::LoadFormat { .. } | InstKind::StoreFormat { .. } => {
+            format_ops::run(inst, &ops, out, ctx)
         }
         InstKind::Ballot(_)
         | InstKind::ReadLane { .. }

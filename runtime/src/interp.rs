@@ -48,13 +48,16 @@ pub struct InterpProgram {
     targets: HashMap<u64, Block>,
 }
 
+/// Most operands of one instruction (`store_format`: code, address, 4 components, mask).
+const MAX_ARGS: usize = 7;
+
 /// An instruction's operands: their value indices, scalar types and shapes.
 #[derive(Clone, Copy, Debug)]
 struct Operands {
     n: usize,
-    index: [usize; 4],
-    ty: [ScalarType; 4],
-    uniform: [bool; 4],
+    index: [usize; MAX_ARGS],
+    ty: [ScalarType; MAX_ARGS],
+    uniform: [bool; MAX_ARGS],
 }
 
 /// Stands in for absent operands.
@@ -62,8 +65,8 @@ static ZERO: Lanes = Lanes::ZERO;
 
 impl Operands {
     /// The operand slots (absent ones read as zero).
-    fn refs<'a>(&self, before: &'a [Lanes]) -> [&'a Lanes; 4] {
-        [0, 1, 2, 3].map(|k| {
+    fn refs<'a>(&self, before: &'a [Lanes]) -> [&'a Lanes; MAX_ARGS] {
+        std::array::from_fn(|k| {
             if k < self.n {
                 &before[self.index[k]]
             } else {
@@ -86,12 +89,12 @@ impl InterpProgram {
                     .map(|inst| {
                         let args = inst.args();
                         let mut o = Operands {
-                            n: args.len(),
-                            index: [0; 4],
-                            ty: [ScalarType::I32; 4],
-                            uniform: [true; 4],
+                            n: args.len().min(MAX_ARGS),
+                            index: [0; MAX_ARGS],
+                            ty: [ScalarType::I32; MAX_ARGS],
+                            uniform: [true; MAX_ARGS],
                         };
-                        for (k, v) in args.iter().enumerate() {
+                        for (k, v) in args.iter().take(MAX_ARGS).enumerate() {
                             // The verifier guarantees a typed, earlier definition.
                             let t = b
                                 .value_type(*v)
@@ -184,10 +187,12 @@ impl InterpProgram {
                     let Some(ty) = inst.ty else {
                         return Err(trap(inst.pc, "untyped op".into()));
                     };
-                    let args = o.refs(before);
+                    let all = o.refs(before);
+                    let args = [all[0], all[1], all[2], all[3]];
+                    let uniform = [o.uniform[0], o.uniform[1], o.uniform[2], o.uniform[3]];
                     let n = o.n;
                     if ty.is_lane() {
-                        if !simd::run(op, ty.scalar, &args, &o.uniform, n, out, ws) {
+                        if !simd::run(op, ty.scalar, &args, &uniform, n, out, ws) {
                             for l in 0..ws {
                                 let a = [0, 1, 2, 3].map(|k| args[k].get(o.uniform[k], l));
                                 out.0[l] = eval(op, mode, ty.scalar, &o.ty[..n], &a[..n])

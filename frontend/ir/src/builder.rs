@@ -351,6 +351,60 @@ impl FunctionBuilder {
         );
     }
 
+    /// Register component `comp` of the `format` element at `addr`: `i32`, or `i16` when `d16`.
+    pub fn load_format(
+        &mut self,
+        space: MemSpace,
+        format: FormatSrc,
+        comp: u8,
+        d16: bool,
+        addr: Value,
+        mask: Option<Value>,
+    ) -> Value {
+        let shape = self.ty(addr).shape;
+        let scalar = if d16 {
+            ScalarType::I16
+        } else {
+            ScalarType::I32
+        };
+        self.push(
+            InstKind::LoadFormat {
+                space,
+                format,
+                comp,
+                addr,
+                mask,
+            },
+            Some(Type { scalar, shape }),
+        )
+    }
+
+    /// Stores `data` (1 to 4 components, x first) as one `format` element at `addr`.
+    pub fn store_format(
+        &mut self,
+        space: MemSpace,
+        format: FormatSrc,
+        addr: Value,
+        data: &[Value],
+        mask: Option<Value>,
+    ) {
+        let mut d = [Value(u32::MAX); 4];
+        for (slot, &v) in d.iter_mut().zip(data) {
+            *slot = v;
+        }
+        self.push(
+            InstKind::StoreFormat {
+                space,
+                format,
+                addr,
+                data: d,
+                count: data.len().min(4) as u8,
+                mask,
+            },
+            None,
+        );
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn atomic(
         &mut self,

@@ -6,6 +6,7 @@
 //! carries data from one block to the next. That is the contract that lets a back end compile a
 //! block as one unit (a chunk loop) and lets the wave yield at any block boundary.
 
+use crate::format::ElemFormat;
 use crate::op::{FloatMode, Op};
 use crate::state::{FileId, Reg, StateLayout};
 use crate::types::{ScalarType, Type};
@@ -133,6 +134,24 @@ impl AtomicOp {
     }
 }
 
+/// The element format of a formatted load or store: known when lifting, or a uniform `i32`
+/// [`ElemFormat::code`] read at run time (e.g. from a buffer descriptor).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FormatSrc {
+    Static(ElemFormat),
+    Dynamic(Value),
+}
+
+impl FormatSrc {
+    /// The code operand of a dynamic format.
+    pub fn value(self) -> Option<Value> {
+        match self {
+            FormatSrc::Static(_) => None,
+            FormatSrc::Dynamic(v) => Some(v),
+        }
+    }
+}
+
 /// What an instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InstKind {
@@ -191,6 +210,30 @@ pub enum InstKind {
         value: Value,
         mask: Option<Value>,
     },
+    /// Loads the element of `format` at `addr` (addressing as for `Load`) and gives register
+    /// component `comp` (0..4, after the format's swizzle) per [`ElemFormat::load`]: `i32`, or
+    /// `i16` for a 16-bit (d16) component. The element is accessed as a whole (its
+    /// [`ElemFormat::bytes`]); an invalid format accesses nothing. Masked-off lanes (the lifter
+    /// folds range checks into the mask) do not access memory and yield
+    /// [`ElemFormat::load_out_of_range`].
+    LoadFormat {
+        space: MemSpace,
+        format: FormatSrc,
+        comp: u8,
+        addr: Value,
+        mask: Option<Value>,
+    },
+    /// Stores register components `data[..count]` (1..=4, all `i32`, or all `i16` for d16) as
+    /// one element of `format` at `addr`, per [`ElemFormat::store`]; the whole element is
+    /// written (components beyond `count` count as 0), or nothing.
+    StoreFormat {
+        space: MemSpace,
+        format: FormatSrc,
+        addr: Value,
+        data: [Value; 4],
+        count: u8,
+        mask: Option<Value>,
+    },
     /// Atomic read-modify-write of `width` (32 or 64 bits); returns the old value.
     Atomic {
         op: AtomicOp,
@@ -235,6 +278,28 @@ impl InstKind {
             Store {
                 addr, value, mask, ..
             } => [addr, value].into_iter().chain(mask).collect(),
+            LoadFormat {
+                format, addr, mask, ..
+            } => format
+                .value()
+                .into_iter()
+                .chain([addr])
+                .chain(mask)
+                .collect(),
+            StoreFormat {
+                format,
+                addr,
+                data,
+                count,
+                mask,
+                ..
+            } => format
+                .value()
+                .into_iter()
+                .chain([addr])
+                .chain(data.into_iter().take(count as usize))
+                .chain(mask)
+                .collect(),
             Atomic {
                 addr,
                 data,
@@ -268,6 +333,8 @@ impl Inst {
                 | ReadRegIndexed { .. }
                 | Load { .. }
                 | Store { .. }
+                | LoadFormat { .. }
+                | StoreFormat { .. }
                 | Atomic { .. }
         )
     }

@@ -10,7 +10,7 @@
 //! 3. **Control flow is uniform**: terminators branch on uniform values only. Divergence is
 //!    data: lane writes, stores and atomics take a mask and leave other lanes untouched.
 //! 4. **Side effects are designated instructions**: register writes, indexed register access,
-//!    loads, stores, atomics; barriers and traps are terminators. Everything else is pure and
+//!    loads, stores (plain and formatted, see [`format`]), atomics; barriers and traps are terminators. Everything else is pure and
 //!    may be reordered, duplicated or removed by a back end.
 //! 5. **Cross-lane instructions** (`ballot`, `read_lane`, `shuffle`) are explicit.
 //! 6. **Float behaviour is explicit** in the op (flavours) and its [`FloatMode`]; the per-lane
@@ -21,6 +21,7 @@
 //! 8. Verified IR ([`verify::verify`]) never makes a back end panic.
 
 pub mod builder;
+pub mod format;
 pub mod func;
 pub mod op;
 pub mod random;
@@ -31,6 +32,7 @@ pub mod types;
 pub mod verify;
 
 pub use builder::FunctionBuilder;
+pub use format::{DataFormat, ElemFormat, NumFormat, Sel};
 pub use func::*;
 pub use op::*;
 pub use state::*;

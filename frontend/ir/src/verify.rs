@@ -34,6 +34,9 @@
 //!   access. Atomics are 32 or 64 bits; data (and the compare value, present exactly for
 //!   `cmpxchg`) have the access width, float for `fadd`/`fmin`/`fmax` and integer otherwise;
 //!   the result has the data's type and is lane-shaped iff an operand is.
+//!   Formatted loads give component 0..3 as `i32` (or `i16`, d16) shaped like the address;
+//!   formatted stores take 1 to 4 components, all `i32` or all `i16`; a dynamic format is a
+//!   uniform `i32` code.
 //! - Cross-lane: `ballot` of a mask gives a uniform `i64`; `read_lane` of a lane value at a
 //!   uniform `i32` lane gives the uniform of its type; `shuffle` of a lane value by a `lane i32`
 //!   source gives the lane of its type.
@@ -41,7 +44,7 @@
 //!   `jump_indirect` takes a uniform `i64`.
 
 use crate::func::{
-    Block, BlockData, Function, Inst, InstKind, MemSpace, MemWidth, Terminator, Value,
+    Block, BlockData, FormatSrc, Function, Inst, InstKind, MemSpace, MemWidth, Terminator, Value,
 };
 #[cfg(doc)]
 use crate::op::{FloatMode, Op};
@@ -256,6 +259,14 @@ impl InstCx<'_> {
         }
     }
 
+    /// A dynamic format code is a uniform `i32`.
+    fn format_code(&self, format: FormatSrc) -> Result<(), String> {
+        match format.value() {
+            Some(v) => self.operand_is(v, Type::uniform(ScalarType::I32), "format code"),
+            None => Ok(()),
+        }
+    }
+
     fn address(&self, space: MemSpace, addr: Value) -> Result<Type, String> {
         let t = self.operand(addr)?;
         let want_scalar = match space {
@@ -417,6 +428,58 @@ impl InstCx<'_> {
                     format!("stored value {value} ({t}) is narrower than {bits} bits")
                 })?;
                 self.mask(mask, at.is_lane() || t.is_lane())
+            }
+            LoadFormat {
+                space,
+                format,
+                comp,
+                addr,
+                mask,
+            } => {
+                let t = result()?;
+                self.format_code(format)?;
+                let at = self.address(space, addr)?;
+                want(comp < 4, || format!("component {comp} is not 0..3"))?;
+                want(
+                    matches!(t.scalar, ScalarType::I32 | ScalarType::I16),
+                    || format!("a formatted load gives i32 or i16 (d16), not {}", t.scalar),
+                )?;
+                want(t.shape == at.shape, || {
+                    format!("result must be {} like the address", shape_name(at.shape))
+                })?;
+                self.mask(mask, at.is_lane())
+            }
+            StoreFormat {
+                space,
+                format,
+                addr,
+                data,
+                count,
+                mask,
+            } => {
+                no_result()?;
+                self.format_code(format)?;
+                let at = self.address(space, addr)?;
+                want((1..=4).contains(&count), || {
+                    format!("a formatted store takes 1 to 4 components, not {count}")
+                })?;
+                let first = self.operand(data[0])?;
+                want(
+                    matches!(first.scalar, ScalarType::I32 | ScalarType::I16),
+                    || format!("stored components are i32 or i16 (d16), not {first}"),
+                )?;
+                let mut shape = at.shape;
+                for &d in &data[..count as usize] {
+                    let t = self.operand(d)?;
+                    want(t.scalar == first.scalar, || {
+                        format!(
+                            "stored component {d} ({t}) is not {} like the first",
+                            first.scalar
+                        )
+                    })?;
+                    shape = shape.join(t.shape);
+                }
+                self.mask(mask, shape == Shape::Lane)
             }
             Atomic {
                 op,

@@ -64,8 +64,35 @@ fn operands(kind: &mut InstKind) -> Vec<&mut Value> {
             .chain(cmp.as_mut())
             .chain(mask.as_mut())
             .collect(),
+        LoadFormat {
+            format, addr, mask, ..
+        } => format_code(format)
+            .into_iter()
+            .chain([addr])
+            .chain(mask.as_mut())
+            .collect(),
+        StoreFormat {
+            format,
+            addr,
+            data,
+            count,
+            mask,
+            ..
+        } => format_code(format)
+            .into_iter()
+            .chain([addr])
+            .chain(data.iter_mut().take(*count as usize))
+            .chain(mask.as_mut())
+            .collect(),
         ReadLane { value, lane } => vec![value, lane],
         Shuffle { value, src } => vec![value, src],
+    }
+}
+
+fn format_code(f: &mut FormatSrc) -> Option<&mut Value> {
+    match f {
+        FormatSrc::Dynamic(v) => Some(v),
+        FormatSrc::Static(_) => None,
     }
 }
 

@@ -12,7 +12,8 @@
 //! - Private: lane `l` owns bytes `l * private_lane_bytes ..` of the wave's private area;
 //!   an access not entirely inside the lane's segment is a fault.
 //!
-//! Multi-byte values are little-endian in every space.
+//! Multi-byte values are little-endian in every space. Formatted accesses (`format_ops`)
+//! use the same bounds with the element's size.
 
 use super::{fault, malformed, Operand, Operands};
 use crate::engine::WaveCtx;
@@ -48,14 +49,14 @@ pub(super) fn run(
             let m = ops.mask(1, mask)?;
             let acc = Access {
                 space,
-                width,
+                len: width.bytes() as u64,
                 pc: inst.pc,
                 addr: a,
                 write: false,
             };
             clear(out, result_lane, ws);
             for l in m.acting(result_lane, ws) {
-                let raw = acc.load(l, ctx)?;
+                let raw = acc.load(l, width, ctx)?;
                 out.0[if result_lane { l } else { 0 }] = extend(raw, width, signed, ty);
             }
             Ok(())
@@ -73,7 +74,7 @@ pub(super) fn run(
             let per_lane = !a.uniform || !v.uniform;
             let acc = Access {
                 space,
-                width,
+                len: width.bytes() as u64,
                 pc: inst.pc,
                 addr: a,
                 write: true,
@@ -82,7 +83,7 @@ pub(super) fn run(
                 acc.check(l, ctx)?;
             }
             for l in m.acting(per_lane, ws) {
-                acc.store(l, v.at(l), ctx)?;
+                acc.store(l, width, v.at(l), ctx)?;
             }
             Ok(())
         }
@@ -104,7 +105,7 @@ pub(super) fn run(
             }
             let acc = Access {
                 space,
-                width,
+                len: width.bytes() as u64,
                 pc: inst.pc,
                 addr: a,
                 write: true,
@@ -115,7 +116,7 @@ pub(super) fn run(
             clear(out, result_lane, ws);
             for l in m.acting(result_lane, ws) {
                 let (dl, cl) = (d.at(l), c.map_or(0, |c| c.at(l)));
-                let old = acc.rmw(l, |old| atomic_apply(op, width, old, dl, cl), ctx)?;
+                let old = acc.rmw(l, width, |old| atomic_apply(op, width, old, dl, cl), ctx)?;
                 out.0[if result_lane { l } else { 0 }] = old;
             }
             Ok(())
@@ -125,7 +126,7 @@ pub(super) fn run(
 }
 
 /// Zeroes the result entries that inactive lanes leave untouched.
-fn clear(out: &mut Lanes, lane: bool, ws: usize) {
+pub(super) fn clear(out: &mut Lanes, lane: bool, ws: usize) {
     if lane {
         out.0[..ws].fill(0)
     } else {
@@ -257,18 +258,20 @@ pub fn atomic_apply(op: AtomicOp, width: MemWidth, old: u64, data: u64, cmp: u64
     new & mask
 }
 
-/// One memory instruction's addressing: the space, the width and the address operand.
-struct Access<'a> {
-    space: MemSpace,
-    width: MemWidth,
-    pc: u32,
-    addr: Operand<'a>,
-    write: bool,
+/// One memory instruction's addressing: the space, the bytes each lane accesses (`len`) and
+/// the address operand. Plain accesses move `len` bytes as one value of a [`MemWidth`]
+/// (`load`, `store`, `rmw`); element accesses move them as bytes (`read`, `write`).
+pub(super) struct Access<'a> {
+    pub space: MemSpace,
+    pub len: u64,
+    pub pc: u32,
+    pub addr: Operand<'a>,
+    pub write: bool,
 }
 
 impl Access<'_> {
     fn bytes(&self) -> u64 {
-        self.width.bytes() as u64
+        self.len
     }
 
     /// The lane a fault names: none for a uniform global or LDS address (one access for
@@ -323,7 +326,7 @@ impl Access<'_> {
     }
 
     /// Faults if lane `l`'s access is not allowed (LDS accesses always are).
-    fn check(&self, l: usize, ctx: &WaveCtx<'_>) -> Result<(), Fault> {
+    pub fn check(&self, l: usize, ctx: &WaveCtx<'_>) -> Result<(), Fault> {
         match self.space {
             MemSpace::Global => {
                 ctx.mem
@@ -353,12 +356,12 @@ impl Access<'_> {
         Ok(())
     }
 
-    fn load(&self, l: usize, ctx: &WaveCtx<'_>) -> Result<u64, Fault> {
+    fn load(&self, l: usize, width: MemWidth, ctx: &WaveCtx<'_>) -> Result<u64, Fault> {
         let n = self.bytes() as usize;
         match self.space {
             MemSpace::Global => ctx
                 .mem
-                .load(self.addr.at(l), self.width)
+                .load(self.addr.at(l), width)
                 .map_err(|e| self.mem_fault(l, e)),
             MemSpace::Lds => {
                 let off = self.offset(l) as usize;
@@ -370,11 +373,11 @@ impl Access<'_> {
         }
     }
 
-    fn store(&self, l: usize, v: u64, ctx: &mut WaveCtx<'_>) -> Result<(), Fault> {
+    fn store(&self, l: usize, width: MemWidth, v: u64, ctx: &mut WaveCtx<'_>) -> Result<(), Fault> {
         match self.space {
             MemSpace::Global => ctx
                 .mem
-                .store(self.addr.at(l), self.width, v)
+                .store(self.addr.at(l), width, v)
                 .map_err(|e| self.mem_fault(l, e)),
             MemSpace::Lds => {
                 let off = self.offset(l) as usize;
@@ -393,13 +396,70 @@ impl Access<'_> {
         }
     }
 
+    /// Lane `l`'s `len` bytes (at most 16), little-endian. Global and private accesses must lie
+    /// wholly inside a buffer / the lane's segment; LDS bytes outside the allocation read 0.
+    pub fn read(&self, l: usize, ctx: &WaveCtx<'_>) -> Result<u128, Fault> {
+        let mut b = [0u8; 16];
+        let b = &mut b[..self.len as usize];
+        match self.space {
+            MemSpace::Global => ctx
+                .mem
+                .read_bytes(self.addr.at(l), b)
+                .map_err(|e| self.mem_fault(l, e))?,
+            MemSpace::Lds => {
+                let off = self.offset(l) as usize;
+                for (i, x) in b.iter_mut().enumerate() {
+                    *x = ctx.lds.get(off + i).copied().unwrap_or(0);
+                }
+            }
+            MemSpace::Private => b.copy_from_slice(&ctx.private[self.private_range(l, ctx)?]),
+        }
+        Ok(b.iter().rev().fold(0, |v, &x| (v << 8) | x as u128))
+    }
+
+    /// Writes the low `len` bytes of `v` (little-endian) for lane `l`; LDS bytes outside the
+    /// allocation are dropped.
+    pub fn write(&self, l: usize, v: u128, ctx: &mut WaveCtx<'_>) -> Result<(), Fault> {
+        let mut b = [0u8; 16];
+        let b = &mut b[..self.len as usize];
+        for (i, x) in b.iter_mut().enumerate() {
+            *x = (v >> (8 * i)) as u8;
+        }
+        match self.space {
+            MemSpace::Global => ctx
+                .mem
+                .write_bytes(self.addr.at(l), b)
+                .map_err(|e| self.mem_fault(l, e)),
+            MemSpace::Lds => {
+                let off = self.offset(l) as usize;
+                for (i, &x) in b.iter().enumerate() {
+                    if let Some(d) = ctx.lds.get_mut(off + i) {
+                        *d = x;
+                    }
+                }
+                Ok(())
+            }
+            MemSpace::Private => {
+                let r = self.private_range(l, ctx)?;
+                ctx.private[r].copy_from_slice(b);
+                Ok(())
+            }
+        }
+    }
+
     /// Replaces the value by `f(old)` and returns `old`.
-    fn rmw(&self, l: usize, f: impl Fn(u64) -> u64, ctx: &mut WaveCtx<'_>) -> Result<u64, Fault> {
+    fn rmw(
+        &self,
+        l: usize,
+        width: MemWidth,
+        f: impl Fn(u64) -> u64,
+        ctx: &mut WaveCtx<'_>,
+    ) -> Result<u64, Fault> {
         let bytes = match self.space {
             MemSpace::Global => {
                 return ctx
                     .mem
-                    .atomic_rmw(self.addr.at(l), self.width, f)
+                    .atomic_rmw(self.addr.at(l), width, f)
                     .map_err(|e| self.mem_fault(l, e))
             }
             MemSpace::Lds => {

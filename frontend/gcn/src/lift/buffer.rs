@@ -17,18 +17,17 @@
 //! soffset + inst_offset) is never range-checked: LLVM builds such V#s with NUM_RECORDS = 0
 //! (notes/amd_launch_abi.md §3.3).
 //!
-//! Typed accesses: MTBUF formats are converted per `buffer_format.rs` (8/16/32-bit
-//! components); other formats and the resource-formatted `buffer_*_format_*` (the format is
-//! in the V#, a run-time value) are rejected.
+//! Formatted accesses (MTBUF and MUBUF `*_format_*`) are lifted by `buffer_format.rs` with
+//! the addressing and range check of this module, applied once per element.
 //!
-//! `lds` (GcnMemHandling.md): `buffer_load_{ubyte,sbyte,ushort,sshort,dword}` write the loaded
+//! `lds` (GcnMemHandling.md): `buffer_load_{ubyte,sbyte,ushort,sshort,dword,format_x}` write the loaded
 //! value, zero-extended to a dword (the doc says zero-extended for every narrow width), to LDS
 //! at `(M0 & 0xffff) + lane * 4` (LDS_BASE is 0: the LDS space is the wave's own allocation)
 //! instead of VDATA; out-of-range lanes store 0. `tfe` on a load: VDATA has one more VGPR,
 //! the fail status, written with 0 for every active lane (an emulated access never takes the
 //! texture-fail path). `lds` with `tfe` is illegal (same doc); `tfe` on stores and atomics and
 //! `lds` on other opcodes are rejected.
-use super::buffer_format::{typed_format, Conv, TypedFormat};
+use super::buffer_format::is_formatted;
 use super::smem::atomic_of;
 use super::{LiftError, Lifter};
 use crate::inst::{Encoding, Inst, Opcode, Operand};
@@ -37,7 +36,9 @@ use wavejit_ir::{IntCC, MemSpace, MemWidth, Op, ScalarType, Value};
 use ScalarType::*;
 
 /// The uniform V# fields and per-lane inputs of one buffer instruction.
-struct Access {
+pub(super) struct Access {
+    /// V# word 3 (DST_SEL, NUM_FORMAT, DATA_FORMAT, ...).
+    pub word3: Value,
     base: Value,
     stride: Value,
     num_records: Value,
@@ -113,6 +114,7 @@ impl Lifter<'_> {
             let z = self.b.i32(0);
             let f = self.b.bool(false);
             return Ok(Access {
+                word3: w[3],
                 base,
                 stride,
                 num_records: w[2],
@@ -158,6 +160,7 @@ impl Lifter<'_> {
         let idxen = self.b.bool(m.idxen);
         let indexed = self.b.op(Op::Or, I1, &[idxen, tid]);
         Ok(Access {
+            word3: w[3],
             base,
             stride,
             num_records: w[2],
@@ -173,7 +176,7 @@ impl Lifter<'_> {
     }
 
     /// (address, in-range mask) of the bytes at `extra` past the access's offset.
-    fn component(&mut self, a: &Access, extra: u32) -> (Value, Option<Value>) {
+    pub(super) fn component(&mut self, a: &Access, extra: u32) -> (Value, Option<Value>) {
         if let Some(base) = a.addr64 {
             let k = self.b.i64(extra as u64);
             let addr = self.b.op(Op::Iadd, I64, &[base, k]);
@@ -222,7 +225,7 @@ impl Lifter<'_> {
         (self.b.splat(addr), Some(ok))
     }
 
-    fn lane_and(&mut self, exec: Value, ok: Option<Value>) -> Value {
+    pub(super) fn lane_and(&mut self, exec: Value, ok: Option<Value>) -> Value {
         match ok {
             Some(ok) => {
                 let ok = self.b.splat(ok);
@@ -250,31 +253,6 @@ impl Lifter<'_> {
             return self.buffer_load_lds(inst);
         }
         let name = op.name();
-        if inst.encoding == Encoding::Mubuf && name.contains("_format_") {
-            return Err(
-                self.unsupported(inst, "resource-formatted buffer access (format in the V#)")
-            );
-        }
-        let typed = if inst.encoding == Encoding::Mtbuf {
-            let want = inst
-                .operand(Field::Vdata)
-                .map(|o| o.dwords as u32 - m.tfe as u32)
-                .unwrap_or(0);
-            match typed_format(m.dfmt, m.nfmt, store) {
-                Some(f) if !name.contains("_d16") && f.comps >= want => Some(f),
-                _ => {
-                    return Err(self.unsupported(
-                        inst,
-                        format!(
-                            "typed buffer format dfmt {} nfmt {} (see buffer_format.rs)",
-                            m.dfmt, m.nfmt
-                        ),
-                    ))
-                }
-            }
-        } else {
-            None
-        };
         let Some(vdata) = inst.operand(Field::Vdata).copied() else {
             return Err(self.invalid(inst, "missing data operand"));
         };
@@ -312,6 +290,9 @@ impl Lifter<'_> {
             }
             return Ok(());
         }
+        if is_formatted(inst) {
+            return self.buffer_format(inst, &a, vd, store, exec);
+        }
         let (width, signed, d16) = match op {
             BUFFER_LOAD_UBYTE | BUFFER_STORE_BYTE => (MemWidth::B8, false, None),
             BUFFER_LOAD_SBYTE => (MemWidth::B8, true, None),
@@ -331,17 +312,8 @@ impl Lifter<'_> {
         };
         // Data VGPRs, without the tfe status VGPR.
         let dwords = vdata.dwords as u32 - m.tfe as u32;
-        let comps = match typed {
-            Some(f) => {
-                self.typed_access(inst, &a, f, vd, dwords, store, exec)?;
-                dwords
-            }
-            None if width == MemWidth::B32 => dwords,
-            None => 1,
-        };
-        if typed.is_none() {
-            self.untyped_access(inst, &a, (width, signed, d16), vd, comps, store, exec)?;
-        }
+        let comps = if width == MemWidth::B32 { dwords } else { 1 };
+        self.untyped_access(inst, &a, (width, signed, d16), vd, comps, store, exec)?;
         if m.tfe {
             let z = self.b.i32(0);
             let z = self.b.splat(z);
@@ -381,9 +353,10 @@ impl Lifter<'_> {
     fn buffer_load_lds(&mut self, inst: &Inst) -> Result<(), LiftError> {
         use Opcode::*;
         let width = match inst.opcode {
-            BUFFER_LOAD_UBYTE | BUFFER_LOAD_SBYTE => MemWidth::B8,
-            BUFFER_LOAD_USHORT | BUFFER_LOAD_SSHORT => MemWidth::B16,
-            BUFFER_LOAD_DWORD => MemWidth::B32,
+            BUFFER_LOAD_UBYTE | BUFFER_LOAD_SBYTE => Some(MemWidth::B8),
+            BUFFER_LOAD_USHORT | BUFFER_LOAD_SSHORT => Some(MemWidth::B16),
+            BUFFER_LOAD_DWORD => Some(MemWidth::B32),
+            BUFFER_LOAD_FORMAT_X => None,
             _ => return Err(self.unsupported(inst, "lds on this buffer opcode")),
         };
         if inst.encoding != Encoding::Mubuf {
@@ -393,10 +366,14 @@ impl Lifter<'_> {
         let exec = self.exec_mask();
         let (addr, ok) = self.component(&a, 0);
         let mask = self.lane_and(exec, ok);
-        // Zero-extended for the signed widths too (GcnMemHandling.md); out of range reads 0.
-        let v = self
-            .b
-            .load(MemSpace::Global, width, false, I32, addr, Some(mask));
+        // Zero-extended for the signed widths too (GcnMemHandling.md); out of range reads 0
+        // (a format load: its out-of-range value).
+        let v = match width {
+            Some(w) => self
+                .b
+                .load(MemSpace::Global, w, false, I32, addr, Some(mask)),
+            None => self.buffer_format_lds_value(inst, &a, addr, mask),
+        };
         let m0 = self.b.use_reg(self.g.m0(), I32);
         let k = self.b.i32(0xffff);
         let base = self.b.op(Op::And, I32, &[m0, k]);
@@ -407,53 +384,6 @@ impl Lifter<'_> {
         let at = self.b.op(Op::Iadd, I32, &[base, l4]);
         self.b
             .store(MemSpace::Lds, MemWidth::B32, at, v, Some(exec));
-        Ok(())
-    }
-
-    /// An MTBUF access of `n` components of format `f`, each range-checked on its own.
-    #[allow(clippy::too_many_arguments)]
-    fn typed_access(
-        &mut self,
-        inst: &Inst,
-        a: &Access,
-        f: TypedFormat,
-        vd: u32,
-        n: u32,
-        store: bool,
-        exec: Value,
-    ) -> Result<(), LiftError> {
-        let width = f.width();
-        for i in 0..n {
-            let (addr, ok) = self.component(a, f.comp_bytes * i);
-            let mask = self.lane_and(exec, ok);
-            if store {
-                self.store_component(inst, vd + i, width, None, addr, mask)?;
-                continue;
-            }
-            let signed = matches!(
-                f.conv,
-                Conv::Int { signed: true } | Conv::Scaled { signed: true }
-            );
-            let v = self
-                .b
-                .load(MemSpace::Global, width, signed, I32, addr, Some(mask));
-            let v = match f.conv {
-                Conv::Int { .. } => v,
-                Conv::Scaled { signed } => {
-                    let op = if signed { Op::StoF } else { Op::UtoF };
-                    self.b.op_mode(op, self.conv_mode(I32, F32), F32, &[v])
-                }
-                Conv::Half => {
-                    let h = self.b.op(Op::Trunc, I16, &[v]);
-                    let h = self.b.op(Op::Bitcast, F16, &[h]);
-                    self.b
-                        .op_mode(Op::Fconvert, self.conv_mode(F16, F32), F32, &[h])
-                }
-            };
-            // Out-of-range lanes read 0 (the load yields 0 for masked-off lanes; 0 converts
-            // to +0.0).
-            self.write_vgpr(inst, vd + i, v, exec)?;
-        }
         Ok(())
     }
 

@@ -33,7 +33,8 @@
 //!   OMOD scales before clamp and is ignored when the result type keeps output denormals
 //!   (notes/gcn_vop3_rules.md §2). Input abs/neg are sign-bit operations.
 //! - **Memory**: scalar loads are uniform global loads; MUBUF/MTBUF compute addresses and range
-//!   checks from the V# per CLRX doc/GcnMemHandling.md (see `buffer.rs`); FLAT/GLOBAL/SCRATCH
+//!   checks from the V# per CLRX doc/GcnMemHandling.md (see `buffer.rs`; formatted accesses in
+//!   `buffer_format.rs`); FLAT/GLOBAL/SCRATCH
 //!   addresses are global addresses; DS is the LDS space. Widths above 64 bits are split
 //!   into dword accesses.
 //!
@@ -47,18 +48,14 @@
 //!   (what disassemblies print); blocks carry guest addresses (`base + offset`).
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
-//! Under GPR
-//! indexing mode (`s_set_gpr_idx_on`; see `operand.rs`) DPP/SDWA/VOP3P, lane-access,
-//! movrel, swap and read-modify-write-destination VALU forms,
-//! `s_setreg_b32` of the float-control MODE bits
-//! from a register of unknown value; resource-formatted buffer accesses (`buffer_*_format_*`: the
-//! format is a run-time V# field), MTBUF formats `buffer_format.rs` does not model (UNORM/
-//! SNORM, packed formats, narrow SCALED/FLOAT stores, `_d16`), MUBUF `lds` on opcodes other
-//! than the byte/short/dword loads and `tfe` on stores and atomics; DS
-//! `addtid` with `gds` (see `ds_gds.rs`; `ds_ordered_count` and `ds_gws_*` lift to a guest fault);
-//! `v_mqsad_u32_u8` with a TTMP or special-register accumulator; LDS_DIRECT as an SDWA or
-//! VOP3P source (see `operand.rs`) and the gfx9 aperture source registers. MIMG and EXP are
-//! rejected by the decoder.
+//! Operand forms, not rows (every table row lifts; `tests/lift_table.rs`): under GPR indexing
+//! mode (`s_set_gpr_idx_on`; see `operand.rs`) DPP/SDWA/VOP3P, lane-access, movrel, swap and
+//! read-modify-write-destination VALU forms; `s_setreg_b32` of the float-control MODE bits from
+//! a register of unknown value; MUBUF `lds` on opcodes other than the byte/short/dword/
+//! `format_x` loads, and `tfe` on stores and atomics; DS `addtid` with `gds` (see `ds_gds.rs`;
+//! `ds_ordered_count` and `ds_gws_*` lift to a guest fault); `v_mqsad_u32_u8` with a TTMP or
+//! special-register accumulator; LDS_DIRECT as an SDWA or VOP3P source (see `operand.rs`); the
+//! gfx9 aperture source registers. MIMG and EXP are rejected by the decoder.
 //!
 //! Errors never panic: decode failures, unsupported instructions and invalid operand
 //! combinations are a [`LiftError`] naming the offset and the instruction text.

@@ -35,7 +35,16 @@
 //!             | 'load.' SPACE '.' ('u'|'s') BITS v [',' 'mask' v]
 //!             | 'store.' SPACE '.b' BITS v ',' v [',' 'mask' v]
 //!             | 'atomic.' AOP '.' SPACE '.b' BITS v ',' v [',' 'cmp' v] [',' 'mask' v]
+//!             | 'load_format.' SPACE '.c' COMP format ',' v [',' 'mask' v]
+//!             | 'store_format.' SPACE format ',' v (',' v){1,4} [',' 'mask' v]
 //!             | OP ('.' PARAM)* ('.' MODE)* [v (',' v)*]
+//! format     := 'fmt.' DATA '.' NUM '.' SWIZZLE    ; static (crate::format names)
+//!             | v                                ; dynamic: a uniform i32 format code
+//!               DATA: invalid 8 16 8_8 32 16_16 10_11_11 11_11_10 10_10_10_2 2_10_10_10
+//!                     8_8_8_8 32_32 16_16_16_16 32_32_32 32_32_32_32
+//!               NUM: unorm snorm uscaled sscaled uint sint snorm_ogl float
+//!               SWIZZLE: four of x y z w 0 1 (register components x, y, z, w)
+//!               COMP: 0 .. 3
 //! reg        := NAME '[' INDEX ']'              ; a register
 //!             | NAME '[' BASE '+' v ']'         ; indexed: register BASE + v
 //! term       := 'jump' block | 'br' v ',' block ',' block | 'jump_indirect' v

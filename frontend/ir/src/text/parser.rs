@@ -10,6 +10,7 @@ use super::lexer::{tokenize, Tok, Token};
 use super::names::*;
 use super::words::*;
 use super::ParseError;
+use crate::format::ElemFormat;
 use crate::func::*;
 use crate::state::{FileKind, Reg, RegFile, StateLayout};
 use crate::types::{ScalarType, Shape, Type};
@@ -164,6 +165,29 @@ impl Parser {
             }
             _ => Err(self.unexpected("a value `%N`")),
         }
+    }
+
+    /// The token after the next one.
+    fn peek_next(&self) -> &Tok {
+        &self.toks[(self.pos + 1).min(self.toks.len() - 1)].tok
+    }
+
+    /// A formatted access's format: `fmt.DATA.NUM.SWIZZLE` or a code operand `%N`.
+    fn format(&mut self) -> PResult<FormatSrc> {
+        if let Tok::Value(_) = self.peek().tok {
+            return Ok(FormatSrc::Dynamic(self.value()?));
+        }
+        let (w, line, col) = self.word("a format `fmt.DATA.NUM.SWIZZLE` or a value `%N`")?;
+        let ps = parts(&w, line, col);
+        let [kw, data, num, swz] = &ps[..] else {
+            return Err(err_at(line, col, "expected `fmt.DATA.NUM.SWIZZLE`"));
+        };
+        if kw.text != "fmt" {
+            return Err(part_err(kw, "expected `fmt.DATA.NUM.SWIZZLE`"));
+        }
+        ElemFormat::from_parts(data.text, num.text, swz.text)
+            .map(FormatSrc::Static)
+            .map_err(|m| part_err(data, m))
     }
 
     /// `, value`
@@ -513,6 +537,55 @@ impl Parser {
                     width,
                     addr,
                     value,
+                    mask,
+                }
+            }
+            "load_format" => {
+                let [_, space, comp] = &ps[..] else {
+                    return Err(part_err(head, "expected `load_format.SPACE.cN`"));
+                };
+                let space = mem_space(space)?;
+                let comp = match comp.text.strip_prefix('c').map(str::parse::<u8>) {
+                    Some(Ok(c)) if c < 4 => c,
+                    _ => return Err(part_err(comp, "expected a component `c0` .. `c3`")),
+                };
+                let format = self.format()?;
+                let addr = self.comma_value()?;
+                let [mask] = self.clauses(["mask"])?;
+                LoadFormat {
+                    space,
+                    format,
+                    comp,
+                    addr,
+                    mask,
+                }
+            }
+            "store_format" => {
+                let [_, space] = &ps[..] else {
+                    return Err(part_err(head, "expected `store_format.SPACE`"));
+                };
+                let space = mem_space(space)?;
+                let format = self.format()?;
+                let addr = self.comma_value()?;
+                let mut data = [UNUSED; 4];
+                let mut count = 0;
+                while self.is_punct(',') && matches!(self.peek_next(), Tok::Value(_)) {
+                    if count == 4 {
+                        return Err(self.error("store_format takes at most 4 components"));
+                    }
+                    data[count] = self.comma_value()?;
+                    count += 1;
+                }
+                if count == 0 {
+                    return Err(self.unexpected("`,` and a component value"));
+                }
+                let [mask] = self.clauses(["mask"])?;
+                StoreFormat {
+                    space,
+                    format,
+                    addr,
+                    data,
+                    count: count as u8,
                     mask,
                 }
             }

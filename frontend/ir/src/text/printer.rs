@@ -208,6 +208,36 @@ fn write_kind(out: &mut impl Write, layout: &StateLayout, inst: &Inst) -> fmt::R
             write!(out, "store.{space}.b{} {addr}, {value}", width_bits(width))?;
             write_mask(out, mask)
         }
+        LoadFormat {
+            space,
+            format,
+            comp,
+            addr,
+            mask,
+        } => {
+            let space = name_of(&SPACES, space);
+            write!(out, "load_format.{space}.c{comp} ")?;
+            write_format(out, format)?;
+            write!(out, ", {addr}")?;
+            write_mask(out, mask)
+        }
+        StoreFormat {
+            space,
+            format,
+            addr,
+            data,
+            count,
+            mask,
+        } => {
+            let space = name_of(&SPACES, space);
+            write!(out, "store_format.{space} ")?;
+            write_format(out, format)?;
+            write!(out, ", {addr}")?;
+            for d in data.iter().take(count as usize) {
+                write!(out, ", {d}")?;
+            }
+            write_mask(out, mask)
+        }
         Atomic {
             op,
             space,
@@ -231,6 +261,14 @@ fn write_kind(out: &mut impl Write, layout: &StateLayout, inst: &Inst) -> fmt::R
         Ballot(v) => write!(out, "ballot {v}"),
         ReadLane { value, lane } => write!(out, "read_lane {value}, {lane}"),
         Shuffle { value, src } => write!(out, "shuffle {value}, {src}"),
+    }
+}
+
+/// `fmt.DATA.NUM.SWIZZLE` or the code operand `%N`.
+fn write_format(out: &mut impl Write, format: FormatSrc) -> fmt::Result {
+    match format {
+        FormatSrc::Static(f) => write!(out, "fmt.{f}"),
+        FormatSrc::Dynamic(v) => write!(out, "{v}"),
     }
 }
 
