@@ -144,7 +144,9 @@ def cands(r, g):
         if not S:
             out.append(n)
         else:
-            vd = R('v', 8, dict(S)['Vdata'])
+            # gfx8 keeps d16 format components unpacked, one per VGPR (OpInfo::vdata_regs).
+            m16 = re.search(r'format_d16_(x[yzw]*)$', n)
+            vd = R('v', 8, len(m16.group(1)) if m16 and g == 2 else dict(S)['Vdata'])
             fmt = ' format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]' if fam == 'Mtbuf' else ''
             out.append('%s %s, off, s[8:11], s3%s offset:16' % (n, vd, fmt))
             out.append('%s %s, v4, s[8:11], s3%s offen offset:4095 glc' % (n, vd, fmt))

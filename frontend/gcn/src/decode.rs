@@ -750,7 +750,10 @@ impl Cx<'_> {
         let mut ops = Vec::new();
         for s in info.slots {
             let (v, n) = match s.0 {
-                Field::Vdata => (Operand::Vgpr(bits(d1, 15, 8) as u8), s.1 + mem.tfe as u8),
+                Field::Vdata => (
+                    Operand::Vgpr(bits(d1, 15, 8) as u8),
+                    info.vdata_regs(self.gen, s.1) + mem.tfe as u8,
+                ),
                 Field::Addr if naddr == 0 => (Operand::Off, 1),
                 Field::Addr => (Operand::Vgpr(bits(d1, 7, 0) as u8), naddr),
                 Field::Srsrc => (self.sreg(bits(d1, 20, 16) << 2)?, 4),

@@ -250,6 +250,18 @@ impl OpInfo {
         (op != NA).then_some(op)
     }
 
+    /// VDATA registers of a MUBUF/MTBUF row in `gen`, given its slot count `packed`. The slot
+    /// counts d16 format data packed two components per VGPR (gfx9); gfx8 (tonga, fiji) keeps
+    /// each d16 format component in its own VGPR (llvm-mc 14 for tonga encodes
+    /// `buffer_load_format_d16_xy v[4:5]`, for gfx900 `v4`).
+    pub fn vdata_regs(&self, gen: Gen, packed: u8) -> u8 {
+        let name = self.opcode.name();
+        match name.split_once("format_d16_") {
+            Some((_, comps)) if gen == Gen::Gfx8 => comps.len() as u8,
+            _ => packed,
+        }
+    }
+
     /// The mnemonic used by generation `gen` (without `_e32`/`_e64`/`_sdwa`/`_dpp`).
     pub fn name(&self, gen: Gen) -> &'static str {
         self.renamed
