@@ -275,13 +275,9 @@ pub fn fault_kind(t: &TrapKind) -> FaultKind {
     }
 }
 
-/// The guest pc a terminator's fault reports: the block's last instruction, else its start.
+/// The guest pc a terminator's fault reports.
 pub fn terminator_pc(data: &BlockData) -> u32 {
-    data.insts
-        .last()
-        .map(|i| i.pc)
-        .or(data.guest_pc.map(|p| p as u32))
-        .unwrap_or(0)
+    data.term_pc
 }
 
 fn trap(pc: u32, what: String) -> Fault {

@@ -594,3 +594,17 @@ fn clock_reads_across_fork_and_join_are_monotonic() {
         );
     }
 }
+
+/// `s_trap` ends the wave with a fault naming the trap's own pc, also when an instruction of
+/// the same block precedes it.
+#[test]
+fn trap_fault_names_the_trap() {
+    for gen in ALL_GENS {
+        let (code, _) = assemble(gen, "s_mov_b32 s1, 5\ns_trap 2\ns_endpgm");
+        let f = lift_ok(&code, &config(gen, KEEP_ALL));
+        let mut w = Wave::new();
+        let err = w.run(&f).expect_err("s_trap faults");
+        assert_eq!(err.kind, FaultKind::Trap("s_trap 2".into()), "{gen:?}");
+        assert_eq!(err.pc, 4, "{gen:?}: the fault names the trap");
+    }
+}

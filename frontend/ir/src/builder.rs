@@ -52,6 +52,7 @@ impl FunctionBuilder {
             guest_insts: 0,
             insts: Vec::new(),
             term: Terminator::Trap(TrapKind::BadJump),
+            term_pc: 0,
         });
         b
     }
@@ -438,9 +439,11 @@ impl FunctionBuilder {
     // --- terminators ---
 
     /// Ends the current block.
+    /// Ends the current block; its terminator reports the current guest pc.
     pub fn terminate(&mut self, term: Terminator) {
         let b = self.cur();
         self.func.blocks[b.index()].term = term;
+        self.func.blocks[b.index()].term_pc = self.pc;
         self.current = None;
         self.known.clear();
     }

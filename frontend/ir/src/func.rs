@@ -415,6 +415,9 @@ pub struct BlockData {
     pub guest_insts: u32,
     pub insts: Vec<Inst>,
     pub term: Terminator,
+    /// The guest pc a fault of the terminator reports: the guest instruction that ended the
+    /// block (a trap, a jump outside the program), which need not have lifted to any `insts`.
+    pub term_pc: u32,
 }
 
 impl BlockData {

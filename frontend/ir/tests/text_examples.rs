@@ -257,12 +257,14 @@ fn printer_writes_the_documented_syntax() {
                     ),
                 ],
                 term: Terminator::Jump(Block(1)),
+                term_pc: 0x44,
             },
             BlockData {
                 guest_pc: None,
                 guest_insts: 0,
                 insts: vec![],
                 term: Terminator::Return,
+                term_pc: 0,
             },
         ],
     };

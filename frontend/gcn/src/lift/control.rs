@@ -247,9 +247,6 @@ impl Lifter<'_> {
             }
             S_SETHALT | S_SENDMSGHALT if halts(inst) => {
                 let why = format!("wave halted by {}", inst.name());
-                // One instruction at this pc, so that the fault names the halt (engines report
-                // a terminator at its block's last instruction).
-                self.b.i32(0);
                 self.b.terminate(Terminator::Trap(TrapKind::Explicit(why)));
                 Ok(Flow::Ended)
             }

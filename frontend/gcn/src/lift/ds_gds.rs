@@ -80,9 +80,6 @@ impl Lifter<'_> {
     pub(crate) fn ds_sync(&mut self, inst: &Inst) -> Option<Flow> {
         let why = sync_fault(inst.opcode)?;
         let msg = format!("{}: {why}", inst.name());
-        // Engines report a terminator at its block's last instruction pc: one instruction of
-        // this pc makes the fault name this instruction, not the one before it.
-        self.b.i32(0);
         self.b.terminate(Terminator::Trap(TrapKind::Explicit(msg)));
         Some(Flow::Ended)
     }

@@ -247,12 +247,10 @@ pub fn lift(code: &[u8], cfg: &LiftConfig) -> Result<wavejit_ir::Function, LiftE
         l.mode = modes[&bb.start];
         l.lift_block(bb, &insts)?;
     }
-    // One trap block per jump outside the code, holding one instruction so that the fault
-    // names the pc of the jump (engines report a terminator at its block's last pc).
+    // One trap block per jump outside the code; its fault names the pc of the jump.
     for (blk, pc) in std::mem::take(&mut l.bad_jumps) {
         l.b.switch_to(blk);
         l.b.begin_guest_inst(pc as u32);
-        l.b.i32(0);
         l.b.terminate(Terminator::Trap(TrapKind::BadJump));
     }
     Ok(l.b.finish())

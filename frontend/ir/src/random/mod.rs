@@ -193,11 +193,13 @@ pub fn generate(seed: u64, opts: &Options) -> Function {
         let target = g.insts.len() + g.rng.gen_range(1..=opts.max_block_insts.max(1)) as usize;
         g.fill(target);
         let term = terminator(&mut g, i, n);
+        let term_pc = g.insts.last().map_or(0, |i| i.pc);
         blocks.push(BlockData {
             guest_pc: Some(block_pc(i)),
             guest_insts: g.guest_insts,
             insts: g.insts,
             term,
+            term_pc,
         });
     }
     Function {

@@ -68,7 +68,8 @@
 //! a block is written `%I =` exactly when it has a result type, so an instruction without a
 //! result (a write or store) leaves a gap in the numbering. An instruction without `@PC` has
 //! the guest pc of the previous instruction of its block (the first: 0); the printer writes
-//! `@PC` only where the pc changes. `insts=` (guest instructions) defaults to 0.
+//! `@PC` only where the pc changes. The terminator follows the same rule (its pc is the one a
+//! fault of the terminator reports). `insts=` (guest instructions) defaults to 0.
 //!
 //! `const` literals: `0x...` is the raw bits (any type, never signed); a decimal literal is a
 //! value of the instruction's type: an integer, negative ones in two's complement

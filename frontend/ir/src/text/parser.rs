@@ -343,12 +343,19 @@ impl Parser {
                 }
                 Tok::Word(w) if is_terminator(w) => {
                     let term = self.terminator()?;
+                    let term_pc = if self.is_punct('@') {
+                        self.bump();
+                        self.u32("the terminator's guest pc")?
+                    } else {
+                        pc
+                    };
                     self.end_of_line()?;
                     return Ok(BlockData {
                         guest_pc,
                         guest_insts,
                         insts,
                         term,
+                        term_pc,
                     });
                 }
                 _ => {

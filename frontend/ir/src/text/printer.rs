@@ -62,6 +62,9 @@ impl fmt::Display for Function {
             }
             out.write_str("  ")?;
             write_terminator(out, &block.term)?;
+            if block.term_pc != pc {
+                write!(out, " @{:#x}", block.term_pc)?;
+            }
             out.write_char('\n')?;
         }
         Ok(())
