@@ -186,6 +186,58 @@ fn memory(gen: Gen, r: &OpInfo) -> Option<Vec<u8>> {
 }
 
 /// Edge inputs for v1, v2 (and their pairs), v4.
+#[test]
+fn every_row_lifts() {
+    let mut unexpected = Vec::new();
+    let mut lifted = 0;
+    for gen in Gen::ALL {
+        for fam in tables::FAMILIES {
+            for r in tables::rows(fam) {
+                let Some(_) = r.opcode_in(gen) else { continue };
+                let encs: Vec<Vec<u8>> = match fam {
+                    Family::Vop1 | Family::Vop2 | Family::Vopc => [vop3(gen, r), native(gen, r)]
+                        .into_iter()
+                        .flatten()
+                        .collect(),
+                    Family::Vop3 => vop3(gen, r).into_iter().collect(),
+                    Family::Vop3p => vop3p(gen, r).into_iter().collect(),
+                    Family::Sop1 | Family::Sop2 | Family::Sopc | Family::Sopk | Family::Sopp => {
+                        scalar(gen, r).into_iter().collect()
+                    }
+                    _ => memory(gen, r).into_iter().collect(),
+                };
+                let name = r.name(gen);
+                for code in encs {
+                    let cfg = config(gen, KEEP_ALL);
+                    let res = std::panic::catch_unwind(|| lift(&code, &cfg));
+                    let Ok(res) = res else {
+                        unexpected.push(format!("{gen:?} {name}: lifter panicked"));
+                        continue;
+                    };
+                    match res {
+                        Ok(f) => {
+                            if let Err(e) = wavejit_ir::verify::verify(&f) {
+                                unexpected.push(format!("{gen:?} {name}: IR does not verify: {e}"));
+                            }
+                            lifted += 1;
+                        }
+                        Err(e) => unexpected.push(format!("{gen:?} {name}: {e}")),
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        unexpected.is_empty(),
+        "{} problems:\n{}",
+        unexpected.len(),
+        unexpected.join("\n")
+    );
+    assert!(lifted > 1500, "only {lifted} encodings lifted");
+    eprintln!("{lifted} encodings lifted");
+}
+
+/// Edge inputs for v1, v2 (and their pairs), v4.
 fn edge(l: u32) -> u32 {
     const E: [u32; 16] = [
         0x7fc0_0000,

@@ -21,8 +21,8 @@
 //!   attribute-major: dword index `12 * (attr * numprim + prim)`, then inside the record
 //!   `P0.c` at `2c`, `P10.c` at `2c + 1`, `P20.c` at `8 + c` for channel `c` (x, y, z, w).
 //!   Byte address = `lds_param_offset + 4 * (that index + slot)`. AMD's RDNA3.5 ISA gives the
-//!   same attribute-major, 12-dwords-per-primitive address (`attr * numPrims * 12 + prim * 12
-//!   + offset`) but orders its records P0.xyzw, P10.xyzw, P20.xyzw; for GCN only CLRX
+//!   same attribute-major, 12-dwords-per-primitive address
+//!   (`attr * numPrims * 12 + prim * 12 + offset`) but orders its records P0.xyzw, P10.xyzw, P20.xyzw; for GCN only CLRX
 //!   publishes the order inside a record, so wavejit uses CLRX's.
 //! - The address is computed in 32 bits without wrapping; bytes outside the LDS allocation read
 //!   as 0 (the IR's LDS rule, as for DS loads). Inactive lanes read nothing.
