@@ -197,7 +197,6 @@ pub struct Launcher {
     kernarg: u64,
     packet: u64,
     scratch_base: u64,
-    lane_stride: u32,
     /// The dispatch's GDS memory ([`wavejit_gcn::launch::GDS_BYTES`]).
     gds: u64,
     /// Whether the lifted code reads the GDS address (only then must a dispatch re-zero it).
@@ -234,17 +233,19 @@ impl Launcher {
                 .map_err(mem_err)?;
         }
         let init = |state: &mut wavejit_runtime::WaveState, info: &wavejit_runtime::WaveInfo| {
-            let linear_group = info.group[0] as u64
-                + info.groups[0] as u64
-                    * (info.group[1] as u64 + info.groups[1] as u64 * info.group[2] as u64);
-            let wave_index = linear_group * info.waves_per_group as u64 + info.wave as u64;
+            let wave_index = launch::dispatch_wave_index(
+                info.groups,
+                info.group,
+                info.waves_per_group,
+                info.wave,
+            );
             let addrs = WaveAddresses {
                 kernarg: self.kernarg,
                 dispatch_packet: self.packet,
                 queue: 0,
                 dispatch_id: 0,
                 scratch_base: self.scratch_base,
-                scratch_wave_offset: (wave_index * 64 * self.lane_stride as u64) as u32,
+                scratch_wave_offset: launch::scratch_wave_offset(kernel, wave_index) as u32,
                 gds: self.gds,
             };
             let ws = launch::wave_state(
@@ -258,18 +259,10 @@ impl Launcher {
             .map_err(|e| {
                 wavejit_runtime::ExecError::Setup(format!("kernel {}: {e}", kernel.name))
             })?;
-            for (s, v) in ws.sgprs {
-                state.set_uniform(g.sgpr(s as u32), v);
-            }
-            for (r, lanes) in ws.vgprs {
-                for (lane, v) in lanes.into_iter().enumerate() {
-                    state.set_lane(g.vgpr(r as u32), lane as u32, v);
-                }
-            }
-            state.set_uniform(g.exec(), ws.exec as u32);
-            state.set_uniform(g.exec().offset(1), (ws.exec >> 32) as u32);
-            state.set_uniform(g.gds(), ws.gds as u32);
-            state.set_uniform(g.gds().offset(1), (ws.gds >> 32) as u32);
+            ws.apply(g, |reg, lane, v| match lane {
+                None => state.set_uniform(reg, v),
+                Some(l) => state.set_lane(reg, l, v),
+            });
             Ok(())
         };
         let launch = wavejit_runtime::Launch {
@@ -422,7 +415,6 @@ pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -
         kernarg,
         packet,
         scratch_base,
-        lane_stride,
         gds,
         uses_gds,
         threads: req.threads,

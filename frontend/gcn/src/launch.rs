@@ -25,7 +25,9 @@
 use thiserror::Error;
 
 pub use crate::lift::state::GDS_BYTES;
+use crate::lift::GcnLayout;
 use crate::loader::{ArgKind, Kernel, RelocKind, ScratchRsrcWord, UserSgpr};
+use wavejit_ir::Reg;
 
 /// Lanes per wave on gfx6-gfx9.
 pub const WAVE_SIZE: u32 = 64;
@@ -74,6 +76,25 @@ pub struct WaveState {
     /// The value of the lifter's `gds` cells ([`crate::lift::GcnLayout::gds`]): the address
     /// of the dispatch's GDS memory.
     pub gds: u64,
+}
+
+impl WaveState {
+    /// Writes the state into the lifter's registers ([`GcnLayout`]): `set(reg, None, v)` for a
+    /// uniform cell, `set(reg, Some(lane), v)` for one lane of a VGPR.
+    pub fn apply(&self, g: &GcnLayout, mut set: impl FnMut(Reg, Option<u32>, u32)) {
+        for &(s, v) in &self.sgprs {
+            set(g.sgpr(u32::from(s)), None, v);
+        }
+        for (r, lanes) in &self.vgprs {
+            for (lane, &v) in lanes.iter().enumerate() {
+                set(g.vgpr(u32::from(*r)), Some(lane as u32), v);
+            }
+        }
+        for (reg, v) in [(g.exec(), self.exec), (g.gds(), self.gds)] {
+            set(reg, None, v as u32);
+            set(reg.offset(1), None, (v >> 32) as u32);
+        }
+    }
 }
 
 /// A kernel argument value, in parameter order.
@@ -182,6 +203,18 @@ pub fn scratch_lane_stride(kernel: &Kernel) -> u32 {
 
 /// Byte offset of the scratch of the `wave_index`-th wave of the dispatch (any numbering the
 /// caller keeps unique among waves alive at the same time).
+/// The dispatch-wide index of wave `wave` of work-group `group` (of `groups`, x fastest), each
+/// group counted with `waves_per_group` waves: the index [`scratch_wave_offset`] takes.
+pub fn dispatch_wave_index(
+    groups: [u32; 3],
+    group: [u32; 3],
+    waves_per_group: u32,
+    wave: u32,
+) -> u32 {
+    let linear_group = group[0] + groups[0] * (group[1] + groups[1] * group[2]);
+    linear_group * waves_per_group + wave
+}
+
 pub fn scratch_wave_offset(kernel: &Kernel, wave_index: u32) -> u64 {
     u64::from(wave_index) * u64::from(WAVE_SIZE) * u64::from(scratch_lane_stride(kernel))
 }

@@ -190,7 +190,6 @@ fn run_fixture(path: &Path, k: &K, data: &Path) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let layout = wavejit_gcn::lift::GcnLayout::new();
     let init = |w: &mut wavejit_runtime::WaveState, info: &wavejit_runtime::WaveInfo| {
-        let linear = (info.group[2] * groups[1] + info.group[1]) * groups[0] + info.group[0];
         let addrs = WaveAddresses {
             kernarg,
             dispatch_packet: packet,
@@ -199,22 +198,21 @@ fn run_fixture(path: &Path, k: &K, data: &Path) -> Result<(), String> {
             scratch_base: scratch,
             scratch_wave_offset: launch::scratch_wave_offset(
                 kernel,
-                linear * waves_per_group + info.wave,
+                launch::dispatch_wave_index(
+                    info.groups,
+                    info.group,
+                    info.waves_per_group,
+                    info.wave,
+                ),
             ) as u32,
             gds: 0,
         };
         let st = launch::wave_state(kernel, &d, &addrs, gfx, info.group, info.wave)
             .map_err(|e| wavejit_runtime::ExecError::Setup(e.to_string()))?;
-        for (s, v) in st.sgprs {
-            w.set_uniform(layout.sgpr(s as u32), v);
-        }
-        for (r, lanes) in st.vgprs {
-            for (l, v) in lanes.into_iter().enumerate() {
-                w.set_lane(layout.vgpr(r as u32), l as u32, v);
-            }
-        }
-        w.set_uniform(layout.exec(), st.exec as u32);
-        w.set_uniform(layout.exec().offset(1), (st.exec >> 32) as u32);
+        st.apply(&layout, |reg, lane, v| match lane {
+            None => w.set_uniform(reg, v),
+            Some(l) => w.set_lane(reg, l, v),
+        });
         Ok(())
     };
     let run = Launch {
