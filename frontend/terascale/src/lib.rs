@@ -1,0 +1,7 @@
+//! wavejit-terascale: AMD TeraScale 2/3 (the R600 family's Evergreen and Northern Islands VLIW5
+//! chips, and Cayman VLIW4) tables, decoder, disassembler, assembler, loader and lifter.
+//!
+//! - [`chip`]: the chips, their class (the column of every table) and per-chip features.
+pub mod chip;
+
+pub use chip::{Chip, ChipClass};
