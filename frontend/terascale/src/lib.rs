@@ -2,6 +2,9 @@
 //! chips, and Cayman VLIW4) tables, decoder, disassembler, assembler, loader and lifter.
 //!
 //! - [`chip`]: the chips, their class (the column of every table) and per-chip features.
+//! - [`opcode`]: the identity of every ALU instruction ([`AluOp`]).
 pub mod chip;
+pub mod opcode;
 
 pub use chip::{Chip, ChipClass};
+pub use opcode::AluOp;
