@@ -16,6 +16,11 @@
 //!   (all three rules), `fcmp`, `fneg fabs fcopysign`; `ftos ftou` f32->i32, `stof utof`
 //!   i32->f32.
 //!
+//! NaN operands: the x86 host already gives the semantics' result when at most one operand
+//! is a NaN, so the fix-up for several NaN operands is emitted only when two or more may be
+//! one (a constant that is not a NaN cannot). Under NaN speculation ([`Lower::checks`]) the
+//! fix-ups are left out and the values they depend on are checked instead.
+//!
 //! Everything else (f16, directed rounding, division, saturation, per-lane shift amounts, bit
 //! fields with per-lane offsets or widths, rounding to integral, transcendentals, conversions between float widths, the GPU
 //! helpers) goes through the helper.
@@ -38,6 +43,10 @@ pub(crate) struct LowerCfg {
 pub(crate) struct Lower<'a, 'b> {
     pub b: &'a mut FunctionBuilder<'b>,
     pub cfg: LowerCfg,
+    /// NaN speculation (lane ops only; see [`crate::emit`]): when set, float ops skip the
+    /// fix-ups that only matter for NaN operands and push here (as float vectors) the values
+    /// that must all be free of NaN lanes for the results to be exact.
+    pub checks: Option<&'a mut Vec<Value>>,
 }
 
 fn float_ok(t: ScalarType, mode: FloatMode) -> bool {
@@ -393,6 +402,7 @@ impl Lower<'_, '_> {
             }
             FmulLegacy if float_ok(ty, mode) => {
                 // +-0 (after flushing) times anything is +0; otherwise IEEE fmul.
+                let mark = self.check_mark();
                 let (a, c) = (same(self, 0), same(self, 1));
                 let a = self.flush_if(f, mode.flush_in, a);
                 let c = self.flush_if(f, mode.flush_in, c);
@@ -421,13 +431,18 @@ impl Lower<'_, '_> {
                     let z = self.b.ins().bor(za, zc);
                     out[k] = select(self.b, f, z, zero, pp[k]);
                 }
-                f.make(out)
+                let r = f.make(out);
+                self.check_instead(mark, f, r);
+                r
             }
             Fmad | FmadLegacy if float_ok(ty, mode) => {
+                let mark = self.check_mark();
                 let mul = if op == Fmad { Fmul } else { FmulLegacy };
                 let p = self.lower(mul, mode, ty, &arg_tys[..2], &args[..2], lane)?;
                 let c = same(self, 2);
-                self.lower(Fadd, mode, ty, &[ty, ty], &[p, c], lane)?
+                let r = self.lower(Fadd, mode, ty, &[ty, ty], &[p, c], lane)?;
+                self.check_instead(mark, f, r);
+                r
             }
             Fmin(rule) | Fmax(rule) if float_ok(ty, mode) => {
                 let (a, c) = (same(self, 0), same(self, 1));
@@ -723,8 +738,11 @@ impl Lower<'_, '_> {
     /// VFMADD "NaN propagation"). Only the choice between several NaN operands depends on the
     /// machine operand order, which Cranelift may swap (commutative ops, folded loads), so
     /// the fix-up only needs "an earlier NaN operand wins". Other hosts get the full rule.
+    ///
+    /// Operands known not to be NaN (constants) take no part. Under NaN speculation the
+    /// result is pushed as a check instead of fixed (a result without NaN lanes had no NaN
+    /// operand, so it is exact).
     fn nan_fix(&mut self, f: Form, r: V, args: &[V]) -> V {
-        let q = self.quiet_const(f);
         let (pr, n) = r.parts();
         let mut out = pr;
         let x86 = cfg!(target_arch = "x86_64");
@@ -734,6 +752,19 @@ impl Lower<'_, '_> {
             0xffc0_0000
         };
         for k in 0..n {
+            let maybe: Vec<Value> = args
+                .iter()
+                .map(|a| a.parts().0[k])
+                .filter(|&x| self.may_be_nan(f, x))
+                .collect();
+            // With at most one NaN operand the host result is already the semantics' one.
+            if x86 && maybe.len() <= 1 {
+                continue;
+            }
+            if f.lane && self.checks.is_some() {
+                self.check(f, pr[k]);
+                continue;
+            }
             let mut res = pr[k];
             if !x86 {
                 let rn = self.is_nan(f, res);
@@ -741,12 +772,12 @@ impl Lower<'_, '_> {
                 res = select(self.b, f, rn, d, res);
             }
             let fixed = if x86 {
-                args.len().saturating_sub(1)
+                maybe.len().saturating_sub(1)
             } else {
-                args.len()
+                maybe.len()
             };
-            for a in args[..fixed].iter().rev() {
-                let x = a.parts().0[k];
+            let q = self.quiet_const(f);
+            for &x in maybe[..fixed].iter().rev() {
                 let nan = self.is_nan(f, x);
                 let qx = self.b.ins().bor(x, q);
                 res = select(self.b, f, nan, qx, res);
@@ -754,6 +785,48 @@ impl Lower<'_, '_> {
             out[k] = res;
         }
         f.make(out)
+    }
+
+    /// Whether a part of form `f` may hold a NaN (false for a constant that is not one).
+    fn may_be_nan(&self, f: Form, x: Value) -> bool {
+        match known_lanes(self.b, x) {
+            Some(c) if f.w64 => f64::from_bits(c).is_nan(),
+            Some(c) => f32::from_bits(c as u32).is_nan(),
+            None => true,
+        }
+    }
+
+    /// Under NaN speculation, requires the part `x` of form `f` to be free of NaN lanes.
+    fn check(&mut self, f: Form, x: Value) {
+        if !self.may_be_nan(f, x) {
+            return;
+        }
+        let xf = as_float(self.b, f, x);
+        if let Some(c) = self.checks.as_mut() {
+            c.push(xf);
+        }
+    }
+
+    /// The number of checks so far, for [`Self::check_instead`].
+    fn check_mark(&self) -> usize {
+        self.checks.as_ref().map_or(0, |c| c.len())
+    }
+
+    /// Replaces the checks pushed since `mark` by a check of the final result `r`, for ops
+    /// built from others whose final result is NaN whenever an intermediate one is (or is
+    /// exact anyway, as legacy multiplication's zero).
+    fn check_instead(&mut self, mark: usize, f: Form, r: V) {
+        let Some(c) = self.checks.as_mut() else {
+            return;
+        };
+        if c.len() == mark {
+            return;
+        }
+        c.truncate(mark);
+        let (p, n) = r.parts();
+        for &x in &p[..n] {
+            self.check(f, x);
+        }
     }
 
     fn quiet_const(&mut self, f: Form) -> Value {
@@ -770,6 +843,9 @@ impl Lower<'_, '_> {
 
     /// Float min/max under `rule`, as `semantics::minmax` (flushed operands).
     fn fminmax(&mut self, f: Form, min: bool, rule: MinMax, a: V, c: V) -> V {
+        if f.lane && self.checks.is_some() {
+            return self.fminmax_no_nan(f, min, rule, a, c);
+        }
         let q = self.quiet_const(f);
         let zero = iconst_form(self.b, f, 0);
         let (pa, n) = a.parts();
@@ -823,6 +899,46 @@ impl Lower<'_, '_> {
             };
         }
         f.make(out)
+    }
+
+    /// [`Self::fminmax`] for lanes without NaN operands (checked under speculation), with the
+    /// host's `minps`/`maxps` (`a < b ? a : b`, `a > b ? a : b`; Cranelift's pattern for them
+    /// is matched exactly). Without NaNs the rules differ only on equal operands, which differ
+    /// in bits only as +-0: the legacy rule takes the second operand, the others -0 for min
+    /// (`min(x, y) | min(y, x)`) and +0 for max (`max(x, y) & max(y, x)`).
+    fn fminmax_no_nan(&mut self, f: Form, min: bool, rule: MinMax, a: V, c: V) -> V {
+        let (pa, n) = a.parts();
+        let (pc, _) = c.parts();
+        let mut out = pa;
+        for k in 0..n {
+            let (x, y) = (as_float(self.b, f, pa[k]), as_float(self.b, f, pc[k]));
+            self.check(f, pa[k]);
+            self.check(f, pc[k]);
+            let xy = self.host_minmax(f, min, x, y);
+            out[k] = if rule == MinMax::Legacy {
+                as_int(self.b, f, xy)
+            } else {
+                let yx = self.host_minmax(f, min, y, x);
+                let (xy, yx) = (as_int(self.b, f, xy), as_int(self.b, f, yx));
+                if min {
+                    self.b.ins().bor(xy, yx)
+                } else {
+                    self.b.ins().band(xy, yx)
+                }
+            };
+        }
+        f.make(out)
+    }
+
+    /// x86 `minps x, y` / `maxps x, y` (or the `pd` forms) on float vectors.
+    fn host_minmax(&mut self, f: Form, min: bool, x: Value, y: Value) -> Value {
+        let lt = if min {
+            self.b.ins().fcmp(CFloatCC::LessThan, x, y)
+        } else {
+            self.b.ins().fcmp(CFloatCC::LessThan, y, x)
+        };
+        let m = self.b.ins().bitcast(f.fty(), le(), lt);
+        self.b.ins().bitselect(m, x, y)
     }
 
     /// An IR float compare of two parts as a compare result (lanes 0/-1, or `I8` scalar).
