@@ -97,7 +97,8 @@ enum Row {
 /// Per-iteration state of one copy of a loop body.
 struct Chunk {
     fast: bool,
-    idx: Value,
+    /// Index of the chunk's first lane (`i64`).
+    lane0: Value,
     state_c: Value,
     scratch_c: Value,
     /// Lane values of this iteration.
@@ -505,7 +506,8 @@ impl<'a, 'f> Emitter<'a, 'f> {
         Ok(())
     }
 
-    /// A loop header: parameters chunk index and ballot accumulators.
+    /// A loop header: parameters the chunk's byte offset in a register row (the induction
+    /// variable: it addresses rows without scaling) and the ballot accumulators.
     fn header(&mut self, n_ballots: usize) -> ir::Block {
         let h = self.b.create_block();
         for _ in 0..=n_ballots {
@@ -528,15 +530,15 @@ impl<'a, 'f> Emitter<'a, 'f> {
         exit_blk: ir::Block,
     ) -> R<()> {
         let params = self.b.block_params(h).to_vec();
-        let (idx, accs) = (params[0], params[1..].to_vec());
+        let (off16, accs) = (params[0], params[1..].to_vec());
         self.b.switch_to_block(h);
-        let off16 = self.b.ins().ishl_imm_u(idx, 4);
-        let off32 = self.b.ins().ishl_imm_u(idx, 5);
+        let off32 = self.b.ins().ishl_imm_u(off16, 1);
+        let lane0 = self.b.ins().ushr_imm_u(off16, 2);
         let state_c = self.b.ins().iadd(self.state, off16);
         let scratch_c = self.b.ins().iadd(self.scratch, off32);
         let mut cx = Chunk {
             fast,
-            idx,
+            lane0,
             state_c,
             scratch_c,
             vals: HashMap::new(),
@@ -571,11 +573,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
             self.b.switch_to_block(cont);
         }
         self.flush_rows(&mut cx);
-        let next = self.b.ins().iadd_imm_s(idx, 1);
+        let next = self.b.ins().iadd_imm_s(off16, 16);
         let more = self
             .b
             .ins()
-            .icmp_imm_s(CIntCC::UnsignedLessThan, next, self.nchunks);
+            .icmp_imm_s(CIntCC::UnsignedLessThan, next, 16 * self.nchunks);
         let mut back = vec![BlockArg::Value(next)];
         let mut out = Vec::new();
         for &(_, a) in &cx.accs {
@@ -641,8 +643,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
     fn remat(&mut self, cx: &mut Chunk, i: usize) -> R<V> {
         Ok(match self.blk.insts[i].kind {
             InstKind::LaneId => {
-                let base = self.b.ins().ishl_imm_u(cx.idx, 2);
-                let base = self.b.ins().ireduce(I32, base);
+                let base = self.b.ins().ireduce(I32, cx.lane0);
                 let s = self.b.ins().splat(I32X4, base);
                 let lanes = const32x4(&mut self.b, [0, 1, 2, 3]);
                 V::L(self.b.ins().iadd(s, lanes))
@@ -658,8 +659,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     V::L(const32x4(&mut self.b, [u32::MAX; 4]))
                 } else {
                     let x = self.u(u)?;
-                    let sh = self.b.ins().ishl_imm_u(cx.idx, 2);
-                    let bits = self.b.ins().ushr(x, sh);
+                    let bits = self.b.ins().ushr(x, cx.lane0);
                     let bits = self.b.ins().ireduce(I32, bits);
                     let s = self.b.ins().splat(I32X4, bits);
                     let sel = const32x4(&mut self.b, [1, 2, 4, 8]);
@@ -775,8 +775,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     _ => return Err(format!("%{i}: ballot of a non-mask")),
                 };
                 let bits = self.b.ins().vhigh_bits(I64, x);
-                let sh = self.b.ins().ishl_imm_u(cx.idx, 2);
-                let bits = self.b.ins().ishl(bits, sh);
+                let bits = self.b.ins().ishl(bits, cx.lane0);
                 let slot = cx
                     .accs
                     .iter_mut()

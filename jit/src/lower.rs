@@ -185,11 +185,17 @@ impl Lower<'_, '_> {
                 let V::S(amt) = args[1] else { return None };
                 let a = same(self, 0);
                 let at = arg_tys[1];
-                let amt = self.b.ins().band_imm_u(amt, (bits - 1) as i64);
-                let amt = if at.bits() == 64 {
-                    self.b.ins().ireduce(ct::I32, amt)
-                } else {
-                    amt
+                let amt = match known_lanes(self.b, amt) {
+                    // A constant amount folded here gives an immediate shift at tier 1 too.
+                    Some(c) => self.b.ins().iconst(ct::I32, (c & (bits as u64 - 1)) as i64),
+                    None => {
+                        let m = self.b.ins().band_imm_u(amt, (bits - 1) as i64);
+                        if at.bits() == 64 {
+                            self.b.ins().ireduce(ct::I32, m)
+                        } else {
+                            m
+                        }
+                    }
                 };
                 let r = self.map1(f, a, |b, x| match op {
                     Shl => b.ins().ishl(x, amt),
@@ -211,6 +217,9 @@ impl Lower<'_, '_> {
                     return None;
                 };
                 let a = same(self, 0);
+                if let (Some(o), Some(w)) = (known_lanes(self.b, off), known_lanes(self.b, w)) {
+                    return Some(self.bfe_const(f, op == Sbfe, a, o as u32 & 31, w as u32 & 31));
+                }
                 let off = self.b.ins().band_imm_u(off, 31);
                 let w = self.b.ins().band_imm_u(w, 31);
                 let sum = self.b.ins().iadd(off, w);
@@ -572,6 +581,30 @@ impl Lower<'_, '_> {
             out[k] = select(self.b, f, m, pa[k], pc[k]);
         }
         f.make(out)
+    }
+
+    /// `Ubfe`/`Sbfe` of 32-bit `a` with a constant offset `off` and width `w` (both below
+    /// 32), as the cases of `semantics::int::bfe` with the shift counts known (immediate
+    /// shifts, no mask constant to keep in a register).
+    fn bfe_const(&mut self, f: Form, signed: bool, a: V, off: u32, w: u32) -> V {
+        if w == 0 {
+            let z = iconst_form(self.b, f, 0);
+            return f.make([z, z]);
+        }
+        self.map1(f, a, |b, x| {
+            if off + w < 32 {
+                let up = b.ins().ishl_imm_u(x, (32 - off - w) as i64);
+                if signed {
+                    b.ins().sshr_imm_u(up, (32 - w) as i64)
+                } else {
+                    b.ins().ushr_imm_u(up, (32 - w) as i64)
+                }
+            } else if signed {
+                b.ins().sshr_imm_u(x, off as i64)
+            } else {
+                b.ins().ushr_imm_u(x, off as i64)
+            }
+        })
     }
 
     fn mulhi32_lanes(&mut self, signed: bool, a: V, c: V) -> V {
