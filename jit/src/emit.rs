@@ -25,7 +25,7 @@ use crate::ctx::{
     exit, helper_eval_chunk, helper_eval_scalar, helper_wave_op, EvalDesc, WaveDesc,
     CTX_INDIRECT_PC, CTX_SCRATCH, CTX_STATE,
 };
-use crate::lower::{Lower, LowerCfg};
+use crate::lower::{Lower, LowerCfg, Spec};
 use crate::plan::{is_remat, Class, Demand, Plan};
 use crate::vals::*;
 use cranelift_codegen::ir::{
@@ -109,8 +109,8 @@ struct Chunk {
     /// Value numbers of the fast-path `MaskFromBits` operands.
     fast_us: HashSet<u32>,
     accs: Vec<(u32, Value)>,
-    /// Under NaN speculation, the float vectors that must have no NaN lane.
-    checks: Option<Vec<Value>>,
+    /// NaN speculation state, in a speculating copy.
+    spec: Option<Spec>,
 }
 
 pub(crate) struct Emitter<'a, 'f> {
@@ -550,13 +550,13 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 HashSet::new()
             },
             accs: ballots.iter().copied().zip(accs.iter().copied()).collect(),
-            checks: spec.then(Vec::new),
+            spec: spec.then(Spec::default),
         };
         for &i in &self.plan.loop_insts[k] {
             self.lane_inst(&mut cx, i as usize)?;
         }
-        if let Some(checks) = cx.checks.take().filter(|c| !c.is_empty()) {
-            let any = self.any_nan(&checks);
+        if let Some(spec) = cx.spec.take().filter(|s| !s.checks.is_empty()) {
+            let any = self.any_nan(&spec.checks);
             let n_ballots = ballots.len();
             let exact = match self.exact_header {
                 Some(e) => e,
@@ -705,7 +705,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                         return self.spill_if(cx, i);
                     }
                 }
-                let inl = self.try_inline(op, mode, t, &tys, &vs, true, cx.checks.as_mut());
+                let inl = self.try_inline(op, mode, t, &tys, &vs, true, cx.spec.as_mut());
                 let r = match inl {
                     Some(r) => r,
                     None => self.call_chunk(op, mode, t, &tys, &vs)?,
@@ -926,7 +926,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     /// The op lowered inline (uniform scalars, or one chunk when `lane`), or `None` when inlining
     /// is off or the op has no inline lowering (the caller then calls the semantics helper).
-    /// `checks` is the chunk's NaN-speculation list, if it speculates.
+    /// `spec` is the chunk's NaN-speculation state, if it speculates.
     #[allow(clippy::too_many_arguments)]
     fn try_inline(
         &mut self,
@@ -936,7 +936,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
         tys: &[ScalarType],
         vs: &[V],
         lane: bool,
-        checks: Option<&mut Vec<Value>>,
+        spec: Option<&mut Spec>,
     ) -> Option<V> {
         if !self.cfg.inline {
             return None;
@@ -944,7 +944,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
         Lower {
             b: &mut self.b,
             cfg: self.cfg.lower,
-            checks,
+            spec,
         }
         .lower(op, mode, ty, tys, vs, lane)
     }

@@ -18,8 +18,9 @@
 //!
 //! NaN operands: the x86 host already gives the semantics' result when at most one operand
 //! is a NaN, so the fix-up for several NaN operands is emitted only when two or more may be
-//! one (a constant that is not a NaN cannot). Under NaN speculation ([`Lower::checks`]) the
-//! fix-ups are left out and the values they depend on are checked instead.
+//! one (a constant that is not a NaN cannot). Under NaN speculation ([`Spec`]) the fix-ups
+//! are left out and the values they depend on are checked instead; a checked value, and what
+//! ops that create no NaN compute from such values, count as NaN-free from then on.
 //!
 //! Everything else (f16, directed rounding, division, saturation, per-lane shift amounts, bit
 //! fields with per-lane offsets or widths, rounding to integral, transcendentals, conversions between float widths, the GPU
@@ -31,6 +32,7 @@ use cranelift_codegen::ir::{
     types as ct, InstBuilder, Value,
 };
 use cranelift_frontend::FunctionBuilder;
+use std::collections::HashSet;
 use wavejit_ir::{FloatCC, FloatMode, IntCC, MinMax, Op, Round, ScalarType, Trans};
 
 /// What the lowering may assume about the host.
@@ -43,10 +45,30 @@ pub(crate) struct LowerCfg {
 pub(crate) struct Lower<'a, 'b> {
     pub b: &'a mut FunctionBuilder<'b>,
     pub cfg: LowerCfg,
-    /// NaN speculation (lane ops only; see [`crate::emit`]): when set, float ops skip the
-    /// fix-ups that only matter for NaN operands and push here (as float vectors) the values
-    /// that must all be free of NaN lanes for the results to be exact.
-    pub checks: Option<&'a mut Vec<Value>>,
+    /// NaN speculation state of the chunk (lane ops only; see [`crate::emit`]).
+    pub spec: Option<&'a mut Spec>,
+}
+
+/// NaN speculation in one copy of a chunk-loop body: float ops skip the fix-ups that only
+/// matter for NaN operands and record the values that must have no NaN lane for their
+/// results to be exact.
+#[derive(Debug, Default)]
+pub(crate) struct Spec {
+    /// Float vectors tested for NaN lanes before the iteration stores anything.
+    pub checks: Vec<Value>,
+    /// Values (bitcasts looked through) without NaN lanes whenever the checks pass: checked
+    /// values, and results of ops that make no NaN from such operands.
+    clean: HashSet<Value>,
+    /// `clean`'s values in the order they were added (for [`Lower::check_instead`]).
+    log: Vec<Value>,
+}
+
+impl Spec {
+    fn mark_clean(&mut self, v: Value) {
+        if self.clean.insert(v) {
+            self.log.push(v);
+        }
+    }
 }
 
 fn float_ok(t: ScalarType, mode: FloatMode) -> bool {
@@ -346,22 +368,26 @@ impl Lower<'_, '_> {
             Fneg | Fabs if ty == F32 || ty == F64 => {
                 let a = same(self, 0);
                 let sign = self.sign_const(f);
-                self.map1(f, a, |b, x| {
+                let r = self.map1(f, a, |b, x| {
                     if op == Fneg {
                         b.ins().bxor(x, sign)
                     } else {
                         b.ins().band_not(x, sign)
                     }
-                })
+                });
+                self.derive_clean_parts(f, r, a);
+                r
             }
             Fcopysign if ty == F32 || ty == F64 => {
                 let (a, c) = (same(self, 0), same(self, 1));
                 let sign = self.sign_const(f);
-                self.map2(f, a, c, |b, x, y| {
+                let r = self.map2(f, a, c, |b, x, y| {
                     let m = b.ins().band_not(x, sign);
                     let s = b.ins().band(y, sign);
                     b.ins().bor(m, s)
-                })
+                });
+                self.derive_clean_parts(f, r, a);
+                r
             }
             Fadd | Fsub | Fmul | Fdiv | Fsqrt(Trans::Ieee) if float_ok(ty, mode) => {
                 let a: Vec<V> = (0..op.arity()).map(|i| same(self, i)).collect();
@@ -387,6 +413,21 @@ impl Lower<'_, '_> {
                     }),
                 };
                 let r = self.nan_fix(f, r, &a);
+                // With a finite constant operand (nonzero for a product, the divisor for a
+                // quotient) the result is a NaN exactly where the other operand is.
+                let other = match op {
+                    Fadd | Fsub | Fmul if a.len() == 2 => {
+                        let nonzero = op == Fmul;
+                        let c0 = self.finite_const(f, a[0].parts().0[0], nonzero);
+                        let c1 = self.finite_const(f, a[1].parts().0[0], nonzero);
+                        c1.then_some(a[0]).or(c0.then_some(a[1]))
+                    }
+                    Fdiv if self.finite_const(f, a[1].parts().0[0], true) => Some(a[0]),
+                    _ => None,
+                };
+                if let Some(x) = other {
+                    self.derive_clean_parts(f, r, x);
+                }
                 self.flush_if(f, mode.flush_out, r)
             }
             Fma if float_ok(ty, mode) && self.cfg.fma => {
@@ -441,6 +482,7 @@ impl Lower<'_, '_> {
                     out[k] = select(self.b, f, z, zero, pp[k]);
                 }
                 let r = f.make(out);
+                self.derive_clean_parts(f, r, p);
                 self.check_instead(mark, f, r);
                 r
             }
@@ -497,7 +539,10 @@ impl Lower<'_, '_> {
                 } else {
                     self.b.ins().fcvt_from_uint(f.fty(), x)
                 };
-                V::from_one(lane, as_int(self.b, f, r))
+                let r = V::from_one(lane, as_int(self.b, f, r));
+                // An integer converts to a number.
+                self.derive_clean(f, r, &[]);
+                r
             }
             _ => return None,
         })
@@ -745,6 +790,28 @@ impl Lower<'_, '_> {
         } else {
             (0x7f80_0000, 1 << 31)
         };
+        // A constant is flushed now (it stays visibly constant, see `may_be_nan`).
+        let (p, n) = v.parts();
+        let known: Vec<Option<u64>> = p[..n].iter().map(|&x| known_lanes(self.b, x)).collect();
+        if let Some(c) = known[0].filter(|_| known.iter().all(|k| *k == known[0])) {
+            if c & exp == 0 && c & !sign != 0 {
+                let z = iconst_form(self.b, f, c & sign);
+                return f.make([z, z]);
+            }
+            return v;
+        }
+        let r = self.flush_lanes(f, v);
+        self.derive_clean_parts(f, r, v);
+        r
+    }
+
+    /// Denormal lanes of `v` as zeros of their sign.
+    fn flush_lanes(&mut self, f: Form, v: V) -> V {
+        let (exp, sign) = if f.w64 {
+            (0x7ff0_0000_0000_0000u64, 1u64 << 63)
+        } else {
+            (0x7f80_0000, 1 << 31)
+        };
         let expc = iconst_form(self.b, f, exp);
         let signc = iconst_form(self.b, f, sign);
         let zero = iconst_form(self.b, f, 0);
@@ -794,7 +861,7 @@ impl Lower<'_, '_> {
             if x86 && maybe.len() <= 1 {
                 continue;
             }
-            if f.lane && self.checks.is_some() {
+            if f.lane && self.spec.is_some() {
                 self.check(f, pr[k]);
                 continue;
             }
@@ -820,13 +887,35 @@ impl Lower<'_, '_> {
         f.make(out)
     }
 
-    /// Whether a part of form `f` may hold a NaN (false for a constant that is not one).
+    /// Whether a part of form `f` may hold a NaN: false for a constant that is not one and,
+    /// under speculation, for a clean value.
     fn may_be_nan(&self, f: Form, x: Value) -> bool {
-        match known_lanes(self.b, x) {
-            Some(c) if f.w64 => f64::from_bits(c).is_nan(),
-            Some(c) => f32::from_bits(c as u32).is_nan(),
+        if let Some(c) = known_lanes(self.b, x) {
+            return if f.w64 {
+                f64::from_bits(c).is_nan()
+            } else {
+                f32::from_bits(c as u32).is_nan()
+            };
+        }
+        match &self.spec {
+            Some(s) => !s.clean.contains(&strip_bitcasts(self.b, x)),
             None => true,
         }
+    }
+
+    /// Whether a part of form `f` is a constant finite float (nonzero if `nonzero`).
+    fn finite_const(&self, f: Form, x: Value, nonzero: bool) -> bool {
+        let Some(c) = known_lanes(self.b, x) else {
+            return false;
+        };
+        let (finite, zero) = if f.w64 {
+            let v = f64::from_bits(c);
+            (v.is_finite(), v == 0.0)
+        } else {
+            let v = f32::from_bits(c as u32);
+            (v.is_finite(), v == 0.0)
+        };
+        finite && !(nonzero && zero)
     }
 
     /// Under NaN speculation, requires the part `x` of form `f` to be free of NaN lanes.
@@ -835,27 +924,59 @@ impl Lower<'_, '_> {
             return;
         }
         let xf = as_float(self.b, f, x);
-        if let Some(c) = self.checks.as_mut() {
-            c.push(xf);
+        let key = strip_bitcasts(self.b, x);
+        if let Some(s) = self.spec.as_mut() {
+            s.checks.push(xf);
+            s.mark_clean(key);
         }
     }
 
-    /// The number of checks so far, for [`Self::check_instead`].
-    fn check_mark(&self) -> usize {
-        self.checks.as_ref().map_or(0, |c| c.len())
+    /// Under speculation, marks the parts of `r` clean if the parts `from` all are (`r`
+    /// comes from them by an op that makes no NaN from operands without one).
+    fn derive_clean(&mut self, f: Form, r: V, from: &[Value]) {
+        if self.spec.is_none() || from.iter().any(|&x| self.may_be_nan(f, x)) {
+            return;
+        }
+        let (p, n) = r.parts();
+        let keys: Vec<Value> = p[..n].iter().map(|&x| strip_bitcasts(self.b, x)).collect();
+        if let Some(s) = self.spec.as_mut() {
+            for k in keys {
+                s.mark_clean(k);
+            }
+        }
+    }
+
+    /// [`Self::derive_clean`] part by part.
+    fn derive_clean_parts(&mut self, f: Form, r: V, from: V) {
+        let (pr, n) = r.parts();
+        let (pf, _) = from.parts();
+        for k in 0..n {
+            self.derive_clean(f, V::L(pr[k]), &[pf[k]]);
+        }
+    }
+
+    /// The speculation state so far (checks, clean values), for [`Self::check_instead`].
+    fn check_mark(&self) -> (usize, usize) {
+        self.spec
+            .as_ref()
+            .map_or((0, 0), |s| (s.checks.len(), s.log.len()))
     }
 
     /// Replaces the checks pushed since `mark` by a check of the final result `r`, for ops
     /// built from others whose final result is NaN whenever an intermediate one is (or is
-    /// exact anyway, as legacy multiplication's zero).
-    fn check_instead(&mut self, mark: usize, f: Form, r: V) {
-        let Some(c) = self.checks.as_mut() else {
+    /// exact anyway, as legacy multiplication's zero). What became clean since `mark` no
+    /// longer is.
+    fn check_instead(&mut self, mark: (usize, usize), f: Form, r: V) {
+        let Some(s) = self.spec.as_mut() else {
             return;
         };
-        if c.len() == mark {
+        if s.checks.len() == mark.0 {
             return;
         }
-        c.truncate(mark);
+        s.checks.truncate(mark.0);
+        for v in s.log.drain(mark.1..) {
+            s.clean.remove(&v);
+        }
         let (p, n) = r.parts();
         for &x in &p[..n] {
             self.check(f, x);
@@ -876,7 +997,7 @@ impl Lower<'_, '_> {
 
     /// Float min/max under `rule`, as `semantics::minmax` (flushed operands).
     fn fminmax(&mut self, f: Form, min: bool, rule: MinMax, a: V, c: V) -> V {
-        if f.lane && self.checks.is_some() {
+        if f.lane && self.spec.is_some() {
             return self.fminmax_no_nan(f, min, rule, a, c);
         }
         let q = self.quiet_const(f);
@@ -948,7 +1069,7 @@ impl Lower<'_, '_> {
             self.check(f, pa[k]);
             self.check(f, pc[k]);
             let xy = self.host_minmax(f, min, x, y);
-            out[k] = if rule == MinMax::Legacy {
+            let r = if rule == MinMax::Legacy {
                 as_int(self.b, f, xy)
             } else {
                 let yx = self.host_minmax(f, min, y, x);
@@ -959,6 +1080,9 @@ impl Lower<'_, '_> {
                     self.b.ins().band(xy, yx)
                 }
             };
+            // Both operands are checked: the result is clean.
+            self.derive_clean(f, V::L(r), &[pa[k], pc[k]]);
+            out[k] = r;
         }
         f.make(out)
     }

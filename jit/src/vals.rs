@@ -329,3 +329,23 @@ pub(crate) fn known_lanes(b: &FunctionBuilder, v: Value) -> Option<u64> {
         _ => None,
     }
 }
+
+/// `v` with `bitcast`s that keep the lane width looked through (views of the same bits).
+pub(crate) fn strip_bitcasts(b: &FunctionBuilder, mut v: Value) -> Value {
+    let dfg = &b.func.dfg;
+    while let ValueDef::Result(inst, 0) = dfg.value_def(v) {
+        match dfg.insts[inst] {
+            InstructionData::LoadNoOffset {
+                opcode: Opcode::Bitcast,
+                arg,
+                ..
+            } if dfg.value_type(arg).lane_bits() == dfg.value_type(v).lane_bits()
+                && dfg.value_type(arg).lane_count() == dfg.value_type(v).lane_count() =>
+            {
+                v = arg
+            }
+            _ => break,
+        }
+    }
+    v
+}

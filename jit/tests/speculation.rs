@@ -23,6 +23,8 @@ use wavejit_runtime::Engine;
 /// exec; a ballot in the same loop and a second loop using the ballot and a value of the
 /// first loop (a scratch slot). `snan` adds a product with a signalling NaN constant (which
 /// makes every chunk leave the speculating copy).
+///
+/// Registers: v3.. results; v20-v27 the f64 operands and results; v28 the second loop's.
 fn func(wave: u32, snan: bool) -> Arc<Function> {
     let mut b = FunctionBuilder::new("spec", layout(wave, 32, 32));
     let blk = b.create_block();
@@ -54,10 +56,34 @@ fn func(wave: u32, snan: bool) -> Arc<Function> {
         ops.push((Op::Fmul, vec![x, nan]));
     }
     let mut first = None;
-    for (i, (op, args)) in ops.iter().enumerate() {
+    let mut reg = 3;
+    for (op, args) in &ops {
         let r = b.op_mode(*op, mode, T::F32, args);
         first.get_or_insert(r);
-        b.def_reg(v(3 + i as u32), r, Some(exec));
+        b.def_reg(v(reg), r, Some(exec));
+        reg += 1;
+    }
+    // `a` and `x` are checked by now (min/max operands). Results of an op with a constant
+    // operand are NaN-free where the other operand is, except for the constants that make
+    // NaNs of infinities and zeros (0 in a product or divisor, infinity in a sum):
+    // min/max must check those before speculating on them.
+    let zero = b.f32(0.0);
+    let inf = b.f32(f32::INFINITY);
+    let c25 = b.f32(2.5);
+    let m0 = b.op_mode(Op::Fmul, mode, T::F32, &[a, zero]);
+    let a0 = b.op_mode(Op::Fadd, mode, T::F32, &[inf, x]);
+    let d0 = b.op_mode(Op::Fdiv, mode, T::F32, &[a, zero]);
+    let up = b.op_mode(Op::Fadd, mode, T::F32, &[a, c25]);
+    let neg = b.op(Op::Fneg, T::F32, &[x]);
+    for (op, args) in [
+        (Op::Fmin(MinMax::Ieee), [m0, x]),
+        (Op::Fmin(MinMax::NonIeee), [x, a0]),
+        (Op::Fmin(MinMax::NonIeee), [d0, x]),
+        (Op::Fmax(MinMax::Ieee), [up, neg]),
+    ] {
+        let r = b.op_mode(op, mode, T::F32, &args);
+        b.def_reg(v(reg), r, Some(exec));
+        reg += 1;
     }
     let d = b.use_reg(v(20), T::F64);
     let g = b.use_reg(v(22), T::F64);
@@ -98,6 +124,60 @@ fn run(engine: &dyn Engine, f: &Arc<Function>, init: &dyn Fn(&mut Wave)) -> Vec<
     w.state.bytes().to_vec()
 }
 
+/// What one case puts into an otherwise NaN-free wave.
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    None,
+    /// Two NaN operands (different payloads, one signalling) in the lane, f32 and f64.
+    Nans(u32),
+    /// An infinite `a` (`x` a number, `a` a nonzero number in the rest of the chunk).
+    InfA(u32),
+    /// A negative infinite `x` (likewise).
+    InfX(u32),
+}
+
+/// Sets lane registers from `vals` (v0-v2 f32, v20:v21 and v22:v23 f64), then `event`,
+/// then exec.
+fn setup(w: &mut Wave, vals: &[[u32; 5]], event: Event, exec: u64) {
+    for (l, r) in vals.iter().enumerate() {
+        let l = l as u32;
+        for k in 0..3 {
+            w.state.set_lane(v(k), l, r[k as usize]);
+        }
+        for (k, reg) in [(3, 20), (4, 22)] {
+            let d = (f32::from_bits(r[k]) as f64).to_bits();
+            w.state.set_lane(v(reg), l, d as u32);
+            w.state.set_lane(v(reg + 1), l, (d >> 32) as u32);
+        }
+    }
+    let (inf, num) = (f32::INFINITY.to_bits(), 1.5f32.to_bits());
+    match event {
+        Event::None => {}
+        Event::Nans(l) => {
+            w.state.set_lane(v(0), l, QNAN);
+            w.state.set_lane(v(1), l, SNAN);
+            w.state.set_lane(v(20), l, 1);
+            w.state.set_lane(v(21), l, 0x7ff0_0000);
+            w.state.set_lane(v(22), l, 2);
+            w.state.set_lane(v(23), l, 0xfff8_0000);
+        }
+        Event::InfA(l) | Event::InfX(l) => {
+            // Only the op under test may make a NaN in this chunk: no zero a (a / 0).
+            for k in l & !3..(l & !3) + 4 {
+                w.state.set_lane(v(0), k, num);
+            }
+            let (a, x) = match event {
+                Event::InfA(_) => (inf, num),
+                _ => (num, inf | 1 << 31),
+            };
+            w.state.set_lane(v(0), l, a);
+            w.state.set_lane(v(1), l, x);
+        }
+    }
+    w.state.set_uniform(s(30), exec as u32);
+    w.state.set_uniform(s(31), (exec >> 32) as u32);
+}
+
 #[test]
 fn speculating_loops_match_the_interpreter_with_nans_anywhere() {
     let tier2 = JitOptions {
@@ -123,46 +203,69 @@ fn speculating_loops_match_the_interpreter_with_nans_anywhere() {
         } else {
             (1 << wave) - 1
         };
+        let mut events = vec![Event::None];
+        for l in [0, 6, wave / 2 + 1, wave - 1] {
+            events.extend([Event::Nans(l), Event::InfA(l), Event::InfX(l)]);
+        }
         for exec in [full, full & 0x7777_7777_7777_7777] {
-            for nan_lane in [None, Some(0), Some(6), Some(wave / 2 + 1), Some(wave - 1)] {
-                let vals: Vec<[u32; 7]> = (0..wave)
+            for &event in &events {
+                let vals: Vec<[u32; 5]> = (0..wave)
                     .map(|_| std::array::from_fn(|_| finite(&mut rng)))
                     .collect();
-                let init = |w: &mut Wave| {
-                    for (l, r) in vals.iter().enumerate() {
-                        let l = l as u32;
-                        for k in 0..3 {
-                            w.state.set_lane(v(k), l, r[k as usize]);
-                        }
-                        // f64 operands: the f32 values widened.
-                        for (k, reg) in [(3, 20), (4, 22)] {
-                            let d = (f32::from_bits(r[k]) as f64).to_bits();
-                            w.state.set_lane(v(reg), l, d as u32);
-                            w.state.set_lane(v(reg + 1), l, (d >> 32) as u32);
-                        }
-                    }
-                    if let Some(l) = nan_lane {
-                        w.state.set_lane(v(0), l, QNAN);
-                        w.state.set_lane(v(1), l, SNAN);
-                        w.state.set_lane(v(20), l, 1);
-                        w.state.set_lane(v(21), l, 0x7ff0_0000);
-                        w.state.set_lane(v(22), l, 2);
-                        w.state.set_lane(v(23), l, 0xfff8_0000);
-                    }
-                    w.state.set_uniform(s(30), exec as u32);
-                    w.state.set_uniform(s(31), (exec >> 32) as u32);
-                };
+                let init = |w: &mut Wave| setup(w, &vals, event, exec);
                 let want = run(&Interpreter, &f, &init);
                 for (name, j) in &engines {
                     let got = run(j, &f, &init);
                     assert!(
                         got == want,
-                        "{name}: wave {wave} sNaN op {snan} exec {exec:#x} NaN lane {nan_lane:?}: state differs \
-                         from the interpreter's"
+                        "{name}: wave {wave} sNaN op {snan} exec {exec:#x} {event:?}: state \
+                         differs from the interpreter's"
                     );
                 }
             }
         }
+    }
+}
+
+/// Composite ops (legacy multiply, multiply-add) whose operands are checked only through
+/// their result: `v3 = min(fmul_legacy(v0, v1), v2)`, `v4 = min(fmad(v0, v1, 2.5), v2)`.
+fn composite(wave: u32) -> Arc<Function> {
+    let mut b = FunctionBuilder::new("composite", layout(wave, 32, 32));
+    let blk = b.create_block();
+    b.switch_to(blk);
+    let (a, x, c) = (
+        b.use_reg(v(0), T::F32),
+        b.use_reg(v(1), T::F32),
+        b.use_reg(v(2), T::F32),
+    );
+    let k = b.f32(2.5);
+    let p = b.op(Op::FmulLegacy, T::F32, &[a, x]);
+    let q = b.op(Op::Fmad, T::F32, &[a, x, k]);
+    for (i, y) in [p, q].into_iter().enumerate() {
+        let r = b.op(Op::Fmin(MinMax::NonIeee), T::F32, &[y, c]);
+        b.def_reg(v(3 + i as u32), r, None);
+    }
+    b.terminate(Terminator::Return);
+    Arc::new(b.finish())
+}
+
+#[test]
+fn composite_ops_are_checked_through_their_results() {
+    let j = jit_with(JitOptions {
+        tier_up_after: Some(0),
+        ..JitOptions::default()
+    });
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let f = composite(64);
+    for event in [Event::None, Event::Nans(5), Event::Nans(62)] {
+        let vals: Vec<[u32; 5]> = (0..64)
+            .map(|_| std::array::from_fn(|_| finite(&mut rng)))
+            .collect();
+        let init = |w: &mut Wave| setup(w, &vals, event, u64::MAX);
+        assert!(
+            run(&j, &f, &init) == run(&Interpreter, &f, &init),
+            "{event:?}: state differs from the interpreter's"
+        );
     }
 }
 
