@@ -137,7 +137,7 @@ fn main() {
         "clause: {guest} guest instructions, {} IR instructions",
         func.inst_count()
     );
-    let configs: [(&str, JitOptions); 6] = [
+    let configs: [(&str, JitOptions); 7] = [
         ("jit (default, tiered)", JitOptions::default()),
         (
             "jit, tier 1 only",
@@ -164,6 +164,13 @@ fn main() {
             "jit, no lazy blend",
             JitOptions {
                 lazy_blend: false,
+                ..JitOptions::default()
+            },
+        ),
+        (
+            "jit, no NaN speculation",
+            JitOptions {
+                nan_speculation: false,
                 ..JitOptions::default()
             },
         ),

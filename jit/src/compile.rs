@@ -95,6 +95,8 @@ impl Compiler {
             // chunk loop would cost more compile time than it saves; tier 2 gets it.
             fast_path: opts.fast_path && tier == Tier::Two,
             lazy_blend: opts.lazy_blend,
+            // Like the fast path, a second copy of the loop body: worth it at tier 2 only.
+            nan_spec: opts.nan_speculation && tier == Tier::Two,
         };
         Ok(Compiler {
             module: Some(module),

@@ -26,7 +26,8 @@ pub(crate) const CTX_INDIRECT_PC: i32 = 16;
 pub(crate) struct JitCtx {
     /// The wave's register state ([`wavejit_ir::StateLayout`] layout).
     pub state: *mut u8,
-    /// The scratch area: one [`Lanes`] per value slot of the block.
+    /// The scratch area: one [`Lanes`] per value slot of the block (null for a block without
+    /// slots).
     pub scratch: *mut Lanes,
     /// Target of a `JumpIndirect` exit.
     pub indirect_pc: u64,

@@ -13,12 +13,19 @@
 //! mask register writes are tested at loop entry; when all have every lane of the wave set,
 //! a second copy of the loop body runs in which those masks are the constant all-ones, so
 //! masked writes store without any blend.
+//!
+//! **NaN speculation.** At tier 2 the loop body copies above compute float ops as if no
+//! operand were NaN (no NaN fix-ups; min/max as the host's `minps`/`maxps`), and before the
+//! iteration stores anything they test the values whose NaN lanes would make that inexact
+//! (see [`crate::lower`]). If one has a NaN lane, the iteration is abandoned (it has only
+//! written scratch slots, which a rerun writes again with the same values) and an exact,
+//! masked copy of the body runs the rest of the loop, from that chunk on.
 
 use crate::ctx::{
     exit, helper_eval_chunk, helper_eval_scalar, helper_wave_op, EvalDesc, WaveDesc,
     CTX_INDIRECT_PC, CTX_SCRATCH, CTX_STATE,
 };
-use crate::lower::{Lower, LowerCfg};
+use crate::lower::{Lower, LowerCfg, Spec};
 use crate::plan::{is_remat, Class, Demand, Plan};
 use crate::vals::*;
 use cranelift_codegen::ir::{
@@ -41,6 +48,7 @@ pub(crate) struct Cfg {
     pub inline: bool,
     pub fast_path: bool,
     pub lazy_blend: bool,
+    pub nan_spec: bool,
 }
 
 /// Descriptors compiled code points at; they live as long as the code. Boxed so their
@@ -89,7 +97,8 @@ enum Row {
 /// Per-iteration state of one copy of a loop body.
 struct Chunk {
     fast: bool,
-    idx: Value,
+    /// Index of the chunk's first lane (`i64`).
+    lane0: Value,
     state_c: Value,
     scratch_c: Value,
     /// Lane values of this iteration.
@@ -100,6 +109,8 @@ struct Chunk {
     /// Value numbers of the fast-path `MaskFromBits` operands.
     fast_us: HashSet<u32>,
     accs: Vec<(u32, Value)>,
+    /// NaN speculation state, in a speculating copy.
+    spec: Option<Spec>,
 }
 
 pub(crate) struct Emitter<'a, 'f> {
@@ -119,6 +130,8 @@ pub(crate) struct Emitter<'a, 'f> {
     helper_buf: ir::StackSlot,
     fault_block: ir::Block,
     nchunks: i64,
+    /// Header of the current loop's exact copy, once a speculating copy needs it.
+    exact_header: Option<ir::Block>,
 }
 
 type R<T> = Result<T, String>;
@@ -172,6 +185,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             helper_buf,
             fault_block,
             nchunks: (layout.wave_size / 4) as i64,
+            exact_header: None,
         };
         for k in 0..plan.n_loops as usize {
             e.segment(k)?;
@@ -247,7 +261,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     vs.push(V::S(self.u(a)?));
                     tys.push(self.ty(a)?.scalar);
                 }
-                let inl = self.try_inline(op, mode, t, &tys, &vs, false);
+                let inl = self.try_inline(op, mode, t, &tys, &vs, false, None);
                 Some(match inl {
                     Some(V::S(r)) => r,
                     Some(_) => return Err("uniform op lowered to a lane value".into()),
@@ -464,21 +478,26 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     None => e,
                 });
             }
-            let fast = self.b.create_block();
-            let slow = self.b.create_block();
+            let fast = self.header(ballots.len());
+            let slow = self.header(ballots.len());
             self.b
                 .ins()
                 .brif(cond.expect("non-empty"), fast, &init, slow, &init);
             headers.push((fast, true));
             headers.push((slow, false));
         } else {
-            let h = self.b.create_block();
+            let h = self.header(ballots.len());
             self.b.ins().jump(h, &init);
             headers.push((h, false));
         }
         let fast_set: HashSet<u32> = fast_us.iter().map(|&u| self.canon(u)).collect();
+        let spec = self.cfg.nan_spec;
+        self.exact_header = None;
         for (h, fast) in headers {
-            self.body(k, h, fast, &ballots, &fast_set, exit_blk)?;
+            self.body(k, h, fast, spec, &ballots, &fast_set, exit_blk)?;
+        }
+        if let Some(h) = self.exact_header.take() {
+            self.body(k, h, false, false, &ballots, &fast_set, exit_blk)?;
         }
         self.b.switch_to_block(exit_blk);
         for (j, &bi) in ballots.iter().enumerate() {
@@ -487,28 +506,39 @@ impl<'a, 'f> Emitter<'a, 'f> {
         Ok(())
     }
 
+    /// A loop header: parameters the chunk's byte offset in a register row (the induction
+    /// variable: it addresses rows without scaling) and the ballot accumulators.
+    fn header(&mut self, n_ballots: usize) -> ir::Block {
+        let h = self.b.create_block();
+        for _ in 0..=n_ballots {
+            self.b.append_block_param(h, I64);
+        }
+        h
+    }
+
+    /// One copy of loop `k`'s body at header `h`: `fast` knows the fast-path masks all-ones,
+    /// `spec` speculates on NaN-free operands.
+    #[allow(clippy::too_many_arguments)]
     fn body(
         &mut self,
         k: usize,
         h: ir::Block,
         fast: bool,
+        spec: bool,
         ballots: &[u32],
         fast_set: &HashSet<u32>,
         exit_blk: ir::Block,
     ) -> R<()> {
-        let idx = self.b.append_block_param(h, I64);
-        let accs: Vec<Value> = ballots
-            .iter()
-            .map(|_| self.b.append_block_param(h, I64))
-            .collect();
+        let params = self.b.block_params(h).to_vec();
+        let (off16, accs) = (params[0], params[1..].to_vec());
         self.b.switch_to_block(h);
-        let off16 = self.b.ins().ishl_imm_u(idx, 4);
-        let off32 = self.b.ins().ishl_imm_u(idx, 5);
+        let off32 = self.b.ins().ishl_imm_u(off16, 1);
+        let lane0 = self.b.ins().ushr_imm_u(off16, 2);
         let state_c = self.b.ins().iadd(self.state, off16);
         let scratch_c = self.b.ins().iadd(self.scratch, off32);
         let mut cx = Chunk {
             fast,
-            idx,
+            lane0,
             state_c,
             scratch_c,
             vals: HashMap::new(),
@@ -519,17 +549,35 @@ impl<'a, 'f> Emitter<'a, 'f> {
             } else {
                 HashSet::new()
             },
-            accs: ballots.iter().copied().zip(accs).collect(),
+            accs: ballots.iter().copied().zip(accs.iter().copied()).collect(),
+            spec: spec.then(Spec::default),
         };
         for &i in &self.plan.loop_insts[k] {
             self.lane_inst(&mut cx, i as usize)?;
         }
+        if let Some(spec) = cx.spec.take().filter(|s| !s.checks.is_empty()) {
+            let any = self.any_nan(&spec.checks);
+            let n_ballots = ballots.len();
+            let exact = match self.exact_header {
+                Some(e) => e,
+                None => {
+                    let e = self.header(n_ballots);
+                    self.exact_header = Some(e);
+                    e
+                }
+            };
+            // Rerun this chunk exactly, with the accumulators as they were on entry.
+            let redo: Vec<BlockArg> = params.iter().map(|&v| BlockArg::Value(v)).collect();
+            let cont = self.b.create_block();
+            self.b.ins().brif(any, exact, &redo, cont, &[]);
+            self.b.switch_to_block(cont);
+        }
         self.flush_rows(&mut cx);
-        let next = self.b.ins().iadd_imm_s(idx, 1);
+        let next = self.b.ins().iadd_imm_s(off16, 16);
         let more = self
             .b
             .ins()
-            .icmp_imm_s(CIntCC::UnsignedLessThan, next, self.nchunks);
+            .icmp_imm_s(CIntCC::UnsignedLessThan, next, 16 * self.nchunks);
         let mut back = vec![BlockArg::Value(next)];
         let mut out = Vec::new();
         for &(_, a) in &cx.accs {
@@ -538,6 +586,37 @@ impl<'a, 'f> Emitter<'a, 'f> {
         }
         self.b.ins().brif(more, h, &back, exit_blk, &out);
         Ok(())
+    }
+
+    /// Whether any lane of the float vectors `vals` is a NaN (an `i8` 0/1), testing two
+    /// vectors per unordered compare.
+    fn any_nan(&mut self, vals: &[Value]) -> Value {
+        let mut acc: Option<Value> = None;
+        let mut by_ty: Vec<(ir::Type, Vec<Value>)> = Vec::new();
+        for &v in vals {
+            let t = self.b.func.dfg.value_type(v);
+            match by_ty.iter_mut().find(|(x, _)| *x == t) {
+                Some((_, vs)) => {
+                    if !vs.contains(&v) {
+                        vs.push(v)
+                    }
+                }
+                None => by_ty.push((t, vec![v])),
+            }
+        }
+        for (_, vs) in by_ty {
+            for pair in vs.chunks(2) {
+                let (a, c) = (pair[0], *pair.get(1).unwrap_or(&pair[0]));
+                let u = self.b.ins().fcmp(ir::condcodes::FloatCC::Unordered, a, c);
+                let u = bc(&mut self.b, I32X4, u);
+                acc = Some(match acc {
+                    Some(x) => self.b.ins().bor(x, u),
+                    None => u,
+                });
+            }
+        }
+        let acc = acc.expect("at least one check");
+        self.b.ins().vany_true(acc)
     }
 
     fn lane_val(&mut self, cx: &mut Chunk, v: wavejit_ir::Value) -> R<V> {
@@ -564,8 +643,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
     fn remat(&mut self, cx: &mut Chunk, i: usize) -> R<V> {
         Ok(match self.blk.insts[i].kind {
             InstKind::LaneId => {
-                let base = self.b.ins().ishl_imm_u(cx.idx, 2);
-                let base = self.b.ins().ireduce(I32, base);
+                let base = self.b.ins().ireduce(I32, cx.lane0);
                 let s = self.b.ins().splat(I32X4, base);
                 let lanes = const32x4(&mut self.b, [0, 1, 2, 3]);
                 V::L(self.b.ins().iadd(s, lanes))
@@ -581,8 +659,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     V::L(const32x4(&mut self.b, [u32::MAX; 4]))
                 } else {
                     let x = self.u(u)?;
-                    let sh = self.b.ins().ishl_imm_u(cx.idx, 2);
-                    let bits = self.b.ins().ushr(x, sh);
+                    let bits = self.b.ins().ushr(x, cx.lane0);
                     let bits = self.b.ins().ireduce(I32, bits);
                     let s = self.b.ins().splat(I32X4, bits);
                     let sel = const32x4(&mut self.b, [1, 2, 4, 8]);
@@ -628,7 +705,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                         return self.spill_if(cx, i);
                     }
                 }
-                let inl = self.try_inline(op, mode, t, &tys, &vs, true);
+                let inl = self.try_inline(op, mode, t, &tys, &vs, true, cx.spec.as_mut());
                 let r = match inl {
                     Some(r) => r,
                     None => self.call_chunk(op, mode, t, &tys, &vs)?,
@@ -698,8 +775,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     _ => return Err(format!("%{i}: ballot of a non-mask")),
                 };
                 let bits = self.b.ins().vhigh_bits(I64, x);
-                let sh = self.b.ins().ishl_imm_u(cx.idx, 2);
-                let bits = self.b.ins().ishl(bits, sh);
+                let bits = self.b.ins().ishl(bits, cx.lane0);
                 let slot = cx
                     .accs
                     .iter_mut()
@@ -850,6 +926,8 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     /// The op lowered inline (uniform scalars, or one chunk when `lane`), or `None` when inlining
     /// is off or the op has no inline lowering (the caller then calls the semantics helper).
+    /// `spec` is the chunk's NaN-speculation state, if it speculates.
+    #[allow(clippy::too_many_arguments)]
     fn try_inline(
         &mut self,
         op: wavejit_ir::Op,
@@ -858,6 +936,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
         tys: &[ScalarType],
         vs: &[V],
         lane: bool,
+        spec: Option<&mut Spec>,
     ) -> Option<V> {
         if !self.cfg.inline {
             return None;
@@ -865,6 +944,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
         Lower {
             b: &mut self.b,
             cfg: self.cfg.lower,
+            spec,
         }
         .lower(op, mode, ty, tys, vs, lane)
     }

@@ -50,6 +50,10 @@ pub struct JitOptions {
     pub fast_path: bool,
     /// Blend masked register writes once per row (see the `emit` module).
     pub lazy_blend: bool,
+    /// At tier 2, run chunk loops first in a copy whose float ops assume operands without
+    /// NaNs, falling back to the exact copy for the rest of a loop when one occurs (see the
+    /// `emit` module).
+    pub nan_speculation: bool,
 }
 
 impl JitOptions {
@@ -73,6 +77,7 @@ impl Default for JitOptions {
             inline: true,
             fast_path: true,
             lazy_blend: true,
+            nan_speculation: true,
         }
     }
 }

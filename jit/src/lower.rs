@@ -16,6 +16,12 @@
 //!   (all three rules), `fcmp`, `fneg fabs fcopysign`; `ftos ftou` f32->i32, `stof utof`
 //!   i32->f32.
 //!
+//! NaN operands: the x86 host already gives the semantics' result when at most one operand
+//! is a NaN, so the fix-up for several NaN operands is emitted only when two or more may be
+//! one (a constant that is not a NaN cannot). Under NaN speculation ([`Spec`]) the fix-ups
+//! are left out and the values they depend on are checked instead; a checked value, and what
+//! ops that create no NaN compute from such values, count as NaN-free from then on.
+//!
 //! Everything else (f16, directed rounding, division, saturation, per-lane shift amounts, bit
 //! fields with per-lane offsets or widths, rounding to integral, transcendentals, conversions between float widths, the GPU
 //! helpers) goes through the helper.
@@ -26,6 +32,7 @@ use cranelift_codegen::ir::{
     types as ct, InstBuilder, Value,
 };
 use cranelift_frontend::FunctionBuilder;
+use std::collections::HashSet;
 use wavejit_ir::{FloatCC, FloatMode, IntCC, MinMax, Op, Round, ScalarType, Trans};
 
 /// What the lowering may assume about the host.
@@ -38,6 +45,30 @@ pub(crate) struct LowerCfg {
 pub(crate) struct Lower<'a, 'b> {
     pub b: &'a mut FunctionBuilder<'b>,
     pub cfg: LowerCfg,
+    /// NaN speculation state of the chunk (lane ops only; see [`crate::emit`]).
+    pub spec: Option<&'a mut Spec>,
+}
+
+/// NaN speculation in one copy of a chunk-loop body: float ops skip the fix-ups that only
+/// matter for NaN operands and record the values that must have no NaN lane for their
+/// results to be exact.
+#[derive(Debug, Default)]
+pub(crate) struct Spec {
+    /// Float vectors tested for NaN lanes before the iteration stores anything.
+    pub checks: Vec<Value>,
+    /// Values (bitcasts looked through) without NaN lanes whenever the checks pass: checked
+    /// values, and results of ops that make no NaN from such operands.
+    clean: HashSet<Value>,
+    /// `clean`'s values in the order they were added (for [`Lower::check_instead`]).
+    log: Vec<Value>,
+}
+
+impl Spec {
+    fn mark_clean(&mut self, v: Value) {
+        if self.clean.insert(v) {
+            self.log.push(v);
+        }
+    }
 }
 
 fn float_ok(t: ScalarType, mode: FloatMode) -> bool {
@@ -176,11 +207,17 @@ impl Lower<'_, '_> {
                 let V::S(amt) = args[1] else { return None };
                 let a = same(self, 0);
                 let at = arg_tys[1];
-                let amt = self.b.ins().band_imm_u(amt, (bits - 1) as i64);
-                let amt = if at.bits() == 64 {
-                    self.b.ins().ireduce(ct::I32, amt)
-                } else {
-                    amt
+                let amt = match known_lanes(self.b, amt) {
+                    // A constant amount folded here gives an immediate shift at tier 1 too.
+                    Some(c) => self.b.ins().iconst(ct::I32, (c & (bits as u64 - 1)) as i64),
+                    None => {
+                        let m = self.b.ins().band_imm_u(amt, (bits - 1) as i64);
+                        if at.bits() == 64 {
+                            self.b.ins().ireduce(ct::I32, m)
+                        } else {
+                            m
+                        }
+                    }
                 };
                 let r = self.map1(f, a, |b, x| match op {
                     Shl => b.ins().ishl(x, amt),
@@ -202,6 +239,9 @@ impl Lower<'_, '_> {
                     return None;
                 };
                 let a = same(self, 0);
+                if let (Some(o), Some(w)) = (known_lanes(self.b, off), known_lanes(self.b, w)) {
+                    return Some(self.bfe_const(f, op == Sbfe, a, o as u32 & 31, w as u32 & 31));
+                }
                 let off = self.b.ins().band_imm_u(off, 31);
                 let w = self.b.ins().band_imm_u(w, 31);
                 let sum = self.b.ins().iadd(off, w);
@@ -328,22 +368,26 @@ impl Lower<'_, '_> {
             Fneg | Fabs if ty == F32 || ty == F64 => {
                 let a = same(self, 0);
                 let sign = self.sign_const(f);
-                self.map1(f, a, |b, x| {
+                let r = self.map1(f, a, |b, x| {
                     if op == Fneg {
                         b.ins().bxor(x, sign)
                     } else {
                         b.ins().band_not(x, sign)
                     }
-                })
+                });
+                self.derive_clean_parts(f, r, a);
+                r
             }
             Fcopysign if ty == F32 || ty == F64 => {
                 let (a, c) = (same(self, 0), same(self, 1));
                 let sign = self.sign_const(f);
-                self.map2(f, a, c, |b, x, y| {
+                let r = self.map2(f, a, c, |b, x, y| {
                     let m = b.ins().band_not(x, sign);
                     let s = b.ins().band(y, sign);
                     b.ins().bor(m, s)
-                })
+                });
+                self.derive_clean_parts(f, r, a);
+                r
             }
             Fadd | Fsub | Fmul | Fdiv | Fsqrt(Trans::Ieee) if float_ok(ty, mode) => {
                 let a: Vec<V> = (0..op.arity()).map(|i| same(self, i)).collect();
@@ -369,6 +413,21 @@ impl Lower<'_, '_> {
                     }),
                 };
                 let r = self.nan_fix(f, r, &a);
+                // With a finite constant operand (nonzero for a product, the divisor for a
+                // quotient) the result is a NaN exactly where the other operand is.
+                let other = match op {
+                    Fadd | Fsub | Fmul if a.len() == 2 => {
+                        let nonzero = op == Fmul;
+                        let c0 = self.finite_const(f, a[0].parts().0[0], nonzero);
+                        let c1 = self.finite_const(f, a[1].parts().0[0], nonzero);
+                        c1.then_some(a[0]).or(c0.then_some(a[1]))
+                    }
+                    Fdiv if self.finite_const(f, a[1].parts().0[0], true) => Some(a[0]),
+                    _ => None,
+                };
+                if let Some(x) = other {
+                    self.derive_clean_parts(f, r, x);
+                }
                 self.flush_if(f, mode.flush_out, r)
             }
             Fma if float_ok(ty, mode) && self.cfg.fma => {
@@ -393,6 +452,7 @@ impl Lower<'_, '_> {
             }
             FmulLegacy if float_ok(ty, mode) => {
                 // +-0 (after flushing) times anything is +0; otherwise IEEE fmul.
+                let mark = self.check_mark();
                 let (a, c) = (same(self, 0), same(self, 1));
                 let a = self.flush_if(f, mode.flush_in, a);
                 let c = self.flush_if(f, mode.flush_in, c);
@@ -421,13 +481,19 @@ impl Lower<'_, '_> {
                     let z = self.b.ins().bor(za, zc);
                     out[k] = select(self.b, f, z, zero, pp[k]);
                 }
-                f.make(out)
+                let r = f.make(out);
+                self.derive_clean_parts(f, r, p);
+                self.check_instead(mark, f, r);
+                r
             }
             Fmad | FmadLegacy if float_ok(ty, mode) => {
+                let mark = self.check_mark();
                 let mul = if op == Fmad { Fmul } else { FmulLegacy };
                 let p = self.lower(mul, mode, ty, &arg_tys[..2], &args[..2], lane)?;
                 let c = same(self, 2);
-                self.lower(Fadd, mode, ty, &[ty, ty], &[p, c], lane)?
+                let r = self.lower(Fadd, mode, ty, &[ty, ty], &[p, c], lane)?;
+                self.check_instead(mark, f, r);
+                r
             }
             Fmin(rule) | Fmax(rule) if float_ok(ty, mode) => {
                 let (a, c) = (same(self, 0), same(self, 1));
@@ -473,7 +539,10 @@ impl Lower<'_, '_> {
                 } else {
                     self.b.ins().fcvt_from_uint(f.fty(), x)
                 };
-                V::from_one(lane, as_int(self.b, f, r))
+                let r = V::from_one(lane, as_int(self.b, f, r));
+                // An integer converts to a number.
+                self.derive_clean(f, r, &[]);
+                r
             }
             _ => return None,
         })
@@ -557,6 +626,30 @@ impl Lower<'_, '_> {
             out[k] = select(self.b, f, m, pa[k], pc[k]);
         }
         f.make(out)
+    }
+
+    /// `Ubfe`/`Sbfe` of 32-bit `a` with a constant offset `off` and width `w` (both below
+    /// 32), as the cases of `semantics::int::bfe` with the shift counts known (immediate
+    /// shifts, no mask constant to keep in a register).
+    fn bfe_const(&mut self, f: Form, signed: bool, a: V, off: u32, w: u32) -> V {
+        if w == 0 {
+            let z = iconst_form(self.b, f, 0);
+            return f.make([z, z]);
+        }
+        self.map1(f, a, |b, x| {
+            if off + w < 32 {
+                let up = b.ins().ishl_imm_u(x, (32 - off - w) as i64);
+                if signed {
+                    b.ins().sshr_imm_u(up, (32 - w) as i64)
+                } else {
+                    b.ins().ushr_imm_u(up, (32 - w) as i64)
+                }
+            } else if signed {
+                b.ins().sshr_imm_u(x, off as i64)
+            } else {
+                b.ins().ushr_imm_u(x, off as i64)
+            }
+        })
     }
 
     fn mulhi32_lanes(&mut self, signed: bool, a: V, c: V) -> V {
@@ -697,6 +790,28 @@ impl Lower<'_, '_> {
         } else {
             (0x7f80_0000, 1 << 31)
         };
+        // A constant is flushed now (it stays visibly constant, see `may_be_nan`).
+        let (p, n) = v.parts();
+        let known: Vec<Option<u64>> = p[..n].iter().map(|&x| known_lanes(self.b, x)).collect();
+        if let Some(c) = known[0].filter(|_| known.iter().all(|k| *k == known[0])) {
+            if c & exp == 0 && c & !sign != 0 {
+                let z = iconst_form(self.b, f, c & sign);
+                return f.make([z, z]);
+            }
+            return v;
+        }
+        let r = self.flush_lanes(f, v);
+        self.derive_clean_parts(f, r, v);
+        r
+    }
+
+    /// Denormal lanes of `v` as zeros of their sign.
+    fn flush_lanes(&mut self, f: Form, v: V) -> V {
+        let (exp, sign) = if f.w64 {
+            (0x7ff0_0000_0000_0000u64, 1u64 << 63)
+        } else {
+            (0x7f80_0000, 1 << 31)
+        };
         let expc = iconst_form(self.b, f, exp);
         let signc = iconst_form(self.b, f, sign);
         let zero = iconst_form(self.b, f, 0);
@@ -723,8 +838,11 @@ impl Lower<'_, '_> {
     /// VFMADD "NaN propagation"). Only the choice between several NaN operands depends on the
     /// machine operand order, which Cranelift may swap (commutative ops, folded loads), so
     /// the fix-up only needs "an earlier NaN operand wins". Other hosts get the full rule.
+    ///
+    /// Operands known not to be NaN (constants) take no part. Under NaN speculation the
+    /// result is pushed as a check instead of fixed (a result without NaN lanes had no NaN
+    /// operand, so it is exact).
     fn nan_fix(&mut self, f: Form, r: V, args: &[V]) -> V {
-        let q = self.quiet_const(f);
         let (pr, n) = r.parts();
         let mut out = pr;
         let x86 = cfg!(target_arch = "x86_64");
@@ -734,6 +852,19 @@ impl Lower<'_, '_> {
             0xffc0_0000
         };
         for k in 0..n {
+            let maybe: Vec<Value> = args
+                .iter()
+                .map(|a| a.parts().0[k])
+                .filter(|&x| self.may_be_nan(f, x))
+                .collect();
+            // With at most one NaN operand the host result is already the semantics' one.
+            if x86 && maybe.len() <= 1 {
+                continue;
+            }
+            if f.lane && self.spec.is_some() {
+                self.check(f, pr[k]);
+                continue;
+            }
             let mut res = pr[k];
             if !x86 {
                 let rn = self.is_nan(f, res);
@@ -741,12 +872,12 @@ impl Lower<'_, '_> {
                 res = select(self.b, f, rn, d, res);
             }
             let fixed = if x86 {
-                args.len().saturating_sub(1)
+                maybe.len().saturating_sub(1)
             } else {
-                args.len()
+                maybe.len()
             };
-            for a in args[..fixed].iter().rev() {
-                let x = a.parts().0[k];
+            let q = self.quiet_const(f);
+            for &x in maybe[..fixed].iter().rev() {
                 let nan = self.is_nan(f, x);
                 let qx = self.b.ins().bor(x, q);
                 res = select(self.b, f, nan, qx, res);
@@ -754,6 +885,102 @@ impl Lower<'_, '_> {
             out[k] = res;
         }
         f.make(out)
+    }
+
+    /// Whether a part of form `f` may hold a NaN: false for a constant that is not one and,
+    /// under speculation, for a clean value.
+    fn may_be_nan(&self, f: Form, x: Value) -> bool {
+        if let Some(c) = known_lanes(self.b, x) {
+            return if f.w64 {
+                f64::from_bits(c).is_nan()
+            } else {
+                f32::from_bits(c as u32).is_nan()
+            };
+        }
+        match &self.spec {
+            Some(s) => !s.clean.contains(&strip_bitcasts(self.b, x)),
+            None => true,
+        }
+    }
+
+    /// Whether a part of form `f` is a constant finite float (nonzero if `nonzero`).
+    fn finite_const(&self, f: Form, x: Value, nonzero: bool) -> bool {
+        let Some(c) = known_lanes(self.b, x) else {
+            return false;
+        };
+        let (finite, zero) = if f.w64 {
+            let v = f64::from_bits(c);
+            (v.is_finite(), v == 0.0)
+        } else {
+            let v = f32::from_bits(c as u32);
+            (v.is_finite(), v == 0.0)
+        };
+        finite && !(nonzero && zero)
+    }
+
+    /// Under NaN speculation, requires the part `x` of form `f` to be free of NaN lanes.
+    fn check(&mut self, f: Form, x: Value) {
+        if !self.may_be_nan(f, x) {
+            return;
+        }
+        let xf = as_float(self.b, f, x);
+        let key = strip_bitcasts(self.b, x);
+        if let Some(s) = self.spec.as_mut() {
+            s.checks.push(xf);
+            s.mark_clean(key);
+        }
+    }
+
+    /// Under speculation, marks the parts of `r` clean if the parts `from` all are (`r`
+    /// comes from them by an op that makes no NaN from operands without one).
+    fn derive_clean(&mut self, f: Form, r: V, from: &[Value]) {
+        if self.spec.is_none() || from.iter().any(|&x| self.may_be_nan(f, x)) {
+            return;
+        }
+        let (p, n) = r.parts();
+        let keys: Vec<Value> = p[..n].iter().map(|&x| strip_bitcasts(self.b, x)).collect();
+        if let Some(s) = self.spec.as_mut() {
+            for k in keys {
+                s.mark_clean(k);
+            }
+        }
+    }
+
+    /// [`Self::derive_clean`] part by part.
+    fn derive_clean_parts(&mut self, f: Form, r: V, from: V) {
+        let (pr, n) = r.parts();
+        let (pf, _) = from.parts();
+        for k in 0..n {
+            self.derive_clean(f, V::L(pr[k]), &[pf[k]]);
+        }
+    }
+
+    /// The speculation state so far (checks, clean values), for [`Self::check_instead`].
+    fn check_mark(&self) -> (usize, usize) {
+        self.spec
+            .as_ref()
+            .map_or((0, 0), |s| (s.checks.len(), s.log.len()))
+    }
+
+    /// Replaces the checks pushed since `mark` by a check of the final result `r`, for ops
+    /// built from others whose final result is NaN whenever an intermediate one is (or is
+    /// exact anyway, as legacy multiplication's zero). What became clean since `mark` no
+    /// longer is.
+    fn check_instead(&mut self, mark: (usize, usize), f: Form, r: V) {
+        let Some(s) = self.spec.as_mut() else {
+            return;
+        };
+        if s.checks.len() == mark.0 {
+            return;
+        }
+        s.checks.truncate(mark.0);
+        for v in s.log.drain(mark.1..) {
+            s.clean.remove(&v);
+        }
+        let (p, n) = r.parts();
+        for &x in &p[..n] {
+            self.check(f, x);
+        }
     }
 
     fn quiet_const(&mut self, f: Form) -> Value {
@@ -770,6 +997,9 @@ impl Lower<'_, '_> {
 
     /// Float min/max under `rule`, as `semantics::minmax` (flushed operands).
     fn fminmax(&mut self, f: Form, min: bool, rule: MinMax, a: V, c: V) -> V {
+        if f.lane && self.spec.is_some() {
+            return self.fminmax_no_nan(f, min, rule, a, c);
+        }
         let q = self.quiet_const(f);
         let zero = iconst_form(self.b, f, 0);
         let (pa, n) = a.parts();
@@ -823,6 +1053,49 @@ impl Lower<'_, '_> {
             };
         }
         f.make(out)
+    }
+
+    /// [`Self::fminmax`] for lanes without NaN operands (checked under speculation), with the
+    /// host's `minps`/`maxps` (`a < b ? a : b`, `a > b ? a : b`; Cranelift's pattern for them
+    /// is matched exactly). Without NaNs the rules differ only on equal operands, which differ
+    /// in bits only as +-0: the legacy rule takes the second operand, the others -0 for min
+    /// (`min(x, y) | min(y, x)`) and +0 for max (`max(x, y) & max(y, x)`).
+    fn fminmax_no_nan(&mut self, f: Form, min: bool, rule: MinMax, a: V, c: V) -> V {
+        let (pa, n) = a.parts();
+        let (pc, _) = c.parts();
+        let mut out = pa;
+        for k in 0..n {
+            let (x, y) = (as_float(self.b, f, pa[k]), as_float(self.b, f, pc[k]));
+            self.check(f, pa[k]);
+            self.check(f, pc[k]);
+            let xy = self.host_minmax(f, min, x, y);
+            let r = if rule == MinMax::Legacy {
+                as_int(self.b, f, xy)
+            } else {
+                let yx = self.host_minmax(f, min, y, x);
+                let (xy, yx) = (as_int(self.b, f, xy), as_int(self.b, f, yx));
+                if min {
+                    self.b.ins().bor(xy, yx)
+                } else {
+                    self.b.ins().band(xy, yx)
+                }
+            };
+            // Both operands are checked: the result is clean.
+            self.derive_clean(f, V::L(r), &[pa[k], pc[k]]);
+            out[k] = r;
+        }
+        f.make(out)
+    }
+
+    /// x86 `minps x, y` / `maxps x, y` (or the `pd` forms) on float vectors.
+    fn host_minmax(&mut self, f: Form, min: bool, x: Value, y: Value) -> Value {
+        let lt = if min {
+            self.b.ins().fcmp(CFloatCC::LessThan, x, y)
+        } else {
+            self.b.ins().fcmp(CFloatCC::LessThan, y, x)
+        };
+        let m = self.b.ins().bitcast(f.fty(), le(), lt);
+        self.b.ins().bitselect(m, x, y)
     }
 
     /// An IR float compare of two parts as a compare result (lanes 0/-1, or `I8` scalar).

@@ -22,10 +22,10 @@
 //! [`Lanes`]: wavejit_runtime::Lanes
 
 use std::collections::HashMap;
-use wavejit_ir::{BlockData, FileKind, InstKind, StateLayout, Terminator, Type, Value};
+use wavejit_ir::{BlockData, FileKind, InstKind, Op, StateLayout, Terminator, Type, Value};
 
-/// Pure lane operations per chunk loop before it is split (keeps the loop body short enough
-/// for the out-of-order core; notes/cranelift_jit.md section 3.7).
+/// Pure lane operations (bitcasts not counted) per chunk loop before it is split (keeps the
+/// loop body short enough for the out-of-order core; notes/cranelift_jit.md section 3.7).
 pub(crate) const LOOP_LIMIT: u32 = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,7 +161,8 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
                 ready[i] = seg;
             }
             Class::Lane | Class::Reduce => {
-                let pure = matches!(inst.kind, InstKind::Pure { .. });
+                // A bitcast emits no host code (floats are views of the same registers).
+                let pure = matches!(inst.kind, InstKind::Pure { op, .. } if op != Op::Bitcast);
                 if uready > cur || (pure && len >= LOOP_LIMIT) {
                     cur += 1;
                     len = 0;

@@ -42,6 +42,8 @@ pub(crate) struct JitProgram {
     by_pc: HashMap<u64, Block>,
     /// Keeps the code memory alive and compiles tier-2 code.
     shared: Arc<Shared>,
+    /// `func.layout.state_bytes()`, computed once (it walks the register files).
+    state_bytes: usize,
 }
 
 impl JitProgram {
@@ -71,6 +73,7 @@ impl JitProgram {
             })
             .collect();
         JitProgram {
+            state_bytes: func.layout.state_bytes(),
             func,
             blocks,
             tier_up_after: shared.opts.tier_up_after,
@@ -124,10 +127,11 @@ impl Program for JitProgram {
                 0,
             ));
         };
-        // Memory safety needs only the size and the wave size the code was compiled for.
-        let l = &ctx.state.layout;
-        if l.wave_size != self.func.layout.wave_size
-            || l.state_bytes() != self.func.layout.state_bytes()
+        // Memory safety needs only the size and the wave size the code was compiled for. A
+        // wave state holds exactly `layout.state_bytes()` bytes (a multiple of 8), so its
+        // cell count gives the size without walking the layout's files on every block.
+        if ctx.state.wave_size() != self.func.layout.wave_size
+            || ctx.state.cells().len() * 4 != self.state_bytes
         {
             return Err(fault(
                 FaultKind::Trap("wave state layout differs from the program's".into()),
@@ -136,29 +140,33 @@ impl Program for JitProgram {
         }
         let code = self.code(slot, data);
         let last_pc = terminator_pc(data);
-        let code_word = SCRATCH.with(|s| {
-            let mut scratch = s.borrow_mut();
-            if scratch.len() < code.n_slots as usize {
-                scratch.resize(code.n_slots as usize, Lanes::default());
-            }
-            let wave: *mut WaveCtx<'_> = ctx;
-            let mut jc = JitCtx {
-                // SAFETY: `wave` is the live `&mut WaveCtx` of this call.
-                state: unsafe { (*wave).state.as_mut_ptr() },
-                scratch: scratch.as_mut_ptr(),
-                indirect_pc: 0,
-                wave: wave.cast(),
-                block: data,
-                fault: None,
-                panic: None,
-            };
-            // SAFETY: the code was compiled for this block and this state layout (checked
-            // above); the scratch area has the slots it was planned with; helpers reach the
-            // wave context only through `jc.wave`, while this frame does not touch it.
-            let w = unsafe { (code.entry)(&mut jc) };
-            (w, jc)
-        });
-        let (w, mut jc) = code_word;
+        let wave: *mut WaveCtx<'_> = ctx;
+        let mut jc = JitCtx {
+            // SAFETY: `wave` is the live `&mut WaveCtx` of this call.
+            state: unsafe { (*wave).state.as_mut_ptr() },
+            scratch: std::ptr::null_mut(),
+            indirect_pc: 0,
+            wave: wave.cast(),
+            block: data,
+            fault: None,
+            panic: None,
+        };
+        // SAFETY (both calls): the code was compiled for this block and this state layout
+        // (checked above); the scratch area has the slots it was planned with (code without
+        // slots never reads the pointer); helpers reach the wave context only through
+        // `jc.wave`, while this frame does not touch it.
+        let w = if code.n_slots == 0 {
+            unsafe { (code.entry)(&mut jc) }
+        } else {
+            SCRATCH.with(|s| {
+                let mut scratch = s.borrow_mut();
+                if scratch.len() < code.n_slots as usize {
+                    scratch.resize(code.n_slots as usize, Lanes::default());
+                }
+                jc.scratch = scratch.as_mut_ptr();
+                unsafe { (code.entry)(&mut jc) }
+            })
+        };
         if let Some(p) = jc.panic.take() {
             resume_unwind(p);
         }

@@ -11,7 +11,8 @@
 //! Floats are bit-cast views of the same registers (free on x86).
 
 use cranelift_codegen::ir::{
-    condcodes::IntCC, types::*, ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value,
+    condcodes::IntCC, types::*, ConstantData, Endianness, InstBuilder, InstructionData,
+    MemFlagsData, Opcode, Type, Value, ValueDef,
 };
 use cranelift_frontend::FunctionBuilder;
 use wavejit_ir::ScalarType;
@@ -275,4 +276,76 @@ pub(crate) fn as_int(b: &mut FunctionBuilder, f: Form, v: Value) -> Value {
 
 pub(crate) fn as_float(b: &mut FunctionBuilder, f: Form, v: Value) -> Value {
     bc(b, f.fty(), v)
+}
+
+/// The bits of each lane of `v` when `v` is a constant whose lanes are all equal: an `iconst`,
+/// or a `splat`, `vconst` or lane-width-preserving `bitcast` of one (read from the function
+/// built so far; `None` when `v` is not such a constant).
+pub(crate) fn known_lanes(b: &FunctionBuilder, v: Value) -> Option<u64> {
+    let dfg = &b.func.dfg;
+    let ty = dfg.value_type(v);
+    let lane_bits = ty.lane_bits();
+    let ValueDef::Result(inst, 0) = dfg.value_def(v) else {
+        return None;
+    };
+    match dfg.insts[inst] {
+        InstructionData::UnaryImm {
+            opcode: Opcode::Iconst,
+            imm,
+        } => {
+            let bits = imm.bits() as u64;
+            Some(if lane_bits >= 64 {
+                bits
+            } else {
+                bits & ((1u64 << lane_bits) - 1)
+            })
+        }
+        InstructionData::Unary {
+            opcode: Opcode::Splat,
+            arg,
+        } => known_lanes(b, arg),
+        InstructionData::LoadNoOffset {
+            opcode: Opcode::Bitcast,
+            arg,
+            ..
+        } if dfg.value_type(arg).lane_bits() == lane_bits => known_lanes(b, arg),
+        InstructionData::UnaryConst {
+            opcode: Opcode::Vconst,
+            constant_handle,
+        } => {
+            let bytes = dfg.constants.get(constant_handle).as_slice();
+            let w = (lane_bits / 8) as usize;
+            if w == 0 || w > 8 || bytes.len() != 16 {
+                return None;
+            }
+            let first = &bytes[..w];
+            if bytes.chunks_exact(w).any(|c| c != first) {
+                return None;
+            }
+            let mut le = [0u8; 8];
+            le[..w].copy_from_slice(first);
+            Some(u64::from_le_bytes(le))
+        }
+        _ => None,
+    }
+}
+
+/// `v` with `bitcast`s that keep the lane width looked through (views of the same bits).
+pub(crate) fn strip_bitcasts(b: &FunctionBuilder, mut v: Value) -> Value {
+    let dfg = &b.func.dfg;
+    while let ValueDef::Result(inst, 0) = dfg.value_def(v) {
+        match dfg.insts[inst] {
+            InstructionData::LoadNoOffset {
+                opcode: Opcode::Bitcast,
+                arg,
+                ..
+            } if dfg.value_type(arg).lane_bits() == dfg.value_type(v).lane_bits()
+                && dfg.value_type(arg).lane_count() == dfg.value_type(v).lane_count() =>
+            {
+                v = arg
+            }
+            _ => break,
+        }
+    }
+    v
 }

@@ -1,0 +1,110 @@
+//! Ops whose uniform operands are constants, which the JIT folds into the code (shift
+//! amounts, bit-field offsets and widths), on every lane against `semantics::eval`, at
+//! tier 1 and tier 2. Amounts, offsets and widths cover zero, in-range values, the type
+//! width and beyond (the semantics take them modulo the width).
+
+mod common;
+
+use common::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use wavejit_ir::semantics::eval;
+use wavejit_ir::{FloatMode, Function, FunctionBuilder, Op, ScalarType as T, Terminator};
+use wavejit_jit::{Jit, JitOptions};
+
+/// `v[2..] = op(v0:v1, consts...)` for each constant operand list, one result register pair
+/// per list (64-bit values use pairs).
+fn func(op: Op, ty: T, consts: &[Vec<(T, u64)>]) -> Function {
+    let mut b = FunctionBuilder::new("consts", layout(64, 8, 2 + 2 * consts.len() as u32));
+    let blk = b.create_block();
+    b.switch_to(blk);
+    let x = b.use_reg(v(0), ty);
+    for (i, cs) in consts.iter().enumerate() {
+        let mut args = vec![x];
+        args.extend(cs.iter().map(|&(t, c)| b.iconst(t, c)));
+        let r = b.op(op, ty, &args);
+        b.def_reg(v(2 + 2 * i as u32), r, None);
+    }
+    b.terminate(Terminator::Return);
+    b.finish()
+}
+
+fn check(jit: &Jit, op: Op, ty: T, consts: &[Vec<(T, u64)>], rng: &mut ChaCha8Rng) {
+    let f = func(op, ty, consts);
+    let prog = prepare(jit, &f);
+    let mem = memory();
+    let mut w = Wave::new(&f.layout, 0, 0);
+    let xs: Vec<u64> = (0..64)
+        .map(|l| match l % 4 {
+            0 => ty.bit_mask(),
+            1 => 1u64 << (ty.bits() - 1),
+            _ => rng.gen::<u64>() & ty.bit_mask(),
+        })
+        .collect();
+    for (l, &x) in xs.iter().enumerate() {
+        w.state.set_lane(v(0), l as u32, x as u32);
+        w.state.set_lane(v(1), l as u32, (x >> 32) as u32);
+    }
+    w.block(&*prog, 0, &mem).expect("runs");
+    for (i, cs) in consts.iter().enumerate() {
+        let r = 2 + 2 * i as u32;
+        let mut tys = vec![ty];
+        tys.extend(cs.iter().map(|&(t, _)| t));
+        for (l, &x) in xs.iter().enumerate() {
+            let mut args = vec![x];
+            args.extend(cs.iter().map(|&(t, c)| c & t.bit_mask()));
+            let want = eval(op, FloatMode::IEEE, ty, &tys, &args);
+            let lo = w.state.lane(v(r), l as u32) as u64;
+            let got = if ty.bits() == 64 {
+                lo | (w.state.lane(v(r + 1), l as u32) as u64) << 32
+            } else {
+                lo
+            };
+            assert_eq!(got, want, "{op:?} {ty} x {x:#x} consts {cs:?} lane {l}");
+        }
+    }
+}
+
+fn engines() -> [Jit; 2] {
+    [
+        jit_with(JitOptions {
+            tier_up_after: None,
+            ..JitOptions::default()
+        }),
+        jit_with(JitOptions {
+            tier_up_after: Some(0),
+            ..JitOptions::default()
+        }),
+    ]
+}
+
+#[test]
+fn shifts_by_constant_amounts() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let amounts = [0u64, 1, 5, 7, 8, 15, 16, 31, 32, 33, 63, 64, 100, u64::MAX];
+    for jit in engines() {
+        for op in [Op::Shl, Op::Lshr, Op::Ashr] {
+            for ty in [T::I8, T::I16, T::I32, T::I64] {
+                for at in [T::I32, T::I64] {
+                    let cs: Vec<Vec<(T, u64)>> = amounts.iter().map(|&a| vec![(at, a)]).collect();
+                    check(&jit, op, ty, &cs, &mut rng);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bit_field_extracts_with_constant_offset_and_width() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let vals = [0u64, 1, 4, 8, 16, 24, 28, 31, 32, 36];
+    let cs: Vec<Vec<(T, u64)>> = vals
+        .iter()
+        .flat_map(|&o| vals.iter().map(move |&w| vec![(T::I32, o), (T::I32, w)]))
+        .collect();
+    for jit in engines() {
+        for op in [Op::Ubfe, Op::Sbfe] {
+            check(&jit, op, T::I32, &cs, &mut rng);
+        }
+    }
+}
