@@ -5,6 +5,7 @@
 //! - [`opcode`]: the identity of every ALU instruction ([`AluOp`]).
 pub mod chip;
 pub mod opcode;
+pub mod tables;
 
 pub use chip::{Chip, ChipClass};
 pub use opcode::AluOp;
