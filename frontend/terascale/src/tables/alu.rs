@@ -13,6 +13,9 @@
 //! (`MUL NON-IEEE`, `LSHL`, `LSHR`, `ASHR`, `MULHI` differ from the ISA mnemonics).
 //! Deviation: LLVM prints PRED_SETGT_INT (0x43) as "PRED_SETGE_INT" (a typo in its .td); that
 //! spelling would not read back, so the ISA name is kept for it.
+//! Deviation from Mesa: FLT_TO_INT is AF_V (vector only) on Evergreen there, but LLVM 14 issues
+//! it in the T slot (FLT_TO_INT_eg, itinerary AnyALU; see the vectors) and the ISA text keeps
+//! the T-slot behaviour ("channel 4 uses trunc", seed 000 L3917), so it may sit in any slot.
 //! The Evergreen-only GROUP_SEQ_*, SET_CF_IDX* and RECIP_INT/UINT opcodes are Mesa's; the
 //! Cayman-only MUL_INT24, MULHI_INT24, MULADD_INT24 are absent on Evergreen (Mesa, LLVM
 //! CaymanInstructions.td). FLT32_TO_FLT16_RTZ (161) is in the garbled Cayman table only.
@@ -90,7 +93,7 @@ pub(super) static ALU: &[AluInfo] = &[
     row(AND_INT, Op2, [48, 48], 2, [Any, Any], "AND_INT"),
     row(OR_INT, Op2, [49, 49], 2, [Any, Any], "OR_INT"),
     row(XOR_INT, Op2, [50, 50], 2, [Any, Any], "XOR_INT"),
-    row(NOT_INT, Op2, [51, 51], 2, [Any, Any], "NOT_INT"),
+    row(NOT_INT, Op2, [51, 51], 1, [Any, Any], "NOT_INT"),
     row(ADD_INT, Op2, [52, 52], 2, [Any, Any], "ADD_INT"),
     row(SUB_INT, Op2, [53, 53], 2, [Any, Any], "SUB_INT"),
     row(MAX_INT, Op2, [54, 54], 2, [Any, Any], "MAX_INT"),
@@ -119,7 +122,7 @@ pub(super) static ALU: &[AluInfo] = &[
     row(PRED_SETNE_PUSH_INT, Op2, [77, 77], 2, [Any, Any], "PRED_SETNE_PUSH_INT"),
     row(PRED_SETLT_PUSH_INT, Op2, [78, 78], 2, [Any, Any], "PRED_SETLT_PUSH_INT"),
     row(PRED_SETLE_PUSH_INT, Op2, [79, 79], 2, [Any, Any], "PRED_SETLE_PUSH_INT"),
-    row(FLT_TO_INT, Op2, [80, 80], 1, [Vector, Any], "FLT_TO_INT"),
+    row(FLT_TO_INT, Op2, [80, 80], 1, [Any, Any], "FLT_TO_INT"),
     row(BFREV_INT, Op2, [81, 81], 1, [Any, Any], "BFREV_INT"),
     row(ADDC_UINT, Op2, [82, 82], 2, [Any, Any], "ADDC_UINT"),
     row(SUBB_UINT, Op2, [83, 83], 2, [Any, Any], "SUBB_UINT"),

@@ -7,8 +7,9 @@
 //! `r600_isa.c` (LDS_* rows, Evergreen column: the same codes) and its source counts.
 //! ATOMIC_ORDERED_ALLOC_RET (63) is GDS-only (TSV status note).
 //! Printed names follow LLVM 14 (EvergreenInstructions.td): `LDS_WRXCHG_RET` for XCHG_RET,
-//! `LDS_CMPST` for CMP_STORE. LLVM spells CMP_XCHG_RET "LDS_CMPST" too (its 1A2D_RET class
-//! drops the suffix), which would not read back; it prints as LDS_CMPST_RET here.
+//! `LDS_CMPST` for CMP_XCHG_RET (its 1A2D_RET class drops the suffix; this is what llc emits
+//! for cmpxchg). LLVM spells CMP_STORE "LDS_CMPST" as well, which would not read back, so
+//! CMP_STORE prints with its ISA name.
 use super::LdsInfo;
 use crate::tables::LdsOp::*;
 
@@ -46,7 +47,7 @@ pub(super) static LDS: &[LdsInfo] = &[
     row(WRITE, [13, 13], 2, false, "LDS_WRITE"),
     row(WRITE_REL, [14, 14], 3, false, "LDS_WRITE_REL"),
     row(WRITE2, [15, 15], 3, false, "LDS_WRITE2"),
-    row(CMP_STORE, [16, 16], 3, false, "LDS_CMPST"),
+    row(CMP_STORE, [16, 16], 3, false, "LDS_CMP_STORE"),
     row(CMP_STORE_SPF, [17, 17], 3, false, "LDS_CMP_STORE_SPF"),
     row(BYTE_WRITE, [18, 18], 2, false, "LDS_BYTE_WRITE"),
     row(SHORT_WRITE, [19, 19], 2, false, "LDS_SHORT_WRITE"),
@@ -66,7 +67,7 @@ pub(super) static LDS: &[LdsInfo] = &[
     row(XCHG_RET, [45, 45], 2, true, "LDS_WRXCHG_RET"),
     row(XCHG_REL_RET, [46, 46], 3, true, "LDS_XCHG_REL_RET"),
     row(XCHG2_RET, [47, 47], 3, true, "LDS_XCHG2_RET"),
-    row(CMP_XCHG_RET, [48, 48], 3, true, "LDS_CMPST_RET"),
+    row(CMP_XCHG_RET, [48, 48], 3, true, "LDS_CMPST"),
     row(CMP_XCHG_SPF_RET, [49, 49], 3, true, "LDS_CMP_XCHG_SPF_RET"),
     row(READ_RET, [50, 50], 1, true, "LDS_READ_RET"),
     row(READ_REL_RET, [51, 51], 1, true, "LDS_READ_REL_RET"),

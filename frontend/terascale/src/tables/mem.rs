@@ -6,13 +6,15 @@
 //! cayman isa doc" there) and, for the Evergreen-only RAT codes (STORE_RAW 2, *_FDENORM, MSKOR,
 //! CMPXCHG_FLT), Multi2Sim's Evergreen disassembler table `evg_fmt_cf_alloc_export_rat_inst_map`
 //! (0-19, 32-51), with STORE_RAW confirmed by LLVM EvergreenInstructions.td. STORE_DWORD/SHORT/BYTE (20-22) are Cayman's replacement of STORE_RAW
-//! (hd6900_map.md §7).
+//! (hd6900_map.md §7). MSKOR (17) is listed as Evergreen-only there, but LLVM 14 emits it for
+//! Cayman sub-dword global stores (RAT_MSKOR is defined for isEGorCayman), so Cayman decodes it.
 //!
 //! Printed names: LLVM prints `MEM_RAT`/`MEM_RAT_CACHELESS` followed by the RAT operation
-//! (`STORE_RAW`, `STORE_DWORD`, `STORE_TYPED`, `ATOMIC_*`). LLVM 14's RAT_ATOMIC multiclass
-//! (EvergreenInstructions.td) passes (op_ret, op_noret) swapped: its `ATOMIC_ADD` (no return)
-//! carries RAT_INST 39 (ADD_RTN) and `ATOMIC_ADD_RTN` carries 7 (ADD). The printer follows
-//! LLVM's spelling so listings match; the identities here keep the ISA's meaning.
+//! (`STORE_RAW`, `STORE_DWORD`, `STORE_TYPED`, `MSKOR`, `ATOMIC_*`). LLVM 14's RAT_ATOMIC
+//! multiclass (EvergreenInstructions.td) passes (op_ret, op_noret) swapped: the `ATOMIC_ADD`
+//! it emits for a no-return atomic carries RAT_INST 39 (ADD_RTN), and its `ATOMIC_ADD_RTN`
+//! would carry 7 (ADD); tests/vectors confirm the codes. The printed names follow LLVM so the
+//! listings match; the identities keep the ISA's meaning.
 use super::{CfMemInfo, RatInfo, NA};
 use crate::tables::CfMemOp::*;
 use crate::tables::RatInst::*;
@@ -82,7 +84,7 @@ pub(super) static RAT: &[RatInfo] = &[
     rat(AND, [14, 14], "ATOMIC_AND_RTN"),
     rat(OR, [15, 15], "ATOMIC_OR_RTN"),
     rat(XOR, [16, 16], "ATOMIC_XOR_RTN"),
-    rat(MSKOR, [17, NA], "MSKOR"),
+    rat(MSKOR, [17, 17], "MSKOR"),
     rat(INC_UINT, [18, 18], "ATOMIC_INC_UINT_RTN"),
     rat(DEC_UINT, [19, 19], "ATOMIC_DEC_UINT_RTN"),
     rat(STORE_DWORD, [NA, 20], "STORE_DWORD"),

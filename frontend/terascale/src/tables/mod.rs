@@ -312,3 +312,8 @@ pub fn fetch_info(op: FetchOp) -> &'static FetchInfo {
         .find(|r| r.op == op)
         .expect("table invariant: one row per identity")
 }
+
+/// The LDS_OP code of an LDS op (the same in both classes).
+pub fn lds_code(op: LdsOp) -> u16 {
+    lds_info(op).opcode[ChipClass::Cayman.index()]
+}
