@@ -201,7 +201,9 @@ fn evergreen_column_follows_mesa() {
         (AluOp::MULLO_INT, 0x8F, Trans),
         (AluOp::RECIP_IEEE, 0x86, Trans),
         (AluOp::INT_TO_FLT, 0x9B, Trans),
-        (AluOp::FLT_TO_INT, 0x50, Vector),
+        // Mesa has AF_V here; llc-14 issues FLT_TO_INT in the T slot (tests/vectors).
+        (AluOp::FLT_TO_INT, 0x50, Any),
+        (AluOp::BFE_UINT, 0x04, Vector),
         (AluOp::DOT4, 0xBE, AllFour),
         (AluOp::RECIP_UINT, 0x94, Trans),
         (AluOp::SET_CF_IDX0, 0x58, Any),
