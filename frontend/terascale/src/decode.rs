@@ -18,7 +18,7 @@
 use crate::chip::ChipClass;
 use crate::inst::*;
 use crate::opcode::AluOp;
-use crate::tables::{self, AluEnc, CfAluOp, CfOp, FetchOp, SlotRule};
+use crate::tables::{self, AluEnc, CfAluOp, CfOp, SlotRule};
 
 /// Why a program could not be decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -107,7 +107,7 @@ impl Words<'_> {
 
 /// Decodes a whole program for `class`.
 pub fn decode_program(class: ChipClass, bytes: &[u8]) -> Result<Program, DecodeError> {
-    if bytes.len() % 8 != 0 || bytes.is_empty() {
+    if !bytes.len().is_multiple_of(8) || bytes.is_empty() {
         return Err(DecodeError::Truncated { len: bytes.len() });
     }
     let w = Words { bytes };
@@ -285,7 +285,7 @@ fn decode_cf_inst(class: ChipClass, w: &Words, q: u32) -> Result<CfInst, DecodeE
             at: q,
         })?;
         let mut ext = None;
-        let (mut a0, mut a1, mut op, mut at) = (w0, w1, info.op, q);
+        let (mut a0, mut a1, mut op) = (w0, w1, info.op);
         if info.op == CfAluOp::ALU_EXTENDED {
             if w0 & !CF_ALU_EXT0_USED != 0 || w1 & !CF_ALU_EXT1_USED != 0 {
                 return Err(DecodeError::ReservedBits {
@@ -298,7 +298,6 @@ fn decode_cf_inst(class: ChipClass, w: &Words, q: u32) -> Result<CfInst, DecodeE
             }
             ext = Some((w0, w1));
             (a0, a1) = w.qword(q + 1);
-            at = q + 1;
             let code = bits(a1, 26, 4) as u16;
             let inner = tables::cf_alu_by_code(class, code)
                 .filter(|i| a1 & (1 << 29) != 0 && i.op != CfAluOp::ALU_EXTENDED)
@@ -309,7 +308,6 @@ fn decode_cf_inst(class: ChipClass, w: &Words, q: u32) -> Result<CfInst, DecodeE
                 })?;
             op = inner.op;
         }
-        let _ = at;
         return Ok(CfInst::Alu(CfAlu::decode_fields(op, a0, a1, ext)));
     }
     let code = bits(w1, 22, 8) as u16;
@@ -696,16 +694,4 @@ fn check_group(class: ChipClass, insts: &[AluInst], at: u32) -> Result<(), Decod
         }
     }
     Ok(())
-}
-
-/// The fetch-op family for diagnostics.
-pub fn fetch_family(op: FetchOp) -> &'static str {
-    match op {
-        FetchOp::VTX_FETCH | FetchOp::VTX_SEMANTIC | FetchOp::VTX_GET_BUFFER_RESINFO => "VTX",
-        FetchOp::MEM_RD_SCRATCH
-        | FetchOp::MEM_RD_SCATTER
-        | FetchOp::MEM_GDS
-        | FetchOp::MEM_TF_WRITE => "MEM",
-        _ => "TEX",
-    }
 }

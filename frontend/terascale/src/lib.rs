@@ -6,9 +6,11 @@
 //! - [`tables`]: every instruction per family with its opcode in each class and its slot rule.
 //! - [`inst`]: the decoded instruction model ([`Program`], clauses, ALU groups).
 //! - [`decode`]: whole-program decoder ([`decode_program`]).
+//! - [`encode`]: program to bytes ([`encode_program`]).
 //! - [`print`]: LLVM r600 assembly text ([`print_program`]).
 pub mod chip;
 pub mod decode;
+pub mod encode;
 pub mod inst;
 pub mod opcode;
 pub mod print;
@@ -16,6 +18,7 @@ pub mod tables;
 
 pub use chip::{Chip, ChipClass};
 pub use decode::{decode_program, DecodeError};
+pub use encode::{encode_program, EncodeError};
 pub use inst::Program;
 pub use opcode::AluOp;
 pub use print::print_program;

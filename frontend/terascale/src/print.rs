@@ -305,7 +305,7 @@ fn is_pred_set(op: AluOp) -> bool {
     op.name().starts_with("PRED_SET")
 }
 
-fn dst_text(class: ChipClass, i: &AluInst) -> String {
+fn dst_text(i: &AluInst) -> String {
     let c = CHAN[i.dst_chan as usize];
     let plain = i.dst_gpr == 0 && i.dst_chan == 0 && !i.dst_rel;
     let reg = if i.op == AluOp::MOVA_INT && plain {
@@ -315,7 +315,6 @@ fn dst_text(class: ChipClass, i: &AluInst) -> String {
     } else if i.dst_rel {
         format!("T({} + AR.x).{c}", i.dst_gpr)
     } else {
-        let _ = class;
         format!("T{}.{c}", i.dst_gpr)
     };
     let masked = if i.write { "" } else { " (MASKED)" };
@@ -409,7 +408,7 @@ pub(crate) fn print_alu(class: ChipClass, i: &AluInst) -> String {
     let sat = if i.clamp { "_SAT" } else { "" };
     let p = pred_text(i.pred_sel);
     let bs = BANK_SWIZZLE[i.bank_swizzle as usize & 7];
-    let dst = dst_text(class, i);
+    let dst = dst_text(i);
     match (i.enc, info.srcs) {
         (AluEnc::Op3, _) => {
             let _ = write!(
