@@ -304,7 +304,7 @@ fn decode_cf_inst(class: ChipClass, w: &Words, q: u32) -> Result<CfInst, DecodeE
                 .ok_or(DecodeError::UnknownOpcode {
                     family: "CF_ALU",
                     code,
-                    at,
+                    at: q + 1,
                 })?;
             op = inner.op;
         }
