@@ -3,8 +3,22 @@
 //!
 //! - [`chip`]: the chips, their class (the column of every table) and per-chip features.
 //! - [`opcode`]: the identity of every ALU instruction ([`AluOp`]).
+//! - [`tables`]: every instruction per family with its opcode in each class and its slot rule.
+//! - [`inst`]: the decoded instruction model ([`Program`], clauses, ALU groups).
+//! - [`decode`]: whole-program decoder ([`decode_program`]).
+//! - [`encode`]: program to bytes ([`encode_program`]).
+//! - [`print`]: LLVM r600 assembly text ([`print_program`]).
 pub mod chip;
+pub mod decode;
+pub mod encode;
+pub mod inst;
 pub mod opcode;
+pub mod print;
+pub mod tables;
 
 pub use chip::{Chip, ChipClass};
+pub use decode::{decode_program, DecodeError};
+pub use encode::{encode_program, EncodeError};
+pub use inst::Program;
 pub use opcode::AluOp;
+pub use print::print_program;
