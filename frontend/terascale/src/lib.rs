@@ -3,7 +3,9 @@
 //!
 //! - [`chip`]: the chips, their class (the column of every table) and per-chip features.
 //! - [`opcode`]: the identity of every ALU instruction ([`AluOp`]).
+//! - [`loader`]: LLVM r600 ELF objects: kernels, their code and `.AMDGPU.config` values.
 pub mod chip;
+pub mod loader;
 pub mod opcode;
 
 pub use chip::{Chip, ChipClass};
