@@ -14,6 +14,8 @@
 #   terascale/C/K.oracle.tsv   loader oracle: "field<TAB>value" read by llvm-readelf-14
 #   terascale/missing.tsv      "chip<TAB>kernel<TAB>llc error" for each kernel a chip cannot compile
 #   terascale/manifest.json    targets (with their missing kernels) and the GCN kernel entries
+#   terascale/abi/C/args_probe.s  llc listing of terascale/args_probe.cl (the only hand-written
+#                              file here): where each kind of kernel argument is read from
 set -euo pipefail
 export LC_ALL=C
 
@@ -30,8 +32,7 @@ require_tools regen-terascale-fixtures clang-14 llc-14 llvm-readelf-14 gcc awk d
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-rm -rf "$OUT"
-mkdir -p "$OUT"
+find "$OUT" -mindepth 1 -maxdepth 1 ! -name args_probe.cl -exec rm -rf {} +
 
 # compile CHIP KERNEL: the pipeline of notes/amd_launch_abi.md §1 for r600--. Returns non-zero,
 # with llc's first error line in $TMP/error and no files left behind, if llc rejects the kernel.
@@ -62,6 +63,14 @@ for chip in $CHIPS; do
             printf '%s\t%s\t%s\n' "$chip" "$k" "$(cat "$TMP/error")" >> "$OUT/missing.tsv"
         fi
     done
+done
+
+echo "compiling the argument-layout probe"
+for chip in $CHIPS; do
+    mkdir -p "$OUT/abi/$chip"
+    clang-14 -target r600-- -mcpu="$chip" -x cl -cl-std=CL1.2 -O2 -ffp-contract=off -nogpulib \
+        -S -emit-llvm -o "$TMP/args_probe.ll" "$OUT/args_probe.cl"
+    llc-14 -O2 -mtriple=r600-- -mcpu="$chip" -o "$OUT/abi/$chip/args_probe.s" "$TMP/args_probe.ll"
 done
 
 echo "checking the host-computed expected outputs against tests/fixtures/gcn/data"
