@@ -20,16 +20,15 @@ export LC_ALL=C
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
-FX=tests/fixtures
+# shellcheck source=fixtures/common.sh
+. scripts/fixtures/common.sh
 OUT=$FX/gcn
 HSA_CHIPS="tahiti bonaire hawaii tonga fiji gfx900"
 LEGACY_CHIPS="tahiti gfx900"
 
-for tool in clang-14 llc-14 ld.lld-14 llvm-objdump-14 llvm-readelf-14 llvm-readobj-14 gcc awk; do
-    command -v "$tool" >/dev/null || { echo "regen-fixtures: $tool not found" >&2; exit 1; }
-done
+require_tools regen-fixtures clang-14 llc-14 ld.lld-14 llvm-objdump-14 llvm-readelf-14 \
+    llvm-readobj-14 gcc awk
 
-KERNELS=$(cd $FX/src && ls *.cl | sed 's/\.cl$//' | sort)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -47,8 +46,8 @@ compile() {
         amdgcn--) extra=(-fintegrated-as) ;;
     esac
     local ll=$TMP/$(basename "$dir").$k.ll
-    clang-14 -target "$triple" -mcpu="$cpu" "${extra[@]}" -x cl -cl-std=CL1.2 -cl-no-stdinc \
-        -nogpulib -O2 -ffp-contract=off -I$FX/src -S -emit-llvm -o "$ll" "$FX/src/$k.cl"
+    clang-14 -target "$triple" -mcpu="$cpu" "${extra[@]}" "${CL_FLAGS[@]}" -S -emit-llvm \
+        -o "$ll" "$FX/src/$k.cl"
     llc-14 -O2 -mtriple="$triple" -mcpu="$cpu" -o "$dir/$k.s" "$ll"
     if ! has_disassembler "$cpu"; then
         llc-14 -O2 -mtriple="$triple" -mcpu="$cpu" -show-mc-encoding -o "$dir/$k.enc.s" "$ll"
@@ -77,8 +76,6 @@ for chip in $LEGACY_CHIPS; do
 done
 
 echo "computing expected outputs on the host"
-HOSTCFLAGS="-std=gnu11 -O1 -Wall -Wextra -Werror -ffp-contract=off -fwrapv -fno-strict-aliasing
-            -fexcess-precision=standard -fno-fast-math"
 {
     printf '{\n  "targets": [\n'
     sep=""
@@ -92,14 +89,7 @@ HOSTCFLAGS="-std=gnu11 -O1 -Wall -Wextra -Werror -ffp-contract=off -fwrapv -fno-
             "$sep" "$chip" "$chip"
     done
     printf '\n  ],\n  "kernels": [\n'
-    sep=""
-    for k in $KERNELS; do
-        # shellcheck disable=SC2086
-        gcc $HOSTCFLAGS -o "$TMP/host-$k" $FX/host/harness.c "$FX/host/$k.c" -lm
-        printf '%s' "$sep"
-        "$TMP/host-$k" "$OUT/data" "$OUT/data"
-        sep=$',\n'
-    done
+    host_kernels "$TMP" "$OUT/data" "$OUT/data"
     printf '\n  ]\n}\n'
 } > "$OUT/manifest.json"
 

@@ -8,10 +8,14 @@
 //! - [`decode`]: whole-program decoder ([`decode_program`]).
 //! - [`encode`]: program to bytes ([`encode_program`]).
 //! - [`print`]: LLVM r600 assembly text ([`print_program`]).
+//! - [`loader`]: LLVM r600 ELF objects: kernels, their code and `.AMDGPU.config` values.
+//! - [`launch`]: the launch ABI: constant buffer 0, initial T0/T1 and active lanes, buffer ids.
 pub mod chip;
 pub mod decode;
 pub mod encode;
 pub mod inst;
+pub mod launch;
+pub mod loader;
 pub mod opcode;
 pub mod print;
 pub mod tables;
