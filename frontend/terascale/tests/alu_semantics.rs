@@ -593,21 +593,8 @@ fn reference(op: AluOp, m: FloatMode, i: &[u32], lane: u32) -> Option<Vec<u32>> 
                 } else {
                     b
                 }
-            } else if a == b || d(a) != d(b) {
-                // Ordered with -0 < +0 (zeros differ in bits but compare equal).
-                let key = |v: u64| {
-                    if v >> 63 == 1 {
-                        -((v & !(1 << 63)) as i128) - 1
-                    } else {
-                        v as i128
-                    }
-                };
-                if (key(a) < key(b)) == (op == MIN_64) {
-                    a
-                } else {
-                    b
-                }
             } else {
+                // Ordered with -0 < +0 (L5055: min(-0, +0) = -0 in either order).
                 let key = |v: u64| {
                     if v >> 63 == 1 {
                         -((v & !(1 << 63)) as i128) - 1
@@ -705,7 +692,7 @@ fn reference(op: AluOp, m: FloatMode, i: &[u32], lane: u32) -> Option<Vec<u32>> 
         MAX4 => {
             let mut acc = i[6];
             for k in [4, 2, 0] {
-                if !cmp(m, acc, i[k]).is_some_and(|o| o != Less) {
+                if cmp(m, acc, i[k]).is_none_or(|o| o == Less) {
                     acc = i[k];
                 }
             }
