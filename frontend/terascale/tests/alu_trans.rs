@@ -356,3 +356,63 @@ fn rounding_modes_and_flush_settings_apply() {
     );
     assert_eq!((r[0][0], r[1][0] as i32, r[2][0]), (3, -2, 0));
 }
+
+#[test]
+fn output_modifier_scales_then_clamps() {
+    use std::sync::Arc;
+    use wavejit_ir::{Block, FileKind, FunctionBuilder, Reg, ScalarType, StateLayout, Terminator};
+    use wavejit_runtime::{Engine, GuestMemory, WaveCtx, WaveState};
+    use wavejit_terascale::lift::{clamp, omod, Omod};
+    let xs = [0.3f32, 0.6, -0.2, 1e30, f32::NAN, -0.0];
+    for (m, k) in [
+        (Omod::Off, 1.0f32),
+        (Omod::M2, 2.0),
+        (Omod::M4, 4.0),
+        (Omod::D2, 0.5),
+    ] {
+        let mut l = StateLayout::new(64);
+        let r = l.add_file("r", FileKind::Lane, 4);
+        let mut b = FunctionBuilder::new("omod", l);
+        let blk = b.create_block();
+        b.switch_to(blk);
+        let x = b.use_reg(Reg::new(r, 0), ScalarType::I32);
+        let s = omod(&mut b, m, FloatMode::IEEE, x);
+        let c = clamp(&mut b, FloatMode::IEEE, s);
+        b.def_reg(Reg::new(r, 1), s, None);
+        b.def_reg(Reg::new(r, 2), c, None);
+        b.terminate(Terminator::Return);
+        let f = b.finish();
+        let prog = Interpreter.prepare(Arc::new(f.clone())).expect("prepare");
+        let mut st = WaveState::new(Arc::new(f.layout.clone()));
+        for (lane, x) in xs.iter().enumerate() {
+            st.set_lane(Reg::new(r, 0), lane as u32, x.to_bits());
+        }
+        let mem = GuestMemory::with_reserve(1 << 16).expect("memory");
+        let (mut lds, mut private) = (vec![0u8; 4], vec![0u8; 256]);
+        let mut ctx = WaveCtx {
+            state: &mut st,
+            mem: &mem,
+            lds: &mut lds,
+            private: &mut private,
+            private_lane_bytes: 4,
+        };
+        prog.run_block(Block(0), &mut ctx).expect("runs");
+        for (lane, x) in xs.iter().enumerate() {
+            let scaled = x * k;
+            let want_c = if scaled.is_nan() {
+                0.0
+            } else {
+                scaled.clamp(0.0, 1.0) + 0.0
+            };
+            let got_s = st.lane(Reg::new(r, 1), lane as u32);
+            if !scaled.is_nan() {
+                assert_eq!(got_s, scaled.to_bits(), "{m:?} {x}");
+            }
+            assert_eq!(
+                st.lane(Reg::new(r, 2), lane as u32),
+                want_c.to_bits(),
+                "{m:?} clamp {x}"
+            );
+        }
+    }
+}
