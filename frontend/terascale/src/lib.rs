@@ -2,6 +2,7 @@
 //! chips, and Cayman VLIW4) tables, decoder, disassembler, assembler, loader and lifter.
 //!
 //! - [`chip`]: the chips, their class (the column of every table) and per-chip features.
+//! - [`lift`]: lifting to IR (the ALU value semantics so far).
 //! - [`opcode`]: the identity of every ALU instruction ([`AluOp`]).
 //! - [`tables`]: every instruction per family with its opcode in each class and its slot rule.
 //! - [`inst`]: the decoded instruction model ([`Program`], clauses, ALU groups).
@@ -10,12 +11,14 @@
 //! - [`print`]: LLVM r600 assembly text ([`print_program`]).
 //! - [`loader`]: LLVM r600 ELF objects: kernels, their code and `.AMDGPU.config` values.
 //! - [`launch`]: the launch ABI: constant buffer 0, initial T0/T1 and active lanes, buffer ids.
+//! - [`lift`]: lifting to the IR (so far the value semantics of every ALU instruction).
 pub mod chip;
 pub mod decode;
 pub mod encode;
 pub mod inst;
 pub mod launch;
 pub mod loader;
+pub mod lift;
 pub mod opcode;
 pub mod print;
 pub mod tables;
