@@ -2,7 +2,6 @@
 //! chips, and Cayman VLIW4) tables, decoder, disassembler, assembler, loader and lifter.
 //!
 //! - [`chip`]: the chips, their class (the column of every table) and per-chip features.
-//! - [`lift`]: lifting to IR (the ALU value semantics so far).
 //! - [`opcode`]: the identity of every ALU instruction ([`AluOp`]).
 //! - [`tables`]: every instruction per family with its opcode in each class and its slot rule.
 //! - [`inst`]: the decoded instruction model ([`Program`], clauses, ALU groups).
@@ -17,8 +16,8 @@ pub mod decode;
 pub mod encode;
 pub mod inst;
 pub mod launch;
-pub mod loader;
 pub mod lift;
+pub mod loader;
 pub mod opcode;
 pub mod print;
 pub mod tables;
