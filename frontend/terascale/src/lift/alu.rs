@@ -134,7 +134,15 @@ impl Lifter<'_> {
         let slot_of = |reads: &[(AluInst, [Value; 3], Value, Value)], s: Slot| {
             reads.iter().position(|r| r.0.slot == s)
         };
-        for i in 0..reads.len() {
+        // Chained slots read the next higher slot's result: they go last, w first.
+        let chained = |i: &AluInst| matches!(super::alu_form(i.op), Ok(AluForm::Chained(_)));
+        let mut order: Vec<usize> = (0..reads.len())
+            .filter(|&i| !chained(&reads[i].0))
+            .collect();
+        let mut tail: Vec<usize> = (0..reads.len()).filter(|&i| chained(&reads[i].0)).collect();
+        tail.sort_by_key(|&i| std::cmp::Reverse(reads[i].0.slot));
+        order.extend(tail);
+        for i in order {
             let (inst, s, lanes, bits) = reads[i];
             let at = x.g.addr + i as u32;
             self.b.begin_guest_inst(8 * at);
@@ -199,8 +207,7 @@ impl Lifter<'_> {
                     self.alu_value(x.cf, at, &inst, input)?
                 }
                 AluForm::Chained(n) => {
-                    // The previous slot is the next higher vector slot; it is computed from
-                    // its own sources here (slots never see each other's results).
+                    // The previous slot is the next higher vector slot (computed before).
                     let prev = match inst.slot {
                         Slot::X => Some(Slot::Y),
                         Slot::Y => Some(Slot::Z),
