@@ -10,7 +10,7 @@
 //! - [`print`]: LLVM r600 assembly text ([`print_program`]).
 //! - [`loader`]: LLVM r600 ELF objects: kernels, their code and `.AMDGPU.config` values.
 //! - [`launch`]: the launch ABI: constant buffer 0, initial T0/T1 and active lanes, buffer ids.
-//! - [`lift`]: lifting to the IR (so far the value semantics of every ALU instruction).
+//! - [`lift`]: lifting to the IR ([`lift::lift`]: a decoded program to one IR function).
 pub mod chip;
 pub mod decode;
 pub mod encode;
