@@ -165,7 +165,8 @@ pub fn four_slot_wide(op: AluOp, class: ChipClass) -> bool {
         || tables::alu_info(op).slot_rule(class) == SlotRule::AllFour
 }
 
-/// Inline constants a source may name (4.7.1; 244-247 are the double 1.0 and 0.5 halves).
+/// Inline constants a source may name (4.7.1); the last four are the double 1.0 and 0.5
+/// halves (244-247).
 const INLINE: [u16; 9] = [
     sel::ZERO,
     sel::ONE,
@@ -467,10 +468,17 @@ impl<'r> Picker<'r> {
                         ..AluSrc::default()
                     }
                 }
-                68..=77 => AluSrc {
-                    sel: *INLINE.choose(self.rng).unwrap_or(&sel::ZERO),
-                    ..AluSrc::default()
-                },
+                68..=77 => {
+                    let n = if self.opts.double_constants {
+                        INLINE.len()
+                    } else {
+                        5
+                    };
+                    AluSrc {
+                        sel: INLINE[self.rng.gen_range(0..n)],
+                        ..AluSrc::default()
+                    }
+                }
                 78..=89 if self.opts.literals => {
                     let chan = self.rng.gen_range(0..4u8);
                     if b.literals[chan as usize].is_none() {

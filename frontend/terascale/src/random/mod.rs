@@ -87,6 +87,8 @@ pub struct GenOptions {
     pub relative: bool,
     /// The 64-bit (double) ops, in slot pairs.
     pub double_ops: bool,
+    /// The double inline constants (SRC_SEL 244-247: 1.0 and 0.5 as dword halves).
+    pub double_constants: bool,
 }
 
 impl Default for GenOptions {
@@ -103,6 +105,7 @@ impl Default for GenOptions {
             predication: true,
             relative: true,
             double_ops: true,
+            double_constants: true,
         }
     }
 }
