@@ -20,6 +20,7 @@ pub mod lift;
 pub mod loader;
 pub mod opcode;
 pub mod print;
+pub mod random;
 pub mod tables;
 
 pub use chip::{Chip, ChipClass};

@@ -1,0 +1,139 @@
+//! Random initial wave states, biased to the values where implementations disagree: NaN
+//! payloads (quiet and signalling, both signs), -0, denormals, infinities, integer edges and
+//! double halves, a partial active mask, and constant buffer contents for the kcache.
+use super::{CONST_BUFFERS, KCACHE_LINES};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// GPR rows an [`InitialState`] gives values (`R0..GPR_ROWS`: the random pool and the loop
+/// counters); the others start at zero.
+pub const GPR_ROWS: u32 = 40;
+/// Dwords of every constant buffer: the kcache lines a lock may name (LOCK_2 of the last
+/// line reads one more), 16 constants of four dwords each.
+pub const CB_DWORDS: usize = (KCACHE_LINES as usize + 1) * 16 * 4;
+
+/// 32-bit patterns at the edges of the integer, f32, f16 and f64-half ranges.
+const EDGES: &[u32] = &[
+    0,
+    1,
+    2,
+    3,
+    0xffff_ffff, // -1, negative NaN with all payload bits
+    0x7fff_ffff, // INT_MAX, quiet NaN with all payload bits (the OOB constant)
+    0x8000_0000, // INT_MIN, f32 -0
+    0x7f80_0000, // +inf
+    0xff80_0000, // -inf
+    0x7fc0_0000, // default quiet NaN
+    0xffc0_0001, // negative quiet NaN with a payload
+    0x7fa0_0000, // signalling NaN
+    0x7f80_0001, // signalling NaN, smallest payload
+    0x0000_0001, // smallest f32 denormal
+    0x807f_ffff, // largest negative f32 denormal
+    0x0080_0000, // smallest normal
+    0x3f80_0000, // 1.0
+    0xbf80_0000, // -1.0
+    0x3f00_0000, // 0.5
+    0x4000_0000, // 2.0
+    0x4f00_0000, // 2^31
+    0xcf00_0000, // -2^31
+    0x4f80_0000, // 2^32
+    0x7f7f_ffff, // largest finite
+    0x3effffff,  // just below 0.5
+    0x3fc0_0000, // 1.5 (a rounding tie once scaled)
+    0x4380_0000, // 256.0 (the SIN/COS input limit)
+    0x7c00_fc00, // f16 +inf | -inf
+    0x7e00_7d00, // f16 quiet NaN | signalling NaN
+    0x0001_8001, // f16 +denormal | -denormal
+    0x3c00_bc00, // f16 1.0 | -1.0
+    0x7ff0_0000, // f64 +inf (high half)
+    0x7ff8_0000, // f64 quiet NaN (high half)
+    0x7ff4_0000, // f64 signalling NaN (high half)
+    0x000f_ffff, // f64 denormal (high half)
+    0x3ff0_0000, // f64 1.0 (high half)
+    0xfff0_0000, // f64 -inf (high half)
+    0x8000_0001,
+    0x00ff_ffff, // 24-bit multiply operand limits
+    0x0080_0000,
+    0xff80_0001,
+];
+
+/// A random 32-bit value: an edge pattern, a small integer, or random bits.
+pub fn edge_value(rng: &mut ChaCha8Rng) -> u32 {
+    match rng.gen_range(0..10) {
+        0..=3 => *EDGES.choose(rng).unwrap_or(&0),
+        4..=5 => rng.gen_range(0..=40),
+        6 => rng.gen_range(-40i32..0) as u32,
+        7 => (rng.gen_range(-64i32..=64) as f32 * 0.25).to_bits(),
+        _ => rng.gen(),
+    }
+}
+
+/// What a wave starts with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InitialState {
+    /// Lanes of the wave (64, or 32 on cedar).
+    pub lanes: u32,
+    /// `gprs[4 * n + chan][lane]` for `n < GPR_ROWS` (the `r` file's cell numbering).
+    pub gprs: Vec<Vec<u32>>,
+    /// Lanes that run (bit `l` = lane `l`; never bits at or above `lanes`).
+    pub active: u64,
+    /// Constant buffer `b`'s dwords (`CONST_BUFFERS` buffers of [`CB_DWORDS`]).
+    pub const_buffers: Vec<Vec<u32>>,
+}
+
+impl InitialState {
+    /// The state of `seed` for a wave of `lanes` (at most 64) lanes.
+    pub fn random(seed: u64, lanes: u32) -> InitialState {
+        let lanes = lanes.clamp(1, 64);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7e4a_5ca1_e000_0000);
+        let r = &mut rng;
+        let mut gprs = Vec::with_capacity(4 * GPR_ROWS as usize);
+        for _ in 0..4 * GPR_ROWS {
+            let row: Vec<u32> = if r.gen_bool(0.2) {
+                vec![edge_value(r); lanes as usize]
+            } else {
+                (0..lanes).map(|_| edge_value(r)).collect()
+            };
+            gprs.push(row);
+        }
+        let all = if lanes == 64 {
+            u64::MAX
+        } else {
+            (1u64 << lanes) - 1
+        };
+        let active = match r.gen_range(0..10) {
+            0..=4 => all,
+            5 => 1,
+            6 => 0x5555_5555_5555_5555 & all,
+            7 => all >> (lanes / 2),
+            _ => (r.gen::<u64>() & all) | 1,
+        };
+        let const_buffers = (0..CONST_BUFFERS)
+            .map(|_| (0..CB_DWORDS).map(|_| edge_value(r)).collect())
+            .collect();
+        InitialState {
+            lanes,
+            gprs,
+            active,
+            const_buffers,
+        }
+    }
+
+    /// Channel `chan` of `R[n]` in `lane`.
+    pub fn gpr(&self, n: u32, chan: u32, lane: u32) -> u32 {
+        self.gprs
+            .get((4 * n + chan) as usize)
+            .and_then(|row| row.get(lane as usize))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The little-endian bytes of constant buffer `bank` (for guest memory).
+    pub fn const_buffer_bytes(&self, bank: usize) -> Vec<u8> {
+        self.const_buffers
+            .get(bank)
+            .map(|b| b.iter().flat_map(|d| d.to_le_bytes()).collect())
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,490 @@
+//! The random program generator: validity for the decoder over thousands of seeds per class,
+//! slot rules against the tables, coverage of every value op and every CF op it claims, the
+//! initial state, and the minimiser with synthetic predicates.
+use std::collections::BTreeSet;
+use wavejit_terascale::inst::{CfInst, ClauseBody, Program, Slot};
+use wavejit_terascale::lift::{alu_form, AluForm};
+use wavejit_terascale::random::{
+    self, check, generate, minimise, program_and_state, value_ops, GenOptions, InitialState, Node,
+    RandomProgram, CB_DWORDS, GPR_ROWS,
+};
+use wavejit_terascale::tables::{self, CfAluOp, CfOp, SlotRule};
+use wavejit_terascale::{decode_program, encode_program, AluOp, ChipClass};
+
+const SEEDS: u64 = 2000;
+
+fn each_program(class: ChipClass, seeds: u64, mut f: impl FnMut(u64, &RandomProgram, &Program)) {
+    let opts = GenOptions::default();
+    for seed in 0..seeds {
+        let p =
+            generate(seed, class, &opts).unwrap_or_else(|e| panic!("{class:?} seed {seed}: {e}"));
+        let lowered = p
+            .lower()
+            .unwrap_or_else(|e| panic!("{class:?} seed {seed}: {e}"));
+        f(seed, &p, &lowered);
+    }
+}
+
+/// Encoded bytes decode to the same program, and re-encode to the same bytes.
+#[test]
+fn programs_round_trip_through_the_decoder() {
+    for class in ChipClass::ALL {
+        each_program(class, SEEDS, |seed, _, p| {
+            let bytes = encode_program(p).unwrap_or_else(|e| panic!("{class:?} {seed}: {e}"));
+            let back =
+                decode_program(class, &bytes).unwrap_or_else(|e| panic!("{class:?} {seed}: {e}"));
+            assert_eq!(&back, p, "{class:?} seed {seed}");
+            assert_eq!(
+                encode_program(&back).as_deref(),
+                Ok(&bytes[..]),
+                "{class:?} seed {seed}"
+            );
+            let last = p.cf.last().map(|e| e.inst);
+            assert!(
+                last.is_some_and(|i| i.ends_program(class)),
+                "{class:?} seed {seed}"
+            );
+        });
+    }
+}
+
+/// Every instruction sits where its table row allows, re-derived here from the rows.
+#[test]
+fn slots_follow_the_table_rules() {
+    for class in ChipClass::ALL {
+        each_program(class, 500, |seed, _, p| {
+            for c in &p.clauses {
+                let ClauseBody::Alu(groups) = &c.body else {
+                    panic!("{class:?} seed {seed}: fetch clause")
+                };
+                for g in groups {
+                    assert!(g.insts.len() <= class.alu_slots());
+                    for i in &g.insts {
+                        let row = tables::alu_info(i.op);
+                        assert_eq!(
+                            row.opcode(class),
+                            Some(i.opcode),
+                            "{class:?} {}",
+                            i.op.name()
+                        );
+                        let rule = row.slot_rule(class);
+                        let ok = match rule {
+                            SlotRule::Absent | SlotRule::Xy | SlotRule::Zw => false,
+                            SlotRule::Any => true,
+                            SlotRule::Vector => i.slot != Slot::T,
+                            SlotRule::Trans => i.slot == Slot::T,
+                            SlotRule::Replicated => [Slot::X, Slot::Y, Slot::Z]
+                                .iter()
+                                .all(|&s| g.in_slot(s).is_some_and(|o| o.op == i.op)),
+                            SlotRule::AllFour => Slot::VECTOR
+                                .iter()
+                                .all(|&s| g.in_slot(s).is_some_and(|o| o.op == i.op)),
+                        };
+                        assert!(
+                            ok,
+                            "{class:?} seed {seed}: {} in {:?} ({rule:?})",
+                            i.op.name(),
+                            i.slot
+                        );
+                        if class == ChipClass::Cayman {
+                            assert_ne!(i.slot, Slot::T);
+                        }
+                        if i.slot != Slot::T {
+                            assert_eq!(i.dst_chan as usize, i.slot.index());
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
+
+fn ops_of(p: &Program) -> BTreeSet<AluOp> {
+    let mut s = BTreeSet::new();
+    for c in &p.clauses {
+        if let ClauseBody::Alu(groups) = &c.body {
+            s.extend(groups.iter().flat_map(|g| g.insts.iter().map(|i| i.op)));
+        }
+    }
+    s
+}
+
+/// Over the seeds, every value op of the class appears, and the class's value-op list is the
+/// tables' rows present on the class minus the non-value families.
+#[test]
+fn every_value_op_of_the_class_is_generated() {
+    for class in ChipClass::ALL {
+        let want: BTreeSet<AluOp> = value_ops(class).into_iter().collect();
+        assert!(want.contains(&AluOp::ADD) && want.contains(&AluOp::MULADD));
+        assert!(!want.contains(&AluOp::KILLE) && !want.contains(&AluOp::MOVA_INT));
+        assert_eq!(want.contains(&AluOp::MUL_INT24), class == ChipClass::Cayman);
+        assert_eq!(
+            want.contains(&AluOp::RECIP_INT),
+            class == ChipClass::Evergreen
+        );
+        let mut seen = BTreeSet::new();
+        each_program(class, SEEDS, |_, _, p| seen.extend(ops_of(p)));
+        let missing: Vec<&str> = want.difference(&seen).map(|o| o.name()).collect();
+        assert!(
+            missing.is_empty(),
+            "{class:?}: never generated: {missing:?}"
+        );
+        assert!(seen.contains(&AluOp::MOVA_INT) && seen.contains(&AluOp::NOP));
+    }
+}
+
+fn cf_ops(p: &Program) -> BTreeSet<String> {
+    p.cf.iter()
+        .map(|e| match e.inst {
+            CfInst::Word(w) => w.op.name().to_string(),
+            CfInst::Alu(a) if a.ext.is_some() => format!("ALU_EXTENDED+{}", a.op.name()),
+            CfInst::Alu(a) => a.op.name().to_string(),
+            CfInst::Mem(m) => m.op.name().to_string(),
+        })
+        .collect()
+}
+
+/// Every CF op the generator claims appears, and no other.
+#[test]
+fn every_claimed_cf_op_is_generated() {
+    let claimed = [
+        CfAluOp::ALU.name(),
+        CfAluOp::ALU_PUSH_BEFORE.name(),
+        CfAluOp::ALU_POP_AFTER.name(),
+        "ALU_EXTENDED+ALU",
+        CfOp::PUSH.name(),
+        CfOp::JUMP.name(),
+        CfOp::ELSE.name(),
+        CfOp::POP.name(),
+        CfOp::LOOP_START_DX10.name(),
+        CfOp::LOOP_END.name(),
+        CfOp::LOOP_BREAK.name(),
+        CfOp::LOOP_CONTINUE.name(),
+    ];
+    for class in ChipClass::ALL {
+        let end = match class {
+            ChipClass::Cayman => CfOp::END.name(),
+            ChipClass::Evergreen => CfOp::NOP.name(),
+        };
+        let mut seen = BTreeSet::new();
+        each_program(class, 300, |_, _, p| seen.extend(cf_ops(p)));
+        let want: BTreeSet<String> = claimed
+            .iter()
+            .chain([&end])
+            .map(|s| s.to_string())
+            .collect();
+        let extra: BTreeSet<&String> = seen.difference(&want).collect();
+        let extra: Vec<&&String> = extra
+            .iter()
+            .filter(|s| !s.starts_with("ALU_EXTENDED"))
+            .collect();
+        assert!(
+            want.is_subset(&seen),
+            "{class:?}: missing {:?}",
+            want.difference(&seen).collect::<Vec<_>>()
+        );
+        assert!(extra.is_empty(), "{class:?}: unexpected {extra:?}");
+    }
+}
+
+/// The operand and output features all occur: PV, PS (VLIW5 only), kcache, literals in both
+/// literal qwords, relative reads and writes, neg/abs, OMOD, CLAMP, write masks, PRED_SEL,
+/// UPDATE_PRED, UPDATE_EXEC_MASK.
+#[test]
+fn operand_features_occur() {
+    use wavejit_terascale::inst::sel;
+    for class in ChipClass::ALL {
+        let mut f = BTreeSet::new();
+        each_program(class, 300, |_, _, p| {
+            for c in &p.clauses {
+                let ClauseBody::Alu(groups) = &c.body else {
+                    continue;
+                };
+                for g in groups {
+                    if g.literals.len() == 4 {
+                        f.insert("literal zw");
+                    }
+                    for i in &g.insts {
+                        for s in &i.src {
+                            match s.sel {
+                                sel::PV => f.insert("pv"),
+                                sel::PS => f.insert("ps"),
+                                sel::LITERAL => f.insert("literal"),
+                                128..=191 => f.insert("kcache"),
+                                256..=319 => f.insert("kcache23"),
+                                _ => false,
+                            };
+                            if s.rel {
+                                f.insert("rel src");
+                            }
+                            if s.neg {
+                                f.insert("neg");
+                            }
+                            if s.abs {
+                                f.insert("abs");
+                            }
+                        }
+                        let flags = [
+                            (i.dst_rel, "rel dst"),
+                            (i.omod != 0 && !i.update_exec_mask, "omod"),
+                            (i.clamp, "clamp"),
+                            (!i.write, "masked"),
+                            (i.pred_sel != 0, "pred_sel"),
+                            (i.update_pred && !i.update_exec_mask, "update_pred"),
+                            (i.update_exec_mask, "exec"),
+                        ];
+                        f.extend(flags.iter().filter(|(b, _)| *b).map(|(_, n)| *n));
+                    }
+                }
+            }
+        });
+        let mut want = vec![
+            "pv",
+            "literal",
+            "literal zw",
+            "kcache",
+            "kcache23",
+            "rel src",
+            "rel dst",
+            "neg",
+            "abs",
+            "omod",
+            "clamp",
+            "masked",
+            "pred_sel",
+            "update_pred",
+            "exec",
+        ];
+        if class == ChipClass::Evergreen {
+            want.push("ps");
+        } else {
+            assert!(!f.contains("ps"), "Cayman has no PS");
+        }
+        for w in want {
+            assert!(f.contains(w), "{class:?}: no {w}");
+        }
+    }
+}
+
+/// Loops carry their counter clauses and every break/continue sits in a loop.
+#[test]
+fn loops_are_bounded_by_their_counter() {
+    fn walk(nodes: &[Node], in_loop: bool, loops: &mut usize) {
+        for n in nodes {
+            match n {
+                Node::Loop {
+                    depth,
+                    init,
+                    check,
+                    body,
+                } => {
+                    *loops += 1;
+                    let c = random::COUNTER_GPR + depth;
+                    let first = &init.groups[0].insts[0];
+                    assert_eq!(
+                        (first.op, first.dst_gpr, init.groups[0].literals[0]),
+                        (AluOp::AND_INT, c, 3)
+                    );
+                    let dec = &check.groups[0].insts[0];
+                    assert_eq!(
+                        (dec.op, dec.dst_gpr, dec.src[0].sel),
+                        (AluOp::ADD_INT, c, c as u16)
+                    );
+                    assert!(check.groups[1].insts[0].update_exec_mask);
+                    walk(body, true, loops);
+                }
+                Node::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
+                    walk(then_body, in_loop, loops);
+                    walk(else_body.as_deref().unwrap_or(&[]), in_loop, loops);
+                }
+                Node::Break(_) | Node::Continue(_) => assert!(in_loop),
+                Node::Alu(_) => {}
+            }
+        }
+    }
+    let mut loops = 0;
+    each_program(ChipClass::Cayman, 300, |_, p, _| {
+        walk(&p.nodes, false, &mut loops)
+    });
+    assert!(loops > 50, "{loops} loops");
+}
+
+#[test]
+fn generation_is_deterministic_and_options_are_honoured() {
+    let opts = GenOptions::default();
+    for class in ChipClass::ALL {
+        assert_eq!(generate(7, class, &opts), generate(7, class, &opts));
+        assert_ne!(generate(7, class, &opts), generate(8, class, &opts));
+    }
+    let plain = GenOptions {
+        control: false,
+        kcache: false,
+        literals: false,
+        relative: false,
+        double_ops: false,
+        modifiers: false,
+        predication: false,
+        ..GenOptions::default()
+    };
+    for seed in 0..200 {
+        let p = generate(seed, ChipClass::Evergreen, &plain).expect("valid");
+        assert!(p.nodes.iter().all(|n| matches!(n, Node::Alu(_))));
+        let l = p.lower().expect("lowers");
+        for op in ops_of(&l) {
+            let wide = matches!(alu_form(op), Ok(AluForm::Wide(_)));
+            assert!(!wide && op != AluOp::MOVA_INT, "{}", op.name());
+        }
+    }
+}
+
+#[test]
+fn initial_state_has_edge_values_and_partial_masks() {
+    let (p, st) = program_and_state(3, ChipClass::Cayman, &GenOptions::default()).expect("valid");
+    assert_eq!(p.class, ChipClass::Cayman);
+    assert_eq!(st.gprs.len(), 4 * GPR_ROWS as usize);
+    assert!(st.gprs.iter().all(|r| r.len() == 64));
+    assert!(st.const_buffers.iter().all(|b| b.len() == CB_DWORDS));
+    let mut values = BTreeSet::new();
+    let mut partial = 0;
+    for seed in 0..100 {
+        let s = InitialState::random(seed, 64);
+        values.extend(s.gprs.iter().flatten().copied());
+        if s.active != u64::MAX {
+            partial += 1;
+        }
+        assert_eq!(s, InitialState::random(seed, 64));
+        let s32 = InitialState::random(seed, 32);
+        assert_eq!(s32.active >> 32, 0);
+        assert!(s32.gprs.iter().all(|r| r.len() == 32));
+    }
+    for v in [
+        0x8000_0000u32,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fa0_0000,
+        0xffc0_0001,
+        0x0000_0001,
+        0x807f_ffff,
+    ] {
+        assert!(values.contains(&v), "{v:#x} never drawn");
+    }
+    assert!(partial > 20, "{partial} partial masks");
+}
+
+fn contains_op(p: &RandomProgram, op: AluOp) -> bool {
+    p.lower().is_ok_and(|l| ops_of(&l).contains(&op))
+}
+
+/// With "contains op X" as the failure, the minimiser keeps X, stays valid, and ends with a
+/// program where no single reduction removes X without breaking validity (small).
+#[test]
+fn minimiser_shrinks_to_the_op_that_fails() {
+    for (class, op) in [
+        (ChipClass::Evergreen, AluOp::MULADD),
+        (ChipClass::Cayman, AluOp::SIN),
+        (ChipClass::Evergreen, AluOp::ADD_64),
+    ] {
+        let seed = (0..500)
+            .find(|&s| {
+                generate(s, class, &GenOptions::default())
+                    .is_ok_and(|p| contains_op(&p, op) && p.instructions() > 30)
+            })
+            .expect("a seed with the op");
+        let p = generate(seed, class, &GenOptions::default()).expect("valid");
+        let mut calls = 0;
+        let small = minimise(&p, |q| {
+            calls += 1;
+            contains_op(q, op)
+        });
+        check(&small).expect("the minimised program is valid");
+        assert!(contains_op(&small, op));
+        let insts = small.instructions();
+        let others = ops_of(&small.lower().expect("lowers"))
+            .into_iter()
+            .filter(|&o| o != op)
+            .count();
+        assert!(
+            insts < p.instructions(),
+            "{class:?} {}: {} -> {insts}",
+            op.name(),
+            p.instructions()
+        );
+        assert!(
+            insts <= 8 && others <= 2,
+            "{class:?} {}: {insts} instructions left:\n{small:#?}",
+            op.name()
+        );
+        assert!(calls > 0);
+    }
+}
+
+/// A predicate that depends on the control flow keeps it: "a loop with a break remains".
+#[test]
+fn minimiser_keeps_structure_the_predicate_needs() {
+    fn has_break_loop(nodes: &[Node]) -> bool {
+        nodes.iter().any(|n| match n {
+            Node::Loop { body, .. } => {
+                body.iter().any(|b| matches!(b, Node::Break(_))) || has_break_loop(body)
+            }
+            Node::If {
+                then_body,
+                else_body,
+                ..
+            } => has_break_loop(then_body) || else_body.as_deref().is_some_and(has_break_loop),
+            _ => false,
+        })
+    }
+    let opts = GenOptions::default();
+    let seed = (0..500)
+        .find(|&s| {
+            generate(s, ChipClass::Cayman, &opts)
+                .is_ok_and(|p| has_break_loop(&p.nodes) && p.nodes.len() > 3)
+        })
+        .expect("a seed with a breaking loop");
+    let p = generate(seed, ChipClass::Cayman, &opts).expect("valid");
+    let small = minimise(&p, |q| has_break_loop(&q.nodes));
+    check(&small).expect("valid");
+    assert_eq!(small.nodes.len(), 1, "{small:#?}");
+    let Node::Loop { body, .. } = &small.nodes[0] else {
+        panic!("{small:#?}")
+    };
+    assert_eq!(body.len(), 1);
+    // The loop shape after lowering: LOOP_START_DX10, the counter break, the break, END_LOOP.
+    let l = small.lower().expect("lowers");
+    let words: Vec<&str> =
+        l.cf.iter()
+            .filter_map(|e| match e.inst {
+                CfInst::Word(w) => Some(w.op.name()),
+                _ => None,
+            })
+            .collect();
+    assert_eq!(
+        words,
+        [
+            "LOOP_START_DX10",
+            "JUMP",
+            "LOOP_BREAK",
+            "POP",
+            "JUMP",
+            "LOOP_BREAK",
+            "POP",
+            "LOOP_END",
+            "END"
+        ]
+    );
+}
+
+/// The minimiser never returns an invalid program, whatever the predicate accepts.
+#[test]
+fn minimiser_rejects_invalid_edits() {
+    let p = generate(11, ChipClass::Evergreen, &GenOptions::default()).expect("valid");
+    let small = minimise(&p, |_| true);
+    check(&small).expect("valid");
+    assert!(small.nodes.is_empty(), "{small:#?}");
+    let l = small.lower().expect("the empty program lowers");
+    assert_eq!(l.cf.len(), 1);
+}
