@@ -12,7 +12,7 @@
 use crate::chip::ChipClass;
 use crate::inst::*;
 use crate::opcode::AluOp;
-use crate::tables::{self, AluEnc, CfOp, CfSyntax, FetchOp, RatInst};
+use crate::tables::{self, AluEnc, CfOp, CfSyntax, RatInst};
 use std::fmt::Write;
 
 pub(crate) mod fetch;

@@ -222,7 +222,7 @@ impl Family {
     /// Every named field of the family in `class`.
     pub fn fields(self, class: ChipClass) -> Vec<Field> {
         let eg = class == ChipClass::Evergreen;
-        let mut v: Vec<Field> = match self {
+        let v: Vec<Field> = match self {
             Family::Vtx | Family::Semantic => {
                 let mut v = VTX.to_vec();
                 v.extend(if self == Family::Vtx {
