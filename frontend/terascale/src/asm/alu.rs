@@ -341,12 +341,13 @@ fn parse_alu_operands(
         (AluEnc::Op2, 1) => 1,
         _ => 2,
     };
+    // `dst, src.., tail`: the tail after the last comma holds the predicate, bank swizzle and
+    // tokens (it may be missing when trailing spaces were trimmed).
     let mut pieces = split_top(r, ',');
-    if pieces.len() == nsrc + 2 || (pieces.len() == nsrc + 1 && pieces[nsrc].is_empty()) {
-        // The tail after the last comma (predicate, bank swizzle, tokens).
-    } else if pieces.len() == nsrc + 1 {
+    if pieces.len() == nsrc + 1 {
         pieces.push("");
-    } else {
+    }
+    if pieces.len() != nsrc + 2 || pieces[..=nsrc].iter().any(|p| p.is_empty()) {
         return Err(wrap(format!(
             "expected a destination and {nsrc} source(s), found `{text}`"
         )));
