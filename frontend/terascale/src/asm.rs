@@ -97,7 +97,12 @@ fn check_decodes(p: &Program, bytes: &[u8], lines: &LineMap) -> Result<(), AsmEr
             msg: format!("the CF program ends at word {end}, before this line"),
         });
     }
-    let spans = |q: &Program| q.clauses.iter().map(|c| (c.addr, c.len)).collect::<Vec<_>>();
+    let spans = |q: &Program| {
+        q.clauses
+            .iter()
+            .map(|c| (c.addr, c.len))
+            .collect::<Vec<_>>()
+    };
     if spans(&decoded) != spans(p) {
         return Err(AsmError {
             line: lines.first_line,
@@ -194,7 +199,11 @@ impl<'a> Tokens<'a> {
     }
     /// Whether the bare word `name` is present.
     pub fn flag(&mut self, name: &str) -> bool {
-        match self.items.iter_mut().find(|t| !t.2 && t.0 == name && t.1.is_none()) {
+        match self
+            .items
+            .iter_mut()
+            .find(|t| !t.2 && t.0 == name && t.1.is_none())
+        {
             Some(t) => {
                 t.2 = true;
                 true
@@ -379,7 +388,13 @@ fn parse_program(class: ChipClass, text: &str) -> Result<(Program, LineMap), Asm
             Section::Fetch(_) => {
                 let f = fetch::parse_fetch(class, t).map_err(err)?;
                 b.place(2, line);
-                if let Some((_, Clause { body: ClauseBody::Fetch(v), .. })) = b.clauses.last_mut()
+                if let Some((
+                    _,
+                    Clause {
+                        body: ClauseBody::Fetch(v),
+                        ..
+                    },
+                )) = b.clauses.last_mut()
                 {
                     v.push(f);
                 }
@@ -495,7 +510,9 @@ impl Builder {
         let err = |msg: String| AsmError { line, msg };
         if alu::is_literal_line(t) {
             if self.literals_due.0 == 0 {
-                return Err(err("unexpected literal line: the group reads no more literals".into()));
+                return Err(err(
+                    "unexpected literal line: the group reads no more literals".into(),
+                ));
             }
             let pair = alu::parse_literals(t).map_err(err)?;
             self.literals_due.0 -= 1;
@@ -575,7 +592,9 @@ impl Builder {
             CfInst::Alu(a)
         } else {
             if self.pending_ext.is_some() {
-                return Err(format!("{mnemonic}: ALU_EXTENDED must be followed by an ALU line"));
+                return Err(format!(
+                    "{mnemonic}: ALU_EXTENDED must be followed by an ALU line"
+                ));
             }
             if let Some(op) = cf_mem_op(self.class, mnemonic) {
                 CfInst::Mem(parse_cf_mem(self.class, op, &ws[1..], t)?)
@@ -650,7 +669,9 @@ fn runs_fetch_clause(op: CfOp) -> bool {
 fn cf_alu_op(class: ChipClass, m: &str) -> Option<CfAluOp> {
     tables::cf_alu_rows()
         .iter()
-        .find(|r| r.text == m && r.op != CfAluOp::ALU_EXTENDED && r.opcode[class.index()] != tables::NA)
+        .find(|r| {
+            r.text == m && r.op != CfAluOp::ALU_EXTENDED && r.opcode[class.index()] != tables::NA
+        })
         .map(|r| r.op)
 }
 
@@ -665,7 +686,9 @@ fn cf_mem_op(class: ChipClass, m: &str) -> Option<tables::CfMemOp> {
 fn parse_kcache(i: usize, text: &str, toks: &mut Tokens) -> Result<KCache, String> {
     let mode3 = toks.num(&format!("KC{i}_MODE"), 2, 0)?;
     if mode3 != 0 && mode3 != 3 {
-        return Err(format!("KC{i}_MODE:{mode3}: only mode 3 is written as a token"));
+        return Err(format!(
+            "KC{i}_MODE:{mode3}: only mode 3 is written as a token"
+        ));
     }
     if text.is_empty() {
         if mode3 != 0 {
@@ -708,14 +731,19 @@ fn parse_kcache(i: usize, text: &str, toks: &mut Tokens) -> Result<KCache, Strin
 
 /// ` KC2[..], KC3[..]` and the tokens of an ALU_EXTENDED line.
 fn parse_alu_extended(rest: &str) -> Result<(AluExt, [KCache; 2]), String> {
-    let mut c = Cursor { s: rest.trim_start() };
+    let mut c = Cursor {
+        s: rest.trim_start(),
+    };
     c.lit("KC2[")?;
     let k2 = c.until(']')?;
     c.lit(", KC3[")?;
     let k3 = c.until(']')?;
     let ws = words(c.s);
     let mut toks = Tokens::new(&ws);
-    let kc = [parse_kcache(2, k2, &mut toks)?, parse_kcache(3, k3, &mut toks)?];
+    let kc = [
+        parse_kcache(2, k2, &mut toks)?,
+        parse_kcache(3, k3, &mut toks)?,
+    ];
     let mut bank_index_mode = [0u8; 4];
     if let Some(v) = toks.value("INDEX_MODE") {
         let parts: Vec<&str> = v.split(':').collect();
@@ -739,7 +767,9 @@ fn parse_alu_extended(rest: &str) -> Result<(AluExt, [KCache; 2]), String> {
 
 /// ` count, @addr, KC0[..], KC1[..]` and the tokens of a CF_ALU line.
 fn parse_cf_alu(op: CfAluOp, rest: &str) -> Result<CfAlu, String> {
-    let mut c = Cursor { s: rest.trim_start() };
+    let mut c = Cursor {
+        s: rest.trim_start(),
+    };
     let count = c.digits(7, "ALU count")? as u8;
     c.lit(", @")?;
     let addr = c.digits(22, "ALU clause address")?;
@@ -810,7 +840,11 @@ fn parse_cf_word(class: ChipClass, m: &str, ws: &[&str]) -> Result<CfWord, Strin
         }
     };
     let mut toks = Tokens::new(&ws[used.min(ws.len())..]);
-    let addr_bits = if info.op == CfOp::GLOBAL_WAVE_SYNC { 32 } else { 24 };
+    let addr_bits = if info.op == CfOp::GLOBAL_WAVE_SYNC {
+        32
+    } else {
+        24
+    };
     let w = CfWord {
         op: info.op,
         addr: match addr {
@@ -871,24 +905,24 @@ fn parse_cf_mem(
         mark: false,
         barrier: true,
     };
-    let mut eop_printed = false;
-    let tok_start;
     if info.rat {
-        let rtext = ws.first().ok_or_else(|| format!("{name}: missing the RAT operation"))?;
+        let rtext = ws
+            .first()
+            .ok_or_else(|| format!("{name}: missing the RAT operation"))?;
         let rat = tables::rat_rows()
             .iter()
             .find(|r| r.text == *rtext && r.opcode[class.index()] != tables::NA)
             .ok_or_else(|| format!("{name}: unknown RAT operation `{rtext}`"))?;
-        // The operands end where the tokens start: after the last comma-separated piece.
-        let ops_text = line
-            .split_once(rtext)
-            .map(|x| x.1)
+        // The operands follow `<mnemonic> <rat op>`; the tokens follow the last operand.
+        let ops_text = line[name.len()..]
+            .trim_start()
+            .strip_prefix(*rtext)
             .unwrap_or("")
             .trim_start();
         let pieces = split_top(ops_text, ',');
         let mut it = pieces.iter();
         let mut next = || it.next().copied().unwrap_or("");
-        let (mut id, mut mask) = (0u32, 15u32);
+        let mut id = 0u32;
         let first = next();
         let first = match rat.op {
             RatInst::STORE_TYPED => {
@@ -901,21 +935,25 @@ fn parse_cf_mem(
             _ => first,
         };
         let (rw, sfx) = gpr_with_suffix(first)?;
-        mask = match (rat.op, sfx) {
+        // The COMP_MASK the register suffix implies (the printer's `rat_operands`).
+        let mask = match (rat.op, sfx) {
             (RatInst::STORE_RAW, ".X") | (RatInst::STORE_DWORD, ".X") => 1,
             (RatInst::STORE_RAW, ".XY") => 3,
-            (RatInst::STORE_RAW, ".XYZW") | (RatInst::STORE_DWORD, "") => mask,
-            (RatInst::MSKOR, ".XW") => mask,
-            (RatInst::STORE_TYPED, "") => mask,
+            (RatInst::STORE_RAW, ".XYZW") | (RatInst::STORE_DWORD, "") => 15,
+            (RatInst::MSKOR, ".XW") => 15,
             (RatInst::STORE_RAW | RatInst::STORE_DWORD | RatInst::MSKOR, _) => {
                 return Err(format!("{name} {rtext}: bad register suffix `{first}`"))
             }
-            (_, "") => mask,
+            (_, "") => 15,
             _ => return Err(format!("{name} {rtext}: bad register `{first}`")),
         };
         let second = next();
         let (idx, isfx) = gpr_with_suffix(second.split_whitespace().next().unwrap_or(""))?;
-        let want = if rat.op == RatInst::STORE_TYPED { "" } else { ".X" };
+        let want = if rat.op == RatInst::STORE_TYPED {
+            ""
+        } else {
+            ".X"
+        };
         if isfx != want {
             return Err(format!("{name} {rtext}: bad index register `{second}`"));
         }
@@ -928,9 +966,12 @@ fn parse_cf_mem(
             m.end_of_program = match tw.next() {
                 Some("0") => false,
                 Some("1") => true,
-                _ => return Err(format!("{name} {rtext}: expected the end-of-program 0 or 1")),
+                _ => {
+                    return Err(format!(
+                        "{name} {rtext}: expected the end-of-program 0 or 1"
+                    ))
+                }
             };
-            eop_printed = true;
             rest_words = tw.collect();
         }
         if let Some(extra) = it.next() {
@@ -947,21 +988,19 @@ fn parse_cf_mem(
         m.kind = toks.num("TYPE", 2, 1)? as u8;
         m.rw_gpr = rw;
         m.index_gpr = idx;
-        return finish_cf_mem(m, toks, eop_printed);
-    } else {
-        let (rw, sfx) = gpr_with_suffix(ws.first().copied().unwrap_or(""))?;
-        if !sfx.is_empty() {
-            return Err(format!("{name}: bad register `{}`", ws[0]));
-        }
-        m.rw_gpr = rw;
-        tok_start = 1;
+        return finish_cf_mem(m, toks, eop_operand);
     }
-    let mut toks = Tokens::new(&ws[tok_start..]);
+    let (rw, sfx) = gpr_with_suffix(ws.first().copied().unwrap_or(""))?;
+    if !sfx.is_empty() {
+        return Err(format!("{name}: bad register `{}`", ws[0]));
+    }
+    m.rw_gpr = rw;
+    let mut toks = Tokens::new(&ws[1..]);
     m.array_base = toks.num("ARRAY_BASE", 13, 0)? as u16;
     m.index_gpr = toks.num("INDEX_GPR", 7, 0)? as u8;
     m.comp_mask = toks.num("COMP_MASK", 4, 0)? as u8;
     m.kind = toks.num("TYPE", 2, 0)? as u8;
-    finish_cf_mem(m, toks, eop_printed)
+    finish_cf_mem(m, toks, false)
 }
 
 fn finish_cf_mem(mut m: CfMem, mut toks: Tokens, eop_printed: bool) -> Result<CfMem, String> {

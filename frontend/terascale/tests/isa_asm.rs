@@ -45,7 +45,10 @@ fn listing_with_dword64_masks(f: &vectors::Function) -> String {
             break;
         };
         let w1 = u32::from_le_bytes([word[4], word[5], word[6], word[7]]);
-        let rw = line.split("STORE_DWORD ").nth(1).and_then(|r| r.split(',').next());
+        let rw = line
+            .split("STORE_DWORD ")
+            .nth(1)
+            .and_then(|r| r.split(',').next());
         if rw.is_some_and(|r| !r.ends_with(".X")) && (w1 >> 12) & 0xf == 3 {
             line.push_str(" COMP_MASK:3");
         }

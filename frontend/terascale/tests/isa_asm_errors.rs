@@ -47,28 +47,71 @@ fn the_base_program_assembles() {
 
 #[test]
 fn unknown_mnemonics_name_their_line() {
-    assert_err(err(&edit(2, "TEXX 0 @8")), 2, "unknown CF instruction `TEXX`");
-    assert_err(err(&edit(6, "  LSHX * T0.W, T0.X, literal.x,")), 6, "unknown ALU instruction");
+    assert_err(
+        err(&edit(2, "TEXX 0 @8")),
+        2,
+        "unknown CF instruction `TEXX`",
+    );
+    assert_err(
+        err(&edit(6, "  LSHX * T0.W, T0.X, literal.x,")),
+        6,
+        "unknown ALU instruction",
+    );
     assert_err(
         err(&edit(11, "  VTX_READ_33 T1.X, T1.X, 0, #1")),
         11,
         "unknown fetch instruction",
     );
     // Cayman has no END_OF_PROGRAM-carrying NOP and no Evergreen-only ALU_BREAK.
-    assert_err(err(&edit(1, "ALU_BREAK 2, @4, KC0[CB0:0-32], KC1[]")), 1, "ALU_BREAK");
+    assert_err(
+        err(&edit(1, "ALU_BREAK 2, @4, KC0[CB0:0-32], KC1[]")),
+        1,
+        "ALU_BREAK",
+    );
 }
 
 #[test]
 fn bad_operands_name_their_line() {
-    assert_err(err(&edit(6, "  LSHL * T0.W, T0.Q, literal.x,")), 6, "channel");
-    assert_err(err(&edit(6, "  LSHL * T200.W, T0.X, literal.x,")), 6, "does not fit");
+    assert_err(
+        err(&edit(6, "  LSHL * T0.W, T0.Q, literal.x,")),
+        6,
+        "channel",
+    );
+    assert_err(
+        err(&edit(6, "  LSHL * T200.W, T0.X, literal.x,")),
+        6,
+        "does not fit",
+    );
     assert_err(err(&edit(6, "  LSHL * T0.W, T0.X,")), 6, "source");
-    assert_err(err(&edit(8, "  ADD_INT * T1.X, KC0[40].Z, PV.W,")), 8, "does not fit");
+    assert_err(
+        err(&edit(8, "  ADD_INT * T1.X, KC0[40].Z, PV.W,")),
+        8,
+        "does not fit",
+    );
     assert_err(err(&edit(2, "TEX 0 8")), 2, "@address");
-    assert_err(err(&edit(1, "ALU 2, @4, KC0[CB0:0-20], KC1[]")), 1, "window");
-    assert_err(err(&edit(3, "MEM_RAT_CACHELESS STORE_DWORD T1.Y, T0.X")), 3, "suffix");
-    assert_err(err(&edit(11, "  VFETCH T1.X___, T1.X RID:1 BOGUS:3")), 11, "BOGUS");
-    assert_err(err(&edit(11, "  TEX_SAMPLE T0.XYZW, T0.XYZW RID:5 SID:40 CT:NNNN")), 11, "fit");
+    assert_err(
+        err(&edit(1, "ALU 2, @4, KC0[CB0:0-20], KC1[]")),
+        1,
+        "window",
+    );
+    assert_err(
+        err(&edit(3, "MEM_RAT_CACHELESS STORE_DWORD T1.Y, T0.X")),
+        3,
+        "suffix",
+    );
+    assert_err(
+        err(&edit(11, "  VFETCH T1.X___, T1.X RID:1 BOGUS:3")),
+        11,
+        "BOGUS",
+    );
+    assert_err(
+        err(&edit(
+            11,
+            "  TEX_SAMPLE T0.XYZW, T0.XYZW RID:5 SID:40 CT:NNNN",
+        )),
+        11,
+        "fit",
+    );
     assert_err(err(&edit(4, "CF_END WQM:2")), 4, "WQM:2");
 }
 
@@ -87,8 +130,16 @@ fn literal_lines_must_match_the_group() {
 
 #[test]
 fn clause_addresses_must_be_consistent() {
-    assert_err(err(&edit(5, "ALU clause starting at 5:")), 5, "inconsistent");
-    assert_err(err(&edit(10, "Fetch clause starting at 9:")), 10, "inconsistent");
+    assert_err(
+        err(&edit(5, "ALU clause starting at 5:")),
+        5,
+        "inconsistent",
+    );
+    assert_err(
+        err(&edit(10, "Fetch clause starting at 9:")),
+        10,
+        "inconsistent",
+    );
     // Without the pad the fetch clause would start at an odd address.
     let unpadded: String = GOOD
         .lines()
@@ -98,7 +149,11 @@ fn clause_addresses_must_be_consistent() {
         .replace("starting at 8:", "starting at 7:");
     assert_err(err(&unpadded), 9, "aligned");
     // The CF instruction and the clause disagree.
-    assert_err(err(&edit(1, "ALU 3, @4, KC0[CB0:0-32], KC1[]")), 1, "has 3 words");
+    assert_err(
+        err(&edit(1, "ALU 3, @4, KC0[CB0:0-32], KC1[]")),
+        1,
+        "has 3 words",
+    );
     assert_err(err(&edit(2, "TEX 0 @6")), 2, "no fetch clause starts at 6");
     let unrun = edit(2, "NOP");
     assert_err(err(&unrun), 10, "not run by any CF instruction");
@@ -116,9 +171,12 @@ fn groups_must_end_with_a_last_slot() {
 #[test]
 fn decoder_rules_are_reported_at_the_line() {
     // A trans-only-free Cayman group with two instructions in one slot.
-    let text = edit(8, "  ADD_INT   T1.X, KC0[2].Z, PV.W,\n  ADD_INT * T2.X, KC0[2].Z, PV.W,")
-        .replace("ALU 2, @4", "ALU 3, @4")
-        .replace("PAD\n", "");
+    let text = edit(
+        8,
+        "  ADD_INT   T1.X, KC0[2].Z, PV.W,\n  ADD_INT * T2.X, KC0[2].Z, PV.W,",
+    )
+    .replace("ALU 2, @4", "ALU 3, @4")
+    .replace("PAD\n", "");
     let e = err(&text);
     assert_eq!(e.line, 9, "{e}");
     assert!(e.msg.contains("two instructions in one slot"), "{e}");
@@ -134,7 +192,9 @@ fn decoder_rules_are_reported_at_the_line() {
 #[test]
 fn garbage_never_panics() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xe7707);
-    let alphabet: Vec<char> = "ALU TEX@,[]:.*-+|()0123456789XYZWT KC PV literal\nCB_".chars().collect();
+    let alphabet: Vec<char> = "ALU TEX@,[]:.*-+|()0123456789XYZWT KC PV literal\nCB_"
+        .chars()
+        .collect();
     for _ in 0..2000 {
         let mut text: Vec<char> = GOOD.chars().collect();
         for _ in 0..rng.gen_range(1..6) {

@@ -73,7 +73,9 @@ fn every_alu_row_reads_back() {
                         // Variant 0: plain GPR operands; others: random modifiers, relative
                         // operands, predicate and index modes, bank swizzle, clamp, and
                         // sources among GPRs, kcache, PV/PS and inline constants.
-                        let sels = [1u32, 130, 170, 260, 300, 248, 249, 250, 252, 254, 255, 219, 400];
+                        let sels = [
+                            1u32, 130, 170, 260, 300, 248, 249, 250, 252, 254, 255, 219, 400,
+                        ];
                         let mut pick = || {
                             if variant == 0 {
                                 1
@@ -102,19 +104,19 @@ fn every_alu_row_reads_back() {
                             | r(&mut rng, 1) << 28
                             | r(&mut rng, 1) << 31;
                         let w1 = match row.enc {
-                            AluEnc::Op2 => {
-                                r(&mut rng, 7) | 1 << 4 | (code as u32) << 7 | common
-                            }
-                            AluEnc::Op3 => {
-                                s2 | r(&mut rng, 4) << 9 | (code as u32) << 13 | common
-                            }
+                            AluEnc::Op2 => r(&mut rng, 7) | 1 << 4 | (code as u32) << 7 | common,
+                            AluEnc::Op3 => s2 | r(&mut rng, 4) << 9 | (code as u32) << 13 | common,
                         };
                         [w0, w1]
                     })
                     .collect();
                 let words = alu_program(class, &insts);
                 if decode_program(class, &bytes(&words)).is_err() {
-                    assert!(variant > 0, "{class:?} {:?}: plain form must decode", row.op);
+                    assert!(
+                        variant > 0,
+                        "{class:?} {:?}: plain form must decode",
+                        row.op
+                    );
                     continue;
                 }
                 round_trip(class, &words);
@@ -122,7 +124,10 @@ fn every_alu_row_reads_back() {
             }
         }
     }
-    assert!(random_ok > 300, "random variants should mostly decode ({random_ok})");
+    assert!(
+        random_ok > 300,
+        "random variants should mostly decode ({random_ok})"
+    );
 }
 
 #[test]
@@ -134,7 +139,11 @@ fn every_lds_op_reads_back() {
                 let w0 = 1 | 2 << 13 | 1 << 12 | pred << 29 | 1 << 31;
                 let w1 = 3 | 17 << 13 | bs << 18 | code << 21 | 1 << 27 | 1 << 28 | 1 << 31;
                 let text = round_trip(class, &alu_program(class, &[[w0, w1]]));
-                assert!(text[3].starts_with(&format!("  {}", row.text)), "{}", text[3]);
+                assert!(
+                    text[3].starts_with(&format!("  {}", row.text)),
+                    "{}",
+                    text[3]
+                );
             }
         }
     }
@@ -175,7 +184,16 @@ fn every_cf_row_reads_back() {
             let e = end(class);
             let inst = [1 << 31, 1 << 4]; // ADD T0.X, T0.X, T0.X with LAST
             round_trip(class, &[w0, w1, e[0], e[1], inst[0], inst[1]]);
-            let ext = [ext0, ext1, w0 + 1, w1 | BARRIER, e[0], e[1], inst[0], inst[1]];
+            let ext = [
+                ext0,
+                ext1,
+                w0 + 1,
+                w1 | BARRIER,
+                e[0],
+                e[1],
+                inst[0],
+                inst[1],
+            ];
             round_trip(class, &ext);
         }
     }

@@ -37,7 +37,12 @@ pub(super) fn parse_literals(t: &str) -> Result<[u32; 2], String> {
 fn chan(c: Option<char>) -> Result<u8, String> {
     c.and_then(|c| CHANS.find(c))
         .map(|i| i as u8)
-        .ok_or_else(|| format!("expected a channel X, Y, Z or W, found `{}`", c.unwrap_or(' ')))
+        .ok_or_else(|| {
+            format!(
+                "expected a channel X, Y, Z or W, found `{}`",
+                c.unwrap_or(' ')
+            )
+        })
 }
 
 /// `<n>.<C>` after a register prefix.
@@ -121,7 +126,9 @@ fn parse_src_reg(t: &str, rel: bool) -> Result<(u16, u8), String> {
     }
     if let Some(r) = t.strip_prefix('T') {
         if rel {
-            return Err(format!("relative GPR operands are written T(n + AR.x), not `{t}`"));
+            return Err(format!(
+                "relative GPR operands are written T(n + AR.x), not `{t}`"
+            ));
         }
         let (n, c) = index_chan(r, 7, "T")?;
         return Ok((n as u16, c));
@@ -179,9 +186,10 @@ fn parse_dst(t: &str, op: AluOp) -> Result<Dst, String> {
     let write = !r.ends_with(" (MASKED)");
     r = r.trim_end_matches(" (MASKED)");
     let pred = op.name().starts_with("PRED_SET");
-    let (gpr, chan) = if r == "AR.x" && op == AluOp::MOVA_INT && !rel {
-        (0, 0)
-    } else if r == "PredicateBit" && pred && !write && !rel {
+    // LLVM's names for GPR 0 channel X as MOVA_INT's AR.x and a PRED_SET* predicate result.
+    let implicit =
+        (r == "AR.x" && op == AluOp::MOVA_INT) || (r == "PredicateBit" && pred && !write);
+    let (gpr, chan) = if implicit && !rel {
         (0, 0)
     } else if let Some(g) = rel_gpr(r) {
         if !rel {
@@ -190,7 +198,9 @@ fn parse_dst(t: &str, op: AluOp) -> Result<Dst, String> {
         g?
     } else if let Some(x) = r.strip_prefix('T') {
         if rel {
-            return Err(format!("relative destinations are written T(n + AR.x), not `{r}`"));
+            return Err(format!(
+                "relative destinations are written T(n + AR.x), not `{r}`"
+            ));
         }
         index_chan(x, 7, "T")?
     } else {
@@ -206,11 +216,7 @@ fn parse_dst(t: &str, op: AluOp) -> Result<Dst, String> {
 }
 
 /// Words after the operands: `Pred_sel_*`, `BS:*` (possibly run together) and tokens.
-fn parse_tail<'a>(
-    ws: &[&'a str],
-    pred: &mut u8,
-    bs: &mut u8,
-) -> Result<Vec<&'a str>, String> {
+fn parse_tail<'a>(ws: &[&'a str], pred: &mut u8, bs: &mut u8) -> Result<Vec<&'a str>, String> {
     let mut tokens = Vec::new();
     for &w in ws {
         let mut w = w;
@@ -236,11 +242,6 @@ fn parse_tail<'a>(
     Ok(tokens)
 }
 
-/// `name` at the start of `t` followed by one of `next`.
-fn starts_with_name<'a>(t: &'a str, name: &str) -> Option<&'a str> {
-    t.strip_prefix(name)
-}
-
 /// Parses one slot line (leading spaces removed).
 pub(super) fn parse_alu(class: ChipClass, t: &str) -> Result<AluInst, String> {
     if t == "GROUP_BARRIER" {
@@ -253,7 +254,7 @@ pub(super) fn parse_alu(class: ChipClass, t: &str) -> Result<AluInst, String> {
         .collect();
     alus.sort_by_key(|r| std::cmp::Reverse(r.llvm.len()));
     for info in alus {
-        let Some(rest) = starts_with_name(t, info.llvm) else {
+        let Some(rest) = t.strip_prefix(info.llvm) else {
             continue;
         };
         if let Some(r) = parse_alu_name_tail(class, info, rest) {
@@ -266,7 +267,7 @@ pub(super) fn parse_alu(class: ChipClass, t: &str) -> Result<AluInst, String> {
         .collect();
     ldss.sort_by_key(|r| std::cmp::Reverse(r.text.len()));
     for info in ldss {
-        if let Some(rest) = starts_with_name(t, info.text) {
+        if let Some(rest) = t.strip_prefix(info.text) {
             if rest.starts_with([' ', '*']) {
                 return parse_lds(class, info, rest);
             }
@@ -353,11 +354,15 @@ fn parse_alu_operands(
         )));
     }
     if op3 && (update_exec_mask || update_pred) {
-        return Err(wrap("OP3 instructions update neither exec mask nor predicate".into()));
+        return Err(wrap(
+            "OP3 instructions update neither exec mask nor predicate".into(),
+        ));
     }
     let dst = parse_dst(pieces[0], info.op).map_err(wrap)?;
     if op3 && (!dst.write || dst.omod != 0) {
-        return Err(wrap("OP3 instructions have no write mask or output modifier".into()));
+        return Err(wrap(
+            "OP3 instructions have no write mask or output modifier".into(),
+        ));
     }
     let mut src = [AluSrc::default(); 3];
     for k in 0..nsrc {
@@ -433,13 +438,21 @@ fn parse_lds(class: ChipClass, info: &LdsInfo, rest: &str) -> Result<AluInst, St
         match rest.get(..2) {
             Some("* ") => (true, &rest[2..]),
             Some("  ") => (false, &rest[2..]),
-            _ => return Err(wrap(format!("expected `*` or ` ` then the operands, found `{rest}`"))),
+            _ => {
+                return Err(wrap(format!(
+                    "expected `*` or ` ` then the operands, found `{rest}`"
+                )))
+            }
         }
     } else {
         match rest.get(..3) {
             Some(" * ") => (true, &rest[3..]),
             Some("   ") => (false, &rest[3..]),
-            _ => return Err(wrap(format!("expected ` * ` or three spaces, found `{rest}`"))),
+            _ => {
+                return Err(wrap(format!(
+                    "expected ` * ` or three spaces, found `{rest}`"
+                )))
+            }
         }
     };
     let nsrc = info.srcs as usize;
@@ -447,7 +460,9 @@ fn parse_lds(class: ChipClass, info: &LdsInfo, rest: &str) -> Result<AluInst, St
     // Returning one- and two-source ops name their queue first (LLVM's asm strings).
     if info.ret && nsrc < 3 {
         if pieces.first() != Some(&"OQAP") {
-            return Err(wrap("the first operand of a returning LDS op is OQAP".into()));
+            return Err(wrap(
+                "the first operand of a returning LDS op is OQAP".into(),
+            ));
         }
         pieces.remove(0);
     }
@@ -457,7 +472,10 @@ fn parse_lds(class: ChipClass, info: &LdsInfo, rest: &str) -> Result<AluInst, St
             return Err(wrap(format!("expected one source, found `{r}`")));
         }
         let ws = words(pieces[0]);
-        (ws.first().copied().into_iter().collect(), ws.get(1..).unwrap_or(&[]).to_vec())
+        (
+            ws.first().copied().into_iter().collect(),
+            ws.get(1..).unwrap_or(&[]).to_vec(),
+        )
     } else {
         if pieces.len() < nsrc || pieces.len() > nsrc + 1 {
             return Err(wrap(format!("expected {nsrc} sources, found `{r}`")));

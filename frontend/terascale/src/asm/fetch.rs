@@ -15,10 +15,9 @@ pub(super) fn parse_fetch(class: ChipClass, t: &str) -> Result<FetchInst, String
     if let Some(k) = VTX_READS.iter().position(|r| r.0 == m) {
         return parse_vtx_read(class, k, rest).map_err(|e| format!("{m}: {e}"));
     }
-    let gds = LdsOp::ALL
-        .iter()
-        .copied()
-        .find(|&op| gds_mnemonic(op) == m && tables::lds_info(op).opcode[class.index()] != tables::NA);
+    let gds = LdsOp::ALL.iter().copied().find(|&op| {
+        gds_mnemonic(op) == m && tables::lds_info(op).opcode[class.index()] != tables::NA
+    });
     let op = match gds {
         Some(_) => FetchOp::MEM_GDS,
         None => tables::vtx_rows()
@@ -36,7 +35,10 @@ pub(super) fn parse_fetch(class: ChipClass, t: &str) -> Result<FetchInst, String
 fn parse_vtx_read(class: ChipClass, k: usize, rest: &str) -> Result<FetchInst, String> {
     let pieces = split_top(rest.trim(), ',');
     if pieces.len() != 4 {
-        return Err(format!("expected `T<dst>{}, T<src>.X, offset, #buffer`", VTX_READS[k].4));
+        return Err(format!(
+            "expected `T<dst>{}, T<src>.X, offset, #buffer`",
+            VTX_READS[k].4
+        ));
     }
     let reg = |p: &str, sfx: &str| -> Result<u8, String> {
         let n = p
@@ -129,7 +131,10 @@ fn parse_fields(
             };
             let bits = u32::try_from(value).map_err(|_| format!("bad bits in `{w}`"))?;
             if bits & !reserved[k] != 0 {
-                return Err(format!("{w}: bits outside the reserved bits {:#x}", reserved[k]));
+                return Err(format!(
+                    "{w}: bits outside the reserved bits {:#x}",
+                    reserved[k]
+                ));
             }
             words3[k] |= bits;
             continue;
