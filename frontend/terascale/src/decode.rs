@@ -484,7 +484,7 @@ fn decode_alu_clause(
 
 /// Literal qwords a group needs: one if a source reads literal X/Y (or an LDS direct read),
 /// two if one reads Z/W.
-fn literal_qwords(insts: &[AluInst]) -> u32 {
+pub(crate) fn literal_qwords(insts: &[AluInst]) -> u32 {
     let mut n = 0;
     for i in insts {
         let used = match (i.lds.is_some(), i.enc) {

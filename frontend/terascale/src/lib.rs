@@ -8,9 +8,12 @@
 //! - [`decode`]: whole-program decoder ([`decode_program`]).
 //! - [`encode`]: program to bytes ([`encode_program`]).
 //! - [`print`]: LLVM r600 assembly text ([`print_program`]).
+//! - [`asm`]: that text back to bytes ([`asm::assemble`]).
 //! - [`loader`]: LLVM r600 ELF objects: kernels, their code and `.AMDGPU.config` values.
 //! - [`launch`]: the launch ABI: constant buffer 0, initial T0/T1 and active lanes, buffer ids.
 //! - [`lift`]: lifting to the IR ([`lift::lift`]: a decoded program to one IR function).
+//! - [`random`]: seeded random valid programs and a minimiser (the differential fuzzer's input).
+pub mod asm;
 pub mod chip;
 pub mod decode;
 pub mod encode;

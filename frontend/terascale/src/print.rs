@@ -6,14 +6,17 @@
 //! Lossless extension: fields LLVM never sets (or sets to a fixed value) are printed only when
 //! they differ from LLVM's value, as trailing `NAME:value` / `NAME` tokens after the LLVM
 //! text, so every decodable program prints to text the assembler reads back to the same bytes.
-//! Fetch words that do not match one of LLVM's VTX_READ_* templates print as the op name and
-//! their three raw dwords. Deviations from LLVM's spelling (ambiguous or mistyped names in its
+//! Fetch words print as LLVM's VTX_READ_* or TEX_* text where they match it, else in the same
+//! style with their fields named ([`fetch`]). Deviations from LLVM's spelling (ambiguous or mistyped names in its
 //! .td files) are listed in the table modules.
 use crate::chip::ChipClass;
 use crate::inst::*;
 use crate::opcode::AluOp;
-use crate::tables::{self, AluEnc, CfOp, CfSyntax, FetchOp, RatInst};
+use crate::tables::{self, AluEnc, CfOp, CfSyntax, RatInst};
 use std::fmt::Write;
+
+pub(crate) mod fetch;
+pub(crate) use fetch::print_fetch;
 
 /// The listing of a whole program, one string per line.
 pub fn print_program(p: &Program) -> Vec<String> {
@@ -59,6 +62,10 @@ fn kcache_text(k: &KCache) -> String {
 fn kcache_extra(i: usize, k: &KCache, s: &mut String) {
     if k.mode == 0 && (k.bank != 0 || k.addr != 0) {
         let _ = write!(s, " KC{i}_BANK:{} KC{i}_ADDR:{}", k.bank, k.addr);
+    }
+    // LLVM prints LOCK_LOOP_INDEX (3) like LOCK_2 (32 constants).
+    if k.mode == 3 {
+        let _ = write!(s, " KC{i}_MODE:3");
     }
 }
 
@@ -395,6 +402,7 @@ pub(crate) fn print_alu(class: ChipClass, i: &AluInst) -> String {
         }
         num(&mut s, l.offset as u32, 0, "OFFSET");
         num(&mut s, i.dst_chan as u32, 0, "DST_CHAN");
+        num(&mut s, i.bank_swizzle as u32, 0, "BANK_SWIZZLE");
         extra_common(i, &mut s);
         return s;
     }
@@ -490,74 +498,4 @@ fn print_group(class: ChipClass, g: &AluGroup, out: &mut Vec<String>) {
         let hi = pair.get(1).copied().unwrap_or(0);
         out.push(format!("{}, {}", literal_text(pair[0]), literal_text(hi)));
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fetch
-
-/// LLVM's VTX_READ_* templates: (name, DATA_FORMAT, DST_SEL, Evergreen MEGA_FETCH_COUNT,
-/// destination suffix) from EvergreenInstructions.td / CaymanInstructions.td.
-const VTX_READS: [(&str, u8, [u8; 4], u8, &str); 5] = [
-    ("VTX_READ_8", 1, [0, 7, 7, 7], 1, ".X"),
-    ("VTX_READ_16", 5, [0, 7, 7, 7], 2, ".X"),
-    ("VTX_READ_32", 13, [0, 7, 7, 7], 4, ".X"),
-    ("VTX_READ_64", 29, [0, 1, 7, 7], 8, ".XY"),
-    ("VTX_READ_128", 34, [0, 1, 2, 3], 16, ".XYZW"),
-];
-
-/// The words LLVM emits for a VTX_READ template.
-pub(crate) fn vtx_read_words(
-    class: ChipClass,
-    t: usize,
-    dst: u8,
-    src: u8,
-    buffer: u8,
-    offset: u16,
-) -> [u32; 3] {
-    let (_, fmt, sel, mfc, _) = VTX_READS[t];
-    let eg = class == ChipClass::Evergreen;
-    let w0 = (2 << 5)
-        | (buffer as u32) << 8
-        | (src as u32) << 16
-        | if eg { (mfc as u32) << 26 } else { 0 };
-    let w1 = dst as u32
-        | (sel[0] as u32) << 9
-        | (sel[1] as u32) << 12
-        | (sel[2] as u32) << 15
-        | (sel[3] as u32) << 18
-        | (fmt as u32) << 22
-        | 1 << 28;
-    let w2 = offset as u32 | if eg { 1 << 19 } else { 0 };
-    [w0, w1, w2]
-}
-
-pub(crate) fn print_fetch(class: ChipClass, f: &FetchInst) -> String {
-    if f.op == FetchOp::VTX_FETCH {
-        for (k, t) in VTX_READS.iter().enumerate() {
-            let words = vtx_read_words(
-                class,
-                k,
-                f.dst_gpr(),
-                f.src_gpr(),
-                f.buffer_id(),
-                f.offset(),
-            );
-            if words == f.words {
-                return format!(
-                    "  {} T{}{}, T{}.X, {}, #{}",
-                    t.0,
-                    f.dst_gpr(),
-                    t.4,
-                    f.src_gpr(),
-                    f.offset(),
-                    f.buffer_id()
-                );
-            }
-        }
-    }
-    let [w0, w1, w2] = f.words;
-    format!(
-        "  {} RAW:{w0:#010x}:{w1:#010x}:{w2:#010x}",
-        tables::fetch_info(f.op).text
-    )
 }
