@@ -38,6 +38,7 @@ enum Command {
     },
     /// Differential campaign (interpreter vs JIT) on random programs; reproducers on failure.
     Fuzz {
+        /// gcn, gfx6..gfx9, terascale, evergreen, cayman or an r600 chip name.
         #[arg(long)]
         isa: String,
         #[arg(long, default_value_t = 60)]

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use wavejit::fuzz::{campaign, run_campaign, CampaignOptions};
+use wavejit::fuzz::campaign;
+use wavejit::fuzz::gcn::{run_campaign, CampaignOptions};
 use wavejit_gcn::random::GenConfig;
 use wavejit_gcn::Gen;
 use wavejit_ir::{Block, Function, InstKind};

@@ -1,8 +1,6 @@
-//! Differential fuzzing of the GCN path: seeded random programs ([`wavejit_gcn::random`]) are
-//! lifted, verified, and run from the same random wave state by a reference engine (the
-//! interpreter) and a candidate engine (the JIT). The final register state, the global buffer
-//! and the LDS must agree bit for bit (NaN payloads included), and so must the outcome (both
-//! finish, both fault at the same pc with the same kind, or both run out of fuel).
+//! Differential fuzzing of the GCN path (see [`super`] for what is compared): seeded random
+//! programs ([`wavejit_gcn::random`]); the global buffer and the LDS are compared as well as
+//! the registers.
 //!
 //! On a disagreement the case is minimised (delta debugging over the instructions, then
 //! operand and initial-state simplification, each step kept only while the disagreement
@@ -11,15 +9,11 @@
 //! generator only emits valid code); an instruction the lifter does not support yet is
 //! dropped from the program and counted in the report.
 //!
-//! One wave64 runs alone: blocks are run with [`Program::run_block`] from block 0, following
-//! each [`BlockExit`], with a fuel budget counted in guest instructions as the dispatcher does.
+//! One wave64 runs alone ([`super::run_wave`]).
 
-use indicatif::{ProgressBar, ProgressStyle};
+use super::{compare, finish, hex, prepare, progress_bar, run_wave, CampaignReport, Diff, Run};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
-use std::fmt;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,8 +22,8 @@ use wavejit_gcn::random::{
     self, GenConfig, InitState, Item, RandomProgram, BUFFER_BYTES, VGPR_ROWS,
 };
 use wavejit_gcn::{Gen, Operand};
-use wavejit_ir::{Block, FileKind, Function};
-use wavejit_runtime::{BlockExit, Engine, Fault, GuestMemory, Program, WaveCtx, WaveState};
+use wavejit_ir::Function;
+use wavejit_runtime::{Engine, GuestMemory, WaveState};
 
 /// Guest instructions one run may execute (generated loops need a few hundred).
 pub const FUEL: u64 = 20_000;
@@ -55,119 +49,16 @@ pub struct CampaignOptions {
     pub gen_config: GenConfig,
 }
 
-/// Counts of a finished campaign.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CampaignReport {
-    pub seed: u64,
-    pub programs: u64,
-    /// Instructions in the programs run (after dropping unsupported ones).
-    pub instructions: u64,
-    /// Guest instructions executed per engine (summed over programs).
-    pub executed: u64,
-    /// Programs per generation.
-    pub per_gen: BTreeMap<&'static str, u64>,
-    /// Programs where both engines faulted identically (by fault kind) / ran out of fuel.
-    pub faulted: u64,
-    pub faults: BTreeMap<String, u64>,
-    pub out_of_fuel: u64,
-    /// Instructions dropped because the lifter does not support them, by mnemonic.
-    pub unsupported: BTreeMap<String, u64>,
-    /// Programs skipped because too many instructions were unsupported.
-    pub skipped: u64,
-    pub mismatches: u64,
-    pub elapsed: Duration,
-}
-
-impl fmt::Display for CampaignReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let gens: Vec<String> = self
-            .per_gen
-            .iter()
-            .map(|(g, n)| format!("{g} {n}"))
-            .collect();
-        write!(
-            f,
-            "seed {}: {} programs ({}), {} instructions, {} executed per engine, {} faulted alike, {} out of fuel, {} skipped, {} mismatches in {:.1} s",
-            self.seed,
-            self.programs,
-            gens.join(", "),
-            self.instructions,
-            self.executed,
-            self.faulted,
-            self.out_of_fuel,
-            self.skipped,
-            self.mismatches,
-            self.elapsed.as_secs_f64()
-        )?;
-        if !self.faults.is_empty() {
-            let u: Vec<String> = self
-                .faults
-                .iter()
-                .map(|(n, c)| format!("{n} x{c}"))
-                .collect();
-            write!(f, "; faults: {}", u.join(", "))?;
-        }
-        if !self.unsupported.is_empty() {
-            let u: Vec<String> = self
-                .unsupported
-                .iter()
-                .map(|(n, c)| format!("{n} x{c}"))
-                .collect();
-            write!(
-                f,
-                "; dropped as unsupported by the lifter: {}",
-                u.join(", ")
-            )?;
-        }
-        Ok(())
-    }
-}
-
 /// The generations an `--isa` value names: `gcn` (all, round-robin) or `gfx6`..`gfx9`.
-pub fn parse_isa(isa: &str) -> Result<Vec<Gen>, String> {
+pub fn parse_isa(isa: &str) -> Option<Vec<Gen>> {
     match isa.to_ascii_lowercase().as_str() {
-        "gcn" => Ok(Gen::ALL.to_vec()),
-        "gfx6" => Ok(vec![Gen::Gfx6]),
-        "gfx7" => Ok(vec![Gen::Gfx7]),
-        "gfx8" => Ok(vec![Gen::Gfx8]),
-        "gfx9" => Ok(vec![Gen::Gfx9]),
-        _ => Err(format!(
-            "unknown ISA '{isa}' for fuzzing (expected gcn, gfx6, gfx7, gfx8 or gfx9)"
-        )),
+        "gcn" => Some(Gen::ALL.to_vec()),
+        "gfx6" => Some(vec![Gen::Gfx6]),
+        "gfx7" => Some(vec![Gen::Gfx7]),
+        "gfx8" => Some(vec![Gen::Gfx8]),
+        "gfx9" => Some(vec![Gen::Gfx9]),
+        _ => None,
     }
-}
-
-/// `wavejit fuzz`: the interpreter against the JIT for `seconds`. A disagreement (or a lifter
-/// failure) returns `Err` naming the reproducer directory.
-pub fn campaign(
-    isa: &str,
-    seconds: u64,
-    seed: Option<u64>,
-    out: &Path,
-    progress: bool,
-) -> Result<CampaignReport, String> {
-    let gens = parse_isa(isa)?;
-    let seed = seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0)
-    });
-    let opts = CampaignOptions {
-        gens,
-        duration: Duration::from_secs(seconds),
-        max_programs: None,
-        seed,
-        out: out.to_path_buf(),
-        progress,
-        gen_config: GenConfig::default(),
-    };
-    let jit = wavejit_jit::Jit::new().map_err(|e| e.to_string())?;
-    run_campaign(
-        &opts,
-        Arc::new(wavejit_runtime::interp::Interpreter),
-        Arc::new(jit),
-    )
 }
 
 /// A campaign between any two engines (`reference` is believed).
@@ -185,13 +76,7 @@ pub fn run_campaign(
         ..Default::default()
     };
     let start = Instant::now();
-    let bar = opts.progress.then(|| {
-        let b = ProgressBar::new_spinner();
-        if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}") {
-            b.set_style(style);
-        }
-        b
-    });
+    let bar = progress_bar(opts.progress);
     let mut k = 0u64;
     while start.elapsed() < opts.duration && opts.max_programs.is_none_or(|m| k < m) {
         let gen = opts.gens[(k % opts.gens.len() as u64) as usize];
@@ -241,12 +126,6 @@ pub fn run_campaign(
     finish(&bar);
     report.elapsed = start.elapsed();
     Ok(report)
-}
-
-fn finish(bar: &Option<ProgressBar>) {
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
 }
 
 /// One differential test case: a program and the state it starts from.
@@ -311,55 +190,6 @@ impl Case {
     }
 }
 
-/// How a run ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum End {
-    Done,
-    /// A guest fault: its kind and pc (lanes and addresses may legitimately be reported
-    /// differently, so they are not compared).
-    Fault(String, u32),
-    OutOfFuel,
-    /// The engine refused the function or panicked: always a disagreement.
-    EngineError(String),
-}
-
-/// The result of one engine on one case.
-#[derive(Clone, Debug)]
-pub struct Run {
-    pub end: End,
-    pub state: Option<WaveState>,
-    pub buffer: Vec<u8>,
-    pub lds: Vec<u8>,
-    pub executed: u64,
-}
-
-/// Where two runs differ.
-#[derive(Clone, Debug)]
-pub struct Diff {
-    pub reference: End,
-    pub candidate: End,
-    /// `name: reference candidate`, one per differing register cell or memory byte range.
-    pub lines: Vec<String>,
-}
-
-impl Diff {
-    /// One line: the outcomes if they differ, else the first differing register.
-    pub fn headline(&self) -> String {
-        if self.reference != self.candidate {
-            format!(
-                "reference {:?}, candidate {:?}",
-                self.reference, self.candidate
-            )
-        } else {
-            format!(
-                "{} differences, first {}",
-                self.lines.len(),
-                self.lines.first().map(String::as_str).unwrap_or("?")
-            )
-        }
-    }
-}
-
 enum Checked {
     Agree,
     Skipped,
@@ -411,17 +241,10 @@ impl Runner {
                     let f = Arc::new(f);
                     let (a, b) = self.run_both(&case, &f);
                     report.executed += a.executed;
-                    if let Some(diff) = compare(&self.g, &a, &b) {
+                    if let Some(diff) = compare(&self.g.layout, &a, &b) {
                         return Checked::Mismatch(case, diff);
                     }
-                    match &a.end {
-                        End::Fault(kind, _) => {
-                            report.faulted += 1;
-                            *report.faults.entry(kind.clone()).or_default() += 1;
-                        }
-                        End::OutOfFuel => report.out_of_fuel += 1,
-                        _ => {}
-                    }
+                    report.count_outcome(&a.end);
                     return Checked::Agree;
                 }
                 Err(LiftError::Unsupported { pc, text, .. }) => {
@@ -448,7 +271,7 @@ impl Runner {
         let f = lift(&p.code, &case.lift_config()).ok()?;
         wavejit_ir::verify::verify(&f).ok()?;
         let (a, b) = self.run_both(case, &Arc::new(f));
-        compare(&self.g, &a, &b)
+        compare(&self.g.layout, &a, &b)
     }
 
     fn run_both(&mut self, case: &Case, f: &Arc<Function>) -> (Run, Run) {
@@ -490,36 +313,25 @@ impl Runner {
         init: &WaveState,
         case: &Case,
     ) -> Run {
-        let failed = |why: String| Run {
-            end: End::EngineError(why),
-            state: None,
-            buffer: Vec::new(),
-            lds: Vec::new(),
-            executed: 0,
-        };
-        let program = match catch_unwind(AssertUnwindSafe(|| engine.prepare(f.clone()))) {
-            Ok(Ok(p)) => p,
-            Ok(Err(e)) => {
-                return failed(format!(
-                    "{} cannot prepare the function: {e}",
-                    engine.name()
-                ))
-            }
-            Err(p) => {
-                return failed(format!(
-                    "{} panicked preparing the function: {}",
-                    engine.name(),
-                    panic_text(&p)
-                ))
-            }
+        let failed = Run::failed;
+        let program = match prepare(engine, f) {
+            Ok(p) => p,
+            Err(why) => return failed(why),
         };
         if let Err(e) = self.mem.write_bytes(self.buffer, &case.buffer) {
             return failed(format!("buffer setup: {e}"));
         }
         let mut state = init.clone();
         let mut lds = case.lds.clone();
-        let (end, executed) =
-            run_wave(&*program, f, &mut state, &self.mem, &mut lds, engine.name());
+        let (end, executed) = run_wave(
+            &*program,
+            f,
+            &mut state,
+            &self.mem,
+            &mut lds,
+            engine.name(),
+            FUEL,
+        );
         let mut buffer = vec![0u8; case.buffer.len()];
         if let Err(e) = self.mem.read_bytes(self.buffer, &mut buffer) {
             return failed(format!("buffer readback: {e}"));
@@ -609,122 +421,6 @@ impl Runner {
     }
 }
 
-/// Runs one wave from block 0 until it returns, faults or runs out of fuel.
-fn run_wave(
-    program: &dyn Program,
-    f: &Function,
-    state: &mut WaveState,
-    mem: &GuestMemory,
-    lds: &mut [u8],
-    engine: &str,
-) -> (End, u64) {
-    let mut block = Block(0);
-    let mut executed = 0u64;
-    let mut private: [u8; 0] = [];
-    loop {
-        let Some(data) = f.blocks.get(block.index()) else {
-            return (
-                End::EngineError(format!("{engine} jumped to {block}, outside the function")),
-                executed,
-            );
-        };
-        let cost = (data.guest_insts as u64).max(1);
-        if executed + cost > FUEL {
-            return (End::OutOfFuel, executed);
-        }
-        executed += cost;
-        let mut ctx = WaveCtx {
-            state: &mut *state,
-            mem,
-            lds: &mut *lds,
-            private: &mut private,
-            private_lane_bytes: 0,
-        };
-        match catch_unwind(AssertUnwindSafe(|| program.run_block(block, &mut ctx))) {
-            Ok(Ok(BlockExit::Jump(b) | BlockExit::Barrier(b))) => block = b,
-            Ok(Ok(BlockExit::Return)) => return (End::Done, executed),
-            Ok(Err(Fault { kind, pc, .. })) => return (End::Fault(kind.to_string(), pc), executed),
-            Err(p) => {
-                return (
-                    End::EngineError(format!("{engine} panicked: {}", panic_text(&p))),
-                    executed,
-                )
-            }
-        }
-    }
-}
-
-fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "(no message)".into())
-}
-
-/// The differences between two runs, or `None` if they agree bit for bit. States are not
-/// compared after a fault (engines may stop at different points inside the faulting block).
-pub fn compare(g: &GcnLayout, a: &Run, b: &Run) -> Option<Diff> {
-    let mut lines = Vec::new();
-    let outcome_differs = a.end != b.end;
-    let comparable = matches!(a.end, End::Done | End::OutOfFuel) && !outcome_differs;
-    if comparable {
-        if let (Some(sa), Some(sb)) = (&a.state, &b.state) {
-            if sa.bytes() != sb.bytes() {
-                lines.extend(register_diffs(g, sa, sb));
-            }
-        }
-        lines.extend(byte_diffs("buffer", &a.buffer, &b.buffer));
-        lines.extend(byte_diffs("lds", &a.lds, &b.lds));
-    }
-    (outcome_differs || !lines.is_empty()).then(|| Diff {
-        reference: a.end.clone(),
-        candidate: b.end.clone(),
-        lines,
-    })
-}
-
-/// `file[cell]` (uniform) or `file[row] lane l` (lane) for every differing cell.
-fn register_diffs(g: &GcnLayout, a: &WaveState, b: &WaveState) -> Vec<String> {
-    let layout = &g.layout;
-    let mut out = Vec::new();
-    for (fi, file) in layout.files.iter().enumerate() {
-        let id = wavejit_ir::FileId(fi as u16);
-        for n in 0..file.cells {
-            let reg = wavejit_ir::Reg::new(id, n);
-            match file.kind {
-                FileKind::Uniform => {
-                    let (x, y) = (a.uniform(reg), b.uniform(reg));
-                    if x != y {
-                        out.push(format!("{}{n}: {x:#010x} {y:#010x}", file.name));
-                    }
-                }
-                FileKind::Lane => {
-                    for l in 0..layout.wave_size {
-                        let (x, y) = (a.lane(reg, l), b.lane(reg, l));
-                        if x != y {
-                            out.push(format!("{}{n} lane {l}: {x:#010x} {y:#010x}", file.name));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-fn byte_diffs(name: &str, a: &[u8], b: &[u8]) -> Vec<String> {
-    a.chunks(4)
-        .zip(b.chunks(4))
-        .enumerate()
-        .filter(|(_, (x, y))| x != y)
-        .map(|(i, (x, y))| format!("{name}+{:#x}: {} {}", 4 * i, hex(x), hex(y)))
-        .collect()
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 fn state_json(case: &Case) -> serde_json::Value {
     let s = &case.init;
     let vgprs: serde_json::Map<String, serde_json::Value> = s
@@ -781,15 +477,7 @@ pub fn write_reproducer(
         dir.join("initial_state.json"),
         serde_json::to_string_pretty(&state_json(small)).unwrap_or_default(),
     )?;
-    let mut d = format!(
-        "reference: {:?}\ncandidate: {:?}\n",
-        diff.reference, diff.candidate
-    );
-    for l in &diff.lines {
-        d.push_str(l);
-        d.push('\n');
-    }
-    std::fs::write(dir.join("diff.txt"), d)?;
+    std::fs::write(dir.join("diff.txt"), diff.text())?;
     std::fs::write(
         dir.join("summary.txt"),
         format!(

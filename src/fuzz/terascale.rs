@@ -1,0 +1,393 @@
+//! Differential fuzzing of the TeraScale path (see [`super`] for what is compared): seeded
+//! random programs ([`wavejit_terascale::random`]: nested control flow, instruction groups
+//! with PV/PS, kcache, literals, predicates and relative addressing) on a chip of each class.
+//! A disagreement is minimised with [`random::minimise`] and written as a reproducer
+//! directory ([`write_reproducer`]). A program the lifter rejects as unsupported is skipped and
+//! counted; any other lifter error, or IR that does not verify, is a failure (the generator
+//! emits only valid programs).
+use super::{compare, finish, prepare, progress_bar, run_wave, CampaignReport, Diff, Run};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use wavejit_ir::Function;
+use wavejit_runtime::{Engine, GuestMemory, WaveState, GUEST_BASE};
+use wavejit_terascale::launch::wave_size;
+use wavejit_terascale::lift::{lift, LiftConfig, LiftError, TsLayout};
+use wavejit_terascale::random::{self, GenOptions, InitialState, RandomProgram, GPR_ROWS};
+use wavejit_terascale::{print_program, Chip, ChipClass};
+
+/// Guest instructions one run may execute (generated loops run at most a few trips).
+pub const FUEL: u64 = 200_000;
+/// Guest address of the code.
+pub const CODE_BASE: u64 = 0x1000;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct CampaignOptions {
+    /// Chip classes, used round-robin.
+    pub classes: Vec<ChipClass>,
+    pub duration: Duration,
+    /// Stop after this many programs, if given.
+    pub max_programs: Option<u64>,
+    /// Program `k` uses seed `seed + k`.
+    pub seed: u64,
+    /// Where reproducers go.
+    pub out: PathBuf,
+    pub progress: bool,
+    pub gen: GenOptions,
+}
+
+/// The classes an `--isa` value names: `terascale` (both), a class or a chip name.
+pub fn parse_isa(isa: &str) -> Option<Vec<ChipClass>> {
+    match isa.to_ascii_lowercase().as_str() {
+        "terascale" | "r600" => Some(ChipClass::ALL.to_vec()),
+        "evergreen" => Some(vec![ChipClass::Evergreen]),
+        name => Chip::from_name(name).map(|c| vec![c.class()]),
+    }
+}
+
+/// The chip a class's programs are lifted for.
+fn chip_of(class: ChipClass) -> Chip {
+    match class {
+        ChipClass::Evergreen => Chip::Cypress,
+        ChipClass::Cayman => Chip::Cayman,
+    }
+}
+
+fn class_name(class: ChipClass) -> &'static str {
+    match class {
+        ChipClass::Evergreen => "evergreen",
+        ChipClass::Cayman => "cayman",
+    }
+}
+
+/// One differential test case: a program and the state it starts from.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub seed: u64,
+    pub program: RandomProgram,
+    pub init: InitialState,
+}
+
+impl Case {
+    pub fn new(class: ChipClass, seed: u64, opts: &GenOptions) -> Result<Case, String> {
+        let program = random::generate(seed, class, opts)
+            .map_err(|e| format!("generator ({class:?} seed {seed}): {e}"))?;
+        let init = InitialState::random(seed, wave_size(chip_of(class)));
+        Ok(Case {
+            seed,
+            program,
+            init,
+        })
+    }
+
+    fn class(&self) -> ChipClass {
+        self.program.class
+    }
+
+    /// The program's listing (empty if it no longer lays out).
+    pub fn listing(&self) -> String {
+        self.program
+            .lower()
+            .map(|p| print_program(&p).join("\n") + "\n")
+            .unwrap_or_default()
+    }
+}
+
+/// What lifting a case gave.
+enum Lifted {
+    Function(Arc<Function>),
+    Unsupported(String),
+    Failure(String),
+}
+
+fn lift_case(case: &Case) -> Lifted {
+    let program = match case.program.lower() {
+        Ok(p) => p,
+        Err(e) => return Lifted::Failure(format!("layout: {e}")),
+    };
+    let cfg = LiftConfig {
+        chip: chip_of(case.class()),
+        name: format!("{}_seed{}", class_name(case.class()), case.seed),
+        base: CODE_BASE,
+    };
+    match lift(&program, &cfg) {
+        Ok(f) => match wavejit_ir::verify::verify(&f) {
+            Ok(()) => Lifted::Function(Arc::new(f)),
+            Err(e) => Lifted::Failure(format!("lifted IR does not verify: {e}")),
+        },
+        Err(e @ LiftError::Unsupported { .. }) => Lifted::Unsupported(e.to_string()),
+        Err(e) => Lifted::Failure(e.to_string()),
+    }
+}
+
+/// Runs cases on two engines.
+pub struct Runner {
+    reference: Arc<dyn Engine>,
+    candidate: Arc<dyn Engine>,
+}
+
+impl Runner {
+    pub fn new(reference: Arc<dyn Engine>, candidate: Arc<dyn Engine>) -> Runner {
+        Runner {
+            reference,
+            candidate,
+        }
+    }
+
+    /// How the engines' runs of a lifted case differ (`None`: they agree).
+    fn compare_runs(&self, case: &Case, f: &Arc<Function>) -> (Option<Diff>, Run) {
+        let a = run(&*self.reference, case, f);
+        let b = run(&*self.candidate, case, f);
+        (compare(&f.layout, &a, &b), a)
+    }
+
+    /// Lifts and runs `case`; `None` if the engines agree or the case does not lift.
+    pub fn diff(&self, case: &Case) -> Option<Diff> {
+        match lift_case(case) {
+            Lifted::Function(f) => self.compare_runs(case, &f).0,
+            _ => None,
+        }
+    }
+}
+
+/// One engine's run of a case: the wave state from `case.init`, the constant buffers in guest
+/// memory, the pool base at the guest arena's base.
+fn run(engine: &dyn Engine, case: &Case, f: &Arc<Function>) -> Run {
+    let program = match prepare(engine, f) {
+        Ok(p) => p,
+        Err(why) => return Run::failed(why),
+    };
+    let st = &case.init;
+    let mut mem = match GuestMemory::with_reserve(1 << 24) {
+        Ok(m) => m,
+        Err(e) => return Run::failed(format!("guest memory: {e}")),
+    };
+    let mut cbs = Vec::new();
+    for b in 0..st.const_buffers.len() {
+        match mem.alloc_bytes(&st.const_buffer_bytes(b), 256) {
+            Ok(a) => cbs.push(a),
+            Err(e) => return Run::failed(format!("constant buffer {b}: {e}")),
+        }
+    }
+    let l = TsLayout::new(f.layout.wave_size);
+    let mut w = WaveState::new(Arc::new(f.layout.clone()));
+    for n in 0..GPR_ROWS {
+        for c in 0..4 {
+            for lane in 0..st.lanes {
+                w.set_lane(l.gpr(n, c), lane, st.gpr(n, c, lane));
+            }
+        }
+    }
+    let pair = |w: &mut WaveState, r: wavejit_ir::Reg, v: u64| {
+        w.set_uniform(r, v as u32);
+        w.set_uniform(r.offset(1), (v >> 32) as u32);
+    };
+    pair(&mut w, l.active(), st.active);
+    pair(&mut w, l.pool_base(), GUEST_BASE);
+    for (b, &addr) in cbs.iter().enumerate() {
+        pair(&mut w, l.const_buffer(b as u32), addr);
+    }
+    let mut lds = [0u8; 4];
+    let (end, executed) = run_wave(&*program, f, &mut w, &mem, &mut lds, engine.name(), FUEL);
+    Run {
+        end,
+        state: Some(w),
+        buffer: Vec::new(),
+        lds: Vec::new(),
+        executed,
+    }
+}
+
+/// A campaign between any two engines (`reference` is believed).
+pub fn run_campaign(
+    opts: &CampaignOptions,
+    reference: Arc<dyn Engine>,
+    candidate: Arc<dyn Engine>,
+) -> Result<CampaignReport, String> {
+    if opts.classes.is_empty() {
+        return Err("no chip class to fuzz".into());
+    }
+    let runner = Runner::new(reference, candidate);
+    let mut report = CampaignReport {
+        seed: opts.seed,
+        ..Default::default()
+    };
+    let start = Instant::now();
+    let bar = progress_bar(opts.progress);
+    let mut k = 0u64;
+    while start.elapsed() < opts.duration && opts.max_programs.is_none_or(|m| k < m) {
+        let class = opts.classes[(k % opts.classes.len() as u64) as usize];
+        let seed = opts.seed.wrapping_add(k);
+        k += 1;
+        let case = Case::new(class, seed, &opts.gen)?;
+        let f = match lift_case(&case) {
+            Lifted::Function(f) => f,
+            Lifted::Unsupported(why) => {
+                report.skipped += 1;
+                let what = why.split(": ").last().unwrap_or(&why).to_string();
+                *report.unsupported.entry(what).or_default() += 1;
+                continue;
+            }
+            Lifted::Failure(msg) => {
+                report.mismatches += 1;
+                let small = Case {
+                    program: random::minimise(&case.program, |p| {
+                        let c = Case {
+                            program: p.clone(),
+                            ..case.clone()
+                        };
+                        matches!(lift_case(&c), Lifted::Failure(_))
+                    }),
+                    ..case.clone()
+                };
+                let dir = write_lift_failure(&opts.out, &case, &small, &msg)
+                    .map_err(|e| format!("writing the reproducer: {e}"))?;
+                finish(&bar);
+                return Err(format!(
+                    "{} seed {seed}: lifter failure: {msg}; reproducer in {}",
+                    class_name(class),
+                    dir.display()
+                ));
+            }
+        };
+        report.programs += 1;
+        report.instructions += case.program.instructions() as u64;
+        *report.per_gen.entry(class_name(class)).or_default() += 1;
+        let (diff, a) = runner.compare_runs(&case, &f);
+        report.executed += a.executed;
+        report.elapsed = start.elapsed();
+        if let Some(b) = &bar {
+            b.set_message(format!(
+                "{} programs, {} instructions, {} mismatches ({})",
+                report.programs,
+                report.instructions,
+                report.mismatches,
+                class_name(class)
+            ));
+            b.tick();
+        }
+        let Some(diff) = diff else {
+            report.count_outcome(&a.end);
+            continue;
+        };
+        report.mismatches += 1;
+        let small_program = random::minimise(&case.program, |p| {
+            let c = Case {
+                program: p.clone(),
+                ..case.clone()
+            };
+            runner.diff(&c).is_some()
+        });
+        let small = Case {
+            program: small_program,
+            ..case.clone()
+        };
+        let small_diff = runner.diff(&small).unwrap_or(diff);
+        let dir = write_reproducer(&opts.out, &case, &small, &small_diff)
+            .map_err(|e| format!("writing the reproducer: {e}"))?;
+        finish(&bar);
+        return Err(format!(
+            "{} seed {seed}: engines disagree ({}); minimised to {} instructions; reproducer in {}",
+            class_name(class),
+            small_diff.headline(),
+            small.program.instructions(),
+            dir.display()
+        ));
+    }
+    finish(&bar);
+    report.elapsed = start.elapsed();
+    Ok(report)
+}
+
+fn case_dir(out: &Path, case: &Case) -> Result<PathBuf, std::io::Error> {
+    let dir = out.join(format!("{}-seed{}", class_name(case.class()), case.seed));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// `initial_state.json`: every GPR row the programs read, the active mask and the constant
+/// buffers, as hex words.
+fn state_json(case: &Case) -> serde_json::Value {
+    let st = &case.init;
+    let gprs: serde_json::Map<String, serde_json::Value> = (0..GPR_ROWS)
+        .flat_map(|n| (0..4).map(move |c| (n, c)))
+        .map(|(n, c)| {
+            let lanes: Vec<String> = (0..st.lanes)
+                .map(|l| format!("{:#010x}", st.gpr(n, c, l)))
+                .collect();
+            (
+                format!("R{n}.{}", ['x', 'y', 'z', 'w'][c as usize]),
+                lanes.into(),
+            )
+        })
+        .collect();
+    let cbs: Vec<String> = (0..st.const_buffers.len())
+        .map(|b| super::hex(&st.const_buffer_bytes(b)))
+        .collect();
+    serde_json::json!({
+        "class": class_name(case.class()),
+        "chip": chip_of(case.class()).name(),
+        "seed": case.seed,
+        "active": format!("{:#018x}", st.active),
+        "gprs": gprs,
+        "const_buffers_hex": cbs,
+    })
+}
+
+/// Writes `out/<class>-seed<seed>/`: `program.s` (the minimised program's listing; it
+/// assembles with `wavejit_terascale::asm::assemble`), `original.s`, `initial_state.json`,
+/// `diff.txt` and `summary.txt`.
+pub fn write_reproducer(
+    out: &Path,
+    original: &Case,
+    small: &Case,
+    diff: &Diff,
+) -> Result<PathBuf, std::io::Error> {
+    let dir = case_dir(out, original)?;
+    std::fs::write(dir.join("program.s"), small.listing())?;
+    std::fs::write(dir.join("original.s"), original.listing())?;
+    std::fs::write(
+        dir.join("initial_state.json"),
+        serde_json::to_string_pretty(&state_json(small)).unwrap_or_default(),
+    )?;
+    std::fs::write(dir.join("diff.txt"), diff.text())?;
+    std::fs::write(
+        dir.join("summary.txt"),
+        format!(
+            "{} seed {}: reference and candidate engines disagree ({}); {} instructions (from {})\n",
+            class_name(original.class()),
+            original.seed,
+            diff.headline(),
+            small.program.instructions(),
+            original.program.instructions()
+        ),
+    )?;
+    Ok(dir)
+}
+
+/// Writes `program.s` (minimised, still failing to lift), `original.s`, `initial_state.json`
+/// and `summary.txt` for a program the lifter rejected (or whose IR does not verify).
+fn write_lift_failure(
+    out: &Path,
+    case: &Case,
+    small: &Case,
+    msg: &str,
+) -> Result<PathBuf, std::io::Error> {
+    let dir = case_dir(out, case)?;
+    std::fs::write(dir.join("program.s"), small.listing())?;
+    std::fs::write(dir.join("original.s"), case.listing())?;
+    std::fs::write(
+        dir.join("initial_state.json"),
+        serde_json::to_string_pretty(&state_json(case)).unwrap_or_default(),
+    )?;
+    std::fs::write(
+        dir.join("summary.txt"),
+        format!(
+            "{} seed {}: lifter failure: {msg}\n",
+            class_name(case.class()),
+            case.seed
+        ),
+    )?;
+    Ok(dir)
+}
