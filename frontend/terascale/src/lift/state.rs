@@ -7,11 +7,17 @@
 //! | `active` | uniform | 2 | the active mask (lo, hi): lanes that run; at launch the lanes holding work-items |
 //! | `pool` | uniform | 2 | guest address the 32-bit global offsets count from (lo, hi) |
 //! | `cb` | uniform | 32 | guest address of constant buffer `i` in cells `2i`, `2i + 1` (lo, hi) |
+//! | `cf` | uniform | 32 | control-flow state, written by the lifter only: the cells named by [`Cf`] |
+//! | `stack` | uniform | 2048 | the branch/loop/call stack: [`STACK_FRAMES`] frames of [`FRAME_CELLS`] cells ([`Frame`]) |
+//! | `pv` | lane | 5 | PV.x-w and PS: the previous ALU group's results |
+//! | `ar` | lane | 1 | the address register AR.x (MOVA*) |
 //!
 //! Launch contract: before block 0 runs, the launcher stores T0.xyz (local ids) and T1.xyz
 //! (group ids) per lane (`notes/amd_launch_abi.md` §2.3, [`crate::launch::wave_state`]), the
 //! active mask, the pool base and the address of every constant buffer the kernel reads
 //! (constant buffer 0 holds the header and the arguments, [`crate::launch::constant_buffer0`]).
+//! The lifter's prologue initialises `cf` (valid mask = the launch's active mask, empty stack,
+//! no loop) and `ar`/`pv` need nothing: reading them before a write is undefined on hardware.
 //! Pointer arguments are byte offsets from the pool base; vertex-fetch buffer 1 and RAT 0
 //! address the pool, fetch buffer 3 constant buffer 0.
 use wavejit_ir::{FileId, FileKind, Reg, StateLayout};
@@ -21,6 +27,79 @@ pub const GPRS: u32 = 128;
 /// Constant buffers a kernel can address (kcache banks and fetch buffer ids name 0-15).
 pub const CONST_BUFFERS: u32 = 16;
 
+/// Stack frames the `stack` file holds: a frame takes at least one of the
+/// [`STACK_SUBENTRIES`] subentries, so this many frames always fit.
+pub const STACK_FRAMES: u32 = 128;
+/// Cells per stack frame (see [`Frame`]).
+pub const FRAME_CELLS: u32 = 16;
+/// Stack capacity in subentries: 32 entries of 4 subentries (3.6.5, Table 3.5: 64-wide
+/// processors have 4 subentries per entry). 32 is the call-depth limit of 3.7.6 and covers
+/// every `STACK_SIZE` LLVM computes for the fixture kernels; [`super::LiftConfig`] carries no
+/// STACK_SIZE, so the lifter enforces this fixed capacity.
+pub const STACK_SUBENTRIES: u32 = 128;
+
+/// Cells of the `cf` file. Masks are 64-bit pairs (lo cell, hi cell next).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Cf {
+    /// The valid mask (3.6.1): lanes not killed. Compute: the launch's active mask.
+    Valid = 0,
+    /// The innermost loop's inactive-break lanes.
+    Break = 2,
+    /// The innermost loop's inactive-continue lanes.
+    Continue = 4,
+    /// The lanes that started the current iteration of the innermost loop.
+    Iter = 6,
+    /// The loop index aL (uniform; 4.6.1 INDEX_LOOP).
+    LoopIndex = 8,
+    /// Iterations left of a DX9 loop (LOOP_START/LOOP_START_NO_AL).
+    LoopCount = 9,
+    /// Loop kind: 0 none, 1 DX9 (LOOP_START), 2 DX10, 3 repeat (LOOP_START_NO_AL).
+    LoopKind = 10,
+    /// The stack depth (frames) just above the innermost loop's frame.
+    LoopSp = 11,
+    /// Frames on the stack.
+    Sp = 12,
+    /// Subentries in use (Table 3.6: PUSH and CALL 1, LOOP_START* 4).
+    Sub = 13,
+    /// Subroutine nesting depth (3.7.6).
+    CallDepth = 14,
+    /// The predicate bits of the running ALU clause (4.10), a 64-bit lane mask.
+    Pred = 16,
+    /// The exec-mask result of the clause's UPDATE_EXEC_MASK PRED_SET, applied at clause end.
+    ExecUpdate = 18,
+    /// Whether `ExecUpdate` was written in this clause (0/1).
+    ExecUpdated = 20,
+    /// Lanes an UPDATE_EXEC_MASK op sends to inactive-break / inactive-continue (Cayman
+    /// EXECUTE_MASK_OP 1/2) during the clause.
+    ExecBreak = 22,
+    ExecContinue = 24,
+}
+
+/// Cells of a stack frame, from the frame's first cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Frame {
+    /// The active mask when the frame was pushed (pair).
+    Mask = 0,
+    /// Loop frames: the enclosing loop's Break, Continue, Iter masks (pairs).
+    Break = 2,
+    Continue = 4,
+    Iter = 6,
+    /// Loop frames: the enclosing loop's index, count, kind and LoopSp.
+    LoopIndex = 8,
+    LoopCount = 9,
+    LoopKind = 10,
+    LoopSp = 11,
+    /// Call frames: the CF address to return to, and the call depth before the call.
+    Return = 12,
+    CallDepth = 13,
+    /// Subentries in use before this frame was pushed.
+    SubBefore = 14,
+    /// 0 PUSH, 1 loop, 2 call.
+    Kind = 15,
+}
+
 /// The TeraScale register files (see the module doc).
 #[derive(Clone, Debug)]
 pub struct TsLayout {
@@ -29,6 +108,10 @@ pub struct TsLayout {
     pub active: FileId,
     pub pool: FileId,
     pub cb: FileId,
+    pub cf: FileId,
+    pub stack: FileId,
+    pub pv: FileId,
+    pub ar: FileId,
 }
 
 impl TsLayout {
@@ -39,12 +122,20 @@ impl TsLayout {
         let pool = layout.add_file("pool", FileKind::Uniform, 2);
         let cb = layout.add_file("cb", FileKind::Uniform, 2 * CONST_BUFFERS);
         let r = layout.add_file("r", FileKind::Lane, 4 * GPRS);
+        let cf = layout.add_file("cf", FileKind::Uniform, 32);
+        let stack = layout.add_file("stack", FileKind::Uniform, STACK_FRAMES * FRAME_CELLS);
+        let pv = layout.add_file("pv", FileKind::Lane, 5);
+        let ar = layout.add_file("ar", FileKind::Lane, 1);
         TsLayout {
             layout,
             r,
             active,
             pool,
             cb,
+            cf,
+            stack,
+            pv,
+            ar,
         }
     }
 
@@ -66,5 +157,20 @@ impl TsLayout {
     /// The guest address of constant buffer `id` (0-15) as a 64-bit pair.
     pub fn const_buffer(&self, id: u32) -> Reg {
         Reg::new(self.cb, 2 * id)
+    }
+
+    /// A cell of the control-flow state.
+    pub fn cf(&self, c: Cf) -> Reg {
+        Reg::new(self.cf, c as u32)
+    }
+
+    /// PV.x..w (slot 0-3) or PS (slot 4).
+    pub fn pv(&self, slot: u32) -> Reg {
+        Reg::new(self.pv, slot)
+    }
+
+    /// AR.x.
+    pub fn ar(&self) -> Reg {
+        Reg::new(self.ar, 0)
     }
 }

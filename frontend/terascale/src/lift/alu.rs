@@ -1,0 +1,671 @@
+//! ALU clauses: instruction groups with their operands, outputs and predication.
+//!
+//! # Groups (4.3-4.9, notes §3.3)
+//! A group is atomic: every source of every slot is read, then every slot computes, then
+//! the GPR, PV/PS, AR and predicate writes happen. PV.x-w and PS (Evergreen: the T slot)
+//! are the `pv` cells, written for the lanes that executed whatever WRITE_MASK says
+//! (L5119-L5132); Cayman has no PS (SRC_SEL 255 is invalid there). A slot whose op repeats
+//! an earlier slot's op with identical sources (Cayman's replicated transcendentals and
+//! MULLO/MULHI groups) is computed once and its value reused: each slot still writes its
+//! own channel.
+//!
+//! # Sources (4.6-4.7, §3.2)
+//! GPRs (relative: + AR.x with INDEX_MODE 0, + aL with 4; a relatively addressed read
+//! outside R0-R127 reads R0, a write there is dropped: 4.6.3, L1464-L1466, with N = 128
+//! because the config's GPR count is not a lift input), kcache constants (a uniform dword
+//! load at `const_buffer(bank) + 16 * (16 * line + index) + 4 * chan`; LOCK_LOOP_INDEX adds
+//! aL to the index; reading an unlocked line, or the second line under LOCK_1, is invalid:
+//! 4.6.3 L1470), inline constants, literals (the group's literal dwords by CHAN), PV/PS,
+//! the active mask (229/230), aL (238), the double constants 1.0/0.5 (244-247). ABS then NEG
+//! are sign-bit operations (4.7.2).
+//!
+//! # Outputs
+//! OMOD then CLAMP ([`super::omod`], [`super::clamp`]) on OP2 instructions (not on Cayman's
+//! EXECUTE_MASK form, whose OMOD bits are EXECUTE_MASK_OP). WRITE_MASK (OP2) gates the GPR
+//! write; OP3 always writes. The predicate (4.10, L1966-L1980) starts every clause as the
+//! active mask; PRED_SEL ZERO/ONE executes the lanes whose predicate is 0/1. UPDATE_PRED
+//! makes a PRED_SET's result the predicate of the following groups; UPDATE_EXEC_MASK
+//! records it as the clause's exec-mask update (lanes that did not execute it are
+//! deactivated, Cayman EXECUTE_MASK_OP 0), applied by the CF instruction at clause end.
+//! Cayman EXECUTE_MASK_OP 1/2 also send the deactivated lanes to inactive-break/-continue;
+//! 3 ("kill-like") also clears their valid bits.
+//!
+//! # KILL (compute)
+//! KILL* clear the valid bits of the executing lanes whose comparison holds. A killed lane
+//! keeps running ("killed pixels remain active", 3.6.2): in a compute kernel the valid mask
+//! only matters to VALID_PIXEL_MODE tests. The destination is not written.
+//!
+//! # Barriers
+//! GROUP_BARRIER ends the block with [`Terminator::Barrier`] after its group's writes; the
+//! clause continues in a new block.
+use super::state::Cf;
+use super::{AluForm, AluInput, AluValue, Omod, Src};
+use super::{LiftError, Lifter};
+use crate::inst::{sel, AluGroup, AluInst, AluSrc, CfAlu, Slot};
+use crate::opcode::AluOp;
+use crate::tables::{alu_info, AluEnc};
+use crate::ChipClass;
+use wavejit_ir::{FloatCC, IntCC, MemSpace, MemWidth, Op, ScalarType, Terminator, Value};
+
+use ScalarType::{F32, I1, I32, I64};
+
+/// What a slot produced.
+struct SlotOut {
+    slot: Slot,
+    value: Value,
+    inst: AluInst,
+    /// The lanes that executed (`lane i1`).
+    exec: Value,
+}
+
+/// The per-group context: the clause's locks and the group.
+struct Grp<'g> {
+    cf: u32,
+    cfa: &'g CfAlu,
+    g: &'g AluGroup,
+}
+
+fn text(i: &AluInst) -> String {
+    format!("{} {:?}", i.op.name(), i.slot)
+}
+
+impl Lifter<'_> {
+    /// Lifts an ALU clause into the current block (splitting it at GROUP_BARRIERs).
+    pub fn lift_alu_clause(
+        &mut self,
+        cf: u32,
+        cfa: &CfAlu,
+        groups: &[AluGroup],
+    ) -> Result<(), LiftError> {
+        let act = self.active();
+        self.set(Cf::Pred, act);
+        let z = self.b.i64(0);
+        self.set(Cf::ExecUpdate, z);
+        self.set(Cf::ExecBreak, z);
+        self.set(Cf::ExecContinue, z);
+        let z = self.b.i32(0);
+        self.set(Cf::ExecUpdated, z);
+        for g in groups {
+            let barrier = self.lift_group(&Grp { cf, cfa, g })?;
+            if barrier {
+                let cont = self.b.create_block();
+                self.b.terminate(Terminator::Barrier(cont));
+                self.b.switch_to(cont);
+            }
+        }
+        Ok(())
+    }
+
+    /// Lifts one group; true if it holds a GROUP_BARRIER.
+    fn lift_group(&mut self, x: &Grp) -> Result<bool, LiftError> {
+        let class = self.p.class;
+        let mut base = self.active();
+        if x.cfa.whole_quad_mode {
+            base = self.whole_quads(base);
+        }
+        let pred = self.get(Cf::Pred, I64);
+        let mut barrier = false;
+        // Phase 1: every source and every execution mask.
+        let mut reads: Vec<(AluInst, [Value; 3], Value, Value)> = Vec::new();
+        for (k, inst) in x.g.insts.iter().enumerate() {
+            let at = x.g.addr + k as u32;
+            self.b.begin_guest_inst(8 * at);
+            let bits = match inst.pred_sel {
+                0 => base,
+                2 => self.andn64(base, pred),
+                3 => self.and64(base, pred),
+                _ => return Err(self.invalid(x.cf, at, text(inst), "reserved PRED_SEL 1")),
+            };
+            let lanes = self.b.mask_from_bits(bits);
+            let n = alu_info(inst.op).srcs as usize;
+            let mut s = [self.b.i32(0); 3];
+            for (j, v) in s.iter_mut().enumerate().take(n) {
+                *v = self.read_src(x, at, inst, j)?;
+            }
+            reads.push((*inst, s, lanes, bits));
+        }
+        // Phase 2: compute.
+        let mut outs: Vec<SlotOut> = Vec::new();
+        let mut done: Vec<(AluOp, [AluSrc; 3], usize)> = Vec::new();
+        let mut pred_bits: Option<Value> = None;
+        let mut exec_update: Option<(Value, Value, u8)> = None;
+        let mut ar: Option<(Value, Value)> = None;
+        let mut kill: Option<Value> = None;
+        let slot_of = |reads: &[(AluInst, [Value; 3], Value, Value)], s: Slot| {
+            reads.iter().position(|r| r.0.slot == s)
+        };
+        // Chained slots read the next higher slot's result: they go last, w first.
+        let chained = |i: &AluInst| matches!(super::alu_form(i.op), Ok(AluForm::Chained(_)));
+        let mut order: Vec<usize> = (0..reads.len())
+            .filter(|&i| !chained(&reads[i].0))
+            .collect();
+        let mut tail: Vec<usize> = (0..reads.len()).filter(|&i| chained(&reads[i].0)).collect();
+        tail.sort_by_key(|&i| std::cmp::Reverse(reads[i].0.slot));
+        order.extend(tail);
+        for i in order {
+            let (inst, s, lanes, bits) = reads[i];
+            let at = x.g.addr + i as u32;
+            self.b.begin_guest_inst(8 * at);
+            let op = inst.op;
+            match op {
+                AluOp::NOP => continue,
+                AluOp::GROUP_BARRIER => {
+                    barrier = true;
+                    continue;
+                }
+                AluOp::MOVA_INT => {
+                    if inst.mova_dst(class).is_some_and(|d| d != 0) {
+                        return Err(self.unsupported(
+                            x.cf,
+                            at,
+                            text(&inst),
+                            "MOVA_INT to CF_IDX/CLAUSE_GLOBAL",
+                        ));
+                    }
+                    ar = Some((s[0], lanes));
+                    continue;
+                }
+                AluOp::KILLE
+                | AluOp::KILLGT
+                | AluOp::KILLGE
+                | AluOp::KILLNE
+                | AluOp::KILLE_INT
+                | AluOp::KILLGT_INT
+                | AluOp::KILLGE_INT
+                | AluOp::KILLNE_INT
+                | AluOp::KILLGT_UINT
+                | AluOp::KILLGE_UINT => {
+                    let c = self.kill_cond(op, s[0], s[1]);
+                    let c = self.b.op(Op::And, I1, &[c, lanes]);
+                    let k = self.b.ballot(c);
+                    kill = Some(match kill {
+                        Some(p) => self.or64(p, k),
+                        None => k,
+                    });
+                    continue;
+                }
+                _ => {}
+            }
+            let form = super::alu_form(op)
+                .map_err(|e| self.unsupported(x.cf, at, text(&inst), &e.to_string()))?;
+            if let Some(&(_, _, j)) = done
+                .iter()
+                .find(|d| d.0 == op && d.1 == inst.src && matches!(form, AluForm::Slot(_)))
+            {
+                let v = outs[j].value;
+                outs.push(SlotOut {
+                    slot: inst.slot,
+                    value: v,
+                    inst,
+                    exec: lanes,
+                });
+                continue;
+            }
+            let value = match form {
+                AluForm::Slot(n) => {
+                    let input = AluInput::Slot(&s[..n]);
+                    self.alu_value(x.cf, at, &inst, input)?
+                }
+                AluForm::Chained(n) => {
+                    // The previous slot is the next higher vector slot (computed before).
+                    let prev = match inst.slot {
+                        Slot::X => Some(Slot::Y),
+                        Slot::Y => Some(Slot::Z),
+                        Slot::Z => Some(Slot::W),
+                        _ => None,
+                    };
+                    let pv = match prev.and_then(|p| outs.iter().find(|o| o.slot == p)) {
+                        Some(o) => o.value,
+                        None => self.b.i32(0),
+                    };
+                    let input = AluInput::Chained {
+                        srcs: &s[..n],
+                        prev: pv,
+                    };
+                    self.alu_value(x.cf, at, &inst, input)?
+                }
+                AluForm::Wide(w) => {
+                    let (even, odd) = match inst.slot {
+                        Slot::X | Slot::Y => (Slot::X, Slot::Y),
+                        Slot::Z | Slot::W => (Slot::Z, Slot::W),
+                        Slot::T => {
+                            return Err(self.invalid(x.cf, at, text(&inst), "64-bit op in T"))
+                        }
+                    };
+                    if inst.slot == odd && slot_of(&reads, even).is_some() {
+                        // Computed with its even partner.
+                        continue;
+                    }
+                    let (Some(ei), Some(oi)) = (slot_of(&reads, even), slot_of(&reads, odd)) else {
+                        return Err(self.invalid(
+                            x.cf,
+                            at,
+                            text(&inst),
+                            "64-bit op without its slot pair",
+                        ));
+                    };
+                    let (he, lo) = (reads[ei].1, reads[oi].1);
+                    let srcs: Vec<Src> = w
+                        .iter()
+                        .enumerate()
+                        .map(|(j, w)| match w {
+                            super::Width::W64 => Src::W64 {
+                                hi: he[j],
+                                lo: lo[j],
+                            },
+                            super::Width::W32 => Src::W32(he[j]),
+                        })
+                        .collect();
+                    let v = self.alu_value(x.cf, at, &inst, AluInput::Wide(&srcs))?;
+                    let pair = [(even, ei), (odd, oi)];
+                    let vals: [Value; 2] = match v {
+                        AluValue::Double { hi, lo } => [lo, hi],
+                        AluValue::Slots(s4) => [s4[even.index()], s4[odd.index()]],
+                        AluValue::Scalar(v) | AluValue::Replicated(v) => [v, v],
+                        AluValue::Predicate { value, execute } => {
+                            self.note_pred(
+                                &inst,
+                                execute,
+                                lanes,
+                                bits,
+                                &mut pred_bits,
+                                &mut exec_update,
+                            );
+                            [value, value]
+                        }
+                    };
+                    for ((slot, ri), v) in pair.into_iter().zip(vals) {
+                        let (pi, _, pl, _) = reads[ri];
+                        outs.push(SlotOut {
+                            slot,
+                            value: v,
+                            inst: pi,
+                            exec: pl,
+                        });
+                    }
+                    continue;
+                }
+                AluForm::Vector => {
+                    if inst.slot != Slot::X {
+                        continue;
+                    }
+                    let mut v4 = [[s[0], s[1]]; 4];
+                    let mut idx = [0usize; 4];
+                    for (k, sl) in Slot::VECTOR.iter().enumerate() {
+                        let Some(r) = slot_of(&reads, *sl).filter(|&r| reads[r].0.op == op) else {
+                            return Err(self.invalid(
+                                x.cf,
+                                at,
+                                text(&inst),
+                                "reduction without all four slots",
+                            ));
+                        };
+                        v4[k] = [reads[r].1[0], reads[r].1[1]];
+                        idx[k] = r;
+                    }
+                    let v = self.alu_value(x.cf, at, &inst, AluInput::Vector(&v4))?;
+                    for (k, r) in idx.into_iter().enumerate() {
+                        let value = match v {
+                            AluValue::Slots(s4) => s4[k],
+                            AluValue::Replicated(v) | AluValue::Scalar(v) => v,
+                            _ => {
+                                return Err(self.invalid(x.cf, at, text(&inst), "reduction result"))
+                            }
+                        };
+                        outs.push(SlotOut {
+                            slot: reads[r].0.slot,
+                            value,
+                            inst: reads[r].0,
+                            exec: reads[r].2,
+                        });
+                    }
+                    continue;
+                }
+            };
+            let value = match value {
+                AluValue::Scalar(v) | AluValue::Replicated(v) => v,
+                AluValue::Predicate { value, execute } => {
+                    self.note_pred(
+                        &inst,
+                        execute,
+                        lanes,
+                        bits,
+                        &mut pred_bits,
+                        &mut exec_update,
+                    );
+                    value
+                }
+                _ => return Err(self.invalid(x.cf, at, text(&inst), "unexpected result shape")),
+            };
+            done.push((op, inst.src, outs.len()));
+            outs.push(SlotOut {
+                slot: inst.slot,
+                value,
+                inst,
+                exec: lanes,
+            });
+        }
+        // Phase 3: output modifiers and writes.
+        for o in &outs {
+            let i = &o.inst;
+            let mut v = o.value;
+            if i.enc == AluEnc::Op2 && i.execute_mask_op(class).is_none() {
+                v = super::omod(
+                    &mut self.b,
+                    Omod::from_field(i.omod as u32),
+                    self.env.f32_mode,
+                    v,
+                );
+                if i.clamp {
+                    v = super::clamp(&mut self.b, self.env.f32_mode, v);
+                }
+            }
+            let pv = self.l.pv(o.slot.index() as u32);
+            self.b.def_reg(pv, v, Some(o.exec));
+            let writes = i.enc == AluEnc::Op3 || i.write;
+            if writes {
+                self.write_gpr(x, i, v, o.exec)?;
+            }
+        }
+        if let Some((v, lanes)) = ar {
+            let r = self.l.ar();
+            self.b.def_reg(r, v, Some(lanes));
+        }
+        if let Some(nb) = pred_bits {
+            self.set(Cf::Pred, nb);
+        }
+        if let Some((upd, dropped, op)) = exec_update {
+            self.set(Cf::ExecUpdate, upd);
+            let one = self.b.i32(1);
+            self.set(Cf::ExecUpdated, one);
+            match op {
+                1 => {
+                    let e = self.get(Cf::ExecBreak, I64);
+                    let e = self.or64(e, dropped);
+                    self.set(Cf::ExecBreak, e);
+                }
+                2 => {
+                    let e = self.get(Cf::ExecContinue, I64);
+                    let e = self.or64(e, dropped);
+                    self.set(Cf::ExecContinue, e);
+                }
+                3 => {
+                    let v = self.get(Cf::Valid, I64);
+                    let v = self.andn64(v, dropped);
+                    self.set(Cf::Valid, v);
+                }
+                _ => {}
+            }
+        }
+        if let Some(k) = kill {
+            let v = self.get(Cf::Valid, I64);
+            let v = self.andn64(v, k);
+            self.set(Cf::Valid, v);
+        }
+        Ok(barrier)
+    }
+
+    /// Records a PRED_SET's predicate and exec-mask effects (applied at group end).
+    fn note_pred(
+        &mut self,
+        inst: &AluInst,
+        execute: Value,
+        lanes: Value,
+        bits: Value,
+        pred_bits: &mut Option<Value>,
+        exec_update: &mut Option<(Value, Value, u8)>,
+    ) {
+        let on = self.b.op(Op::And, I1, &[execute, lanes]);
+        let on = self.b.ballot(on);
+        if inst.update_pred {
+            let old = self.get(Cf::Pred, I64);
+            let kept = self.andn64(old, bits);
+            *pred_bits = Some(self.or64(kept, on));
+        }
+        if inst.update_exec_mask {
+            let op = inst.execute_mask_op(self.p.class).unwrap_or(0);
+            let act = self.active();
+            let dropped = self.andn64(act, on);
+            *exec_update = Some((on, dropped, op));
+        }
+    }
+
+    fn alu_value(
+        &mut self,
+        cf: u32,
+        at: u32,
+        inst: &AluInst,
+        input: AluInput<'_>,
+    ) -> Result<AluValue, LiftError> {
+        super::lift_alu(&mut self.b, inst.op, &self.env, input)
+            .map_err(|e| self.unsupported(cf, at, text(inst), &e.to_string()))
+    }
+
+    fn kill_cond(&mut self, op: AluOp, a: Value, b: Value) -> Value {
+        use AluOp::*;
+        let m = self.env.f32_mode;
+        let f = |s: &mut Self, cc: FloatCC| {
+            let fa = s.b.op(Op::Bitcast, F32, &[a]);
+            let fb = s.b.op(Op::Bitcast, F32, &[b]);
+            s.b.op_mode(Op::Fcmp(cc), m, I1, &[fa, fb])
+        };
+        let i = |s: &mut Self, cc: IntCC| s.b.op(Op::Icmp(cc), I1, &[a, b]);
+        match op {
+            KILLE => f(self, FloatCC::Eq),
+            KILLGT => f(self, FloatCC::Gt),
+            KILLGE => f(self, FloatCC::Ge),
+            KILLNE => f(self, FloatCC::Une),
+            KILLE_INT => i(self, IntCC::Eq),
+            KILLGT_INT => i(self, IntCC::Sgt),
+            KILLGE_INT => i(self, IntCC::Sge),
+            KILLNE_INT => i(self, IntCC::Ne),
+            KILLGT_UINT => i(self, IntCC::Ugt),
+            _ => i(self, IntCC::Uge),
+        }
+    }
+
+    /// The relative index of INDEX_MODE (AR.x per lane, or aL).
+    fn rel_index(&mut self, x: &Grp, at: u32, inst: &AluInst) -> Result<Value, LiftError> {
+        match inst.index_mode {
+            0 => {
+                let r = self.l.ar();
+                Ok(self.b.use_reg(r, I32))
+            }
+            4 => Ok(self.get(Cf::LoopIndex, I32)),
+            _ => Err(self.unsupported(x.cf, at, text(inst), "INDEX_MODE other than AR.x and aL")),
+        }
+    }
+
+    /// The cell of GPR `base + index` channel `chan`, and whether it is in R0-R127.
+    fn rel_cell(&mut self, base: u32, index: Value, chan: u32) -> (Value, Value) {
+        let bk = self.b.i32(base);
+        let n = self.b.op(Op::Iadd, I32, &[bk, index]);
+        let lim = self.b.i32(super::state::GPRS);
+        let ok = self.b.op(Op::Icmp(IntCC::Ult), I1, &[n, lim]);
+        let z = self.b.i32(0);
+        let n = self.b.op(Op::Select, I32, &[ok, n, z]);
+        let four = self.b.i32(4);
+        let c = self.b.i32(chan);
+        let cell = self.b.op(Op::Imul, I32, &[n, four]);
+        let cell = self.b.op(Op::Iadd, I32, &[cell, c]);
+        (cell, ok)
+    }
+
+    fn read_src(&mut self, x: &Grp, at: u32, inst: &AluInst, j: usize) -> Result<Value, LiftError> {
+        let s = inst.src[j];
+        let raw = self.read_sel(x, at, inst, &s)?;
+        let mut v = raw;
+        if s.abs {
+            let k = self.b.i32(0x7fff_ffff);
+            v = self.b.op(Op::And, I32, &[v, k]);
+        }
+        if s.neg {
+            let k = self.b.i32(0x8000_0000);
+            v = self.b.op(Op::Xor, I32, &[v, k]);
+        }
+        Ok(v)
+    }
+
+    fn read_sel(
+        &mut self,
+        x: &Grp,
+        at: u32,
+        inst: &AluInst,
+        s: &AluSrc,
+    ) -> Result<Value, LiftError> {
+        let chan = u32::from(s.chan & 3);
+        let sv = u32::from(s.sel);
+        let bad = |me: &Self, why: &str| me.unsupported(x.cf, at, text(inst), why);
+        if sv < 128 {
+            if s.rel {
+                let idx = self.rel_index(x, at, inst)?;
+                let (cell, _) = self.rel_cell(sv, idx, chan);
+                let r = self.l.r;
+                return Ok(self.b.read_reg_indexed(r, 0, cell, I32));
+            }
+            let r = self.l.gpr(sv, chan);
+            return Ok(self.b.use_reg(r, I32));
+        }
+        let kset = match s.sel {
+            sel::KCACHE0..=159 => Some((0usize, sv - 128)),
+            sel::KCACHE1..=191 => Some((1, sv - 160)),
+            sel::KCACHE2..=287 => Some((2, sv - 256)),
+            sel::KCACHE3..=319 => Some((3, sv - 288)),
+            _ => None,
+        };
+        if let Some((set, c)) = kset {
+            return self.read_kcache(x, at, inst, s, set, c, chan);
+        }
+        let k = |me: &mut Self, v: u32| Ok(me.b.i32(v));
+        match s.sel {
+            sel::ZERO => k(self, 0),
+            sel::ONE => k(self, 1f32.to_bits()),
+            sel::ONE_INT => k(self, 1),
+            sel::M_1_INT => k(self, u32::MAX),
+            sel::HALF => k(self, 0.5f32.to_bits()),
+            244 | 246 => k(self, 0),
+            245 => k(self, 0x3ff0_0000),
+            247 => k(self, 0x3fe0_0000),
+            sel::LITERAL => match x.g.literals.get(chan as usize) {
+                Some(&v) => k(self, v),
+                None => Err(self.invalid(
+                    x.cf,
+                    at,
+                    text(inst),
+                    "literal channel beyond the group's literals",
+                )),
+            },
+            sel::PV => {
+                let r = self.l.pv(chan);
+                Ok(self.b.use_reg(r, I32))
+            }
+            sel::PS => {
+                if self.p.class == ChipClass::Cayman {
+                    return Err(self.invalid(x.cf, at, text(inst), "PS does not exist on Cayman"));
+                }
+                let r = self.l.pv(4);
+                Ok(self.b.use_reg(r, I32))
+            }
+            229 | 230 => {
+                let a = self.active();
+                let v = if s.sel == 229 {
+                    let k32 = self.b.i64(32);
+                    self.b.op(Op::Lshr, I64, &[a, k32])
+                } else {
+                    a
+                };
+                Ok(self.b.op(Op::Trunc, I32, &[v]))
+            }
+            238 => Ok(self.get(Cf::LoopIndex, I32)),
+            _ => Err(bad(self, "source select not lifted")),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn read_kcache(
+        &mut self,
+        x: &Grp,
+        at: u32,
+        inst: &AluInst,
+        s: &AluSrc,
+        set: usize,
+        c: u32,
+        chan: u32,
+    ) -> Result<Value, LiftError> {
+        let kc = x.cfa.kcache[set];
+        let lines = match kc.mode {
+            1 => 1,
+            2 | 3 => 2,
+            _ => 0,
+        };
+        if c >= 16 * lines {
+            return Err(self.invalid(
+                x.cf,
+                at,
+                text(inst),
+                "kcache constant outside the locked lines",
+            ));
+        }
+        let first = 16 * u32::from(kc.addr);
+        let mut index = self.b.i32(c);
+        if kc.mode == 3 {
+            let al = self.get(Cf::LoopIndex, I32);
+            index = self.b.op(Op::Iadd, I32, &[index, al]);
+        }
+        let mut ok = None;
+        if s.rel {
+            if inst.index_mode != 4 {
+                return Err(self.unsupported(
+                    x.cf,
+                    at,
+                    text(inst),
+                    "kcache indexed other than by aL",
+                ));
+            }
+            let al = self.get(Cf::LoopIndex, I32);
+            index = self.b.op(Op::Iadd, I32, &[index, al]);
+            let lim = self.b.i32(16 * lines);
+            ok = Some(self.b.op(Op::Icmp(IntCC::Ult), I1, &[index, lim]));
+            let z = self.b.i32(0);
+            index = self.b.op(Op::Select, I32, &[ok.unwrap(), index, z]);
+        }
+        let fk = self.b.i32(first);
+        let n = self.b.op(Op::Iadd, I32, &[fk, index]);
+        let n = self.b.op(Op::Zext, I64, &[n]);
+        let sixteen = self.b.i64(16);
+        let off = self.b.op(Op::Imul, I64, &[n, sixteen]);
+        let ch = self.b.i64(4 * u64::from(chan));
+        let off = self.b.op(Op::Iadd, I64, &[off, ch]);
+        let cbr = self.l.const_buffer(u32::from(kc.bank));
+        let cb = self.b.use_reg(cbr, I64);
+        let addr = self.b.op(Op::Iadd, I64, &[cb, off]);
+        let v = self
+            .b
+            .load(MemSpace::Global, MemWidth::B32, false, I32, addr, None);
+        Ok(match ok {
+            // 4.6.3 L1472-L1474: a relative kcache read outside the locked lines is NaN.
+            Some(ok) => {
+                let nan = self.b.i32(0x7fff_ffff);
+                self.b.op(Op::Select, I32, &[ok, v, nan])
+            }
+            None => v,
+        })
+    }
+
+    fn write_gpr(&mut self, x: &Grp, i: &AluInst, v: Value, lanes: Value) -> Result<(), LiftError> {
+        let chan = u32::from(i.dst_chan & 3);
+        let dst = u32::from(i.dst_gpr);
+        if i.dst_rel {
+            let at = x.g.addr;
+            let idx = self.rel_index(x, at, i)?;
+            let (cell, ok) = self.rel_cell(dst, idx, chan);
+            let m = self.b.op(Op::And, I1, &[lanes, ok]);
+            let r = self.l.r;
+            self.b.write_reg_indexed(r, 0, cell, v, Some(m));
+        } else {
+            let r = self.l.gpr(dst, chan);
+            self.b.def_reg(r, v, Some(lanes));
+        }
+        Ok(())
+    }
+}

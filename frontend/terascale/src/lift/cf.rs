@@ -1,0 +1,734 @@
+//! The CF program: clause initiation, the branch/loop/call instructions and the stack.
+//!
+//! # Per-lane state (3.6.1, L1079-L1101)
+//! A lane is *active* (bit set in `active`), *inactive-break* or *inactive-continue* (bit
+//! set in the innermost loop's `Break`/`Continue` cell) or *inactive-branch* (otherwise). A
+//! compute lane is valid when it holds a work-item (`Valid` = the launch's active mask); ALU
+//! KILL clears valid bits.
+//!
+//! # Condition test (3.6.4, Table 3.4, L1134-L1161)
+//! `test = base & cond`: base is `active`, widened to whole quads under WHOLE_QUAD_MODE
+//! (lanes `4k..4k+3` form a quad) and narrowed to `Valid` under VALID_PIXEL_MODE; COND 0
+//! ACTIVE passes every base lane, 1 (FALSE) none, 2 BOOL and 3 NOT_BOOL read the boolean
+//! constant CF_CONST names. The table's NOT_BOOL row copies BOOL; we use "boolean is zero"
+//! (notes §10.8). Compute dispatches never write the boolean constants (Mesa's compute path
+//! programs none), so every boolean reads 0: BOOL fails, NOT_BOOL passes.
+//!
+//! # Stack (3.6.5, Tables 3.5/3.6, L1163-L1192; 3.7, Table 3.7, L1194-L1234)
+//! One LIFO of frames in the `stack` file: PUSH (1 subentry) saves the active mask,
+//! LOOP_START* (one entry = 4 subentries) also saves the enclosing loop's state, CALL
+//! (1 subentry) the return address. A push beyond [`STACK_SUBENTRIES`] traps with
+//! [`TrapKind::StackOverflow`]; popping an empty stack, or RETURN without a call frame on
+//! top, with [`TrapKind::StackUnderflow`]. A pop restores the saved mask minus the innermost
+//! loop's break and continue lanes: those stay inactive "until the innermost loop exits" /
+//! "until the end of the current iteration" (3.7.3, L1261-L1263), whatever the pops in
+//! between restore.
+//!
+//! # Instructions (Table 3.7 and 3.7.2-3.7.7)
+//! - PUSH: if no lane passes, pop POP_COUNT and jump; else push, active = test.
+//! - POP: pop POP_COUNT, then active = test of the popped state (3.6.4 pop steps). POP never
+//!   jumps (3.7.2 L1247 and ch8; ch9 says it jumps, notes §10.9).
+//! - JUMP: if no lane passes the test, pop POP_COUNT and jump (Table 3.7 pops only then;
+//!   3.7.2's "first pops" would break LLVM's `JUMP @x POP:1` after ALU_PUSH_BEFORE).
+//! - ELSE: pop POP_COUNT; lanes of the mask saved by the top frame ("active as of the last
+//!   surviving PUSH") that pass COND swap active and inactive-branch; jump if none is active.
+//!   COND gates the swap through its boolean and VALID_PIXEL_MODE only: the active-state part
+//!   of the test would make the swap a no-op. An empty stack is an underflow.
+//! - LOOP_START/_DX10/_NO_AL: if no lane passes (or a DX9 count is 0), pop POP_COUNT and
+//!   jump; else push a loop frame and start the loop: no break/continue lanes, aL = init
+//!   (not for NO_AL), count from the integer constant. Compute dispatches see the loop
+//!   constant Mesa writes for compute, 0x01000FFF (count 4095, init 0, step 1).
+//! - LOOP_END: lanes for the next iteration = (active | continue) & !break, passing COND;
+//!   DX9/repeat loops also stop when the count reaches 0 ("all pixels fail if loop count is
+//!   one"). Iterate: clear continue, aL += step, jump. Exit: pop the loop frame (and any frame
+//!   above it) and restore the enclosing loop.
+//! - LOOP_BREAK/LOOP_CONTINUE: passing lanes go to inactive-break/-continue; when every lane
+//!   that started the iteration is done, jump, popping back to the loop's level (Table 3.7;
+//!   POP_COUNT is ignored).
+//! - CALL: pop POP_COUNT; if a lane passes and depth + CALL_COUNT <= 32, push a call frame,
+//!   depth += CALL_COUNT, active = test, jump. RETURN: pop the call frame, restore its mask
+//!   and depth, continue after the CALL (an indirect jump to its guest pc). CALL_FS is a VS
+//!   fetch-subroutine call: unsupported.
+//! - ALU clauses: ALU_PUSH_BEFORE pushes once before the clause (notes §3.4: the reading
+//!   Mesa and LLVM use); the exec-mask update of the clause (see `alu`) is applied after it,
+//!   then ALU_POP_AFTER/ALU_POP2_AFTER pop once/twice, ALU_ELSE_AFTER does an ELSE with
+//!   POP_COUNT 0 and no jump (3.7.7: "none of the ALU* instructions can jump"), and
+//!   ALU_BREAK/ALU_CONTINUE (Evergreen) send the lanes the clause deactivated to
+//!   inactive-break/-continue.
+//! - CF_END (Cayman) and END_OF_PROGRAM (Evergreen) end the wave after the instruction
+//!   (L820: "regardless of whether the instruction is conditionally executed").
+use super::state::{Cf, Frame, FRAME_CELLS, STACK_SUBENTRIES};
+use super::{cf_text, LiftError, Lifter};
+use crate::inst::{CfAlu, CfInst, CfWord, ClauseBody};
+use crate::tables::{CfAluOp, CfOp};
+use wavejit_ir::{IntCC, Op, ScalarType, Terminator, TrapKind, Value};
+
+use ScalarType::{I1, I32, I64};
+
+/// The DX9 loop constant compute dispatches see (Mesa `evergreen_compute.c`): count [11:0],
+/// init [23:12], step [31:24].
+const LOOP_CONST: u32 = 0x0100_0FFF;
+/// The subroutine nesting limit (3.7.6).
+const MAX_CALL_DEPTH: u32 = 32;
+
+const KIND_PUSH: u32 = 0;
+const KIND_LOOP: u32 = 1;
+const KIND_CALL: u32 = 2;
+
+const LOOP_DX9: u32 = 1;
+const LOOP_DX10: u32 = 2;
+const LOOP_REPEAT: u32 = 3;
+
+impl Lifter<'_> {
+    // --- state helpers ---------------------------------------------------------------------
+
+    pub fn get(&mut self, c: Cf, ty: ScalarType) -> Value {
+        let r = self.l.cf(c);
+        self.b.use_reg(r, ty)
+    }
+
+    pub fn set(&mut self, c: Cf, v: Value) {
+        let r = self.l.cf(c);
+        self.b.def_reg(r, v, None);
+    }
+
+    pub fn active(&mut self) -> Value {
+        let r = self.l.active();
+        self.b.use_reg(r, I64)
+    }
+
+    pub fn set_active(&mut self, v: Value) {
+        let r = self.l.active();
+        self.b.def_reg(r, v, None);
+    }
+
+    pub fn and64(&mut self, a: Value, b: Value) -> Value {
+        self.b.op(Op::And, I64, &[a, b])
+    }
+
+    pub fn or64(&mut self, a: Value, b: Value) -> Value {
+        self.b.op(Op::Or, I64, &[a, b])
+    }
+
+    pub fn andn64(&mut self, a: Value, b: Value) -> Value {
+        let nb = self.b.op(Op::Not, I64, &[b]);
+        self.and64(a, nb)
+    }
+
+    pub fn is_zero64(&mut self, v: Value) -> Value {
+        let z = self.b.i64(0);
+        self.b.op(Op::Icmp(IntCC::Eq), I1, &[v, z])
+    }
+
+    /// Break | Continue of the innermost loop.
+    fn done_lanes(&mut self) -> Value {
+        let brk = self.get(Cf::Break, I64);
+        let cont = self.get(Cf::Continue, I64);
+        self.or64(brk, cont)
+    }
+
+    pub fn prologue(&mut self) {
+        let act = self.active();
+        self.set(Cf::Valid, act);
+        let z64 = self.b.i64(0);
+        for c in [
+            Cf::Break,
+            Cf::Continue,
+            Cf::Iter,
+            Cf::Pred,
+            Cf::ExecUpdate,
+            Cf::ExecBreak,
+            Cf::ExecContinue,
+        ] {
+            self.set(c, z64);
+        }
+        let z = self.b.i32(0);
+        for c in [
+            Cf::LoopIndex,
+            Cf::LoopCount,
+            Cf::LoopKind,
+            Cf::LoopSp,
+            Cf::Sp,
+            Cf::Sub,
+            Cf::CallDepth,
+            Cf::ExecUpdated,
+        ] {
+            self.set(c, z);
+        }
+    }
+
+    /// The condition test of a CF_WORD instruction over `base` (Table 3.4).
+    fn test_of(&mut self, w: &CfWord, base: Value) -> Value {
+        let mut t = base;
+        if w.whole_quad_mode {
+            t = self.whole_quads(t);
+        }
+        if w.valid_pixel_mode {
+            let v = self.get(Cf::Valid, I64);
+            t = self.and64(t, v);
+        }
+        match w.cond {
+            // ACTIVE, NOT_BOOL (the boolean constants read 0).
+            0 | 3 => t,
+            // FALSE, BOOL.
+            _ => self.b.i64(0),
+        }
+    }
+
+    fn test(&mut self, w: &CfWord) -> Value {
+        let a = self.active();
+        self.test_of(w, a)
+    }
+
+    /// Every lane of a quad that holds a lane of `m`.
+    pub fn whole_quads(&mut self, m: Value) -> Value {
+        let mut q = m;
+        for (sh, keep) in [(1u64, 0x5555_5555_5555_5555u64), (2, 0x3333_3333_3333_3333)] {
+            let k = self.b.i64(sh);
+            let kk = self.b.i64(keep);
+            let down = self.b.op(Op::Lshr, I64, &[q, k]);
+            let down = self.and64(down, kk);
+            q = self.or64(q, down);
+            let low = self.and64(q, kk);
+            let up = self.b.op(Op::Shl, I64, &[low, k]);
+            q = self.or64(q, up);
+        }
+        q
+    }
+
+    fn frame_index(&mut self, sp: Value) -> Value {
+        let k = self.b.i32(FRAME_CELLS);
+        self.b.op(Op::Imul, I32, &[sp, k])
+    }
+
+    fn frame_read(&mut self, idx: Value, f: Frame, ty: ScalarType) -> Value {
+        let file = self.l.stack;
+        self.b.read_reg_indexed(file, f as u32, idx, ty)
+    }
+
+    fn frame_write(&mut self, idx: Value, f: Frame, v: Value) {
+        let file = self.l.stack;
+        self.b.write_reg_indexed(file, f as u32, idx, v, None);
+    }
+
+    /// Pushes a frame of `kind` costing `cost` subentries, saving the active mask, the
+    /// loop state (loop frames) or `ret` (call frames). Traps on overflow.
+    fn push(&mut self, kind: u32, cost: u32, ret: u32) {
+        let sub = self.get(Cf::Sub, I32);
+        let k = self.b.i32(STACK_SUBENTRIES - cost);
+        let over = self.b.op(Op::Icmp(IntCC::Ugt), I1, &[sub, k]);
+        self.check(over, TrapKind::StackOverflow);
+        let sp = self.get(Cf::Sp, I32);
+        let sub = self.get(Cf::Sub, I32);
+        let idx = self.frame_index(sp);
+        let act = self.active();
+        self.frame_write(idx, Frame::Mask, act);
+        self.frame_write(idx, Frame::SubBefore, sub);
+        let kv = self.b.i32(kind);
+        self.frame_write(idx, Frame::Kind, kv);
+        if kind == KIND_LOOP {
+            for (c, f) in [
+                (Cf::Break, Frame::Break),
+                (Cf::Continue, Frame::Continue),
+                (Cf::Iter, Frame::Iter),
+            ] {
+                let v = self.get(c, I64);
+                self.frame_write(idx, f, v);
+            }
+            for (c, f) in [
+                (Cf::LoopIndex, Frame::LoopIndex),
+                (Cf::LoopCount, Frame::LoopCount),
+                (Cf::LoopKind, Frame::LoopKind),
+                (Cf::LoopSp, Frame::LoopSp),
+            ] {
+                let v = self.get(c, I32);
+                self.frame_write(idx, f, v);
+            }
+        }
+        if kind == KIND_CALL {
+            let r = self.b.i32(ret);
+            self.frame_write(idx, Frame::Return, r);
+            let d = self.get(Cf::CallDepth, I32);
+            self.frame_write(idx, Frame::CallDepth, d);
+        }
+        let one = self.b.i32(1);
+        let sp1 = self.b.op(Op::Iadd, I32, &[sp, one]);
+        self.set(Cf::Sp, sp1);
+        let c = self.b.i32(cost);
+        let sub1 = self.b.op(Op::Iadd, I32, &[sub, c]);
+        self.set(Cf::Sub, sub1);
+    }
+
+    /// Pops one frame (traps when the stack is empty): active = its mask minus the lanes
+    /// done with the innermost loop; a loop frame also restores the enclosing loop.
+    fn pop(&mut self) {
+        let sp = self.get(Cf::Sp, I32);
+        let z = self.b.i32(0);
+        let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[sp, z]);
+        self.check(empty, TrapKind::StackUnderflow);
+        let sp = self.get(Cf::Sp, I32);
+        let one = self.b.i32(1);
+        let sp = self.b.op(Op::Isub, I32, &[sp, one]);
+        self.set(Cf::Sp, sp);
+        self.restore_frame(sp);
+    }
+
+    /// Restores the frame at stack depth `sp` (which becomes the top).
+    fn restore_frame(&mut self, sp: Value) {
+        let idx = self.frame_index(sp);
+        let sub = self.frame_read(idx, Frame::SubBefore, I32);
+        self.set(Cf::Sub, sub);
+        let kind = self.frame_read(idx, Frame::Kind, I32);
+        let kl = self.b.i32(KIND_LOOP);
+        let is_loop = self.b.op(Op::Icmp(IntCC::Eq), I1, &[kind, kl]);
+        for (c, f, ty) in [
+            (Cf::Break, Frame::Break, I64),
+            (Cf::Continue, Frame::Continue, I64),
+            (Cf::Iter, Frame::Iter, I64),
+            (Cf::LoopIndex, Frame::LoopIndex, I32),
+            (Cf::LoopCount, Frame::LoopCount, I32),
+            (Cf::LoopKind, Frame::LoopKind, I32),
+            (Cf::LoopSp, Frame::LoopSp, I32),
+        ] {
+            let saved = self.frame_read(idx, f, ty);
+            let cur = self.get(c, ty);
+            let v = self.b.op(Op::Select, ty, &[is_loop, saved, cur]);
+            self.set(c, v);
+        }
+        let mask = self.frame_read(idx, Frame::Mask, I64);
+        let done = self.done_lanes();
+        let act = self.andn64(mask, done);
+        self.set_active(act);
+    }
+
+    fn pop_n(&mut self, n: u8) {
+        for _ in 0..n {
+            self.pop();
+        }
+    }
+
+    /// Jumps to `addr` if `cond`, else continues in a new block.
+    fn jump_if(&mut self, cond: Value, addr: u32) {
+        let to = self.target(addr);
+        let cont = self.b.create_block();
+        self.b.terminate(Terminator::Branch {
+            cond,
+            then_to: to,
+            else_to: cont,
+        });
+        self.b.switch_to(cont);
+    }
+
+    /// If `cond`: run `taken` (which may split blocks) and jump to `addr`; else continue in
+    /// a new block.
+    fn branch_with(
+        &mut self,
+        cond: Value,
+        addr: u32,
+        taken: impl FnOnce(&mut Self) -> Result<(), LiftError>,
+    ) -> Result<(), LiftError> {
+        let yes = self.b.create_block();
+        let no = self.b.create_block();
+        self.b.terminate(Terminator::Branch {
+            cond,
+            then_to: yes,
+            else_to: no,
+        });
+        self.b.switch_to(yes);
+        taken(self)?;
+        let to = self.target(addr);
+        self.b.terminate(Terminator::Jump(to));
+        self.b.switch_to(no);
+        Ok(())
+    }
+
+    // --- instructions ----------------------------------------------------------------------
+
+    /// Lifts the CF instruction at `addr` into the current block and ends it; `next` is the
+    /// address of the following CF instruction.
+    pub fn lift_cf(&mut self, addr: u32, inst: &CfInst, next: u32) -> Result<(), LiftError> {
+        let ends = inst.ends_program(self.p.class);
+        match inst {
+            CfInst::Word(w) => {
+                if !self.lift_word(addr, w, next)? {
+                    return Ok(());
+                }
+            }
+            CfInst::Alu(a) => self.lift_alu_cf(addr, a)?,
+            CfInst::Mem(m) => self.lift_mem(addr, m)?,
+        }
+        if ends {
+            self.b.terminate(Terminator::Return);
+        } else {
+            let to = self.target(next);
+            self.b.terminate(Terminator::Jump(to));
+        }
+        Ok(())
+    }
+
+    /// Returns false when the instruction ended the block itself.
+    fn lift_word(&mut self, addr: u32, w: &CfWord, next: u32) -> Result<bool, LiftError> {
+        use CfOp::*;
+        let text = || cf_text(&CfInst::Word(*w));
+        match w.op {
+            NOP | WAIT_ACK | TC_ACK | VC_ACK => {}
+            TC | VC => {
+                let body = self.clause_body(addr, w.addr, &CfInst::Word(*w))?;
+                match body {
+                    ClauseBody::Fetch(f) => self.lift_fetch_clause(addr, w, &f)?,
+                    ClauseBody::Alu(_) => {
+                        return Err(self.invalid(addr, addr, text(), "not a fetch clause"))
+                    }
+                }
+            }
+            END => {
+                self.b.terminate(Terminator::Return);
+                return Ok(false);
+            }
+            PUSH => {
+                let t = self.test(w);
+                let none = self.is_zero64(t);
+                let pc = w.pop_count;
+                self.branch_with(none, w.addr, |s| {
+                    s.pop_n(pc);
+                    Ok(())
+                })?;
+                self.push(KIND_PUSH, 1, 0);
+                let t = self.test(w);
+                self.set_active(t);
+            }
+            POP => {
+                self.pop_n(w.pop_count);
+                let t = self.test(w);
+                self.set_active(t);
+            }
+            JUMP => {
+                let t = self.test(w);
+                let none = self.is_zero64(t);
+                let pc = w.pop_count;
+                self.branch_with(none, w.addr, |s| {
+                    s.pop_n(pc);
+                    Ok(())
+                })?;
+            }
+            ELSE => {
+                self.pop_n(w.pop_count);
+                self.else_op(w.valid_pixel_mode, w.cond);
+                let act = self.active();
+                let none = self.is_zero64(act);
+                self.jump_if(none, w.addr);
+            }
+            LOOP_START | LOOP_START_DX10 | LOOP_START_NO_AL => self.loop_start(w)?,
+            LOOP_END => self.loop_end(w),
+            LOOP_BREAK | LOOP_CONTINUE => {
+                let t = self.test(w);
+                let which = if w.op == LOOP_BREAK {
+                    Cf::Break
+                } else {
+                    Cf::Continue
+                };
+                let old = self.get(which, I64);
+                let new = self.or64(old, t);
+                self.set(which, new);
+                let act = self.active();
+                let act = self.andn64(act, t);
+                self.set_active(act);
+                let iter = self.get(Cf::Iter, I64);
+                let done = self.done_lanes();
+                let left = self.andn64(iter, done);
+                let all_done = self.is_zero64(left);
+                self.branch_with(all_done, w.addr, |s| {
+                    s.unwind_to_loop();
+                    Ok(())
+                })?;
+            }
+            CALL => {
+                self.pop_n(w.pop_count);
+                let t = self.test(w);
+                let any = self.is_zero64(t);
+                let any = self.b.op(Op::Not, I1, &[any]);
+                let depth = self.get(Cf::CallDepth, I32);
+                let cnt = self.b.i32(u32::from(w.count));
+                let nd = self.b.op(Op::Iadd, I32, &[depth, cnt]);
+                let lim = self.b.i32(MAX_CALL_DEPTH);
+                let ok = self.b.op(Op::Icmp(IntCC::Ule), I1, &[nd, lim]);
+                let go = self.b.op(Op::And, I1, &[any, ok]);
+                let (wc, count) = (*w, w.count);
+                self.branch_with(go, w.addr, move |s| {
+                    s.push(KIND_CALL, 1, next);
+                    let depth = s.get(Cf::CallDepth, I32);
+                    let cnt = s.b.i32(u32::from(count));
+                    let nd = s.b.op(Op::Iadd, I32, &[depth, cnt]);
+                    s.set(Cf::CallDepth, nd);
+                    let t = s.test(&wc);
+                    s.set_active(t);
+                    Ok(())
+                })?;
+            }
+            RETURN => {
+                self.lift_return();
+                return Ok(false);
+            }
+            _ => {
+                return Err(self.unsupported(addr, addr, text(), "CF instruction not lifted"));
+            }
+        }
+        Ok(true)
+    }
+
+    /// ELSE after its pops: swap active and inactive-branch lanes of the top frame's mask.
+    fn else_op(&mut self, vpm: bool, cond: u8) {
+        let sp = self.get(Cf::Sp, I32);
+        let z = self.b.i32(0);
+        let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[sp, z]);
+        self.check(empty, TrapKind::StackUnderflow);
+        let sp = self.get(Cf::Sp, I32);
+        let one = self.b.i32(1);
+        let top = self.b.op(Op::Isub, I32, &[sp, one]);
+        let idx = self.frame_index(top);
+        let saved = self.frame_read(idx, Frame::Mask, I64);
+        let mut gate = saved;
+        if vpm {
+            let v = self.get(Cf::Valid, I64);
+            gate = self.and64(gate, v);
+        }
+        if cond == 1 || cond == 2 {
+            gate = self.b.i64(0);
+        }
+        let act = self.active();
+        let done = self.done_lanes();
+        let inactive = self.andn64(saved, act);
+        let flipped = self.andn64(inactive, done);
+        let flipped = self.and64(flipped, gate);
+        let kept = self.andn64(act, gate);
+        let new = self.or64(flipped, kept);
+        self.set_active(new);
+    }
+
+    fn loop_start(&mut self, w: &CfWord) -> Result<(), LiftError> {
+        let kind = match w.op {
+            CfOp::LOOP_START => LOOP_DX9,
+            CfOp::LOOP_START_DX10 => LOOP_DX10,
+            _ => LOOP_REPEAT,
+        };
+        let count = LOOP_CONST & 0xfff;
+        let t = self.test(w);
+        let none = if kind != LOOP_DX10 && count == 0 {
+            self.b.bool(true)
+        } else {
+            self.is_zero64(t)
+        };
+        let pc = w.pop_count;
+        self.branch_with(none, w.addr, |s| {
+            s.pop_n(pc);
+            Ok(())
+        })?;
+        self.push(KIND_LOOP, 4, 0);
+        let t = self.test(w);
+        self.set_active(t);
+        self.set(Cf::Iter, t);
+        let z = self.b.i64(0);
+        self.set(Cf::Break, z);
+        self.set(Cf::Continue, z);
+        if kind != LOOP_REPEAT {
+            let init = self.b.i32((LOOP_CONST >> 12) & 0xfff);
+            self.set(Cf::LoopIndex, init);
+        }
+        let c = self.b.i32(count);
+        self.set(Cf::LoopCount, c);
+        let k = self.b.i32(kind);
+        self.set(Cf::LoopKind, k);
+        let sp = self.get(Cf::Sp, I32);
+        self.set(Cf::LoopSp, sp);
+        Ok(())
+    }
+
+    fn loop_end(&mut self, w: &CfWord) {
+        let act = self.active();
+        let cont = self.get(Cf::Continue, I64);
+        let brk = self.get(Cf::Break, I64);
+        let lanes = self.or64(act, cont);
+        let lanes = self.andn64(lanes, brk);
+        let next = self.test_of(w, lanes);
+        // The DX9 and repeat loop count (the DX10 loop has none).
+        let kind = self.get(Cf::LoopKind, I32);
+        let dx10 = self.b.i32(LOOP_DX10);
+        let counted = self.b.op(Op::Icmp(IntCC::Ne), I1, &[kind, dx10]);
+        let count = self.get(Cf::LoopCount, I32);
+        let one = self.b.i32(1);
+        let count = self.b.op(Op::Isub, I32, &[count, one]);
+        self.set(Cf::LoopCount, count);
+        let z = self.b.i32(0);
+        let out_of_count = self.b.op(Op::Icmp(IntCC::Eq), I1, &[count, z]);
+        let out_of_count = self.b.op(Op::And, I1, &[counted, out_of_count]);
+        let none = self.is_zero64(next);
+        let exit = self.b.op(Op::Or, I1, &[none, out_of_count]);
+        let again = self.b.create_block();
+        let leave = self.b.create_block();
+        self.b.terminate(Terminator::Branch {
+            cond: exit,
+            then_to: leave,
+            else_to: again,
+        });
+        // Next iteration.
+        self.b.switch_to(again);
+        let act = self.active();
+        let cont = self.get(Cf::Continue, I64);
+        let brk = self.get(Cf::Break, I64);
+        let lanes = self.or64(act, cont);
+        let lanes = self.andn64(lanes, brk);
+        let next = self.test_of(w, lanes);
+        self.set_active(next);
+        self.set(Cf::Iter, next);
+        let z = self.b.i64(0);
+        self.set(Cf::Continue, z);
+        let ai = self.get(Cf::LoopIndex, I32);
+        let step = self.b.i32(LOOP_CONST >> 24);
+        let ai = self.b.op(Op::Iadd, I32, &[ai, step]);
+        self.set(Cf::LoopIndex, ai);
+        let to = self.target(w.addr);
+        self.b.terminate(Terminator::Jump(to));
+        // Exit: pop the loop frame (and anything above it).
+        self.b.switch_to(leave);
+        let lsp = self.get(Cf::LoopSp, I32);
+        let z = self.b.i32(0);
+        let no_loop = self.b.op(Op::Icmp(IntCC::Eq), I1, &[lsp, z]);
+        self.check(no_loop, TrapKind::StackUnderflow);
+        let lsp = self.get(Cf::LoopSp, I32);
+        let one = self.b.i32(1);
+        let sp = self.b.op(Op::Isub, I32, &[lsp, one]);
+        self.set(Cf::Sp, sp);
+        self.restore_frame(sp);
+    }
+
+    /// LOOP_BREAK/CONTINUE jump: the stack back to the loop's level (Table 3.7); outside a
+    /// loop an underflow.
+    fn unwind_to_loop(&mut self) {
+        let lsp = self.get(Cf::LoopSp, I32);
+        let z = self.b.i32(0);
+        let no_loop = self.b.op(Op::Icmp(IntCC::Eq), I1, &[lsp, z]);
+        self.check(no_loop, TrapKind::StackUnderflow);
+        let lsp = self.get(Cf::LoopSp, I32);
+        self.set(Cf::Sp, lsp);
+        let one = self.b.i32(1);
+        let lf = self.b.op(Op::Isub, I32, &[lsp, one]);
+        let idx = self.frame_index(lf);
+        let before = self.frame_read(idx, Frame::SubBefore, I32);
+        let four = self.b.i32(4);
+        let sub = self.b.op(Op::Iadd, I32, &[before, four]);
+        self.set(Cf::Sub, sub);
+        let z = self.b.i64(0);
+        self.set_active(z);
+    }
+
+    fn lift_return(&mut self) {
+        let sp = self.get(Cf::Sp, I32);
+        let z = self.b.i32(0);
+        let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[sp, z]);
+        self.check(empty, TrapKind::StackUnderflow);
+        let sp = self.get(Cf::Sp, I32);
+        let one = self.b.i32(1);
+        let top = self.b.op(Op::Isub, I32, &[sp, one]);
+        let idx = self.frame_index(top);
+        let kind = self.frame_read(idx, Frame::Kind, I32);
+        let kc = self.b.i32(KIND_CALL);
+        let not_call = self.b.op(Op::Icmp(IntCC::Ne), I1, &[kind, kc]);
+        self.check(not_call, TrapKind::StackUnderflow);
+        let sp = self.get(Cf::Sp, I32);
+        let one = self.b.i32(1);
+        let top = self.b.op(Op::Isub, I32, &[sp, one]);
+        self.set(Cf::Sp, top);
+        let idx = self.frame_index(top);
+        let sub = self.frame_read(idx, Frame::SubBefore, I32);
+        self.set(Cf::Sub, sub);
+        let d = self.frame_read(idx, Frame::CallDepth, I32);
+        self.set(Cf::CallDepth, d);
+        let mask = self.frame_read(idx, Frame::Mask, I64);
+        let done = self.done_lanes();
+        let act = self.andn64(mask, done);
+        self.set_active(act);
+        let ret = self.frame_read(idx, Frame::Return, I32);
+        let ret = self.b.op(Op::Zext, I64, &[ret]);
+        let eight = self.b.i64(8);
+        let off = self.b.op(Op::Imul, I64, &[ret, eight]);
+        let base = self.b.i64(self.cfg.base);
+        let pc = self.b.op(Op::Iadd, I64, &[base, off]);
+        self.b.terminate(Terminator::JumpIndirect(pc));
+    }
+
+    fn lift_alu_cf(&mut self, addr: u32, a: &CfAlu) -> Result<(), LiftError> {
+        use CfAluOp::*;
+        let inst = CfInst::Alu(*a);
+        let groups = match self.clause_body(addr, a.addr, &inst)? {
+            ClauseBody::Alu(g) => g,
+            ClauseBody::Fetch(_) => {
+                return Err(self.invalid(addr, addr, cf_text(&inst), "not an ALU clause"))
+            }
+        };
+        match a.op {
+            ALU | ALU_PUSH_BEFORE | ALU_POP_AFTER | ALU_POP2_AFTER | ALU_ELSE_AFTER
+            | ALU_CONTINUE | ALU_BREAK | ALU_EXTENDED => {}
+            _ => {
+                return Err(self.unsupported(
+                    addr,
+                    addr,
+                    cf_text(&inst),
+                    "CF_ALU variant not lifted",
+                ))
+            }
+        }
+        if a.ext
+            .is_some_and(|e| e.bank_index_mode.iter().any(|&m| m != 0))
+        {
+            return Err(self.unsupported(addr, addr, cf_text(&inst), "kcache bank index mode"));
+        }
+        if a.op == ALU_PUSH_BEFORE {
+            self.push(KIND_PUSH, 1, 0);
+        }
+        self.lift_alu_clause(addr, a, &groups)?;
+        self.apply_exec_update(a.op == ALU_BREAK, a.op == ALU_CONTINUE);
+        match a.op {
+            ALU_POP_AFTER => self.pop_n(1),
+            ALU_POP2_AFTER => self.pop_n(2),
+            ALU_ELSE_AFTER => self.else_op(false, 0),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Applies the clause's exec-mask update at its end (3.6.3: "changes to the active mask
+    /// from the ALU take effect at the beginning of the next CF instruction").
+    fn apply_exec_update(&mut self, to_break: bool, to_continue: bool) {
+        let updated = self.get(Cf::ExecUpdated, I32);
+        let z = self.b.i32(0);
+        let updated = self.b.op(Op::Icmp(IntCC::Ne), I1, &[updated, z]);
+        let act = self.active();
+        let upd = self.get(Cf::ExecUpdate, I64);
+        let new = self.b.op(Op::Select, I64, &[updated, upd, act]);
+        let dropped = self.andn64(act, new);
+        self.set_active(new);
+        let eb = self.get(Cf::ExecBreak, I64);
+        let ec = self.get(Cf::ExecContinue, I64);
+        let (eb, ec) = match (to_break, to_continue) {
+            (true, _) => (self.or64(eb, dropped), ec),
+            (_, true) => (eb, self.or64(ec, dropped)),
+            _ => (eb, ec),
+        };
+        let brk = self.get(Cf::Break, I64);
+        let brk = self.or64(brk, eb);
+        self.set(Cf::Break, brk);
+        let cont = self.get(Cf::Continue, I64);
+        let cont = self.or64(cont, ec);
+        self.set(Cf::Continue, cont);
+    }
+
+    /// The clause body at `at`.
+    pub fn clause_body(&self, cf: u32, at: u32, inst: &CfInst) -> Result<ClauseBody, LiftError> {
+        self.p
+            .clauses
+            .iter()
+            .find(|c| c.addr == at)
+            .map(|c| c.body.clone())
+            .ok_or_else(|| self.invalid(cf, cf, cf_text(inst), "no clause at its address"))
+    }
+}

@@ -1,0 +1,738 @@
+//! Hand-built programs through the lifter, on the interpreter and the JIT: ALU group rules
+//! (atomicity, PV, literals, kcache) and every CF stack operation, with expected values
+//! worked out from the document's rules in the test (seed 000 3.6-3.7, 4.3-4.10).
+use std::sync::Arc;
+use wavejit_ir::{Block, Function};
+use wavejit_runtime::{BlockExit, Engine, FaultKind, GuestMemory, Interpreter, WaveCtx, WaveState};
+use wavejit_terascale::inst::{
+    sel, AluGroup, AluInst, AluSrc, CfAlu, CfEntry, CfInst, CfMem, CfWord, Clause, ClauseBody,
+    FetchInst, KCache, RatFields, Slot,
+};
+use wavejit_terascale::lift::{lift, LiftConfig, TsLayout};
+use wavejit_terascale::tables::{alu_info, AluEnc, CfAluOp, CfMemOp, CfOp, FetchOp, RatInst};
+use wavejit_terascale::{AluOp, Chip, ChipClass, Program};
+
+const BASE: u64 = 0x1000;
+
+fn word(op: CfOp, addr: u32, pop_count: u8) -> CfInst {
+    CfInst::Word(CfWord {
+        op,
+        addr,
+        jumptable_sel: 0,
+        pop_count,
+        cf_const: 0,
+        cond: 0,
+        count: 0,
+        valid_pixel_mode: false,
+        end_of_program: false,
+        whole_quad_mode: false,
+        barrier: true,
+    })
+}
+
+fn gpr(n: u16, chan: u8) -> AluSrc {
+    AluSrc {
+        sel: n,
+        chan,
+        ..AluSrc::default()
+    }
+}
+
+fn k(s: u16, chan: u8) -> AluSrc {
+    AluSrc {
+        sel: s,
+        chan,
+        ..AluSrc::default()
+    }
+}
+
+/// An OP2 instruction writing `dst.chan` (the slot is the channel).
+fn op2(op: AluOp, dst: u8, chan: u8, src: [AluSrc; 2]) -> AluInst {
+    let info = alu_info(op);
+    AluInst {
+        op,
+        enc: info.enc,
+        opcode: info.opcode(ChipClass::Cayman).unwrap_or(0),
+        slot: Slot::from_chan(chan),
+        src: [src[0], src[1], AluSrc::default()],
+        index_mode: 0,
+        pred_sel: 0,
+        last: false,
+        bank_swizzle: 0,
+        dst_gpr: dst,
+        dst_rel: false,
+        dst_chan: chan,
+        clamp: false,
+        update_exec_mask: false,
+        update_pred: false,
+        write: info.enc == AluEnc::Op2,
+        omod: 0,
+        lds: None,
+    }
+}
+
+/// A PRED_SET* updating the exec mask and the predicate, not writing its GPR.
+fn pred_set(op: AluOp, a: AluSrc, b: AluSrc) -> AluInst {
+    let mut i = op2(op, 127, 0, [a, b]);
+    i.update_exec_mask = true;
+    i.update_pred = true;
+    i.write = false;
+    i
+}
+
+fn group(addr: u32, mut insts: Vec<AluInst>, literals: Vec<u32>) -> AluGroup {
+    insts.last_mut().unwrap().last = true;
+    AluGroup {
+        addr,
+        insts,
+        literals,
+    }
+}
+
+/// An ALU clause: its CF index, its groups and their literals.
+type AluClause = (usize, Vec<Vec<AluInst>>, Vec<Vec<u32>>);
+
+/// A program of CF instructions and ALU clauses (each clause a list of groups; clause
+/// addresses are assigned after the CF program, in order).
+struct Prog {
+    cf: Vec<CfInst>,
+    clauses: Vec<AluClause>,
+    fetch: Vec<(usize, Vec<FetchInst>)>,
+}
+
+fn alu_cf(op: CfAluOp) -> CfInst {
+    CfInst::Alu(CfAlu {
+        op,
+        addr: 0,
+        kcache: [
+            KCache {
+                bank: 0,
+                mode: 1,
+                addr: 0,
+            },
+            KCache::default(),
+            KCache::default(),
+            KCache::default(),
+        ],
+        count: 0,
+        alt_const: false,
+        whole_quad_mode: false,
+        barrier: true,
+        ext: None,
+    })
+}
+
+impl Prog {
+    fn new() -> Prog {
+        Prog {
+            cf: Vec::new(),
+            clauses: Vec::new(),
+            fetch: Vec::new(),
+        }
+    }
+    fn cf(mut self, i: CfInst) -> Prog {
+        self.cf.push(i);
+        self
+    }
+    /// An ALU CF instruction of `op` running `groups` (with no literals).
+    fn alu(self, op: CfAluOp, groups: Vec<Vec<AluInst>>) -> Prog {
+        let lits = vec![Vec::new(); groups.len()];
+        self.alu_lit(op, groups, lits)
+    }
+    fn alu_lit(mut self, op: CfAluOp, groups: Vec<Vec<AluInst>>, lits: Vec<Vec<u32>>) -> Prog {
+        self.clauses.push((self.cf.len(), groups, lits));
+        self.cf.push(alu_cf(op));
+        self
+    }
+    fn vtx(mut self, f: FetchInst) -> Prog {
+        self.fetch.push((self.cf.len(), vec![f]));
+        self.cf.push(word(CfOp::TC, 0, 0));
+        self
+    }
+    fn build(mut self, class: ChipClass) -> Program {
+        let mut at = self.cf.len() as u32;
+        at += at % 2;
+        let mut clauses = Vec::new();
+        for (ci, f) in &self.fetch {
+            if let CfInst::Word(w) = &mut self.cf[*ci] {
+                w.addr = at;
+            }
+            clauses.push(Clause {
+                addr: at,
+                len: 2 * f.len() as u32,
+                body: ClauseBody::Fetch(f.clone()),
+            });
+            at += 2 * f.len() as u32;
+        }
+        for (ci, groups, lits) in &self.clauses {
+            let start = at;
+            let mut gs = Vec::new();
+            for (g, l) in groups.iter().zip(lits) {
+                let grp = group(at, g.clone(), l.clone());
+                at += grp.slots();
+                gs.push(grp);
+            }
+            if let CfInst::Alu(a) = &mut self.cf[*ci] {
+                a.addr = start;
+                a.count = (at - start - 1) as u8;
+            }
+            clauses.push(Clause {
+                addr: start,
+                len: at - start,
+                body: ClauseBody::Alu(gs),
+            });
+        }
+        Program {
+            class,
+            cf: self
+                .cf
+                .iter()
+                .enumerate()
+                .map(|(i, inst)| CfEntry {
+                    addr: i as u32,
+                    inst: *inst,
+                })
+                .collect(),
+            clauses,
+            pads: Vec::new(),
+            len: at,
+        }
+    }
+}
+
+/// One 64-lane wave: lane l holds R0.x = l; `active` lanes run.
+struct Wave {
+    l: TsLayout,
+    state: WaveState,
+    mem: GuestMemory,
+}
+
+impl Wave {
+    fn new(active: u64, cb0: &[u32]) -> Wave {
+        let l = TsLayout::new(64);
+        let mut state = WaveState::new(Arc::new(l.layout.clone()));
+        let mut mem = GuestMemory::with_reserve(1 << 24).unwrap();
+        for lane in 0..64 {
+            state.set_lane(l.gpr(0, 0), lane, lane);
+        }
+        state.set_uniform(l.active(), active as u32);
+        state.set_uniform(l.active().offset(1), (active >> 32) as u32);
+        let bytes: Vec<u8> = cb0.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let cb = mem.alloc_bytes(&bytes, 256).unwrap();
+        state.set_uniform(l.const_buffer(0), cb as u32);
+        state.set_uniform(l.const_buffer(0).offset(1), (cb >> 32) as u32);
+        let pool = wavejit_runtime::GUEST_BASE;
+        state.set_uniform(l.pool_base(), pool as u32);
+        state.set_uniform(l.pool_base().offset(1), (pool >> 32) as u32);
+        Wave { l, state, mem }
+    }
+
+    fn r(&self, n: u32, chan: u32, lane: u32) -> u32 {
+        self.state.lane(self.l.gpr(n, chan), lane)
+    }
+}
+
+fn lift_ok(p: &Program, chip: Chip) -> Function {
+    let cfg = LiftConfig {
+        chip,
+        name: "t".into(),
+        base: BASE,
+    };
+    let f = lift(p, &cfg).unwrap_or_else(|e| panic!("{e}"));
+    wavejit_ir::verify::verify(&f).unwrap_or_else(|e| panic!("verify: {e}"));
+    f
+}
+
+/// Runs `f` on `engine` for at most `blocks` blocks: Ok(true) if it returned, Ok(false) if
+/// the budget ran out, Err on a fault.
+fn run_on(engine: &dyn Engine, f: &Function, w: &mut Wave, blocks: u32) -> Result<bool, FaultKind> {
+    let prog = engine.prepare(Arc::new(f.clone())).unwrap();
+    let (mut lds, mut private) = (vec![0u8; 64], vec![0u8; 256]);
+    let mut b = Block(0);
+    for _ in 0..blocks {
+        let mut ctx = WaveCtx {
+            state: &mut w.state,
+            mem: &w.mem,
+            lds: &mut lds,
+            private: &mut private,
+            private_lane_bytes: 4,
+        };
+        match prog.run_block(b, &mut ctx).map_err(|e| e.kind)? {
+            BlockExit::Jump(n) | BlockExit::Barrier(n) => b = n,
+            BlockExit::Return => return Ok(true),
+        }
+    }
+    Ok(false)
+}
+
+/// Runs on both engines from the same start; checks they agree on every GPR lane cell and
+/// the outcome; returns the interpreter's wave and outcome.
+fn run(p: &Program, chip: Chip, active: u64, cb0: &[u32]) -> (Wave, Result<bool, FaultKind>) {
+    let f = lift_ok(p, chip);
+    let mut a = Wave::new(active, cb0);
+    let ra = run_on(&Interpreter, &f, &mut a, 10_000);
+    let jit = wavejit_jit::Jit::new().expect("host supported by Cranelift");
+    let mut b = Wave::new(active, cb0);
+    let rb = run_on(&jit, &f, &mut b, 10_000);
+    assert_eq!(ra, rb, "engines disagree on the outcome");
+    for n in 0..16 {
+        for c in 0..4 {
+            for lane in 0..64 {
+                assert_eq!(a.r(n, c, lane), b.r(n, c, lane), "R{n}.{c} lane {lane}");
+            }
+        }
+    }
+    (a, ra)
+}
+
+fn end(p: Prog) -> Prog {
+    p.cf(word(CfOp::END, 0, 0))
+}
+
+#[test]
+fn a_group_reads_every_source_before_writing() {
+    // R1.x = lane + 1, R1.y = lane + 2; then one group swaps them.
+    let one = k(sel::ONE_INT, 0);
+    let p = end(Prog::new().alu(
+        CfAluOp::ALU,
+        vec![
+            vec![
+                op2(AluOp::ADD_INT, 1, 0, [gpr(0, 0), one]),
+                op2(AluOp::ADD_INT, 1, 1, [gpr(0, 0), k(sel::LITERAL, 0)]),
+            ],
+            vec![
+                op2(AluOp::MOV, 1, 0, [gpr(1, 1), one]),
+                op2(AluOp::MOV, 1, 1, [gpr(1, 0), one]),
+            ],
+        ],
+    ));
+    // The first group uses literal x = 2.
+    let mut prog = p.build(ChipClass::Cayman);
+    if let ClauseBody::Alu(g) = &mut prog.clauses[0].body {
+        g[0].literals = vec![2, 0];
+        g[1].addr += 1;
+    }
+    let (w, r) = run(&prog, Chip::Cayman, u64::MAX, &[0; 4]);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        assert_eq!((w.r(1, 0, lane), w.r(1, 1, lane)), (lane + 2, lane + 1));
+    }
+}
+
+#[test]
+fn pv_holds_the_previous_group_and_kcache_reads_the_locked_line() {
+    // Group 1: R2.x = lane + KC0[1].z; R2.w = MOV 7 (write mask off: PV only).
+    // Group 2: R2.y = PV.x, R2.z = PV.w.
+    let mut masked = op2(AluOp::MOV, 2, 3, [k(sel::LITERAL, 0), gpr(0, 0)]);
+    masked.write = false;
+    let p = end(Prog::new().alu_lit(
+        CfAluOp::ALU,
+        vec![
+            vec![
+                op2(AluOp::ADD_INT, 2, 0, [gpr(0, 0), k(sel::KCACHE0 + 1, 2)]),
+                masked,
+            ],
+            vec![
+                op2(AluOp::MOV, 2, 1, [k(sel::PV, 0), gpr(0, 0)]),
+                op2(AluOp::MOV, 2, 2, [k(sel::PV, 3), gpr(0, 0)]),
+            ],
+        ],
+        vec![vec![7, 0], vec![]],
+    ));
+    let cb0 = [0, 0, 0, 0, 10, 20, 1000, 40];
+    let (w, r) = run(&p.build(ChipClass::Cayman), Chip::Cayman, u64::MAX, &cb0);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        assert_eq!(w.r(2, 0, lane), lane + 1000);
+        assert_eq!(w.r(2, 1, lane), lane + 1000);
+        assert_eq!(w.r(2, 2, lane), 7);
+        assert_eq!(w.r(2, 3, lane), 0, "write mask off");
+    }
+}
+
+#[test]
+fn evergreen_ps_is_the_t_slot_of_the_previous_group() {
+    let mut t = op2(AluOp::ADD_INT, 3, 0, [gpr(0, 0), k(sel::ONE_INT, 0)]);
+    t.slot = Slot::T;
+    let p = end(Prog::new().alu(
+        CfAluOp::ALU,
+        vec![
+            vec![op2(AluOp::MOV, 3, 1, [gpr(0, 0), gpr(0, 0)]), t],
+            vec![op2(AluOp::MOV, 3, 2, [k(sel::PS, 0), gpr(0, 0)])],
+        ],
+    ));
+    let (w, r) = run(
+        &p.build(ChipClass::Evergreen),
+        Chip::Cypress,
+        u64::MAX,
+        &[0; 4],
+    );
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        assert_eq!(w.r(3, 2, lane), lane + 1);
+    }
+}
+
+/// `if (lane > 31) R8.x = 1 else R8.x = 2` with ALU_PUSH_BEFORE, JUMP, ELSE, POP; only the
+/// lanes of `active` run.
+#[test]
+fn push_jump_else_pop() {
+    let p = Prog::new()
+        .alu(
+            CfAluOp::ALU_PUSH_BEFORE,
+            vec![vec![pred_set(
+                AluOp::PRED_SETGT_INT,
+                gpr(0, 0),
+                k(sel::LITERAL, 0),
+            )]],
+        )
+        .cf(word(CfOp::JUMP, 3, 0))
+        .alu(
+            CfAluOp::ALU,
+            vec![vec![op2(AluOp::MOV, 8, 0, [k(sel::ONE_INT, 0), gpr(0, 0)])]],
+        )
+        .cf(word(CfOp::ELSE, 5, 0))
+        .alu(
+            CfAluOp::ALU,
+            vec![vec![op2(AluOp::MOV, 8, 0, [k(sel::LITERAL, 0), gpr(0, 0)])]],
+        )
+        .cf(word(CfOp::POP, 6, 1));
+    let mut prog = end(p).build(ChipClass::Cayman);
+    for c in &mut prog.clauses {
+        if let ClauseBody::Alu(g) = &mut c.body {
+            if g[0].insts[0].src[0].sel == sel::LITERAL || g[0].insts[0].src[1].sel == sel::LITERAL
+            {
+                g[0].literals = vec![
+                    if g[0].insts[0].op == AluOp::MOV {
+                        2
+                    } else {
+                        31
+                    },
+                    0,
+                ];
+            }
+        }
+    }
+    fix_addrs(&mut prog);
+    let active = 0x0000_ffff_ffff_fff0u64;
+    let (w, r) = run(&prog, Chip::Cayman, active, &[0; 4]);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        let want = if active >> lane & 1 == 0 {
+            0
+        } else if lane > 31 {
+            1
+        } else {
+            2
+        };
+        assert_eq!(w.r(8, 0, lane), want, "lane {lane}");
+    }
+}
+
+/// Recomputes clause addresses after literals were added by hand.
+fn fix_addrs(p: &mut Program) {
+    let mut at = p.clauses[0].addr;
+    let mut starts = Vec::new();
+    for c in &mut p.clauses {
+        c.addr = at;
+        if let ClauseBody::Alu(g) = &mut c.body {
+            for grp in g.iter_mut() {
+                grp.addr = at;
+                at += grp.slots();
+            }
+        } else {
+            at += c.len;
+        }
+        c.len = at - c.addr;
+        starts.push((c.addr, c.len));
+    }
+    let mut k = 0;
+    for e in &mut p.cf {
+        if let CfInst::Alu(a) = &mut e.inst {
+            a.addr = starts[k].0;
+            a.count = (starts[k].1 - 1) as u8;
+            k += 1;
+        }
+    }
+    p.len = at;
+}
+
+/// do { R6.x += 1 } while (R6.x < lane) as LLVM builds it: a DX10 loop with
+/// ALU_PUSH_BEFORE + LOOP_BREAK + POP; R6.x ends as max(1, lane).
+#[test]
+fn dx10_loop_with_break() {
+    let p = end(Prog::new()
+        .cf(word(CfOp::LOOP_START_DX10, 6, 0))
+        .alu(
+            CfAluOp::ALU,
+            vec![vec![op2(
+                AluOp::ADD_INT,
+                6,
+                0,
+                [gpr(6, 0), k(sel::ONE_INT, 0)],
+            )]],
+        )
+        .alu(
+            CfAluOp::ALU_PUSH_BEFORE,
+            vec![vec![pred_set(AluOp::PRED_SETGE_INT, gpr(6, 0), gpr(0, 0))]],
+        )
+        .cf(word(CfOp::LOOP_BREAK, 5, 0))
+        .cf(word(CfOp::POP, 5, 1))
+        .cf(word(CfOp::LOOP_END, 1, 0)));
+    let active = u64::MAX >> 3;
+    let (w, r) = run(&p.build(ChipClass::Cayman), Chip::Cayman, active, &[0; 4]);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        let want = if lane < 61 { lane.max(1) } else { 0 };
+        assert_eq!(w.r(6, 0, lane), want, "lane {lane}");
+    }
+}
+
+/// LOOP_CONTINUE: lanes with an odd lane id skip the second add of each iteration; the loop
+/// runs 4 times (ALU_PUSH_BEFORE on the iteration count, LOOP_BREAK).
+#[test]
+fn loop_continue_skips_the_rest_of_the_iteration() {
+    let odd = pred_set(AluOp::PRED_SETNE_INT, gpr(9, 1), k(sel::ZERO, 0));
+    let p = end(Prog::new()
+        .alu(
+            CfAluOp::ALU,
+            vec![vec![op2(
+                AluOp::AND_INT,
+                9,
+                1,
+                [gpr(0, 0), k(sel::ONE_INT, 0)],
+            )]],
+        )
+        .cf(word(CfOp::LOOP_START_DX10, 11, 0))
+        // 2: count iterations in R9.x, break when R9.x >= 4 (pushes/pops around the break)
+        .alu(
+            CfAluOp::ALU,
+            vec![vec![op2(
+                AluOp::ADD_INT,
+                9,
+                0,
+                [gpr(9, 0), k(sel::ONE_INT, 0)],
+            )]],
+        )
+        .alu(
+            CfAluOp::ALU_PUSH_BEFORE,
+            vec![vec![pred_set(
+                AluOp::PRED_SETGE_INT,
+                gpr(9, 0),
+                k(sel::LITERAL, 0),
+            )]],
+        )
+        .cf(word(CfOp::LOOP_BREAK, 10, 0))
+        .cf(word(CfOp::POP, 6, 1))
+        // 6: odd lanes continue
+        .alu(CfAluOp::ALU_PUSH_BEFORE, vec![vec![odd]])
+        .cf(word(CfOp::LOOP_CONTINUE, 10, 0))
+        .cf(word(CfOp::POP, 9, 1))
+        // 9: R9.z += 1 for the lanes still running this iteration
+        .alu(
+            CfAluOp::ALU,
+            vec![vec![op2(
+                AluOp::ADD_INT,
+                9,
+                2,
+                [gpr(9, 2), k(sel::ONE_INT, 0)],
+            )]],
+        )
+        .cf(word(CfOp::LOOP_END, 2, 0)));
+    let mut prog = p.build(ChipClass::Cayman);
+    if let ClauseBody::Alu(g) = &mut prog.clauses[2].body {
+        g[0].literals = vec![4, 0];
+    }
+    fix_addrs(&mut prog);
+    let (w, r) = run(&prog, Chip::Cayman, u64::MAX, &[0; 4]);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        // Iterations 1-3 reach the add (the 4th breaks first); odd lanes never do.
+        assert_eq!(w.r(9, 0, lane), 4);
+        assert_eq!(
+            w.r(9, 2, lane),
+            if lane % 2 == 1 { 0 } else { 3 },
+            "lane {lane}"
+        );
+    }
+}
+
+#[test]
+fn call_and_return() {
+    // 0: CALL @3; 1: R7.x += 10; 2: END; 3: R7.x = 5; 4: RETURN.
+    let mut call = word(CfOp::CALL, 3, 0);
+    if let CfInst::Word(w) = &mut call {
+        w.count = 1;
+    }
+    let p = Prog::new()
+        .cf(call)
+        .alu_lit(
+            CfAluOp::ALU,
+            vec![vec![op2(
+                AluOp::ADD_INT,
+                7,
+                0,
+                [gpr(7, 0), k(sel::LITERAL, 0)],
+            )]],
+            vec![vec![10, 0]],
+        )
+        .cf(word(CfOp::END, 0, 0))
+        .alu_lit(
+            CfAluOp::ALU,
+            vec![vec![op2(AluOp::MOV, 7, 0, [k(sel::LITERAL, 0), gpr(0, 0)])]],
+            vec![vec![5, 0]],
+        )
+        .cf(word(CfOp::RETURN, 0, 0));
+    let (w, r) = run(&p.build(ChipClass::Cayman), Chip::Cayman, u64::MAX, &[0; 4]);
+    assert_eq!(r, Ok(true));
+    assert_eq!(w.r(7, 0, 5), 15);
+}
+
+#[test]
+fn stack_faults() {
+    // POP with nothing pushed.
+    let p = end(Prog::new().cf(word(CfOp::POP, 1, 1)));
+    assert_eq!(
+        run(&p.build(ChipClass::Cayman), Chip::Cayman, u64::MAX, &[0; 4]).1,
+        Err(FaultKind::StackUnderflow)
+    );
+    // RETURN outside a subroutine.
+    let p = end(Prog::new().cf(word(CfOp::RETURN, 0, 0)));
+    assert_eq!(
+        run(&p.build(ChipClass::Cayman), Chip::Cayman, u64::MAX, &[0; 4]).1,
+        Err(FaultKind::StackUnderflow)
+    );
+    // A CALL_COUNT 0 self-call never reaches the depth limit: the 129th push overflows the
+    // 128 subentries.
+    let p = end(Prog::new().cf(word(CfOp::CALL, 0, 0)));
+    assert_eq!(
+        run(&p.build(ChipClass::Cayman), Chip::Cayman, u64::MAX, &[0; 4]).1,
+        Err(FaultKind::StackOverflow)
+    );
+    // With CALL_COUNT 1 the self-call is ignored at depth 32 (3.7.6; 32 subentries fit)
+    // and the program ends normally.
+    let mut call = word(CfOp::CALL, 0, 0);
+    if let CfInst::Word(w) = &mut call {
+        w.count = 1;
+    }
+    let p = end(Prog::new().cf(call));
+    assert_eq!(
+        run(&p.build(ChipClass::Cayman), Chip::Cayman, u64::MAX, &[0; 4]).1,
+        Ok(true)
+    );
+}
+
+#[test]
+fn bad_jumps_and_endless_loops() {
+    // JUMP with COND = FALSE always jumps: to an address outside the program.
+    let mut j = word(CfOp::JUMP, 100, 0);
+    if let CfInst::Word(w) = &mut j {
+        w.cond = 1;
+    }
+    let p = end(Prog::new().cf(j));
+    assert_eq!(
+        run(&p.build(ChipClass::Cayman), Chip::Cayman, u64::MAX, &[0; 4]).1,
+        Err(FaultKind::BadJump)
+    );
+    // Falling off the end of a CF program without CF_END.
+    let p = Prog::new().cf(word(CfOp::NOP, 0, 0));
+    assert_eq!(
+        run(&p.build(ChipClass::Cayman), Chip::Cayman, u64::MAX, &[0; 4]).1,
+        Err(FaultKind::BadJump)
+    );
+    // A DX10 loop nobody breaks out of never ends (the block budget runs out).
+    let p = end(Prog::new()
+        .cf(word(CfOp::LOOP_START_DX10, 3, 0))
+        .cf(word(CfOp::NOP, 0, 0))
+        .cf(word(CfOp::LOOP_END, 1, 0)));
+    assert_eq!(
+        run(&p.build(ChipClass::Cayman), Chip::Cayman, u64::MAX, &[0; 4]).1,
+        Ok(false)
+    );
+}
+
+/// VTX_READ_32 R0.x, R0.x, 0, #1 as llc-14 encodes it (cayman listing).
+fn vtx_read_32() -> FetchInst {
+    FetchInst {
+        op: FetchOp::VTX_FETCH,
+        words: [0x0000_0140, 0x135f_f000, 0],
+    }
+}
+
+#[test]
+fn fetch_and_rat_out_of_bounds_are_faults() {
+    let p = end(Prog::new().vtx(vtx_read_32()));
+    // R0.x = lane: bytes 0..255 of the pool, where nothing is mapped below the first buffer
+    // the test allocates after GUEST_BASE (constant buffer 0 sits at GUEST_BASE itself), so
+    // move every lane far past it.
+    let prog = p.build(ChipClass::Cayman);
+    let f = lift_ok(&prog, Chip::Cayman);
+    let mut w = Wave::new(u64::MAX, &[0; 4]);
+    for lane in 0..64 {
+        w.state
+            .set_lane(w.l.gpr(0, 0), lane, 0x0100_0000 + 4 * lane);
+    }
+    assert!(matches!(
+        run_on(&Interpreter, &f, &mut w, 100),
+        Err(FaultKind::OutOfBounds { .. })
+    ));
+    // In bounds: the lanes read constant buffer 0 (at GUEST_BASE) through the pool.
+    let mut w = Wave::new(u64::MAX, &[11, 22, 33, 44]);
+    for lane in 0..64 {
+        w.state.set_lane(w.l.gpr(0, 0), lane, 4 * (lane % 4));
+    }
+    assert_eq!(run_on(&Interpreter, &f, &mut w, 100), Ok(true));
+    assert_eq!(
+        (0..4).map(|l| w.r(0, 0, l)).collect::<Vec<_>>(),
+        [11, 22, 33, 44]
+    );
+
+    // MEM_RAT_CACHELESS STORE_DWORD R1.x at dword index R0.x.
+    let store = CfInst::Mem(CfMem {
+        op: CfMemOp::MEM_RAT_CACHELESS,
+        rat: Some(RatFields {
+            id: 0,
+            inst: RatInst::STORE_DWORD,
+            index_mode: 0,
+        }),
+        array_base: 0,
+        kind: 1,
+        rw_gpr: 1,
+        rw_rel: false,
+        index_gpr: 0,
+        elem_size: 0,
+        array_size: 0,
+        comp_mask: 1,
+        burst_count: 0,
+        valid_pixel_mode: false,
+        end_of_program: false,
+        mark: false,
+        barrier: true,
+    });
+    let prog = end(Prog::new().cf(store)).build(ChipClass::Cayman);
+    let f = lift_ok(&prog, Chip::Cayman);
+    let mut w = Wave::new(u64::MAX, &[0; 4]);
+    for lane in 0..64 {
+        w.state.set_lane(w.l.gpr(0, 0), lane, 0x0040_0000 + lane);
+    }
+    assert!(matches!(
+        run_on(&Interpreter, &f, &mut w, 100),
+        Err(FaultKind::OutOfBounds { write: true, .. })
+    ));
+    // In bounds: lane l stores R1.x = 100 + l to dword l of constant buffer 0's bytes.
+    let mut w = Wave::new(0xf, &[0; 4]);
+    for lane in 0..64 {
+        w.state.set_lane(w.l.gpr(0, 0), lane, lane);
+        w.state.set_lane(w.l.gpr(1, 0), lane, 100 + lane);
+    }
+    assert_eq!(run_on(&Interpreter, &f, &mut w, 100), Ok(true));
+    let mut b = [0u8; 16];
+    w.mem
+        .read_bytes(wavejit_runtime::GUEST_BASE, &mut b)
+        .unwrap();
+    let got: Vec<u32> = b
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, [100, 101, 102, 103]);
+}
