@@ -336,3 +336,39 @@ pub fn prepare(l: &Loaded, req: &RunRequest<'_>) -> Result<Launcher> {
 pub fn run(l: &Loaded, req: &RunRequest<'_>) -> Result<RunOutcome> {
     RunOutcome::run(Box::new(prepare(l, req)?))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_are_offsets_from_the_pool_base_within_4_gib() {
+        let buffer = |offset: u64, size| PlacedArg::Buffer {
+            addr: POOL_BASE + offset,
+            size,
+        };
+        assert_eq!(
+            arg_value(0, buffer(0x100, 16)).unwrap(),
+            ArgValue::Pointer(0x100)
+        );
+        let last = (1 << 32) - 16;
+        assert_eq!(
+            arg_value(0, buffer(last, 16)).unwrap(),
+            ArgValue::Pointer(0xffff_fff0)
+        );
+        assert!(arg_value(0, buffer(last, 17)).is_err());
+    }
+
+    #[test]
+    fn values_keep_their_bits_and_width() {
+        let v = |kind, bits| arg_value(0, PlacedArg::Value { kind, bits }).unwrap();
+        let pi = std::f64::consts::PI.to_bits();
+        assert_eq!(v(ValueKind::F64, pi).bytes(), pi.to_le_bytes());
+        assert_eq!(
+            v(ValueKind::I32, 0xffff_fffe).bytes(),
+            (-2i32).to_le_bytes()
+        );
+        assert_eq!(v(ValueKind::F32, 0x3f80_0000).bytes(), 1f32.to_le_bytes());
+        assert_eq!(v(ValueKind::I64, u64::MAX).bytes(), (-1i64).to_le_bytes());
+    }
+}

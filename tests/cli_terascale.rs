@@ -225,3 +225,71 @@ fn bad_launch_sizes_name_the_kernel() {
         &["kernel branches", "invalid launch", "exceeds 1024"],
     );
 }
+
+#[test]
+fn an_instruction_the_lifter_refuses_is_named_in_one_line() {
+    let mut bytes = std::fs::read(root().join(BRANCHES)).unwrap();
+    // CF 13 (`POP @14 POP:1` in branches.s) becomes HALT (CF_INST 31, every other field 0):
+    // it decodes and prints, but halting a wave is not something a compute launch can lift.
+    let at = hex(&oracle("cayman", "branches")["text.offset"]) as usize + 13 * 8;
+    bytes[at..at + 8].copy_from_slice(&[0, 0, 0, 0, 0, 0, 0xc0, 0x07]);
+    let file = write_temp("ts-halt.o", &bytes);
+    let text = succeeds(&["disasm", &file]);
+    assert_eq!(text.lines().nth(14), Some("\tHALT NO_BARRIER"));
+    let line = fails(&run_args(&file, "branches", "jit"));
+    assert_mentions(&line, &["kernel branches: CF @13", "HALT", "unsupported"]);
+    assert_eq!(fails(&run_args(&file, "branches", "interp")), line);
+    assert_eq!(fails(&["disasm", &file, "--ir"]), line);
+    let _ = std::fs::remove_file(&file);
+}
+
+/// `run --save` of r600 fixtures under both engines gives the host-computed expected outputs.
+#[test]
+fn run_saves_the_expected_outputs() {
+    let data = "tests/fixtures/gcn/data";
+    for (chip, engine) in [("cayman", "jit"), ("barts", "interp"), ("cypress", "jit")] {
+        let out = temp_path(&format!("ts-{chip}-{engine}.bin"));
+        let sums = temp_path(&format!("ts-{chip}-{engine}-sums.bin"));
+        let save0 = format!("0:{}", out.display());
+        let save1 = format!("1:{}", sums.display());
+        let file = format!("tests/fixtures/terascale/{chip}/uniform_loop.o");
+        let x = format!("buf:{data}/uniform_loop/x.bin");
+        let coef = format!("buf:{data}/uniform_loop/coef.bin");
+        succeeds(&[
+            "run",
+            &file,
+            "--kernel",
+            "uniform_loop",
+            "--global",
+            "256",
+            "--local",
+            "64",
+            "--engine",
+            engine,
+            "--arg",
+            "zero:1024",
+            "--arg",
+            "zero:1024",
+            "--arg",
+            &x,
+            "--arg",
+            &coef,
+            "--arg",
+            "u32:13",
+            "--save",
+            &save0,
+            "--save",
+            &save1,
+        ]);
+        for (path, expected) in [(&out, "out"), (&sums, "sums")] {
+            let want =
+                std::fs::read(root().join(format!("{data}/uniform_loop/{expected}.expected.bin")))
+                    .unwrap();
+            assert!(
+                std::fs::read(path).unwrap() == want,
+                "{chip} {engine} {expected}"
+            );
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
