@@ -37,7 +37,8 @@
 //! The kernels become synthetic [`loader::Kernel`]s run through the same preparation and
 //! dispatch as kernels of code objects ([`crate::gcn::prepare_kernel`]).
 
-use crate::gcn::{Launcher, RunOutcome, RunRequest};
+use crate::gcn::{Launcher, RunRequest};
+use crate::launch::RunOutcome;
 use crate::spec::ArgSpec;
 use crate::{Error, Result};
 use std::fmt::Write;
@@ -337,9 +338,7 @@ impl AsmFile {
 
     /// [`AsmFile::prepare`], then one dispatch over the grid.
     pub fn run(&self, req: &RunRequest<'_>) -> Result<RunOutcome> {
-        let launcher = self.prepare(req)?;
-        let stats = launcher.dispatch()?;
-        Ok(RunOutcome { launcher, stats })
+        RunOutcome::run(Box::new(self.prepare(req)?))
     }
 
     /// The named kernel, or every kernel.

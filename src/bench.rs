@@ -1,6 +1,14 @@
 //! Throughput figures: the ALU-heavy kernel (`benches/kernels/alu_heavy.cl`, compiled for
-//! gfx900) under the interpreter and the JIT, and the native Rust reference of the same
-//! computation ([`crate::native`]), measured in one run, interleaved, on one thread.
+//! gfx900 and for cayman) under the interpreter and the JIT, and the native Rust reference of
+//! the same computation ([`crate::native`]), measured in one run, interleaved, on one thread.
+//!
+//! The reference is bit-identical to both builds by construction of the source: fmaf is fused
+//! everywhere (GCN v_fma_f32, TeraScale FMA, Rust `mul_add`); `-ffp-contract=off` keeps every
+//! other multiply and add separately rounded (the r600 build's MULADD_IEEE is an unfused
+//! multiply-add, [`wavejit_terascale::lift::alu_ops`]); fminf/fmaxf see no NaN; and no value
+//! is a denormal (|a|, |b|, |c| stay far above 2^-126), so the r600 f32 mode, which flushes
+//! denormals, and the GCN one agree with the host. [`Figures::native_agrees`] checks it on
+//! every run.
 //!
 //! Times are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`; every implementation
 //! runs on that one thread), so other load on a shared machine does not count (it still
@@ -12,13 +20,52 @@
 //! (the convention of notes/cranelift_jit.md); the native reference is credited with the same
 //! number of lane-instructions as the emulated kernel executes.
 
-use crate::gcn::{Launcher, RunRequest};
+use crate::launch::{Prepared, RunRequest};
 use crate::spec::ArgSpec;
 use crate::{EngineKind, Error, Result};
 use std::time::{Duration, Instant};
 
 /// The benchmark kernel, compiled by benches/kernels/build.sh.
 pub const ALU_HEAVY_GFX900: &[u8] = include_bytes!("../benches/kernels/alu_heavy.gfx900.hsaco");
+/// The same source compiled for cayman (TeraScale 3, VLIW4).
+pub const ALU_HEAVY_CAYMAN: &[u8] = include_bytes!("../benches/kernels/alu_heavy.cayman.o");
+
+/// Which builds of the kernel to measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchIsa {
+    Gcn,
+    Terascale,
+    Both,
+}
+
+/// One build of the benchmark kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchKernel {
+    /// The chip it was compiled for.
+    pub chip: &'static str,
+    pub object: &'static [u8],
+}
+
+/// The gfx900 build.
+pub const GCN: BenchKernel = BenchKernel {
+    chip: "gfx900",
+    object: ALU_HEAVY_GFX900,
+};
+/// The cayman build.
+pub const TERASCALE: BenchKernel = BenchKernel {
+    chip: "cayman",
+    object: ALU_HEAVY_CAYMAN,
+};
+
+impl BenchIsa {
+    pub fn kernels(self) -> Vec<BenchKernel> {
+        match self {
+            BenchIsa::Gcn => vec![GCN],
+            BenchIsa::Terascale => vec![TERASCALE],
+            BenchIsa::Both => vec![GCN, TERASCALE],
+        }
+    }
+}
 
 /// What to measure.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +76,7 @@ pub struct BenchConfig {
     pub iters: u32,
     /// Repetitions per implementation (the median is reported).
     pub reps: u32,
+    pub isa: BenchIsa,
 }
 
 impl Default for BenchConfig {
@@ -37,6 +85,7 @@ impl Default for BenchConfig {
             waves: 64,
             iters: 200,
             reps: 7,
+            isa: BenchIsa::Gcn,
         }
     }
 }
@@ -78,8 +127,14 @@ pub fn input(n: usize) -> Vec<f32> {
         .collect()
 }
 
-pub fn launcher(engine: EngineKind, cfg: &BenchConfig, active: u32) -> Result<Launcher> {
-    let loaded = crate::gcn::load(ALU_HEAVY_GFX900, None)?;
+/// `kernel` prepared on `engine` for `cfg`'s grid, with `active` lanes of 4 running the loop.
+pub fn launcher(
+    kernel: BenchKernel,
+    engine: EngineKind,
+    cfg: &BenchConfig,
+    active: u32,
+) -> Result<Box<dyn Prepared>> {
+    let loaded = crate::object::load(kernel.object, None)?;
     let n = cfg.waves as usize * 64;
     let data: Vec<u8> = input(n).iter().flat_map(|x| x.to_le_bytes()).collect();
     let args = [
@@ -104,7 +159,7 @@ pub fn launcher(engine: EngineKind, cfg: &BenchConfig, active: u32) -> Result<La
         fuel: u64::MAX,
         timeout: Duration::from_secs(3600),
     };
-    crate::gcn::prepare(&loaded, &req)
+    loaded.prepare(&req)
 }
 
 /// CPU time consumed by the calling thread, in seconds (None if the clock is unavailable).
@@ -142,10 +197,10 @@ fn to_f32(bytes: &[u8]) -> Vec<f32> {
         .collect()
 }
 
-/// Measures one exec configuration: `active` = 4 (all lanes) or 3 (mixed exec).
-pub fn measure(cfg: &BenchConfig, active: u32) -> Result<Figures> {
-    let interp = launcher(EngineKind::Interp, cfg, active)?;
-    let jit = launcher(EngineKind::Jit, cfg, active)?;
+/// Measures one exec configuration of `kernel`: `active` = 4 (all lanes) or 3 (mixed exec).
+pub fn measure(kernel: BenchKernel, cfg: &BenchConfig, active: u32) -> Result<Figures> {
+    let interp = launcher(kernel, EngineKind::Interp, cfg, active)?;
+    let jit = launcher(kernel, EngineKind::Jit, cfg, active)?;
     let n = cfg.waves as usize * 64;
     let inp = input(n);
     let mut native_out = vec![0f32; n];
@@ -199,27 +254,35 @@ pub fn measure(cfg: &BenchConfig, active: u32) -> Result<Figures> {
     })
 }
 
-/// Compiles the kernel with a fresh JIT (no code cache) and reports the time per instruction.
-pub fn compile_time() -> Result<CompileFigures> {
+/// Compiles `kernel` with a fresh JIT (no code cache) and reports the time per instruction.
+pub fn compile_time(kernel: BenchKernel) -> Result<CompileFigures> {
     use wavejit_runtime::Engine;
-    let loaded = crate::gcn::load(ALU_HEAVY_GFX900, None)?;
-    let kernel = loaded.object.kernel("alu_heavy")?;
-    let guest_insts = wavejit_gcn::decode_all(loaded.gen, &kernel.code)
-        .map_err(|e| Error::Other(e.to_string()))?
-        .len();
-    let lifted = crate::gcn::lift_kernel(&loaded, kernel, &kernel.code)?;
+    let (func, guest_insts) = match crate::object::load(kernel.object, None)? {
+        crate::object::Loaded::Gcn(loaded) => {
+            let k = loaded.object.kernel("alu_heavy")?;
+            let insts = wavejit_gcn::decode_all(loaded.gen, &k.code)
+                .map_err(|e| Error::Other(e.to_string()))?
+                .len();
+            (crate::gcn::lift_kernel(&loaded, k, &k.code)?.func, insts)
+        }
+        crate::object::Loaded::TeraScale(loaded) => {
+            let lifted =
+                crate::terascale::lift_kernel(&loaded, loaded.object.kernel("alu_heavy")?)?;
+            (lifted.func, lifted.machine_insts)
+        }
+    };
     let mut best = f64::MAX;
     let mut code_bytes = 0;
     for _ in 0..5 {
         let jit = wavejit_jit::Jit::new()?;
-        let (prepared, t) = timed(|| jit.prepare(lifted.func.clone()));
+        let (prepared, t) = timed(|| jit.prepare(func.clone()));
         prepared?;
         best = best.min(t);
         code_bytes = jit.stats().code_bytes;
     }
     Ok(CompileFigures {
         guest_insts,
-        ir_insts: lifted.func.inst_count(),
+        ir_insts: func.inst_count(),
         seconds: best,
         code_bytes,
     })
@@ -227,12 +290,19 @@ pub fn compile_time() -> Result<CompileFigures> {
 
 /// The report `wavejit bench` and `wavejit demo` print.
 pub fn report(cfg: &BenchConfig) -> Result<String> {
-    use std::fmt::Write;
     let mut s = String::new();
+    for kernel in cfg.isa.kernels() {
+        report_kernel(&mut s, kernel, cfg)?;
+    }
+    Ok(s)
+}
+
+fn report_kernel(s: &mut String, kernel: BenchKernel, cfg: &BenchConfig) -> Result<()> {
+    use std::fmt::Write;
     let _ = writeln!(
         s,
-        "alu_heavy (gfx900), {} waves x {} loop trips, 1 thread; G lane-instr/s (median of {}, thread CPU time):",
-        cfg.waves, cfg.iters, cfg.reps
+        "alu_heavy ({}), {} waves x {} loop trips, 1 thread; G lane-instr/s (median of {}, thread CPU time):",
+        kernel.chip, cfg.waves, cfg.iters, cfg.reps
     );
     let _ = writeln!(
         s,
@@ -240,7 +310,7 @@ pub fn report(cfg: &BenchConfig) -> Result<String> {
         "", "interp", "JIT", "native", "JIT/native", "JIT/interp"
     );
     for active in [4, 3] {
-        let f = measure(cfg, active)?;
+        let f = measure(kernel, cfg, active)?;
         let _ = writeln!(
             s,
             "  {:<28} {:>8.3} {:>8.2} {:>8.2} {:>10.2}x {:>10.1}x{}",
@@ -257,7 +327,7 @@ pub fn report(cfg: &BenchConfig) -> Result<String> {
             }
         );
     }
-    let c = compile_time()?;
+    let c = compile_time(kernel)?;
     let _ = writeln!(
         s,
         "JIT compile: {:.2} ms for {} guest instructions ({} IR): {:.1} us per guest instruction, {:.1} us per IR instruction, {} bytes of code",
@@ -268,5 +338,5 @@ pub fn report(cfg: &BenchConfig) -> Result<String> {
         c.seconds * 1e6 / c.ir_insts as f64,
         c.code_bytes
     );
-    Ok(s)
+    Ok(())
 }

@@ -27,7 +27,8 @@ pub struct RunOptions {
     /// After the run, write buffer argument I (0-based argument index) to PATH.
     #[arg(long = "save")]
     pub saves: Vec<SaveSpec>,
-    /// Override the target chip read from the file (e.g. gfx900, tahiti).
+    /// Override the target chip read from the file (e.g. gfx900, tahiti; cayman, cypress for
+    /// r600 objects).
     #[arg(long)]
     pub target: Option<String>,
     /// Guest instructions a wave may execute before the run stops.
@@ -47,8 +48,7 @@ pub fn info(file: &Path, target: Option<&str>) -> Result<()> {
         print!("{}", crate::asm_kernel::load(file, target)?.describe());
         return Ok(());
     }
-    let co = crate::gcn::load(&read(file)?, target)?;
-    print!("{}", crate::gcn::describe(&co));
+    print!("{}", crate::object::load(&read(file)?, target)?.describe());
     Ok(())
 }
 
@@ -63,12 +63,13 @@ pub fn disasm(file: &Path, kernel: Option<&str>, target: Option<&str>, ir: bool)
         print!("{text}");
         return Ok(());
     }
-    let co = crate::gcn::load(&read(file)?, target)?;
-    if ir {
-        print!("{}", crate::gcn::lifted_ir(&co, kernel)?);
+    let object = crate::object::load(&read(file)?, target)?;
+    let text = if ir {
+        object.lifted_ir(kernel)?
     } else {
-        print!("{}", crate::gcn::disassemble(&co, kernel)?);
-    }
+        object.disassemble(kernel)?
+    };
+    print!("{text}");
     Ok(())
 }
 
@@ -87,7 +88,7 @@ pub fn run(o: RunOptions) -> Result<()> {
     }
     let global = crate::spec::parse_dims(&o.global).map_err(|e| Error::Usage(e.0))?;
     let local = crate::spec::parse_dims(&o.local).map_err(|e| Error::Usage(e.0))?;
-    let req = crate::gcn::RunRequest {
+    let req = crate::launch::RunRequest {
         kernel: &o.kernel,
         global,
         local,
@@ -100,8 +101,7 @@ pub fn run(o: RunOptions) -> Result<()> {
     let out = if crate::asm_kernel::is_asm_file(&o.file) {
         crate::asm_kernel::load(&o.file, o.target.as_deref())?.run(&req)?
     } else {
-        let loaded = crate::gcn::load(&read(&o.file)?, o.target.as_deref())?;
-        crate::gcn::run(&loaded, &req)?
+        crate::object::load(&read(&o.file)?, o.target.as_deref())?.run(&req)?
     };
     for s in &o.saves {
         let bytes = out.buffer(s.arg)?;

@@ -1,5 +1,7 @@
 //! Glue for GCN code objects: loading with a target override, describing, disassembling.
 
+pub use crate::launch::RunRequest;
+use crate::launch::{mem_err, PlacedArg, Prepared, RunOutcome};
 use crate::{Error, Result};
 use std::fmt::Write;
 use wavejit_gcn::loader::{self, Abi, ArgKind, CodeObject};
@@ -172,24 +174,12 @@ fn gfx_number(gen: Gen) -> u8 {
     }
 }
 
-/// A kernel launch: sizes, arguments, engine and limits.
-pub struct RunRequest<'a> {
-    pub kernel: &'a str,
-    pub global: [u32; 3],
-    pub local: [u32; 3],
-    pub engine: crate::EngineKind,
-    pub threads: usize,
-    pub args: &'a [crate::spec::ArgSpec],
-    pub fuel: u64,
-    pub timeout: std::time::Duration,
-}
-
 /// A kernel made ready to dispatch: buffers in guest memory, code lifted and prepared by the
 /// engine. [`Launcher::dispatch`] may run it any number of times (benchmarks do).
 pub struct Launcher {
     pub mem: wavejit_runtime::GuestMemory,
-    /// Guest address and size of each buffer argument (None for values).
-    pub buffers: Vec<Option<(u64, u64)>>,
+    /// Every argument as placed in guest memory.
+    pub args: Vec<PlacedArg>,
     pub lifted: Lifted,
     pub program: std::sync::Arc<dyn wavejit_runtime::Program>,
     gfx: u8,
@@ -209,17 +199,7 @@ pub struct Launcher {
 impl Launcher {
     /// The bytes of buffer argument `i`.
     pub fn buffer(&self, i: usize) -> Result<Vec<u8>> {
-        let (addr, size) = self
-            .buffers
-            .get(i)
-            .copied()
-            .flatten()
-            .ok_or_else(|| Error::Usage(format!("argument {i} is not a buffer")))?;
-        let mut out = vec![0u8; size as usize];
-        self.mem
-            .read_bytes(addr, &mut out)
-            .map_err(|e| Error::Other(e.to_string()))?;
-        Ok(out)
+        crate::launch::read_buffer(&self.mem, &self.args, i)
     }
 
     /// Runs the kernel once over the whole grid (GDS starts zeroed every time).
@@ -290,28 +270,19 @@ fn reads_file(func: &wavejit_ir::Function, file: wavejit_ir::FileId) -> bool {
         .any(|i| matches!(i.kind, wavejit_ir::InstKind::ReadReg(r) if r.file == file))
 }
 
-/// The outcome of [`run`]: the launcher (memory and buffers) and what the dispatch did.
-pub struct RunOutcome {
-    pub launcher: Launcher,
-    pub stats: wavejit_runtime::DispatchStats,
-}
-
-impl RunOutcome {
-    /// The bytes of buffer argument `i` after the run.
-    pub fn buffer(&self, i: usize) -> Result<Vec<u8>> {
-        self.launcher.buffer(i)
+impl Prepared for Launcher {
+    fn dispatch(&self) -> Result<wavejit_runtime::DispatchStats> {
+        Launcher::dispatch(self)
     }
-}
 
-fn mem_err(e: wavejit_runtime::MemError) -> Error {
-    Error::Other(e.to_string())
+    fn buffer(&self, i: usize) -> Result<Vec<u8>> {
+        Launcher::buffer(self, i)
+    }
 }
 
 /// Loads buffers and arguments into guest memory, lifts the kernel and runs it once.
 pub fn run(l: &Loaded, req: &RunRequest<'_>) -> Result<RunOutcome> {
-    let launcher = prepare(l, req)?;
-    let stats = launcher.dispatch()?;
-    Ok(RunOutcome { launcher, stats })
+    RunOutcome::run(Box::new(prepare(l, req)?))
 }
 
 /// Loads buffers and arguments into guest memory, lifts the kernel and prepares it on the
@@ -322,7 +293,7 @@ pub fn prepare(l: &Loaded, req: &RunRequest<'_>) -> Result<Launcher> {
 
 /// [`prepare`] for a kernel given directly (`req.kernel` is not looked up), decoded as `gen`.
 pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -> Result<Launcher> {
-    use crate::spec::{ArgSpec, ValueKind};
+    use crate::spec::ValueKind;
     use wavejit_gcn::launch::{self, ArgValue, Dispatch};
     // Most launch errors name the kernel already; `InvalidLaunch` does not.
     let fail = |e: launch::LaunchError| match e {
@@ -338,38 +309,21 @@ pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -
     dispatch.validate(kernel).map_err(fail)?;
 
     let mut mem = wavejit_runtime::GuestMemory::new().map_err(mem_err)?;
-    let mut values = Vec::with_capacity(req.args.len());
-    let mut buffers = Vec::with_capacity(req.args.len());
-    for spec in req.args {
-        let (value, buffer) = match spec {
-            ArgSpec::File(path) => {
-                let data = crate::cli::read(path)?;
-                let addr = mem.alloc_bytes(&data, 256).map_err(mem_err)?;
-                (ArgValue::Pointer(addr), Some((addr, data.len() as u64)))
-            }
-            ArgSpec::Zero(n) => {
-                let addr = mem.alloc(*n, 256).map_err(mem_err)?;
-                (ArgValue::Pointer(addr), Some((addr, *n)))
-            }
-            ArgSpec::Data(data) => {
-                let addr = mem.alloc_bytes(data, 256).map_err(mem_err)?;
-                (ArgValue::Pointer(addr), Some((addr, data.len() as u64)))
-            }
-            ArgSpec::Value { kind, bits } => {
-                let v = match kind {
-                    ValueKind::U32 => ArgValue::U32(*bits as u32),
-                    ValueKind::I32 => ArgValue::I32(*bits as u32 as i32),
-                    ValueKind::U64 => ArgValue::U64(*bits),
-                    ValueKind::I64 => ArgValue::I64(*bits as i64),
-                    ValueKind::F32 => ArgValue::F32(f32::from_bits(*bits as u32)),
-                    ValueKind::F64 => ArgValue::F64(f64::from_bits(*bits)),
-                };
-                (v, None)
-            }
-        };
-        values.push(value);
-        buffers.push(buffer);
-    }
+    let args = crate::launch::place_args(&mut mem, req.args)?;
+    let values: Vec<ArgValue> = args
+        .iter()
+        .map(|a| match *a {
+            PlacedArg::Buffer { addr, .. } => ArgValue::Pointer(addr),
+            PlacedArg::Value { kind, bits } => match kind {
+                ValueKind::U32 => ArgValue::U32(bits as u32),
+                ValueKind::I32 => ArgValue::I32(bits as u32 as i32),
+                ValueKind::U64 => ArgValue::U64(bits),
+                ValueKind::I64 => ArgValue::I64(bits as i64),
+                ValueKind::F32 => ArgValue::F32(f32::from_bits(bits as u32)),
+                ValueKind::F64 => ArgValue::F64(f64::from_bits(bits)),
+            },
+        })
+        .collect();
     let kernarg_bytes =
         launch::padded_kernarg(launch::build_kernarg(kernel, &dispatch, &values).map_err(fail)?);
     let kernarg = mem.alloc_bytes(&kernarg_bytes, 256).map_err(mem_err)?;
@@ -407,7 +361,7 @@ pub fn prepare_kernel(kernel: &loader::Kernel, gen: Gen, req: &RunRequest<'_>) -
     let uses_gds = reads_file(&lifted.func, lifted.layout.gds);
     Ok(Launcher {
         mem,
-        buffers,
+        args,
         lifted,
         program,
         gfx,

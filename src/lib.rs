@@ -10,8 +10,11 @@ pub mod demo;
 pub mod fixtures;
 pub mod fuzz;
 pub mod gcn;
+pub mod launch;
 pub mod native;
+pub mod object;
 pub mod spec;
+pub mod terascale;
 
 use std::sync::Arc;
 use wavejit_runtime::Engine;
@@ -53,6 +56,8 @@ pub enum Error {
     },
     #[error("{0}")]
     Load(#[from] wavejit_gcn::loader::LoadError),
+    #[error("{0}")]
+    TsLoad(#[from] wavejit_terascale::loader::LoadError),
     #[error("{0}")]
     Exec(#[from] wavejit_runtime::ExecError),
     #[error("{0}")]

@@ -17,7 +17,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a kernel of a code object (or of a `.s` file, see README "Assembly files").
+    /// Run a kernel of a GCN code object, an r600 object (or a GCN `.s` file, see README
+    /// "Assembly files").
     Run(wavejit::cli::RunOptions),
     /// Disassembly in the ISA's conventional syntax.
     Disasm {
@@ -60,6 +61,9 @@ enum Command {
         /// Repetitions per implementation (medians are reported).
         #[arg(long, default_value_t = 7)]
         reps: u32,
+        /// Which build of the kernel: gcn (gfx900), terascale (cayman) or both.
+        #[arg(long, value_enum, default_value = "gcn")]
+        isa: wavejit::bench::BenchIsa,
     },
     /// Bundled example kernels, both engines, checked, with figures.
     Demo,
@@ -104,9 +108,17 @@ fn main() -> ExitCode {
             seed,
             out,
         } => wavejit::cli::fuzz(&isa, seconds, seed, &out),
-        Command::Bench { waves, iters, reps } => {
-            wavejit::cli::bench(wavejit::bench::BenchConfig { waves, iters, reps })
-        }
+        Command::Bench {
+            waves,
+            iters,
+            reps,
+            isa,
+        } => wavejit::cli::bench(wavejit::bench::BenchConfig {
+            waves,
+            iters,
+            reps,
+            isa,
+        }),
         Command::Demo => wavejit::cli::demo(),
     };
     match result {

@@ -3,9 +3,19 @@
 // benches/native.rs (src/bench.rs) holds the same computation in Rust (the native reference).
 typedef unsigned int uint;
 
+// The work-item's ids: the amdgcn builtins, or their r600 spellings (LLVM's r600 target has no
+// `__builtin_amdgcn_workgroup_id_x`).
+#ifdef __R600__
+#define GROUP_ID_X() __builtin_r600_read_tgid_x()
+#define LOCAL_ID_X() __builtin_r600_read_tidig_x()
+#else
+#define GROUP_ID_X() __builtin_amdgcn_workgroup_id_x()
+#define LOCAL_ID_X() __builtin_amdgcn_workitem_id_x()
+#endif
+
 kernel __attribute__((reqd_work_group_size(64, 1, 1)))
 void alu_heavy(global float *out, global const float *in, uint iters, uint active) {
-    uint i = __builtin_amdgcn_workgroup_id_x() * 64u + __builtin_amdgcn_workitem_id_x();
+    uint i = GROUP_ID_X() * 64u + LOCAL_ID_X();
     float a = in[i];
     float b = a * 0.5f + 1.0f;
     float c = 1.0f - a;

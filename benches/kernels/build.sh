@@ -11,3 +11,12 @@ for cpu in gfx900 tonga; do
   ld.lld-14 -shared -o alu_heavy.$cpu.hsaco alu_heavy.$cpu.o
   rm -f alu_heavy.$cpu.o alu_heavy.$cpu.ll
 done
+# TeraScale (r600 family): llc's relocatable object is what the loader reads. A chip with FMA
+# (LLVM's FeatureFMA: cypress, cayman), else __builtin_fmaf is an unsupported library call.
+for cpu in cayman; do
+  clang-14 -target r600-- -mcpu=$cpu -x cl -cl-std=CL1.2 -cl-no-stdinc -nogpulib \
+    -O2 -ffp-contract=off -S -emit-llvm -o alu_heavy.$cpu.ll alu_heavy.cl
+  llc-14 -O2 -mtriple=r600-- -mcpu=$cpu -o alu_heavy.$cpu.s alu_heavy.$cpu.ll
+  llc-14 -O2 -mtriple=r600-- -mcpu=$cpu -filetype=obj -o alu_heavy.$cpu.o alu_heavy.$cpu.ll
+  rm -f alu_heavy.$cpu.ll
+done
