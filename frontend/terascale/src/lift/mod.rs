@@ -46,6 +46,7 @@ pub mod alu_ops;
 mod cf;
 mod emit;
 mod fetch;
+mod lds;
 mod mem;
 pub mod state;
 
@@ -127,6 +128,7 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
             f32_mode: F32_MODE,
             f64_mode: F64_MODE,
         },
+        oq: lds::OutputQueue::default(),
     };
     cx.b.switch_to(prologue);
     cx.prologue();
@@ -155,6 +157,8 @@ pub(crate) struct Lifter<'a> {
     /// The block of every CF instruction, by CF address.
     pub blocks: HashMap<u32, Block>,
     pub env: AluEnv,
+    /// The LDS output queue of the ALU clause being lifted.
+    pub oq: lds::OutputQueue,
 }
 
 impl Lifter<'_> {
