@@ -54,7 +54,12 @@ fn inst(op: AluOp, dst: u8, chan: u8, s: [AluSrc; 3]) -> AluInst {
 
 /// `MOV Rdst.x, s`.
 fn mov(dst: u8, s: AluSrc) -> AluInst {
-    inst(AluOp::MOV, dst, 0, [s, AluSrc::default(), AluSrc::default()])
+    inst(
+        AluOp::MOV,
+        dst,
+        0,
+        [s, AluSrc::default(), AluSrc::default()],
+    )
 }
 
 /// An LDS_IDX_OP: address R1.x, data R2.x and R3.x (as the op takes them).
@@ -148,7 +153,9 @@ fn init(i: u32) -> u32 {
 }
 
 fn data(lane: u32, k: u32) -> u32 {
-    (lane + 3 * k).wrapping_mul(0x85eb_ca6b).rotate_left(lane + k)
+    (lane + 3 * k)
+        .wrapping_mul(0x85eb_ca6b)
+        .rotate_left(lane + k)
 }
 
 fn own_dword(lane: u32) -> u32 {
@@ -218,7 +225,11 @@ fn run(p: &Program, st: &Start) -> Out {
     let a = run_on(&Interpreter, &f, st);
     let jit = wavejit_jit::Jit::new().expect("the JIT starts");
     let b = run_on(&jit, &f, st);
-    assert_eq!(a.state.cells(), b.state.cells(), "engines disagree on the state");
+    assert_eq!(
+        a.state.cells(),
+        b.state.cells(),
+        "engines disagree on the state"
+    );
     assert_eq!(a.lds, b.lds, "engines disagree on the LDS");
     a
 }
@@ -355,7 +366,11 @@ fn compare_exchange_store_write_and_exchange() {
         let out = run(&plain(groups), &st);
         for lane in 0..LANES {
             let (d0, d1) = (data_cmp(lane, 0), data_cmp(lane, 1));
-            assert_eq!(out.dword(lane), rmw(op, init(lane), d0, d1), "{op:?} {lane}");
+            assert_eq!(
+                out.dword(lane),
+                rmw(op, init(lane), d0, d1),
+                "{op:?} {lane}"
+            );
             if ret {
                 assert_eq!(out.r(5, lane), init(lane), "{op:?} {lane}: returned");
             }
@@ -465,10 +480,7 @@ fn byte_and_short_reads_and_writes() {
         LdsOp::SHORT_READ_RET,
         LdsOp::USHORT_READ_RET,
     ] {
-        let p = plain(vec![
-            vec![lds(op, 0)],
-            vec![mov(5, src(sel::LDS_OQ_A_POP))],
-        ]);
+        let p = plain(vec![vec![lds(op, 0)], vec![mov(5, src(sel::LDS_OQ_A_POP))]]);
         let out = run(&p, &st);
         for lane in 0..LANES {
             let v = init(lane) >> (8 * (lane % 3));
@@ -493,7 +505,11 @@ fn two_address_and_offset_forms() {
     };
     let half = 32;
     // READ2_RET: OQA = LDS(src0), OQB = LDS(src1); R2.x as an address: use R0-based data.
-    let read2 = lds_from(LdsOp::READ2_RET, 0, [gpr(1, 0), gpr(6, 0), AluSrc::default()]);
+    let read2 = lds_from(
+        LdsOp::READ2_RET,
+        0,
+        [gpr(1, 0), gpr(6, 0), AluSrc::default()],
+    );
     let add = |dst: u8, k: u32| {
         let mut i = inst(
             AluOp::ADD_INT,
@@ -548,7 +564,11 @@ fn two_address_and_offset_forms() {
     for lane in 0..half {
         assert_eq!(out.r(5, lane), init(lane + 5), "READ_REL B lane {lane}");
         assert_eq!(out.state.lane(out.l.gpr(5, 1), lane), init(lane), "peek A");
-        assert_eq!(out.r(6, lane), init(lane), "READ_REL A (peeked, then popped)");
+        assert_eq!(
+            out.r(6, lane),
+            init(lane),
+            "READ_REL A (peeked, then popped)"
+        );
     }
     // WRITE_REL (offset 33 dwords) and WRITE2 (offset 1 = 64 dwords).
     for (op, step) in [(LdsOp::WRITE_REL, 33u32), (LdsOp::WRITE2, 64)] {
@@ -560,7 +580,10 @@ fn two_address_and_offset_forms() {
         }
     }
     // XCHG_REL_RET / XCHG2_RET: both old values come back, both new ones are stored.
-    for (op, off, step) in [(LdsOp::XCHG_REL_RET, 40u8, 40u32), (LdsOp::XCHG2_RET, 2, 128)] {
+    for (op, off, step) in [
+        (LdsOp::XCHG_REL_RET, 40u8, 40u32),
+        (LdsOp::XCHG2_RET, 2, 128),
+    ] {
         let p = plain(vec![
             vec![lds(op, off)],
             vec![
@@ -578,7 +601,11 @@ fn two_address_and_offset_forms() {
             assert_eq!(out.dword(lane), data(lane, 0), "{op:?} first");
             assert_eq!(out.dword(lane + step), data(lane, 1), "{op:?} second");
             assert_eq!(out.r(5, lane), init(lane), "{op:?} A");
-            assert_eq!(out.state.lane(out.l.gpr(5, 1), lane), init(lane + step), "{op:?} B");
+            assert_eq!(
+                out.state.lane(out.l.gpr(5, 1), lane),
+                init(lane + step),
+                "{op:?} B"
+            );
         }
     }
     // READWRITE_RET: OQA = LDS(src0), LDS(src1) = src2.
@@ -645,12 +672,15 @@ fn a_return_is_not_visible_in_its_own_group_and_pops_precede_pushes() {
         vec![
             vec![a6],
             vec![lds(LdsOp::READ_RET, 0)],
-            vec![read6, inst(
-                AluOp::MOV,
-                7,
-                1,
-                [src(sel::LDS_OQ_A_POP), AluSrc::default(), AluSrc::default()],
-            )],
+            vec![
+                read6,
+                inst(
+                    AluOp::MOV,
+                    7,
+                    1,
+                    [src(sel::LDS_OQ_A_POP), AluSrc::default(), AluSrc::default()],
+                ),
+            ],
             vec![mov(8, src(sel::LDS_OQ_A_POP))],
         ],
         vec![vec![4 * 64, 0], vec![], vec![], vec![]],
