@@ -16,8 +16,14 @@
 //! load at `const_buffer(bank) + 16 * (16 * line + index) + 4 * chan`; LOCK_LOOP_INDEX adds
 //! aL to the index; reading an unlocked line, or the second line under LOCK_1, is invalid:
 //! 4.6.3 L1470), inline constants, literals (the group's literal dwords by CHAN), PV/PS,
-//! the active mask (229/230), aL (238), the double constants 1.0/0.5 (244-247). ABS then NEG
-//! are sign-bit operations (4.7.2).
+//! the active mask (229/230), aL (238), the double constants 1.0/0.5 (244-247: LSW 0, MSW
+//! 0x3FF00000 / 0x3FE00000), the LDS output queue (219-222) and LDS direct reads (223/224,
+//! see `lds`). ABS then NEG are sign-bit operations (4.7.2). A relative destination
+//! indexed by AR.x is lane-indexed, so its value is broadcast when it is uniform.
+//!
+//! # LDS_IDX_OP
+//! Lifted by `lds` in the compute phase of its slot (x); its return enters the output queue
+//! at the end of the group, after the group's pop (see `lds`).
 //!
 //! # Outputs
 //! OMOD then CLAMP ([`super::omod`], [`super::clamp`]) on OP2 instructions (not on Cayman's

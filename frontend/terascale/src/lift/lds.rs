@@ -7,7 +7,7 @@
 //! Mesa feed byte addresses (notes/amd_launch_abi.md §2.2), so every address GPR is a byte
 //! offset into the work-group's LDS ([`MemSpace::Lds`]: reads outside the allocation give 0,
 //! writes there are dropped, the SET_LDS_SIZE rule of L6587-L6601 for the default size).
-//! IDX_OFFSET counts dwords (L9240-L9242): the REL forms add `4 * offset` bytes to the address
+//! IDX_OFFSET counts dwords (L9235-L9236): the REL forms add `4 * offset` bytes to the address
 //! for their second access, WRITE2/XCHG2 `256 * offset` (64 dwords per step). Table 8.11 names
 //! the offset for no other op, so the other ops ignore it.
 //!
@@ -38,7 +38,7 @@
 //! THREAD_REL's description is garbled (notes §7.3), so a set THREAD_REL is unsupported.
 //!
 //! # Not lifted
-//! ATOMIC_ORDERED_ALLOC_RET (GDS only, L9246: invalid here), SET_LDS_SIZE and the
+//! ATOMIC_ORDERED_ALLOC_RET (GDS only, L9234: invalid here), SET_LDS_SIZE and the
 //! LDS_BASE_ADDR / LDS_SIZE selects 217/218 (the LDS allocation is not a lift input).
 use super::{LiftError, Lifter};
 use crate::inst::{sel, AluInst};
@@ -374,7 +374,7 @@ impl Lifter<'_> {
                 cf,
                 at,
                 text(inst),
-                "ATOMIC_ORDERED_ALLOC_RET is GDS-only (L9246)",
+                "ATOMIC_ORDERED_ALLOC_RET is GDS-only (L9234)",
             )),
             _ => Err(self.unsupported(cf, at, text(inst), "LDS_OP not lifted")),
         }
