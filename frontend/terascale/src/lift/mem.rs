@@ -10,8 +10,11 @@
 //! RW_GPR channels COMP_MASK selects to consecutive dwords (channel `c` at dword `index + c`).
 //! Atomics take their operand in RW_GPR.x (CMPXCHG: the new value in x, the compared value in
 //! w, LLVM's `RAT_ATOMIC_CMPXCHG_INT` pattern); the `_RTN` forms write the old value back to
-//! RW_GPR.x (LLVM ties the returned register to RW_GPR; the document's return buffer read
-//! through the TC, 6.4 L2199, has no encoding LLVM uses). Only the active lanes access
+//! RW_GPR.x. That return convention is this lifter's own: LLVM 14 selects only the no-return
+//! forms (EvergreenInstructions.td `AtomicPat`: "FIXME: Add _RTN version. We need per WI
+//! scratch location to store the old value"), i.e. hardware returns the old value through
+//! memory (the document's return buffer read through the TC, 6.4 L2199), which no kernel
+//! this project loads uses. Only the active lanes access
 //! memory; an unmapped address is a guest fault. BURST_COUNT > 0 is unsupported.
 use super::{cf_text, LiftError, Lifter};
 use crate::inst::{CfInst, CfMem};
