@@ -155,14 +155,7 @@ impl Harness {
 /// rejection of a valid program, and no runaway loop.
 #[test]
 fn interpreter_and_jit_agree_on_random_programs() {
-    let opts = GenOptions {
-        // The lifter does not take the double inline constants (lift/mod.rs, Unsupported).
-        double_constants: false,
-        // Relative destinations lift to IR the verifier rejects ("a uniform file is written
-        // with a uniform index"; found by this test, reported to the lifter's owner).
-        relative: false,
-        ..GenOptions::default()
-    };
+    let opts = GenOptions::default();
     let start = Instant::now();
     let (mut ran, mut unsupported_n) = (0u32, 0u32);
     let mut seed = 0x7e4a_0000u64;

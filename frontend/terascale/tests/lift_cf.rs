@@ -736,3 +736,36 @@ fn fetch_and_rat_out_of_bounds_are_faults() {
         .collect();
     assert_eq!(got, [100, 101, 102, 103]);
 }
+
+/// Regression (fuzz_diff, Evergreen seed 0x7e4a0008): a relative destination indexed by a
+/// per-lane AR.x whose value folds to a uniform (a literal MOV, PRED_SET_CLR's constant)
+/// used to give IR the verifier rejects. Lane l writes R(2 + l % 8).w, and only that row.
+#[test]
+fn relative_destination_with_a_per_lane_ar_and_a_uniform_value() {
+    let mut rel_mov = op2(AluOp::MOV, 2, 3, [k(sel::LITERAL, 0), gpr(0, 0)]);
+    rel_mov.dst_rel = true;
+    let mut rel_clr = op2(AluOp::PRED_SET_CLR, 20, 2, [gpr(0, 0), gpr(0, 0)]);
+    rel_clr.dst_rel = true;
+    let p = end(Prog::new().alu_lit(
+        CfAluOp::ALU,
+        vec![
+            vec![op2(AluOp::AND_INT, 1, 0, [gpr(0, 0), k(sel::LITERAL, 0)])],
+            vec![op2(AluOp::MOVA_INT, 0, 0, [gpr(1, 0), gpr(0, 0)])],
+            vec![rel_clr, rel_mov],
+        ],
+        vec![vec![7, 0], vec![], vec![0x1234, 0]],
+    ));
+    let (w, r) = run(
+        &p.build(ChipClass::Evergreen),
+        Chip::Cypress,
+        u64::MAX,
+        &[0; 8],
+    );
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        for row in 2..10 {
+            let want = if row == 2 + lane % 8 { 0x1234 } else { 0 };
+            assert_eq!(w.r(row, 3, lane), want, "R{row}.w lane {lane}");
+        }
+    }
+}

@@ -38,11 +38,7 @@ const KERNELS: &[K] = &[
 
 /// Kernels the lifter does not run yet (an unsupported instruction, named by the error the
 /// test checks for).
-const NOT_YET: &[(&str, &str)] = &[
-    ("atomics", "LDS_IDX_OP"),
-    ("lds_reduce", "LDS_IDX_OP"),
-    ("matmul_tiled", "LDS_IDX_OP"),
-];
+const NOT_YET: &[(&str, &str)] = &[];
 
 fn compare(got: &[u8], want: &[u8], elem: &str, how: &str, tol: f64) -> Result<(), String> {
     if got.len() != want.len() {

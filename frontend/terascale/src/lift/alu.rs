@@ -16,8 +16,14 @@
 //! load at `const_buffer(bank) + 16 * (16 * line + index) + 4 * chan`; LOCK_LOOP_INDEX adds
 //! aL to the index; reading an unlocked line, or the second line under LOCK_1, is invalid:
 //! 4.6.3 L1470), inline constants, literals (the group's literal dwords by CHAN), PV/PS,
-//! the active mask (229/230), aL (238), the double constants 1.0/0.5 (244-247). ABS then NEG
-//! are sign-bit operations (4.7.2).
+//! the active mask (229/230), aL (238), the double constants 1.0/0.5 (244-247: LSW 0, MSW
+//! 0x3FF00000 / 0x3FE00000), the LDS output queue (219-222) and LDS direct reads (223/224,
+//! see `lds`). ABS then NEG are sign-bit operations (4.7.2). A relative destination
+//! indexed by AR.x is lane-indexed, so its value is broadcast when it is uniform.
+//!
+//! # LDS_IDX_OP
+//! Lifted by `lds` in the compute phase of its slot (x); its return enters the output queue
+//! at the end of the group, after the group's pop (see `lds`).
 //!
 //! # Outputs
 //! OMOD then CLAMP ([`super::omod`], [`super::clamp`]) on OP2 instructions (not on Cayman's
@@ -65,6 +71,14 @@ struct Grp<'g> {
     g: &'g AluGroup,
 }
 
+/// Sources an instruction reads: LDS_IDX_OP reads as many as its LDS_OP takes.
+fn src_count(i: &AluInst) -> usize {
+    match i.lds {
+        Some(l) => crate::tables::lds_info(l.op).srcs as usize,
+        None => alu_info(i.op).srcs as usize,
+    }
+}
+
 fn text(i: &AluInst) -> String {
     format!("{} {:?}", i.op.name(), i.slot)
 }
@@ -85,6 +99,7 @@ impl Lifter<'_> {
         self.set(Cf::ExecContinue, z);
         let z = self.b.i32(0);
         self.set(Cf::ExecUpdated, z);
+        self.oq_begin();
         for g in groups {
             let barrier = self.lift_group(&Grp { cf, cfa, g })?;
             if barrier {
@@ -93,7 +108,8 @@ impl Lifter<'_> {
                 self.b.switch_to(cont);
             }
         }
-        Ok(())
+        let at = groups.last().map_or(cf, |g| g.addr);
+        self.oq_end(cf, at, super::cf_text(&crate::inst::CfInst::Alu(*cfa)))
     }
 
     /// Lifts one group; true if it holds a GROUP_BARRIER.
@@ -105,6 +121,14 @@ impl Lifter<'_> {
         }
         let pred = self.get(Cf::Pred, I64);
         let mut barrier = false;
+        let srcs: Vec<(u32, AluInst, usize)> =
+            x.g.insts
+                .iter()
+                .enumerate()
+                .map(|(k, i)| (x.g.addr + k as u32, *i, src_count(i)))
+                .collect();
+        let queue = self.oq_use(x.cf, &srcs)?;
+        let mut pushed: Option<(u32, AluInst, super::lds::Returned)> = None;
         // Phase 1: every source and every execution mask.
         let mut reads: Vec<(AluInst, [Value; 3], Value, Value)> = Vec::new();
         for (k, inst) in x.g.insts.iter().enumerate() {
@@ -117,7 +141,7 @@ impl Lifter<'_> {
                 _ => return Err(self.invalid(x.cf, at, text(inst), "reserved PRED_SEL 1")),
             };
             let lanes = self.b.mask_from_bits(bits);
-            let n = alu_info(inst.op).srcs as usize;
+            let n = src_count(inst);
             let mut s = [self.b.i32(0); 3];
             for (j, v) in s.iter_mut().enumerate().take(n) {
                 *v = self.read_src(x, at, inst, j)?;
@@ -151,6 +175,12 @@ impl Lifter<'_> {
                 AluOp::NOP => continue,
                 AluOp::GROUP_BARRIER => {
                     barrier = true;
+                    continue;
+                }
+                AluOp::LDS_IDX_OP => {
+                    if let Some(r) = self.lift_lds_op(x.cf, at, &inst, s, lanes)? {
+                        pushed = Some((at, inst, r));
+                    }
                     continue;
                 }
                 AluOp::MOVA_INT => {
@@ -402,6 +432,11 @@ impl Lifter<'_> {
             let v = self.andn64(v, k);
             self.set(Cf::Valid, v);
         }
+        let pop = queue == super::lds::QueueUse::Pop;
+        match pushed {
+            Some((at, inst, r)) => self.oq_commit(x.cf, at, Some(&inst), pop, Some(r))?,
+            None => self.oq_commit(x.cf, x.g.addr, None, pop, None)?,
+        }
         Ok(barrier)
     }
 
@@ -577,6 +612,15 @@ impl Lifter<'_> {
                 Ok(self.b.op(Op::Trunc, I32, &[v]))
             }
             238 => Ok(self.get(Cf::LoopIndex, I32)),
+            sel::LDS_OQ_A | sel::LDS_OQ_A_POP => self.oq_read(x.cf, at, inst, false),
+            sel::LDS_OQ_B | sel::LDS_OQ_B_POP => self.oq_read(x.cf, at, inst, true),
+            sel::LDS_DIRECT_A | sel::LDS_DIRECT_B => {
+                let lit = match x.g.literals.get(..2) {
+                    Some(&[lo, hi]) => Some((lo, hi)),
+                    _ => None,
+                };
+                self.lds_direct(x.cf, at, inst, s.sel == sel::LDS_DIRECT_B, lit)
+            }
             _ => Err(bad(self, "source select not lifted")),
         }
     }
@@ -660,6 +704,9 @@ impl Lifter<'_> {
             let idx = self.rel_index(x, at, i)?;
             let (cell, ok) = self.rel_cell(dst, idx, chan);
             let m = self.b.op(Op::And, I1, &[lanes, ok]);
+            // AR.x is per lane, so the index is lane-shaped; a value that folded to a uniform
+            // (a constant result such as PRED_SET_CLR's 0) must be broadcast to match it.
+            let v = self.b.splat(v);
             let r = self.l.r;
             self.b.write_reg_indexed(r, 0, cell, v, Some(m));
         } else {

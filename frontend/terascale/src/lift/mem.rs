@@ -1,13 +1,20 @@
 //! CF_ALLOC_EXPORT memory instructions: RAT (UAV) stores and atomics on the pool (notes §7,
 //! notes/amd_launch_abi.md §2.3).
 //!
-//! The element address is `INDEX_GPR.x` dwords into RAT 0 (the pool:
-//! [`crate::launch::rat_address`]). STORE_DWORD (Cayman) / STORE_RAW (Evergreen) write the
+//! A store's element address is `INDEX_GPR.x` dwords into RAT 0 (the pool:
+//! [`crate::launch::rat_address`]); an atomic's is `INDEX_GPR.x` *bytes*: LLVM 14's
+//! `AtomicPat` (EvergreenInstructions.td) selects the byte pointer itself as INDEX_GPR,
+//! while its stores shift the pointer right by 2 first (the fixture `atomics` computes
+//! `&stats[3]` as `stats + 12`). The document gives no unit for either; LLVM is the only
+//! producer of these kernels, so its convention is the one followed. STORE_DWORD (Cayman) / STORE_RAW (Evergreen) write the
 //! RW_GPR channels COMP_MASK selects to consecutive dwords (channel `c` at dword `index + c`).
 //! Atomics take their operand in RW_GPR.x (CMPXCHG: the new value in x, the compared value in
 //! w, LLVM's `RAT_ATOMIC_CMPXCHG_INT` pattern); the `_RTN` forms write the old value back to
-//! RW_GPR.x (LLVM ties the returned register to RW_GPR; the document's return buffer read
-//! through the TC, 6.4 L2199, has no encoding LLVM uses). Only the active lanes access
+//! RW_GPR.x. That return convention is this lifter's own: LLVM 14 selects only the no-return
+//! forms (EvergreenInstructions.td `AtomicPat`: "FIXME: Add _RTN version. We need per WI
+//! scratch location to store the old value"), i.e. hardware returns the old value through
+//! memory (the document's return buffer read through the TC, 6.4 L2199), which no kernel
+//! this project loads uses. Only the active lanes access
 //! memory; an unmapped address is a guest fault. BURST_COUNT > 0 is unsupported.
 use super::{cf_text, LiftError, Lifter};
 use crate::inst::{CfInst, CfMem};
@@ -77,17 +84,21 @@ impl Lifter<'_> {
         let ir = self.l.gpr(u32::from(m.index_gpr), 0);
         let index = self.b.use_reg(ir, I32);
         let index = self.b.op(Op::Zext, I64, &[index]);
-        let four = self.b.i64(4);
-        let off = self.b.op(Op::Imul, I64, &[index, four]);
         let pr = self.l.pool_base();
         let pool = self.b.use_reg(pr, I64);
-        let addr = self.b.op(Op::Iadd, I64, &[pool, off]);
         let rw = u32::from(m.rw_gpr);
         let store = match rat.inst {
             RatInst::STORE_DWORD => self.p.class == crate::ChipClass::Cayman,
             RatInst::STORE_RAW => self.p.class == crate::ChipClass::Evergreen,
             _ => false,
         };
+        let off = if store {
+            let four = self.b.i64(4);
+            self.b.op(Op::Imul, I64, &[index, four])
+        } else {
+            index
+        };
+        let addr = self.b.op(Op::Iadd, I64, &[pool, off]);
         if store {
             for c in 0..4u32 {
                 if m.comp_mask & (1 << c) == 0 {

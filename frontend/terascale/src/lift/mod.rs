@@ -7,6 +7,7 @@
 //! - `alu`: ALU clauses: instruction groups, operands, predication, exec-mask updates.
 //! - `fetch`: vertex-fetch clauses (buffer loads).
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
+//! - `lds`: LDS in ALU clauses (LDS_IDX_OP, the output queue, direct reads).
 //! - [`state`]: the guest state layout ([`TsLayout`]) and the launch contract.
 //!
 //! # Design
@@ -27,14 +28,17 @@
 //!   the ALU op does not force its own rule. SET_MODE is unsupported.
 //! - **Memory**: vertex fetch buffer 1 and RAT 0 address the pool (`pool` base + 32-bit byte
 //!   offset), fetch buffer 3 and kcache bank `i` constant buffer `i`; every access is a
-//!   global access the runtime checks (an unmapped address is a guest fault).
+//!   global access the runtime checks (an unmapped address is a guest fault). LDS addresses
+//!   are byte offsets into the work-group's LDS ([`wavejit_ir::MemSpace::Lds`]; see `lds`).
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! TEX instructions, MEM_RD/GDS fetches, exports, streams, rings, scratch writes, MEM_RAT ops
-//! other than the stores and integer atomics, LDS (LDS_IDX_OP, queues, direct reads),
-//! SET_MODE, MOVA to CF_IDX/CLAUSE_GLOBAL, INDEX_MODE GLOBAL/GLOBAL_AR_X and AR.y-w, kcache
-//! bank index modes, JUMPTABLE, GWS, the WQM push/pop variants, REACTIVATE, HALT,
-//! interrupts, the special SRC_SELs other than the masks, aL and the double constants.
+//! other than the stores and integer atomics, SET_LDS_SIZE and the LDS_BASE_ADDR/LDS_SIZE
+//! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
+//! output-queue entries, SET_MODE, MOVA to CF_IDX/CLAUSE_GLOBAL, INDEX_MODE
+//! GLOBAL/GLOBAL_AR_X and AR.y-w, kcache bank index modes, JUMPTABLE, GWS, the WQM
+//! push/pop variants, REACTIVATE, HALT, interrupts, and the special SRC_SELs other than
+//! the masks, aL, the double constants, the LDS queues and the LDS direct reads.
 use crate::chip::Chip;
 use crate::inst::{CfInst, Program};
 use crate::launch::wave_size;
@@ -46,6 +50,7 @@ pub mod alu_ops;
 mod cf;
 mod emit;
 mod fetch;
+mod lds;
 mod mem;
 pub mod state;
 
@@ -127,6 +132,7 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
             f32_mode: F32_MODE,
             f64_mode: F64_MODE,
         },
+        oq: lds::OutputQueue::default(),
     };
     cx.b.switch_to(prologue);
     cx.prologue();
@@ -155,6 +161,8 @@ pub(crate) struct Lifter<'a> {
     /// The block of every CF instruction, by CF address.
     pub blocks: HashMap<u32, Block>,
     pub env: AluEnv,
+    /// The LDS output queue of the ALU clause being lifted.
+    pub oq: lds::OutputQueue,
 }
 
 impl Lifter<'_> {

@@ -11,6 +11,7 @@
 //! | `stack` | uniform | 2048 | the branch/loop/call stack: [`STACK_FRAMES`] frames of [`FRAME_CELLS`] cells ([`Frame`]) |
 //! | `pv` | lane | 5 | PV.x-w and PS: the previous ALU group's results |
 //! | `ar` | lane | 1 | the address register AR.x (MOVA*) |
+//! | `oq` | lane | 32 | the LDS output queue: a ring of [`OQ_ENTRIES`] entries, A dword in cell `2i`, B in `2i + 1` (see `lds`) |
 //!
 //! Launch contract: before block 0 runs, the launcher stores T0.xyz (local ids) and T1.xyz
 //! (group ids) per lane (`notes/amd_launch_abi.md` §2.3, [`crate::launch::wave_state`]), the
@@ -20,6 +21,7 @@
 //! no loop) and `ar`/`pv` need nothing: reading them before a write is undefined on hardware.
 //! Pointer arguments are byte offsets from the pool base; vertex-fetch buffer 1 and RAT 0
 //! address the pool, fetch buffer 3 constant buffer 0.
+pub use super::lds::OQ_ENTRIES;
 use wavejit_ir::{FileId, FileKind, Reg, StateLayout};
 
 /// GPRs per lane.
@@ -112,6 +114,7 @@ pub struct TsLayout {
     pub stack: FileId,
     pub pv: FileId,
     pub ar: FileId,
+    pub oq: FileId,
 }
 
 impl TsLayout {
@@ -126,6 +129,7 @@ impl TsLayout {
         let stack = layout.add_file("stack", FileKind::Uniform, STACK_FRAMES * FRAME_CELLS);
         let pv = layout.add_file("pv", FileKind::Lane, 5);
         let ar = layout.add_file("ar", FileKind::Lane, 1);
+        let oq = layout.add_file("oq", FileKind::Lane, 2 * OQ_ENTRIES);
         TsLayout {
             layout,
             r,
@@ -136,6 +140,7 @@ impl TsLayout {
             stack,
             pv,
             ar,
+            oq,
         }
     }
 
@@ -167,6 +172,11 @@ impl TsLayout {
     /// PV.x..w (slot 0-3) or PS (slot 4).
     pub fn pv(&self, slot: u32) -> Reg {
         Reg::new(self.pv, slot)
+    }
+
+    /// Ring entry `i` of the LDS output queue: its A dword, or its B dword if `b`.
+    pub fn oq(&self, i: u32, b: bool) -> Reg {
+        Reg::new(self.oq, 2 * i + u32::from(b))
     }
 
     /// AR.x.
