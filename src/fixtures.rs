@@ -42,19 +42,7 @@ pub fn not_compiled(t: &Value, k: &Value) -> bool {
 /// every target. `wavejit demo` lists them as not yet supported; tests/fixtures_terascale.rs
 /// requires each of them to still fail with the lifter's "unsupported" error (so a kernel that
 /// starts to run must leave this list) and every other run to pass.
-pub const TERASCALE_NOT_YET_SUPPORTED: &[(&str, &str, &str)] = &[
-    ("*", "atomics", "LDS_IDX_OP (LDS access) is not lifted yet"),
-    (
-        "*",
-        "lds_reduce",
-        "LDS_IDX_OP (LDS access) is not lifted yet",
-    ),
-    (
-        "*",
-        "matmul_tiled",
-        "LDS_IDX_OP (LDS access) is not lifted yet",
-    ),
-];
+pub const TERASCALE_NOT_YET_SUPPORTED: &[(&str, &str, &str)] = &[];
 
 /// The reason [`TERASCALE_NOT_YET_SUPPORTED`] gives for `kernel` on `target`, if listed.
 pub fn not_yet_supported(target: &str, kernel: &str) -> Option<&'static str> {
