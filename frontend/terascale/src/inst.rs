@@ -401,6 +401,31 @@ pub struct AluInst {
 }
 
 impl AluInst {
+    /// LLVM's fixed GROUP_BARRIER encoding (printed without operands): opcode `opcode` in
+    /// `slot`, last of its group, every other field zero.
+    pub fn llvm_group_barrier(opcode: u16, slot: Slot) -> AluInst {
+        AluInst {
+            op: AluOp::GROUP_BARRIER,
+            enc: AluEnc::Op2,
+            opcode,
+            slot,
+            src: [AluSrc::default(); 3],
+            index_mode: 0,
+            pred_sel: 0,
+            last: true,
+            bank_swizzle: 0,
+            dst_gpr: 0,
+            dst_rel: false,
+            dst_chan: 0,
+            clamp: false,
+            update_exec_mask: false,
+            update_pred: false,
+            write: false,
+            omod: 0,
+            lds: None,
+        }
+    }
+
     /// Cayman ALU_WORD1_OP2_EXECUTE_MASK: EXECUTE_MASK_OP (bits [6:5]) when UPDATE_EXEC_MASK.
     pub fn execute_mask_op(&self, class: ChipClass) -> Option<u8> {
         (class == ChipClass::Cayman && self.enc == AluEnc::Op2 && self.update_exec_mask)

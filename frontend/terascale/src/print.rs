@@ -337,30 +337,7 @@ fn dst_text(i: &AluInst) -> String {
 
 /// Whether `i` is LLVM's fixed GROUP_BARRIER encoding (printed without operands).
 fn is_llvm_group_barrier(i: &AluInst) -> bool {
-    let mut t = *i;
-    t.src = [AluSrc::default(); 3];
-    i.op == AluOp::GROUP_BARRIER
-        && i.src == [AluSrc::default(); 3]
-        && t == AluInst {
-            op: AluOp::GROUP_BARRIER,
-            enc: AluEnc::Op2,
-            opcode: i.opcode,
-            slot: i.slot,
-            src: t.src,
-            index_mode: 0,
-            pred_sel: 0,
-            last: true,
-            bank_swizzle: 0,
-            dst_gpr: 0,
-            dst_rel: false,
-            dst_chan: 0,
-            clamp: false,
-            update_exec_mask: false,
-            update_pred: false,
-            write: false,
-            omod: 0,
-            lds: None,
-        }
+    *i == AluInst::llvm_group_barrier(i.opcode, i.slot)
 }
 
 pub(crate) fn print_alu(class: ChipClass, i: &AluInst) -> String {

@@ -406,27 +406,8 @@ fn parse_alu_operands(
 
 /// LLVM's operand-less GROUP_BARRIER (the printer's `is_llvm_group_barrier`).
 fn llvm_group_barrier(class: ChipClass) -> AluInst {
-    let info = tables::alu_info(AluOp::GROUP_BARRIER);
-    AluInst {
-        op: AluOp::GROUP_BARRIER,
-        enc: AluEnc::Op2,
-        opcode: info.opcode[class.index()],
-        slot: Slot::X,
-        src: [AluSrc::default(); 3],
-        index_mode: 0,
-        pred_sel: 0,
-        last: true,
-        bank_swizzle: 0,
-        dst_gpr: 0,
-        dst_rel: false,
-        dst_chan: 0,
-        clamp: false,
-        update_exec_mask: false,
-        update_pred: false,
-        write: false,
-        omod: 0,
-        lds: None,
-    }
+    let opcode = tables::alu_info(AluOp::GROUP_BARRIER).opcode[class.index()];
+    AluInst::llvm_group_barrier(opcode, Slot::X)
 }
 
 /// An LDS_IDX_OP line after its name.
