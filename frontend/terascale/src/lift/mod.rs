@@ -53,6 +53,7 @@ mod fetch;
 mod lds;
 mod mem;
 pub mod state;
+pub mod tex;
 
 pub use alu_ops::{
     alu_form, clamp, lift_alu, omod, AluEnv, AluError, AluForm, AluInput, AluValue, Omod, Src,
