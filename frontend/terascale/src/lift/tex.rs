@@ -90,10 +90,10 @@
 //! lift time: their unit for integer coordinates is not documented.
 //!
 //! # GET_TEXTURE_RESINFO
-//! With `l = min(src.x, 31)` (an unsigned LOD): x = `max(1, width >> l)`, y = `max(1, height
-//! >> l)`, z = `max(1, depth >> l)` for 3D and `depth` otherwise, w = `LAST_LEVEL -
-//! BASE_LEVEL + 1`, all integers (Mesa's TXQ uses the results as integers). The document only
-//! says "width, height, depth, and number of mipmap levels" (L9539).
+//! With `l = min(src.x, 31)` (an unsigned LOD): x = `max(1, width >> l)`,
+//! y = `max(1, height >> l)`, z = `max(1, depth >> l)` for 3D and `depth` otherwise,
+//! w = `LAST_LEVEL - BASE_LEVEL + 1`, all integers (Mesa's TXQ uses the results as integers).
+//! The document only says "width, height, depth, and number of mipmap levels" (L9539).
 //!
 //! # Unsupported at lift time
 //! The other TEX_INSTs (gradients, SAMPLE/SAMPLE_LB/SAMPLE_G*, the _C compares, GATHER4*),
