@@ -178,6 +178,42 @@ impl Desc {
     }
 }
 
+/// A buffer resource (TYPE 3, the SQ_VTX_CONSTANT layout of evergreend.h `R_030000`..).
+#[derive(Clone, Copy)]
+struct Buf {
+    /// Bytes.
+    size: u32,
+    stride: u32,
+    fmt: u32,
+    nfa: u32,
+    signed: bool,
+    dst_sel: [u32; 4],
+    endian: u32,
+}
+
+impl Buf {
+    fn words(&self, base: u64) -> [u32; 8] {
+        [
+            base as u32,
+            self.size - 1,
+            (base >> 32) as u32
+                | self.stride << 8
+                | self.fmt << 20
+                | self.nfa << 26
+                | u32::from(self.signed) << 28
+                | self.endian << 30,
+            self.dst_sel[0] << 3
+                | self.dst_sel[1] << 6
+                | self.dst_sel[2] << 9
+                | self.dst_sel[3] << 12,
+            0,
+            0,
+            0,
+            3 << 30,
+        ]
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Samp {
     clamp: [u32; 3],
@@ -224,6 +260,7 @@ struct Setup {
     /// Texture bytes; every resource's BASE_ADDRESS points at them.
     data: Vec<u8>,
     res: Vec<(u32, Desc)>,
+    bufs: Vec<(u32, Buf)>,
     smp: Vec<(u32, Samp)>,
     bind_res: bool,
     bind_smp: bool,
@@ -236,6 +273,7 @@ fn setup(data: Vec<u8>, d: Desc, s: Samp, src: Vec<[u32; 4]>) -> Setup {
     Setup {
         data,
         res: vec![(3, d)],
+        bufs: Vec::new(),
         smp: vec![(2, s)],
         bind_res: true,
         bind_smp: true,
@@ -262,6 +300,12 @@ fn run_on(engine: &dyn Engine, f: &Arc<Function>, st: &Setup) -> Result<WaveStat
     assert!(base.is_multiple_of(256) && base < 1 << 40);
     let mut rt = vec![0u8; 8 * RESOURCE_BYTES as usize];
     for (id, d) in &st.res {
+        for (k, w) in d.words(base).iter().enumerate() {
+            let at = *id as usize * RESOURCE_BYTES as usize + 4 * k;
+            rt[at..at + 4].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    for (id, d) in &st.bufs {
         for (k, w) in d.words(base).iter().enumerate() {
             let at = *id as usize * RESOURCE_BYTES as usize + 4 * k;
             rt[at..at + 4].copy_from_slice(&w.to_le_bytes());
@@ -795,6 +839,74 @@ fn ld_reads_integer_texels_and_zero_outside() {
 }
 
 #[test]
+fn ld_reads_buffer_elements_by_stride_and_zero_past_the_end() {
+    // FMT_16_16 (15) INT signed, STRIDE 12, 62 bytes: elements 0-4 fit whole, 5 does not.
+    let data: Vec<u8> = (0..64u32).map(|i| (i * 73 + 5) as u8).collect();
+    let b = Buf {
+        size: 62,
+        stride: 12,
+        fmt: 15,
+        nfa: 1,
+        signed: true,
+        dst_sel: [1, 0, 4, 5],
+        endian: 0,
+    };
+    let src: Vec<[u32; 4]> = (0..LANES).map(|l| [l % 8, l / 8, 7, 0]).collect();
+    let mut st = setup(data.clone(), D2, SAMP, src.clone());
+    st.res.clear();
+    st.bufs = vec![(3, b)];
+    st.bind_smp = false;
+    let out = run(&[tex(FetchOp::TEX_LD)], &st);
+    for lane in 0..LANES as usize {
+        let x = src[lane][0];
+        let want = if x < 5 {
+            let at = (x * 12) as usize;
+            let h = |k: usize| i16::from_le_bytes([data[at + k], data[at + k + 1]]) as i32 as u32;
+            [h(2), h(0), 0, 1]
+        } else {
+            [0, 0, 0, 1]
+        };
+        assert_eq!(out[lane], want, "lane {lane}, element {x}");
+    }
+    // FMT_32_32_32_32_FLOAT (35), STRIDE 16; the instruction's DST_SEL z, 1.0, masked, 0.
+    let b = Buf {
+        size: 64,
+        stride: 16,
+        fmt: 35,
+        nfa: 0,
+        signed: false,
+        dst_sel: [0, 1, 2, 3],
+        endian: 0,
+    };
+    st.bufs = vec![(3, b)];
+    let t = Tex {
+        dst_sel: [2, 5, 7, 4],
+        ..tex(FetchOp::TEX_LD)
+    };
+    let out = run(&[t], &st);
+    for lane in 0..LANES as usize {
+        let x = src[lane][0] as usize;
+        let z = if x < 4 {
+            u32::from_le_bytes(data[16 * x + 8..16 * x + 12].try_into().unwrap())
+        } else {
+            0
+        };
+        assert_eq!(out[lane], [z, ONE, R2_MARK, 0], "lane {lane}");
+    }
+    // Buffers are for LD only; STRIDE 0 and ENDIAN_SWAP are not implemented.
+    for (bad, t) in [
+        (b, tex(FetchOp::TEX_SAMPLE_LZ)),
+        (Buf { stride: 0, ..b }, tex(FetchOp::TEX_LD)),
+        (Buf { endian: 2, ..b }, tex(FetchOp::TEX_LD)),
+    ] {
+        st.bufs = vec![(3, bad)];
+        st.bind_smp = true;
+        let e = try_run(&[t], &st).unwrap_err();
+        assert!(e.contains("not one wavejit implements"), "{e}");
+    }
+}
+
+#[test]
 fn resinfo_reports_sizes_per_lod_and_levels() {
     let d = Desc {
         dim: 2,
@@ -856,7 +968,7 @@ fn launch_convention_faults() {
         let mut st = base();
         st.res = vec![(3, bad)];
         let e = try_run(&[tex(FetchOp::TEX_SAMPLE_LZ)], &st).unwrap_err();
-        assert!(e.contains("not a linear 1D/2D/3D texture"), "{e}");
+        assert!(e.contains("not one wavejit implements"), "{e}");
     }
     // A lane whose LOD selects level 1 of a mipmapped texture.
     let mut st = base();

@@ -13,6 +13,12 @@
 //!   BASE_ADDRESS (`byte address >> 8`); WORD4 FORMAT_COMP_X..W (2 bits each from bit 0),
 //!   NUM_FORMAT_ALL [9:8], SRF_MODE_ALL 10, DST_SEL_X..W [18:16]..[27:25], BASE_LEVEL [31:28];
 //!   WORD5 LAST_LEVEL [3:0]; WORD7 DATA_FORMAT [5:0], TYPE [31:30] (2 = valid texture).
+//!   A slot with TYPE 3 (valid buffer) is a buffer in the SQ_VTX_CONSTANT layout Mesa writes
+//!   for texture buffers (evergreen_state.c `evergreen_fill_buffer_resource_words`): WORD0
+//!   the byte address's low 32 bits, WORD1 SIZE (`bytes - 1`), WORD2 BASE_ADDRESS_HI [7:0],
+//!   STRIDE [18:8], DATA_FORMAT [25:20], NUM_FORMAT_ALL [27:26], FORMAT_COMP_ALL 28,
+//!   SRF_MODE_ALL 29, ENDIAN_SWAP [31:30]; WORD3 DST_SEL_X..W [5:3]..[14:12]. Only LD reads
+//!   buffers (element X at `address + X * STRIDE`).
 //! - `tex_samplers`: a table of [`SAMPLER_BYTES`]-byte slots indexed by SAMPLER_ID; words 0-2
 //!   are SQ_TEX_SAMPLER_WORD0..2 (evergreend.h `R_03C000`..`R_03C008`): WORD0 CLAMP_X/Y/Z
 //!   (3 bits each from bit 0), XY_MAG_FILTER [10:9], XY_MIN_FILTER [12:11], Z_FILTER [14:13],
@@ -22,9 +28,10 @@
 //!   keeps in the TD_*_SAMPLER*_BORDER_* registers; they are used when BORDER_COLOR_TYPE is 3.
 //!
 //! An address of 0 means nothing is bound: the instruction traps (a guest fault naming it).
-//! A resource this module does not implement (TYPE other than a valid texture, DIM other
-//! than 1D/2D/3D, a tiled ARRAY_MODE (>= 2), BASE_LEVEL other than 0, an unlisted
-//! DATA_FORMAT, NUM_FORMAT_ALL 3, FORMAT_COMP 2/3 (biased), a reserved DST_SEL) or sampler
+//! A resource this module does not implement (TYPE invalid, DIM other than 1D/2D/3D, a
+//! tiled ARRAY_MODE (>= 2), BASE_LEVEL other than 0, an unlisted DATA_FORMAT,
+//! NUM_FORMAT_ALL 3, FORMAT_COMP 2/3 (biased), a reserved DST_SEL; a buffer with STRIDE 0 or
+//! an ENDIAN_SWAP, or read by anything but LD) or sampler
 //! (filters other than point/bilinear, Z_FILTER 3) traps too, as does a lane that would read
 //! a mip level other than 0.
 //!
@@ -86,7 +93,9 @@
 //! # LD
 //! X, Y, Z are unsigned texel indices (SRC_SEL constants are the bits of 0.0 and 1.0); W is
 //! the LOD (must be 0, see above). An index outside the texture reads 0 in every component
-//! (the D3D10 `ld` rule; the ISA document is silent). OFFSET fields on LD are unsupported at
+//! (the D3D10 `ld` rule; the ISA document is silent). On a buffer, X is the element index and
+//! the elements are those that fit whole in SIZE + 1 bytes (outside reads 0, D3D10's
+//! out-of-bounds buffer rule). OFFSET fields on LD are unsupported at
 //! lift time: their unit for integer coordinates is not documented.
 //!
 //! # GET_TEXTURE_RESINFO
@@ -206,8 +215,11 @@ struct Res {
     size: [Value; 3],
     pitch: Value,
     base: Value,
+    /// Bytes from one element to the next along x (the format's size; a buffer's STRIDE).
     bytes: Value,
     is_int: Value,
+    /// A buffer resource (TYPE 3, SQ_VTX_CONSTANT layout).
+    is_buf: Value,
     /// The `load_format` code of element component `c` (identity swizzle).
     code: [Value; 4],
     dst_sel: [Value; 4],
@@ -339,6 +351,9 @@ impl Lifter<'_> {
         }
         let r = self.resource(t.resource);
         let mut bad = self.b.op(Op::Not, I1, &[r.ok]);
+        if t.kind != Kind::Ld {
+            bad = self.b.op(Op::Or, I1, &[bad, r.is_buf]);
+        }
         if matches!(t.kind, Kind::Sample { .. }) {
             let s = self.sampler(t.sampler);
             let nok = self.b.op(Op::Not, I1, &[s.ok]);
@@ -347,8 +362,9 @@ impl Lifter<'_> {
         self.check(
             bad,
             TrapKind::Explicit(format!(
-                "{text}: the resource or sampler is not a linear 1D/2D/3D texture at level 0 \
-                 of a supported format with point/bilinear filtering"
+                "{text}: the resource or sampler is not one wavejit implements (a linear \
+                 1D/2D/3D texture at level 0, or a buffer for LD, of a supported format; \
+                 point/bilinear filtering)"
             )),
         );
         match t.kind {
@@ -479,7 +495,18 @@ impl Lifter<'_> {
             .map(|k| self.table_word(reg, RESOURCE_BYTES, id, k))
             .collect();
         let mut ir = Ir(&mut self.b);
-        let dim = ir.field(w[0], 0, 3);
+        let ty = ir.field(w[7], 30, 2);
+        let is_buf = ir.eqk(ty, 3);
+        // Picks the buffer (SQ_VTX_CONSTANT) field or the texture field.
+        let pick =
+            |ir: &mut Ir, (bw, blo, bn): (usize, u32, u32), (tw, tlo, tn): (usize, u32, u32)| {
+                let b = ir.field(w[bw], blo, bn);
+                let t = ir.field(w[tw], tlo, tn);
+                ir.sel(is_buf, b, t)
+            };
+        let tdim = ir.field(w[0], 0, 3);
+        let zero = ir.k(0);
+        let dim = ir.sel(is_buf, zero, tdim);
         let p = ir.field(w[0], 6, 12);
         let p = ir.addk(p, 1);
         let eight = ir.k(8);
@@ -487,13 +514,16 @@ impl Lifter<'_> {
         let width = ir.field(w[0], 18, 14);
         let height = ir.field(w[1], 0, 14);
         let depth = ir.field(w[1], 14, 13);
-        let size = [width, height, depth].map(|v| ir.addk(v, 1));
+        let tsize = [width, height, depth].map(|v| ir.addk(v, 1));
         let array_mode = ir.field(w[1], 28, 4);
-        let lo = ir.op(Op::Zext, I64, &[w[2]]);
         let k8 = ir.0.i64(8);
-        let base = ir.op(Op::Shl, I64, &[lo, k8]);
-        let fmt = ir.field(w[7], 0, 6);
-        let (mut data, mut float, mut bytes) = (ir.k(0), ir.0.bool(false), ir.k(0));
+        let lo = ir.op(Op::Zext, I64, &[w[2]]);
+        let tbase = ir.op(Op::Shl, I64, &[lo, k8]);
+        let hi = ir.field(w[2], 0, 8);
+        let bbase = ir.0.op(Op::Concat, I64, &[w[0], hi]);
+        let base = ir.sel(is_buf, bbase, tbase);
+        let fmt = pick(&mut ir, (2, 20, 6), (7, 0, 6));
+        let (mut data, mut float, mut bpe) = (ir.k(0), ir.0.bool(false), ir.k(0));
         for (code, d, fl) in TEX_FORMATS {
             let e = ir.eqk(fmt, code);
             let dk = ir.k(d as u32);
@@ -501,10 +531,23 @@ impl Lifter<'_> {
             let fk = ir.0.bool(fl);
             float = ir.sel(e, fk, float);
             let bk = ir.k(d.bytes());
-            bytes = ir.sel(e, bk, bytes);
+            bpe = ir.sel(e, bk, bpe);
         }
-        let nfa = ir.field(w[4], 8, 2);
-        let srf = ir.field(w[4], 10, 1);
+        // Buffers: STRIDE bytes per element, SIZE + 1 bytes; the elements that fit whole.
+        let stride = ir.field(w[2], 8, 11);
+        let bytes = ir.sel(is_buf, stride, bpe);
+        let span = ir.addk(w[1], 1);
+        let fits = ir.icmp(IntCC::Uge, span, bpe);
+        let rest = ir.op(Op::Isub, I32, &[span, bpe]);
+        let one = ir.k(1);
+        let stride1 = ir.op(Op::Umax, I32, &[stride, one]);
+        let q = ir.op(Op::Udiv, I32, &[rest, stride1]);
+        let q = ir.addk(q, 1);
+        let elems = ir.sel(fits, q, zero);
+        let bsize = [elems, one, one];
+        let size = [0, 1, 2].map(|a| ir.sel(is_buf, bsize[a], tsize[a]));
+        let nfa = pick(&mut ir, (2, 26, 2), (4, 8, 2));
+        let srf = pick(&mut ir, (2, 29, 1), (4, 10, 1));
         let srf = ir.eqk(srf, 1);
         let is_intf = ir.eqk(nfa, 1);
         let notf = ir.not(float);
@@ -520,7 +563,7 @@ impl Lifter<'_> {
         let mut bad = ir.eqk(nfa, 3);
         let mut code = [nbase; 4];
         for (c, slot) in code.iter_mut().enumerate() {
-            let fc = ir.field(w[4], 2 * c as u32, 2);
+            let fc = pick(&mut ir, (2, 28, 1), (4, 2 * c as u32, 2));
             let k1 = ir.k(1);
             let biased = ir.icmp(IntCC::Ugt, fc, k1);
             bad = ir.or(bad, biased);
@@ -540,29 +583,37 @@ impl Lifter<'_> {
             let c1 = ir.op(Op::Or, I32, &[d, nn]);
             *slot = ir.op(Op::Or, I32, &[c1, identity]);
         }
-        let dst_sel = [16, 19, 22, 25].map(|lo| ir.field(w[4], lo, 3));
+        let dst_sel =
+            [(3, 16), (6, 19), (9, 22), (12, 25)].map(|(b, t)| pick(&mut ir, (3, b, 3), (4, t, 3)));
         for &s in &dst_sel {
             let k5 = ir.k(5);
             let r = ir.icmp(IntCC::Ugt, s, k5);
             bad = ir.or(bad, r);
         }
-        let base_level = ir.field(w[4], 28, 4);
+        let tbase_level = ir.field(w[4], 28, 4);
+        let base_level = ir.sel(is_buf, zero, tbase_level);
         let last_level = ir.field(w[5], 0, 4);
         let lv = ir.op(Op::Isub, I32, &[last_level, base_level]);
-        let levels = ir.addk(lv, 1);
-        let ty = ir.field(w[7], 30, 2);
+        let lv = ir.addk(lv, 1);
+        let levels = ir.sel(is_buf, one, lv);
         let (k0, k1, k2) = (ir.k(0), ir.k(1), ir.k(2));
-        let checks = [
-            ir.eqk(ty, 2),
-            ir.icmp(IntCC::Ule, dim, k2),
+        let is_tex = ir.eqk(ty, 2);
+        let tex_ok = [
+            ir.icmp(IntCC::Ule, tdim, k2),
             ir.icmp(IntCC::Ule, array_mode, k1),
             ir.eqk(base_level, 0),
-            ir.icmp(IntCC::Ne, data, k0),
-        ];
-        let mut ok = ir.not(bad);
-        for c in checks {
-            ok = ir.and(ok, c);
-        }
+        ]
+        .into_iter()
+        .fold(is_tex, |a, c| ir.and(a, c));
+        let endian = ir.field(w[2], 30, 2);
+        let buf_ok = [ir.eqk(endian, 0), ir.icmp(IntCC::Ne, stride, k0)]
+            .into_iter()
+            .fold(is_buf, |a, c| ir.and(a, c));
+        let kind_ok = ir.or(tex_ok, buf_ok);
+        let fmt_ok = ir.icmp(IntCC::Ne, data, k0);
+        let ok = ir.not(bad);
+        let ok = ir.and(ok, kind_ok);
+        let ok = ir.and(ok, fmt_ok);
         Res {
             dim,
             size,
@@ -570,6 +621,7 @@ impl Lifter<'_> {
             base,
             bytes,
             is_int,
+            is_buf,
             code,
             dst_sel,
             levels,
