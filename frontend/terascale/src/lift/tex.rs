@@ -77,7 +77,8 @@
 //!    (L9641) without saying what happens; we apply the same index formulas.
 //! 5. The filter: LOD `λ` is 0 (SAMPLE_LZ) or `src.w + LOD_BIAS / 16` (SAMPLE_L; LOD_BIAS is
 //!    S3.4, L9634), clamped to [MIN_LOD, MAX_LOD]; `λ > 0` minifies (XY_MIN_FILTER), else
-//!    magnifies (XY_MAG_FILTER); a NaN `λ` magnifies. The z axis of a 3D texture filters
+//!    magnifies (XY_MAG_FILTER); a NaN `λ` magnifies. The sampler's WORD2 LOD_BIAS is not
+//!    applied (not implemented: its fixed-point scale was not confirmed for Evergreen). The z axis of a 3D texture filters
 //!    linearly only with Z_FILTER 2 (LINEAR); NONE and POINT sample one slice (Mesa's r600
 //!    driver leaves Z_FILTER at NONE; the document defines no other meaning). INT formats
 //!    are never filtered.
