@@ -42,7 +42,11 @@ impl Lifter<'_> {
         for (k, f) in insts.iter().enumerate() {
             let at = w.addr + 2 * k as u32;
             self.b.begin_guest_inst(8 * at);
-            self.lift_vtx(cf, at, f)?;
+            if super::tex::is_tex(f.op) {
+                self.lift_tex(cf, at, f)?
+            } else {
+                self.lift_vtx(cf, at, f)?
+            }
         }
         Ok(())
     }

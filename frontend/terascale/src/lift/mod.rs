@@ -6,6 +6,8 @@
 //! - `cf`: the CF program, the active-mask stack, loops and calls.
 //! - `alu`: ALU clauses: instruction groups, operands, predication, exec-mask updates.
 //! - `fetch`: vertex-fetch clauses (buffer loads).
+//! - [`tex`]: TEX instructions (texture sampling, LD, GET_TEXTURE_RESINFO) and the launch
+//!   convention for texture resources and samplers.
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
 //! - `lds`: LDS in ALU clauses (LDS_IDX_OP, the output queue, direct reads).
 //! - [`state`]: the guest state layout ([`TsLayout`]) and the launch contract.
@@ -32,7 +34,8 @@
 //!   are byte offsets into the work-group's LDS ([`wavejit_ir::MemSpace::Lds`]; see `lds`).
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
-//! TEX instructions, MEM_RD/GDS fetches, exports, streams, rings, scratch writes, MEM_RAT ops
+//! TEX instructions other than SAMPLE_LZ, SAMPLE_L, LD and GET_TEXTURE_RESINFO (see `tex`
+//! for the resources and fields those support), MEM_RD/GDS fetches, exports, streams, rings, scratch writes, MEM_RAT ops
 //! other than the stores and integer atomics, SET_LDS_SIZE and the LDS_BASE_ADDR/LDS_SIZE
 //! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
 //! output-queue entries, SET_MODE, MOVA to CF_IDX/CLAUSE_GLOBAL, INDEX_MODE
@@ -53,6 +56,7 @@ mod fetch;
 mod lds;
 mod mem;
 pub mod state;
+pub mod tex;
 
 pub use alu_ops::{
     alu_form, clamp, lift_alu, omod, AluEnv, AluError, AluForm, AluInput, AluValue, Omod, Src,

@@ -12,6 +12,7 @@
 //! | `pv` | lane | 5 | PV.x-w and PS: the previous ALU group's results |
 //! | `ar` | lane | 1 | the address register AR.x (MOVA*) |
 //! | `oq` | lane | 32 | the LDS output queue: a ring of [`OQ_ENTRIES`] entries, A dword in cell `2i`, B in `2i + 1` (see `lds`) |
+//! | `tex` | uniform | 4 | guest addresses of the texture resource table (cells 0, 1) and the sampler table (cells 2, 3); 0 = none bound (see `tex`) |
 //!
 //! Launch contract: before block 0 runs, the launcher stores T0.xyz (local ids) and T1.xyz
 //! (group ids) per lane (`notes/amd_launch_abi.md` §2.3, [`crate::launch::wave_state`]), the
@@ -20,7 +21,9 @@
 //! The lifter's prologue initialises `cf` (valid mask = the launch's active mask, empty stack,
 //! no loop) and `ar`/`pv` need nothing: reading them before a write is undefined on hardware.
 //! Pointer arguments are byte offsets from the pool base; vertex-fetch buffer 1 and RAT 0
-//! address the pool, fetch buffer 3 constant buffer 0.
+//! address the pool, fetch buffer 3 constant buffer 0. TEX instructions read their resource and
+//! sampler words from the tables `tex` names (layout in `tex`); a launcher that binds no
+//! textures leaves both 0, and a TEX instruction then ends the wave with a guest trap.
 pub use super::lds::OQ_ENTRIES;
 use wavejit_ir::{FileId, FileKind, Reg, StateLayout};
 
@@ -115,6 +118,7 @@ pub struct TsLayout {
     pub pv: FileId,
     pub ar: FileId,
     pub oq: FileId,
+    pub tex: FileId,
 }
 
 impl TsLayout {
@@ -130,6 +134,7 @@ impl TsLayout {
         let pv = layout.add_file("pv", FileKind::Lane, 5);
         let ar = layout.add_file("ar", FileKind::Lane, 1);
         let oq = layout.add_file("oq", FileKind::Lane, 2 * OQ_ENTRIES);
+        let tex = layout.add_file("tex", FileKind::Uniform, 4);
         TsLayout {
             layout,
             r,
@@ -141,6 +146,7 @@ impl TsLayout {
             pv,
             ar,
             oq,
+            tex,
         }
     }
 
@@ -182,5 +188,15 @@ impl TsLayout {
     /// AR.x.
     pub fn ar(&self) -> Reg {
         Reg::new(self.ar, 0)
+    }
+
+    /// The guest address of the texture resource table as a 64-bit pair (0 = none bound).
+    pub fn tex_resources(&self) -> Reg {
+        Reg::new(self.tex, 0)
+    }
+
+    /// The guest address of the sampler table as a 64-bit pair (0 = none bound).
+    pub fn tex_samplers(&self) -> Reg {
+        Reg::new(self.tex, 2)
     }
 }
