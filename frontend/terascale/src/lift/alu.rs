@@ -100,6 +100,7 @@ impl Lifter<'_> {
         let z = self.b.i32(0);
         self.set(Cf::ExecUpdated, z);
         self.oq_begin();
+        self.reset_float_mode();
         for g in groups {
             let barrier = self.lift_group(&Grp { cf, cfa, g })?;
             if barrier {
@@ -115,6 +116,7 @@ impl Lifter<'_> {
     /// Lifts one group; true if it holds a GROUP_BARRIER.
     fn lift_group(&mut self, x: &Grp) -> Result<bool, LiftError> {
         let class = self.p.class;
+        self.apply_set_mode(x.cf, x.g)?;
         let mut base = self.active();
         if x.cfa.whole_quad_mode {
             base = self.whole_quads(base);
@@ -173,6 +175,8 @@ impl Lifter<'_> {
             let op = inst.op;
             match op {
                 AluOp::NOP => continue,
+                // Applied to the whole group before phase 2 (`mode`).
+                AluOp::SET_MODE => continue,
                 AluOp::GROUP_BARRIER => {
                     barrier = true;
                     continue;

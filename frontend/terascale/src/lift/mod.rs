@@ -25,7 +25,8 @@
 //!   innermost loop's `Break` and `Continue` masks, and everything else (see `cf`).
 //! - **Float mode**: f32 ops flush denormals in and out, round to nearest even (LLVM's r600
 //!   back end assumes flushing: notes/amd_launch_abi.md §2.4); f64 ops keep denormals where
-//!   the ALU op does not force its own rule. SET_MODE is unsupported.
+//!   the ALU op does not force its own rule. SET_MODE changes both for the rest of its
+//!   clause, its own group included (`mode`).
 //! - **Memory**: vertex fetch buffer 1 and RAT 0 address the pool (`pool` base + 32-bit byte
 //!   offset), fetch buffer 3 and kcache bank `i` constant buffer `i`; every access is a
 //!   global access the runtime checks (an unmapped address is a guest fault). LDS addresses
@@ -35,7 +36,7 @@
 //! TEX instructions, MEM_RD/GDS fetches, exports, streams, rings, scratch writes, MEM_RAT ops
 //! other than the stores and integer atomics, SET_LDS_SIZE and the LDS_BASE_ADDR/LDS_SIZE
 //! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
-//! output-queue entries, SET_MODE, MOVA to CF_IDX/CLAUSE_GLOBAL, INDEX_MODE
+//! output-queue entries, MOVA to CF_IDX/CLAUSE_GLOBAL, INDEX_MODE
 //! GLOBAL/GLOBAL_AR_X and AR.y-w, kcache bank index modes, JUMPTABLE, GWS, the WQM
 //! push/pop variants, REACTIVATE, HALT, interrupts, and the special SRC_SELs other than
 //! the masks, aL, the double constants, the LDS queues and the LDS direct reads.
@@ -52,6 +53,7 @@ mod emit;
 mod fetch;
 mod lds;
 mod mem;
+mod mode;
 pub mod state;
 
 pub use alu_ops::{
