@@ -50,6 +50,9 @@ impl Lifter<'_> {
     fn lift_vtx(&mut self, cf: u32, at: u32, f: &FetchInst) -> Result<(), LiftError> {
         let text = format!("{} R{}, #{}", f.op.name(), f.dst_gpr(), f.buffer_id());
         let un = |me: &Self, why: &str| me.unsupported(cf, at, text.clone(), why);
+        if f.op == FetchOp::MEM_RD_SCRATCH {
+            return self.lift_scratch_read(cf, at, f);
+        }
         if f.op != FetchOp::VTX_FETCH {
             return Err(un(self, "fetch instruction not lifted"));
         }

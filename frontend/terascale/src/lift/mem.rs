@@ -61,11 +61,11 @@ impl Lifter<'_> {
     pub fn lift_mem(&mut self, cf: u32, m: &CfMem) -> Result<(), LiftError> {
         let text = cf_text(&CfInst::Mem(*m));
         let un = |me: &Self, why: &str| me.unsupported(cf, cf, text.clone(), why);
+        if m.op == CfMemOp::MEM_WR_SCRATCH {
+            return self.lift_scratch_write(cf, m);
+        }
         let Some(rat) = m.rat else {
-            return Err(un(
-                self,
-                "export/stream/ring/scratch instruction not lifted",
-            ));
+            return Err(un(self, "export/stream/ring instruction not lifted"));
         };
         if !matches!(
             m.op,

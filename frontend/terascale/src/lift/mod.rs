@@ -7,6 +7,8 @@
 //! - `alu`: ALU clauses: instruction groups, operands, predication, exec-mask updates.
 //! - `fetch`: vertex-fetch clauses (buffer loads).
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
+//! - `scratch`: MEM_WR_SCRATCH and MEM_RD_SCRATCH on the lane's private memory.
+//! - `mode`: SET_MODE (the float modes of an ALU clause).
 //! - `lds`: LDS in ALU clauses (LDS_IDX_OP, the output queue, direct reads).
 //! - [`state`]: the guest state layout ([`TsLayout`]) and the launch contract.
 //!
@@ -31,9 +33,12 @@
 //!   offset), fetch buffer 3 and kcache bank `i` constant buffer `i`; every access is a
 //!   global access the runtime checks (an unmapped address is a guest fault). LDS addresses
 //!   are byte offsets into the work-group's LDS ([`wavejit_ir::MemSpace::Lds`]; see `lds`).
+//!   Scratch is the lane's private memory ([`wavejit_ir::MemSpace::Private`]; see
+//!   `scratch`): the launch must give each lane [`scratch_lane_bytes`] bytes.
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
-//! TEX instructions, MEM_RD/GDS fetches, exports, streams, rings, scratch writes, MEM_RAT ops
+//! TEX instructions, MEM_RD_SCATTER/GDS fetches, exports, streams, rings, scratch accesses
+//! other than four-dword elements (see `scratch`), MEM_RAT ops
 //! other than the stores and integer atomics, SET_LDS_SIZE and the LDS_BASE_ADDR/LDS_SIZE
 //! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
 //! output-queue entries, MOVA to CF_IDX/CLAUSE_GLOBAL, INDEX_MODE
@@ -54,12 +59,14 @@ mod fetch;
 mod lds;
 mod mem;
 mod mode;
+mod scratch;
 pub mod state;
 
 pub use alu_ops::{
     alu_form, clamp, lift_alu, omod, AluEnv, AluError, AluForm, AluInput, AluValue, Omod, Src,
     Width,
 };
+pub use scratch::scratch_lane_bytes;
 pub use state::TsLayout;
 
 /// What the lifter needs to know about a kernel besides its code.
