@@ -5,7 +5,8 @@
 //!   group) at a time, with the output modifiers as separate helpers.
 //! - `cf`: the CF program, the active-mask stack, loops and calls.
 //! - `alu`: ALU clauses: instruction groups, operands, predication, exec-mask updates.
-//! - `fetch`: vertex-fetch clauses (buffer loads).
+//! - `fetch`: vertex-fetch clauses (buffer loads), with `vtx_format` mapping their
+//!   DATA_FORMAT/NUM_FORMAT fields to IR element formats.
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
 //! - `scratch`: MEM_WR_SCRATCH and MEM_RD_SCRATCH on the lane's private memory.
 //! - `mode`: SET_MODE (the float modes of an ALU clause).
@@ -61,6 +62,7 @@ mod mem;
 mod mode;
 mod scratch;
 pub mod state;
+mod vtx_format;
 
 pub use alu_ops::{
     alu_form, clamp, lift_alu, omod, AluEnv, AluError, AluForm, AluInput, AluValue, Omod, Src,
