@@ -39,8 +39,9 @@
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! TEX instructions, MEM_RD_SCATTER/GDS fetches, exports, streams, rings, scratch accesses
-//! other than four-dword elements (see `scratch`), MEM_RAT ops
-//! other than the stores and integer atomics, SET_LDS_SIZE and the LDS_BASE_ADDR/LDS_SIZE
+//! other than four-dword elements (see `scratch`), the RAT instructions `mem` does not
+//! list (STORE_TYPED, CMPXCHG_FLT, STORE_RAW_FDENORM, STORE_SHORT/BYTE, NOP_RTN), RAT
+//! bursts other than cacheless stores, SET_LDS_SIZE and the LDS_BASE_ADDR/LDS_SIZE
 //! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
 //! output-queue entries, MOVA to CF_IDX/CLAUSE_GLOBAL, INDEX_MODE
 //! GLOBAL/GLOBAL_AR_X and AR.y-w, kcache bank index modes, JUMPTABLE, GWS, the WQM
