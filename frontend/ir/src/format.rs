@@ -81,7 +81,8 @@
 //! `UFMT_*`): FLOAT only with 16-, 32-bit and 10_11_11/11_11_10 fields, UNORM/SNORM/SCALED
 //! only without 32-bit fields, UINT/SINT with every layout, plus SNORM_OGL wherever SNORM is
 //! valid. The layouts without a code follow the same rule by their field widths (so of them
-//! only 16_16_16 takes FLOAT). An invalid format accesses no memory: a load gives the out-of-range value
+//! only 16_16_16 takes FLOAT).
+//! An invalid format accesses no memory: a load gives the out-of-range value
 //! ([`ElemFormat::load_out_of_range`]) and a store writes nothing. The documents do not say
 //! what the hardware does; treating the element as absent is the choice that touches nothing.
 

@@ -43,10 +43,12 @@
 //! list (STORE_TYPED, CMPXCHG_FLT, STORE_RAW_FDENORM, STORE_SHORT/BYTE, NOP_RTN), RAT
 //! bursts other than cacheless stores, SET_LDS_SIZE and the LDS_BASE_ADDR/LDS_SIZE
 //! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
-//! output-queue entries, MOVA to CF_IDX/CLAUSE_GLOBAL, INDEX_MODE
-//! GLOBAL/GLOBAL_AR_X and AR.y-w, kcache bank index modes, JUMPTABLE, GWS, the WQM
-//! push/pop variants, REACTIVATE, HALT, interrupts, and the special SRC_SELs other than
-//! the masks, aL, the double constants, the LDS queues and the LDS direct reads.
+//! output-queue entries, MOVA to CF_IDX/CLAUSE_GLOBAL, SET_CF_IDX0/1, INDEX_MODE
+//! GLOBAL/GLOBAL_AR_X, kcache bank index modes, JUMPTABLE, GWS, the WQM push/pop
+//! variants, REACTIVATE, CALL_FS, interrupts, and the special SRC_SELs other than the
+//! masks, aL, the double constants, the LDS queues and the LDS direct reads. MOVA and
+//! MOVA_FLOOR have no Evergreen or Cayman encoding (R600/R700 only), so they never occur.
+//! HALT lifts to a trap (see `cf`).
 use crate::chip::Chip;
 use crate::inst::{CfInst, Program};
 use crate::launch::wave_size;
