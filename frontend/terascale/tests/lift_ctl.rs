@@ -21,7 +21,7 @@ fn rel_mov(class: ChipClass, dst: u8, chan: u8, mode: u8) -> wavejit_terascale::
 }
 
 fn start() -> Start {
-    let mut gprs: Vec<(u32, u32, Box<dyn Fn(u32) -> u32>)> = vec![(1, 0, Box::new(|l| l % 5))];
+    let mut gprs: Vec<GprInit> = vec![(1, 0, Box::new(|l| l % 5))];
     for k in 0..5 {
         gprs.push((10 + k, 0, Box::new(move |l| 1000 * k + l)));
     }

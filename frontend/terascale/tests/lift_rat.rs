@@ -50,7 +50,7 @@ fn cacheless_store_bursts_use_the_array_size_stride() {
             m.comp_mask = 0b0011;
         }
         let p = Prog::new(class).cf(st).build();
-        let mut gprs: Vec<(u32, u32, Box<dyn Fn(u32) -> u32>)> = vec![(0, 0, Box::new(|l| 32 * l))];
+        let mut gprs: Vec<GprInit> = vec![(0, 0, Box::new(|l| 32 * l))];
         for n in 4..7 {
             for c in 0..4 {
                 gprs.push((n, c, Box::new(move |l| n << 24 | c << 16 | l)));

@@ -71,7 +71,7 @@ fn value(n: u32, c: u32, lane: u32) -> u32 {
 
 /// R`n`.c = value(n, c, lane) for R4..R7; R1.x holds the index `idx(lane)`.
 fn start(idx: fn(u32) -> u32, lane_bytes: u32) -> Start {
-    let mut gprs: Vec<(u32, u32, Box<dyn Fn(u32) -> u32>)> = vec![(1, 0, Box::new(idx))];
+    let mut gprs: Vec<GprInit> = vec![(1, 0, Box::new(idx))];
     for n in 4..8 {
         for c in 0..4 {
             gprs.push((n, c, Box::new(move |l| value(n, c, l))));
@@ -87,8 +87,8 @@ fn start(idx: fn(u32) -> u32, lane_bytes: u32) -> Start {
 /// Signed indices around the clamp range [0, 5] (N = 6).
 fn idx(lane: u32) -> u32 {
     match lane {
-        _ if lane % 7 == 0 => 0x8000_0005,
-        _ if lane % 13 == 0 => 0x7fff_ffff,
+        _ if lane.is_multiple_of(7) => 0x8000_0005,
+        _ if lane.is_multiple_of(13) => 0x7fff_ffff,
         _ => ((lane % 11) as i32 - 3) as u32,
     }
 }

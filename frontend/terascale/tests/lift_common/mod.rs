@@ -221,10 +221,13 @@ pub fn lift_err(p: &Program, needle: &str) -> LiftError {
     e
 }
 
+/// A GPR's start value per lane: (register, channel, value of lane).
+pub type GprInit = (u32, u32, Box<dyn Fn(u32) -> u32>);
+
 /// The start of a run: GPR values per (register, channel, lane), the pool's bytes, constant
 /// buffer 0, the active lanes and the private bytes per lane.
 pub struct Start {
-    pub gprs: Vec<(u32, u32, Box<dyn Fn(u32) -> u32>)>,
+    pub gprs: Vec<GprInit>,
     pub pool: Vec<u8>,
     pub cb0: Vec<u32>,
     pub active: u64,
