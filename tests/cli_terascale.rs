@@ -237,7 +237,10 @@ fn an_instruction_the_lifter_refuses_is_named_in_one_line() {
     let text = succeeds(&["disasm", &file]);
     assert_eq!(text.lines().nth(14), Some("\tCALL_FS NO_BARRIER"));
     let line = fails(&run_args(&file, "branches", "jit"));
-    assert_mentions(&line, &["kernel branches: CF @13", "CALL_FS", "unsupported"]);
+    assert_mentions(
+        &line,
+        &["kernel branches: CF @13", "CALL_FS", "unsupported"],
+    );
     assert_eq!(fails(&run_args(&file, "branches", "interp")), line);
     assert_eq!(fails(&["disasm", &file, "--ir"]), line);
     let _ = std::fs::remove_file(&file);
