@@ -144,6 +144,8 @@ pub struct Lifted {
     /// Machine instructions of the program: CF instructions, ALU slot instructions and
     /// fetches (one per line of the listing that is not a header, a literal pair or `PAD`).
     pub machine_insts: usize,
+    /// Private (scratch) bytes per lane the code addresses.
+    pub scratch_lane_bytes: u32,
 }
 
 fn machine_insts(p: &Program) -> usize {
@@ -161,7 +163,7 @@ fn machine_insts(p: &Program) -> usize {
 
 /// Decodes and lifts `kernel` for the loaded chip.
 pub fn lift_kernel(l: &Loaded, kernel: &Kernel) -> Result<Lifted> {
-    use wavejit_terascale::lift::{lift, LiftConfig};
+    use wavejit_terascale::lift::{lift, scratch_lane_bytes, LiftConfig};
     let program = decode(l, kernel)?;
     let cfg = LiftConfig {
         chip: l.chip,
@@ -183,6 +185,7 @@ pub fn lift_kernel(l: &Loaded, kernel: &Kernel) -> Result<Lifted> {
         layout,
         func: Arc::new(func),
         machine_insts: machine_insts(&program),
+        scratch_lane_bytes: scratch_lane_bytes(&program),
     })
 }
 
@@ -254,7 +257,7 @@ impl Launcher {
             grid: self.dispatch.global,
             local: self.dispatch.local,
             lds_bytes: kernel.lds_size,
-            private_lane_bytes: 0,
+            private_lane_bytes: self.lifted.scratch_lane_bytes,
             threads: self.threads.max(1),
             fuel: self.fuel,
             time_limit: self.timeout,

@@ -16,6 +16,12 @@
 //! codes to these. [`ElemFormat::from_code`] accepts every `u32` (bits above 18 are ignored;
 //! reserved values decode as described on each type).
 //!
+//! Data formats 16 and up ([`DataFormat::WITHOUT_CODE`]) are layouts GCN's buffer formats
+//! lack (TeraScale's FMT_4_4, FMT_5_6_5, FMT_8_8_8, ...). They have no code: the 4-bit field
+//! cannot hold them, [`ElemFormat::code`] writes their number into bits 20:15, which
+//! `from_code` does not read back, so they are used as static formats (and in the text form,
+//! which names them) only.
+//!
 //! # Layout
 //! Components are packed from bit 0 of the little-endian element in the order x, y, z, w with
 //! the widths of [`DataFormat::fields`]. Format names list the fields from the most
@@ -74,7 +80,9 @@
 //! combinations; we accept those of the gfx10 unified format table (LLVM SIDefines.h,
 //! `UFMT_*`): FLOAT only with 16-, 32-bit and 10_11_11/11_11_10 fields, UNORM/SNORM/SCALED
 //! only without 32-bit fields, UINT/SINT with every layout, plus SNORM_OGL wherever SNORM is
-//! valid. An invalid format accesses no memory: a load gives the out-of-range value
+//! valid. The layouts without a code follow the same rule by their field widths (so of them
+//! only 16_16_16 takes FLOAT).
+//! An invalid format accesses no memory: a load gives the out-of-range value
 //! ([`ElemFormat::load_out_of_range`]) and a store writes nothing. The documents do not say
 //! what the hardware does; treating the element as absent is the choice that touches nothing.
 
@@ -99,6 +107,17 @@ pub enum DataFormat {
     D16_16_16_16 = 12,
     D32_32_32 = 13,
     D32_32_32_32 = 14,
+    D4_4 = 16,
+    D3_3_2 = 17,
+    D5_6_5 = 18,
+    D6_5_5 = 19,
+    D1_5_5_5 = 20,
+    D4_4_4_4 = 21,
+    D5_5_5_1 = 22,
+    D8_8_8 = 23,
+    D16_16_16 = 24,
+    D8_24 = 25,
+    D24_8 = 26,
 }
 
 /// What a component's bits mean (GCN `BUF_NUM_FORMAT_*` numbering).
@@ -135,7 +154,7 @@ pub struct ElemFormat {
     pub swizzle: [Sel; 4],
 }
 
-const DATA_NAMES: [(DataFormat, &str); 15] = [
+const DATA_NAMES: [(DataFormat, &str); 26] = [
     (DataFormat::Invalid, "invalid"),
     (DataFormat::D8, "8"),
     (DataFormat::D16, "16"),
@@ -151,6 +170,17 @@ const DATA_NAMES: [(DataFormat, &str); 15] = [
     (DataFormat::D16_16_16_16, "16_16_16_16"),
     (DataFormat::D32_32_32, "32_32_32"),
     (DataFormat::D32_32_32_32, "32_32_32_32"),
+    (DataFormat::D4_4, "4_4"),
+    (DataFormat::D3_3_2, "3_3_2"),
+    (DataFormat::D5_6_5, "5_6_5"),
+    (DataFormat::D6_5_5, "6_5_5"),
+    (DataFormat::D1_5_5_5, "1_5_5_5"),
+    (DataFormat::D4_4_4_4, "4_4_4_4"),
+    (DataFormat::D5_5_5_1, "5_5_5_1"),
+    (DataFormat::D8_8_8, "8_8_8"),
+    (DataFormat::D16_16_16, "16_16_16"),
+    (DataFormat::D8_24, "8_24"),
+    (DataFormat::D24_8, "24_8"),
 ];
 
 const NUM_NAMES: [(NumFormat, &str); 8] = [
@@ -174,12 +204,23 @@ const SEL_CHARS: [(Sel, char); 6] = [
 ];
 
 impl DataFormat {
-    /// Every data format, in code order.
+    /// Every data format with a code, in code order.
     pub const ALL: [DataFormat; 15] = {
         let mut a = [DataFormat::Invalid; 15];
         let mut i = 0;
         while i < 15 {
             a[i] = DATA_NAMES[i].0;
+            i += 1;
+        }
+        a
+    };
+
+    /// The data formats without a code (module docs, "Codes").
+    pub const WITHOUT_CODE: [DataFormat; 11] = {
+        let mut a = [DataFormat::Invalid; 11];
+        let mut i = 0;
+        while i < 11 {
+            a[i] = DATA_NAMES[15 + i].0;
             i += 1;
         }
         a
@@ -214,6 +255,17 @@ impl DataFormat {
             D16_16_16_16 => &[16, 16, 16, 16],
             D32_32_32 => &[32, 32, 32],
             D32_32_32_32 => &[32, 32, 32, 32],
+            D4_4 => &[4, 4],
+            D3_3_2 => &[2, 3, 3],
+            D5_6_5 => &[5, 6, 5],
+            D6_5_5 => &[5, 5, 6],
+            D1_5_5_5 => &[5, 5, 5, 1],
+            D4_4_4_4 => &[4, 4, 4, 4],
+            D5_5_5_1 => &[1, 5, 5, 5],
+            D8_8_8 => &[8, 8, 8],
+            D16_16_16 => &[16, 16, 16],
+            D8_24 => &[24, 8],
+            D24_8 => &[8, 24],
         }
     }
 
@@ -223,7 +275,10 @@ impl DataFormat {
     }
 
     pub fn name(self) -> &'static str {
-        DATA_NAMES[self as usize].1
+        DATA_NAMES
+            .iter()
+            .find(|(d, _)| *d == self)
+            .map_or("invalid", |p| p.1)
     }
 
     pub fn from_name(s: &str) -> Option<DataFormat> {

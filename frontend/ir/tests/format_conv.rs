@@ -60,7 +60,7 @@ fn assert_correctly_rounded(r: u32, c: i64, d: i64, what: &str) {
 
 #[test]
 fn layouts_follow_the_names() {
-    for d in DataFormat::ALL {
+    for d in DataFormat::ALL.into_iter().chain(DataFormat::WITHOUT_CODE) {
         let w = widths(d);
         assert_eq!(d.fields(), &w[..], "{d:?}");
         assert_eq!(d.bytes() * 8, w.iter().sum::<u32>(), "{d:?}");
@@ -91,6 +91,31 @@ fn layouts_follow_the_names() {
     // 2_10_10_10 is R10G10B10A2: w is the top 2 bits.
     let f = fmt(D::D2_10_10_10, N::Uint);
     assert_eq!(ld(f, 0xc000_0000, 3), 3);
+    // 5_6_5 is B5G6R5 (x = bits 4:0, y = 10:5); 1_5_5_5 has w = bit 15; 8_24 has x = 23:0.
+    assert_eq!(ld(fmt(D::D5_6_5, N::Uint), 0x07e0, 1), 0x3f);
+    assert_eq!(ld(fmt(D::D1_5_5_5, N::Uint), 0x8000, 3), 1);
+    assert_eq!(ld(fmt(D::D8_24, N::Uint), 0x0100_0000, 1), 1);
+    assert_eq!(D::D8_8_8.bytes(), 3);
+    assert_eq!(D::D16_16_16.bytes(), 6);
+}
+
+#[test]
+fn layouts_without_a_code_name_themselves_and_follow_the_width_rule() {
+    for d in DataFormat::WITHOUT_CODE {
+        assert!(d as u32 >= 16, "{d:?}");
+        let floaty = d.fields().iter().all(|&n| n == 16);
+        for n in NumFormat::ALL {
+            let f = ElemFormat::new(d, n);
+            assert_eq!(f.is_valid(), n != N::Float || floaty, "{d:?} {n:?}");
+            let text = f.to_string();
+            let p: Vec<&str> = text.split('.').collect();
+            assert_eq!(ElemFormat::from_parts(p[0], p[1], p[2]), Ok(f), "{text}");
+        }
+    }
+    // 16_16_16 FLOAT widens binary16 like 16_16_16_16.
+    let f = fmt(D::D16_16_16, N::Float);
+    assert_eq!(ld(f, 0x3c00u128 << 32, 2), f32b(1.0));
+    assert_eq!(ld(f, 0, 3), f32b(1.0), "missing w reads 1.0");
 }
 
 fn mask128(bits: u32) -> u128 {
@@ -170,7 +195,11 @@ fn codes_use_the_gcn_descriptor_bits() {
 
 #[test]
 fn unorm_snorm_loads_are_correctly_rounded() {
-    for (d, n) in [(D::D8, 8u32), (D::D16, 16), (D::D2_10_10_10, 10)] {
+    let narrow = [(D::D4_4, 4), (D::D5_6_5, 5), (D::D6_5_5, 5), (D::D3_3_2, 2)];
+    for (d, n) in [(D::D8, 8u32), (D::D16, 16), (D::D2_10_10_10, 10)]
+        .into_iter()
+        .chain(narrow)
+    {
         let max = (1i64 << n) - 1;
         for c in 0..=max {
             let r = ld(fmt(d, N::Unorm), c as u128, 0);

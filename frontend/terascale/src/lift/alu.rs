@@ -10,7 +10,7 @@
 //! own channel.
 //!
 //! # Sources (4.6-4.7, §3.2)
-//! GPRs (relative: + AR.x with INDEX_MODE 0, + aL with 4; a relatively addressed read
+//! GPRs (relative: + AR.x with INDEX_MODE 0-3, + aL with 4; a relatively addressed read
 //! outside R0-R127 reads R0, a write there is dropped: 4.6.3, L1464-L1466, with N = 128
 //! because the config's GPR count is not a lift input), kcache constants (a uniform dword
 //! load at `const_buffer(bank) + 16 * (16 * line + index) + 4 * chan`; LOCK_LOOP_INDEX adds
@@ -100,6 +100,7 @@ impl Lifter<'_> {
         let z = self.b.i32(0);
         self.set(Cf::ExecUpdated, z);
         self.oq_begin();
+        self.reset_float_mode();
         for g in groups {
             let barrier = self.lift_group(&Grp { cf, cfa, g })?;
             if barrier {
@@ -115,6 +116,7 @@ impl Lifter<'_> {
     /// Lifts one group; true if it holds a GROUP_BARRIER.
     fn lift_group(&mut self, x: &Grp) -> Result<bool, LiftError> {
         let class = self.p.class;
+        self.apply_set_mode(x.cf, x.g)?;
         let mut base = self.active();
         if x.cfa.whole_quad_mode {
             base = self.whole_quads(base);
@@ -173,6 +175,8 @@ impl Lifter<'_> {
             let op = inst.op;
             match op {
                 AluOp::NOP => continue,
+                // Applied to the whole group before phase 2 (`mode`).
+                AluOp::SET_MODE => continue,
                 AluOp::GROUP_BARRIER => {
                     barrier = true;
                     continue;
@@ -506,8 +510,21 @@ impl Lifter<'_> {
                 let r = self.l.ar();
                 Ok(self.b.use_reg(r, I32))
             }
+            // Table 4.2 (L1436-L1442): GPR operands use AR.X under INDEX_AR_Y/Z/W too; the
+            // other AR elements only index the constant file, which kcache replaces.
+            1..=3 => {
+                let r = self.l.ar();
+                Ok(self.b.use_reg(r, I32))
+            }
             4 => Ok(self.get(Cf::LoopIndex, I32)),
-            _ => Err(self.unsupported(x.cf, at, text(inst), "INDEX_MODE other than AR.x and aL")),
+            // INDEX_GLOBAL(_AR_X) address the SIMD's physical GPR file (shared global
+            // registers, other waves' allocations: L8489-L8490), which a wave here lacks.
+            _ => Err(self.unsupported(
+                x.cf,
+                at,
+                text(inst),
+                "INDEX_MODE GLOBAL/GLOBAL_AR_X (physical GPR addressing)",
+            )),
         }
     }
 

@@ -48,7 +48,10 @@
 //! - CALL: pop POP_COUNT; if a lane passes and depth + CALL_COUNT <= 32, push a call frame,
 //!   depth += CALL_COUNT, active = test, jump. RETURN: pop the call frame, restore its mask
 //!   and depth, continue after the CALL (an indirect jump to its guest pc). CALL_FS is a VS
-//!   fetch-subroutine call: unsupported.
+//!   fetch-subroutine call: unsupported (it runs the program at SQ_PGM_START_FS, which a
+//!   compute kernel's configuration does not provide; Mesa emits it only for vertex shaders).
+//! - HALT traps ([`TrapKind::Explicit`]): on hardware the wave waits for the driver to
+//!   resume it (L2751), which no launch does.
 //! - ALU clauses: ALU_PUSH_BEFORE pushes once before the clause (notes §3.4: the reading
 //!   Mesa and LLVM use); the exec-mask update of the clause (see `alu`) is applied after it,
 //!   then ALU_POP_AFTER/ALU_POP2_AFTER pop once/twice, ALU_ELSE_AFTER does an ELSE with
@@ -380,6 +383,15 @@ impl Lifter<'_> {
                         return Err(self.invalid(addr, addr, text(), "not a fetch clause"))
                     }
                 }
+            }
+            HALT => {
+                // HALT stops the wave until the driver re-enables it by a register write
+                // (L2751-L2760); a launch has no driver to do that, so the wave ends with a
+                // guest fault instead of waiting forever.
+                let why = "HALT: the wavefront halted (only a driver could resume it)";
+                self.b
+                    .terminate(Terminator::Trap(TrapKind::Explicit(why.into())));
+                return Ok(false);
             }
             END => {
                 self.b.terminate(Terminator::Return);

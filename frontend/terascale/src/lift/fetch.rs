@@ -1,36 +1,24 @@
 //! Vertex-fetch clauses: buffer loads (VTX_READ_*; notes §5, seed 000 9.3 L9297-L9524).
 //!
-//! A fetch reads `SRC_GPR.SRC_SEL_X` (a byte offset; [`crate::launch::fetch_address`] adds
-//! OFFSET, wrapping at 32 bits) from buffer 1 (the pool) or 3 (constant buffer 0), for the
-//! active lanes; an unmapped address is a guest fault. The element is `DATA_FORMAT`'s
-//! components, each a dword, short or byte, zero- or sign-extended per FORMAT_COMP_ALL when
-//! NUM_FORMAT_ALL is INT (LLVM's VTX_READ_8/16/32/64/128 use FMT_8, FMT_16, FMT_32,
-//! FMT_32_32, FMT_32_32_32_32 as integers). DST_SEL picks a component (0-3), 0 (4), 1 (5:
-//! integer 1 under INT, else 1.0f) or masks the channel (7). Missing components read 0 (x-z)
-//! and 1 (w). Instructions of a clause run in order (each sees the previous one's writes).
+//! A fetch reads one element at `SRC_GPR.SRC_SEL_X` (a byte offset;
+//! [`crate::launch::fetch_address`] adds OFFSET, wrapping at 32 bits) from buffer 1 (the
+//! pool) or 3 (constant buffer 0), for the active lanes; an unmapped address is a guest
+//! fault. DATA_FORMAT, NUM_FORMAT_ALL, FORMAT_COMP_ALL, SRF_MODE_ALL and DST_SEL give the
+//! element's IR format (`vtx_format`); the IR's [`ElemFormat::load`] unpacks it. LLVM's
+//! VTX_READ_8/16/32/64/128 (FMT_8, FMT_16, FMT_32, FMT_32_32, FMT_32_32_32_32 as INT) are
+//! plain zero- or sign-extending loads, the same values without the format machinery.
+//! Instructions of a clause run in order (each sees the previous one's writes). ENDIAN_SWAP
+//! is not lifted. MEM_RD_SCRATCH is lifted by `scratch`.
+use super::vtx_format::{self, FormatError};
 use super::{LiftError, Lifter};
 use crate::inst::{CfWord, FetchInst};
 use crate::launch::{fetch_buffer, Resource};
 use crate::tables::FetchOp;
-use wavejit_ir::{MemSpace, MemWidth, Op, ScalarType};
+use wavejit_ir::{
+    ElemFormat, FormatSrc, MemSpace, MemWidth, NumFormat, Op, ScalarType, Sel, Value,
+};
 
 use ScalarType::{I32, I64};
-
-/// (components, bytes per component) of the raw data formats.
-fn raw_format(fmt: u8) -> Option<(u32, MemWidth)> {
-    Some(match fmt {
-        1 => (1, MemWidth::B8),
-        3 => (2, MemWidth::B8),
-        5 => (1, MemWidth::B16),
-        7 => (2, MemWidth::B16),
-        10 => (4, MemWidth::B8),
-        13 => (1, MemWidth::B32),
-        23 => (4, MemWidth::B16),
-        29 => (2, MemWidth::B32),
-        34 => (4, MemWidth::B32),
-        _ => return None,
-    })
-}
 
 impl Lifter<'_> {
     pub fn lift_fetch_clause(
@@ -54,6 +42,9 @@ impl Lifter<'_> {
     fn lift_vtx(&mut self, cf: u32, at: u32, f: &FetchInst) -> Result<(), LiftError> {
         let text = format!("{} R{}, #{}", f.op.name(), f.dst_gpr(), f.buffer_id());
         let un = |me: &Self, why: &str| me.unsupported(cf, at, text.clone(), why);
+        if f.op == FetchOp::MEM_RD_SCRATCH {
+            return self.lift_scratch_read(cf, at, f);
+        }
         if f.op != FetchOp::VTX_FETCH {
             return Err(un(self, "fetch instruction not lifted"));
         }
@@ -70,16 +61,20 @@ impl Lifter<'_> {
                 ))
             }
         };
-        let Some((comps, width)) = raw_format(f.data_format()) else {
-            return Err(un(self, "data format not lifted"));
-        };
-        if f.num_format_all() != 1 && width != MemWidth::B32 {
-            return Err(un(self, "normalized or scaled data format"));
-        }
         if f.endian_swap() != 0 {
             return Err(un(self, "endian swap"));
         }
-        let signed = f.format_comp_all();
+        let (fmt, write) = vtx_format::elem_format(
+            f.data_format(),
+            f.num_format_all(),
+            f.format_comp_all(),
+            f.srf_mode_all(),
+            f.dst_sel(),
+        )
+        .map_err(|e| match e {
+            FormatError::Unsupported(why) => un(self, why),
+            FormatError::Invalid(why) => self.invalid(cf, at, text.clone(), why),
+        })?;
         let act = self.active();
         let lanes = self.b.mask_from_bits(act);
         let sr = self.l.gpr(u32::from(f.src_gpr()), u32::from(f.src_sel_x()));
@@ -90,34 +85,56 @@ impl Lifter<'_> {
         let bv = self.b.use_reg(base, I64);
         let addr = self.b.op(Op::Iadd, I64, &[bv, off]);
         let mut vals = Vec::new();
-        for c in 0..comps {
-            let ck = self.b.i64(u64::from(c * width.bytes()));
-            let a = self.b.op(Op::Iadd, I64, &[addr, ck]);
-            vals.push(
-                self.b
-                    .load(MemSpace::Global, width, signed, I32, a, Some(lanes)),
-            );
+        for (chan, &w) in write.iter().enumerate() {
+            if w {
+                let v = self.vtx_component(fmt, chan, addr, lanes);
+                vals.push((chan as u32, v));
+            }
         }
-        let one = if f.num_format_all() == 1 {
-            1
-        } else {
-            1f32.to_bits()
-        };
-        for (chan, &s) in f.dst_sel().iter().enumerate() {
-            let v = match s {
-                0..=3 => match vals.get(s as usize) {
-                    Some(&v) => v,
-                    None if s == 3 => self.b.i32(one),
-                    None => self.b.i32(0),
-                },
-                4 => self.b.i32(0),
-                5 => self.b.i32(one),
-                7 => continue,
-                _ => return Err(self.invalid(cf, at, text.clone(), "reserved DST_SEL 6")),
-            };
-            let r = self.l.gpr(u32::from(f.dst_gpr()), chan as u32);
+        for (chan, v) in vals {
+            let r = self.l.gpr(u32::from(f.dst_gpr()), chan);
             self.b.def_reg(r, v, Some(lanes));
         }
         Ok(())
+    }
+
+    /// Register component `chan` of a fetch of `fmt` at `addr`. Integer formats of whole
+    /// bytes, shorts or dwords (LLVM's VTX_READ_*) are plain loads, which the JIT compiles
+    /// inline; every other format is a formatted load (the IR's unpacking).
+    fn vtx_component(&mut self, fmt: ElemFormat, chan: usize, addr: Value, lanes: Value) -> Value {
+        let fields = fmt.data.fields();
+        let width = match fields.first() {
+            Some(8) => Some(MemWidth::B8),
+            Some(16) => Some(MemWidth::B16),
+            Some(32) => Some(MemWidth::B32),
+            _ => None,
+        };
+        let plain = matches!(fmt.num, NumFormat::Uint | NumFormat::Sint)
+            || (fmt.num == NumFormat::Float && width == Some(MemWidth::B32));
+        let Some(width) = width.filter(|_| plain && fields.iter().all(|&n| n == fields[0])) else {
+            let src = FormatSrc::Static(fmt);
+            let g = MemSpace::Global;
+            return self
+                .b
+                .load_format(g, src, chan as u8, false, addr, Some(lanes));
+        };
+        let one = if fmt.num.is_float_valued() {
+            1f32.to_bits()
+        } else {
+            1
+        };
+        let i = match fmt.swizzle[chan] {
+            Sel::Zero => return self.b.i32(0),
+            Sel::One => return self.b.i32(one),
+            s => s as usize - Sel::X as usize,
+        };
+        if i >= fields.len() {
+            return self.b.i32(if i == 3 { one } else { 0 });
+        }
+        let k = self.b.i64(u64::from(width.bytes()) * i as u64);
+        let a = self.b.op(Op::Iadd, I64, &[addr, k]);
+        let signed = fmt.num == NumFormat::Sint;
+        self.b
+            .load(MemSpace::Global, width, signed, I32, a, Some(lanes))
     }
 }

@@ -1,71 +1,115 @@
 //! CF_ALLOC_EXPORT memory instructions: RAT (UAV) stores and atomics on the pool (notes §7,
-//! notes/amd_launch_abi.md §2.3).
+//! notes/amd_launch_abi.md §2.3); MEM_WR_SCRATCH goes to `scratch`.
 //!
+//! # Addresses
 //! A store's element address is `INDEX_GPR.x` dwords into RAT 0 (the pool:
 //! [`crate::launch::rat_address`]); an atomic's is `INDEX_GPR.x` *bytes*: LLVM 14's
 //! `AtomicPat` (EvergreenInstructions.td) selects the byte pointer itself as INDEX_GPR,
 //! while its stores shift the pointer right by 2 first (the fixture `atomics` computes
-//! `&stats[3]` as `stats + 12`). The document gives no unit for either; LLVM is the only
-//! producer of these kernels, so its convention is the one followed. STORE_DWORD (Cayman) / STORE_RAW (Evergreen) write the
-//! RW_GPR channels COMP_MASK selects to consecutive dwords (channel `c` at dword `index + c`).
+//! `&stats[3]` as `stats + 12`). MSKOR follows the stores (LLVM lowers i8/i16 stores to
+//! MSKOR with the dword address, R600ISelLowering `LowerSTORE`; test store-global.ll). The
+//! document gives no unit for any of them; LLVM is the only producer of these kernels, so
+//! its convention is the one followed. Mesa's r600 back end indexes atomics by element
+//! instead, so a kernel from Mesa would need the dword unit for atomics too.
+//!
+//! # Stores
+//! STORE_DWORD (Cayman) / STORE_RAW (Evergreen) write the RW_GPR channels COMP_MASK selects
+//! to consecutive dwords (channel `c` at dword `index + c`). MEM_RAT_CACHELESS bursts:
+//! step `i` (0 to BURST_COUNT) writes GPR `RW_GPR + i` at dword `index + i * stride + c`,
+//! with `stride = ARRAY_SIZE[7:0] + 1` dwords (WORD1_BUF, L8336: "the dword stride for
+//! burst exports", 1 to 256; the 8-bit field encodes it minus one, like ARRAY_SIZE's other
+//! uses, L8334). Bursts of other RAT instructions are not lifted (the document defines the
+//! stride only for cacheless stores). STORE_TYPED is not lifted: its format conversion
+//! comes from the UAV resource's format (L8234), which the launch ABI does not describe.
+//!
+//! # Atomics
 //! Atomics take their operand in RW_GPR.x (CMPXCHG: the new value in x, the compared value in
-//! w, LLVM's `RAT_ATOMIC_CMPXCHG_INT` pattern); the `_RTN` forms write the old value back to
-//! RW_GPR.x. That return convention is this lifter's own: LLVM 14 selects only the no-return
-//! forms (EvergreenInstructions.td `AtomicPat`: "FIXME: Add _RTN version. We need per WI
-//! scratch location to store the old value"), i.e. hardware returns the old value through
-//! memory (the document's return buffer read through the TC, 6.4 L2199), which no kernel
-//! this project loads uses. Only the active lanes access
-//! memory; an unmapped address is a guest fault. BURST_COUNT > 0 is unsupported.
+//! w, LLVM's `RAT_ATOMIC_CMPXCHG_INT` pattern; the Cayman document says z, L2968, and Mesa
+//! uses z on Cayman and w on Evergreen). MSKOR (`(old & ~mask) | data`, the IR's
+//! [`AtomicOp::Mskor`]) takes the data in x and the mask in w (LLVM's lowering: value and
+//! mask shifted into the byte lane, y and z zero); the Cayman document lists 17 as reserved
+//! but LLVM emits MSKOR for Cayman too. Evergreen's float forms: CMPXCHG_FDENORM(_RTN) is
+//! [`AtomicOp::FcmpXchg`] (IEEE equality, `-0 == +0`, NaN equal to nothing, denormals kept:
+//! the "FDENORM" of the name) with the compared value in w; XCHG_FDENORM_RTN is a plain
+//! exchange. CMPXCHG_FLT(_RTN), whose denormal-flushing comparison the IR's atomics cannot
+//! express, and STORE_RAW_FDENORM are not lifted; the HD 6900 document marks all of these
+//! reserved (Cayman), so their Evergreen semantics are read from the names and Mesa's
+//! operand layout (sfn_instr_mem.cpp), not from a document. The `_RTN` forms write the old
+//! value back to RW_GPR.x. That return convention is this lifter's own: LLVM 14 selects only
+//! the no-return forms (EvergreenInstructions.td `AtomicPat`: "FIXME: Add _RTN version. We
+//! need per WI scratch location to store the old value"), i.e. hardware returns the old value
+//! through memory (the document's return buffer read through the TC, 6.4 L2199), which no
+//! kernel this project loads uses. Only the active lanes access memory; an unmapped address
+//! is a guest fault.
 use super::{cf_text, LiftError, Lifter};
 use crate::inst::{CfInst, CfMem};
 use crate::tables::{CfMemOp, RatInst};
+use crate::ChipClass;
 use wavejit_ir::{AtomicOp, MemSpace, MemWidth, Op, ScalarType};
 
-use ScalarType::{I32, I64};
+use ScalarType::{F32, I32, I64};
 
-fn atomic_of(r: RatInst) -> Option<(AtomicOp, bool)> {
+/// What a RAT instruction does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RatKind {
+    /// Dword stores of the COMP_MASK channels.
+    Store,
+    /// An atomic and whether it returns the old value (to RW_GPR.x).
+    Atomic(AtomicOp, bool),
+}
+
+fn rat_kind(r: RatInst, class: ChipClass) -> Option<RatKind> {
     use RatInst::*;
-    Some(match r {
-        ADD => (AtomicOp::Add, false),
-        SUB => (AtomicOp::Sub, false),
-        RSUB => (AtomicOp::Rsub, false),
-        MIN_INT => (AtomicOp::Smin, false),
-        MIN_UINT => (AtomicOp::Umin, false),
-        MAX_INT => (AtomicOp::Smax, false),
-        MAX_UINT => (AtomicOp::Umax, false),
-        AND => (AtomicOp::And, false),
-        OR => (AtomicOp::Or, false),
-        XOR => (AtomicOp::Xor, false),
-        INC_UINT => (AtomicOp::Inc, false),
-        DEC_UINT => (AtomicOp::Dec, false),
-        CMPXCHG_INT => (AtomicOp::CmpXchg, false),
-        ADD_RTN => (AtomicOp::Add, true),
-        SUB_RTN => (AtomicOp::Sub, true),
-        RSUB_RTN => (AtomicOp::Rsub, true),
-        MIN_INT_RTN => (AtomicOp::Smin, true),
-        MIN_UINT_RTN => (AtomicOp::Umin, true),
-        MAX_INT_RTN => (AtomicOp::Smax, true),
-        MAX_UINT_RTN => (AtomicOp::Umax, true),
-        AND_RTN => (AtomicOp::And, true),
-        OR_RTN => (AtomicOp::Or, true),
-        XOR_RTN => (AtomicOp::Xor, true),
-        INC_UINT_RTN => (AtomicOp::Inc, true),
-        DEC_UINT_RTN => (AtomicOp::Dec, true),
-        XCHG_RTN => (AtomicOp::Xchg, true),
-        CMPXCHG_INT_RTN => (AtomicOp::CmpXchg, true),
-        _ => return None,
-    })
+    let evergreen = class == ChipClass::Evergreen;
+    let a = |op, rtn| Some(RatKind::Atomic(op, rtn));
+    match r {
+        STORE_DWORD if !evergreen => Some(RatKind::Store),
+        STORE_RAW if evergreen => Some(RatKind::Store),
+        ADD => a(AtomicOp::Add, false),
+        SUB => a(AtomicOp::Sub, false),
+        RSUB => a(AtomicOp::Rsub, false),
+        MIN_INT => a(AtomicOp::Smin, false),
+        MIN_UINT => a(AtomicOp::Umin, false),
+        MAX_INT => a(AtomicOp::Smax, false),
+        MAX_UINT => a(AtomicOp::Umax, false),
+        AND => a(AtomicOp::And, false),
+        OR => a(AtomicOp::Or, false),
+        XOR => a(AtomicOp::Xor, false),
+        INC_UINT => a(AtomicOp::Inc, false),
+        DEC_UINT => a(AtomicOp::Dec, false),
+        CMPXCHG_INT => a(AtomicOp::CmpXchg, false),
+        MSKOR => a(AtomicOp::Mskor, false),
+        CMPXCHG_FDENORM if evergreen => a(AtomicOp::FcmpXchg, false),
+        ADD_RTN => a(AtomicOp::Add, true),
+        SUB_RTN => a(AtomicOp::Sub, true),
+        RSUB_RTN => a(AtomicOp::Rsub, true),
+        MIN_INT_RTN => a(AtomicOp::Smin, true),
+        MIN_UINT_RTN => a(AtomicOp::Umin, true),
+        MAX_INT_RTN => a(AtomicOp::Smax, true),
+        MAX_UINT_RTN => a(AtomicOp::Umax, true),
+        AND_RTN => a(AtomicOp::And, true),
+        OR_RTN => a(AtomicOp::Or, true),
+        XOR_RTN => a(AtomicOp::Xor, true),
+        INC_UINT_RTN => a(AtomicOp::Inc, true),
+        DEC_UINT_RTN => a(AtomicOp::Dec, true),
+        XCHG_RTN => a(AtomicOp::Xchg, true),
+        XCHG_FDENORM_RTN if evergreen => a(AtomicOp::Xchg, true),
+        CMPXCHG_INT_RTN => a(AtomicOp::CmpXchg, true),
+        MSKOR_RTN if evergreen => a(AtomicOp::Mskor, true),
+        CMPXCHG_FDENORM_RTN if evergreen => a(AtomicOp::FcmpXchg, true),
+        _ => None,
+    }
 }
 
 impl Lifter<'_> {
     pub fn lift_mem(&mut self, cf: u32, m: &CfMem) -> Result<(), LiftError> {
         let text = cf_text(&CfInst::Mem(*m));
         let un = |me: &Self, why: &str| me.unsupported(cf, cf, text.clone(), why);
+        if m.op == CfMemOp::MEM_WR_SCRATCH {
+            return self.lift_scratch_write(cf, m);
+        }
         let Some(rat) = m.rat else {
-            return Err(un(
-                self,
-                "export/stream/ring/scratch instruction not lifted",
-            ));
+            return Err(un(self, "export/stream/ring instruction not lifted"));
         };
         if !matches!(
             m.op,
@@ -76,8 +120,19 @@ impl Lifter<'_> {
         if rat.id != 0 || rat.index_mode != 0 {
             return Err(un(self, "RAT other than RAT 0"));
         }
-        if m.burst_count != 0 || m.rw_rel {
-            return Err(un(self, "burst or relative RAT access"));
+        if m.rw_rel {
+            return Err(un(self, "relative RAT access"));
+        }
+        let Some(kind) = rat_kind(rat.inst, self.p.class) else {
+            return Err(un(self, "RAT instruction not lifted"));
+        };
+        let burst = u32::from(m.burst_count);
+        if burst != 0 && (kind != RatKind::Store || m.op != CfMemOp::MEM_RAT_CACHELESS) {
+            return Err(un(self, "burst other than a MEM_RAT_CACHELESS store"));
+        }
+        let rw = u32::from(m.rw_gpr);
+        if rw + burst > 127 {
+            return Err(self.invalid(cf, cf, text.clone(), "burst past R127"));
         }
         let act = self.active();
         let lanes = self.b.mask_from_bits(act);
@@ -86,45 +141,48 @@ impl Lifter<'_> {
         let index = self.b.op(Op::Zext, I64, &[index]);
         let pr = self.l.pool_base();
         let pool = self.b.use_reg(pr, I64);
-        let rw = u32::from(m.rw_gpr);
-        let store = match rat.inst {
-            RatInst::STORE_DWORD => self.p.class == crate::ChipClass::Cayman,
-            RatInst::STORE_RAW => self.p.class == crate::ChipClass::Evergreen,
-            _ => false,
-        };
-        let off = if store {
+        let dwords = matches!(kind, RatKind::Store | RatKind::Atomic(AtomicOp::Mskor, _));
+        let off = if dwords {
             let four = self.b.i64(4);
             self.b.op(Op::Imul, I64, &[index, four])
         } else {
             index
         };
         let addr = self.b.op(Op::Iadd, I64, &[pool, off]);
-        if store {
-            for c in 0..4u32 {
-                if m.comp_mask & (1 << c) == 0 {
-                    continue;
+        let (op, rtn) = match kind {
+            RatKind::Store => {
+                let stride = 4 * (u64::from(m.array_size & 0xff) + 1);
+                for i in 0..=burst {
+                    for c in 0..4u32 {
+                        if m.comp_mask & (1 << c) == 0 {
+                            continue;
+                        }
+                        let r = self.l.gpr(rw + i, c);
+                        let v = self.b.use_reg(r, I32);
+                        let k = self.b.i64(u64::from(i) * stride + u64::from(4 * c));
+                        let a = self.b.op(Op::Iadd, I64, &[addr, k]);
+                        self.b
+                            .store(MemSpace::Global, MemWidth::B32, a, v, Some(lanes));
+                    }
                 }
-                let r = self.l.gpr(rw, c);
-                let v = self.b.use_reg(r, I32);
-                let k = self.b.i64(u64::from(4 * c));
-                let a = self.b.op(Op::Iadd, I64, &[addr, k]);
-                self.b
-                    .store(MemSpace::Global, MemWidth::B32, a, v, Some(lanes));
+                return Ok(());
             }
-            return Ok(());
-        }
-        let Some((op, rtn)) = atomic_of(rat.inst) else {
-            return Err(un(self, "RAT instruction not lifted"));
+            RatKind::Atomic(op, rtn) => (op, rtn),
         };
         let xr = self.l.gpr(rw, 0);
-        let data = self.b.use_reg(xr, I32);
-        let cmp = if op == AtomicOp::CmpXchg {
-            let wr = self.l.gpr(rw, 3);
-            Some(self.b.use_reg(wr, I32))
-        } else {
-            None
+        let mut data = self.b.use_reg(xr, I32);
+        let mut cmp = match op {
+            AtomicOp::CmpXchg | AtomicOp::FcmpXchg | AtomicOp::Mskor => {
+                let wr = self.l.gpr(rw, 3);
+                Some(self.b.use_reg(wr, I32))
+            }
+            _ => None,
         };
-        let old = self.b.atomic(
+        if op.is_float() {
+            data = self.b.op(Op::Bitcast, F32, &[data]);
+            cmp = cmp.map(|c| self.b.op(Op::Bitcast, F32, &[c]));
+        }
+        let mut old = self.b.atomic(
             op,
             MemSpace::Global,
             MemWidth::B32,
@@ -133,6 +191,9 @@ impl Lifter<'_> {
             cmp,
             Some(lanes),
         );
+        if op.is_float() {
+            old = self.b.op(Op::Bitcast, I32, &[old]);
+        }
         if rtn {
             self.b.def_reg(xr, old, Some(lanes));
         }

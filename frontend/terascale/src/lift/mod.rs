@@ -5,10 +5,13 @@
 //!   group) at a time, with the output modifiers as separate helpers.
 //! - `cf`: the CF program, the active-mask stack, loops and calls.
 //! - `alu`: ALU clauses: instruction groups, operands, predication, exec-mask updates.
-//! - `fetch`: vertex-fetch clauses (buffer loads).
+//! - `fetch`: vertex-fetch clauses (buffer loads), with `vtx_format` mapping their
+//!   DATA_FORMAT/NUM_FORMAT fields to IR element formats.
 //! - [`tex`]: TEX instructions (texture sampling, LD, GET_TEXTURE_RESINFO) and the launch
 //!   convention for texture resources and samplers.
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
+//! - `scratch`: MEM_WR_SCRATCH and MEM_RD_SCRATCH on the lane's private memory.
+//! - `mode`: SET_MODE (the float modes of an ALU clause).
 //! - `lds`: LDS in ALU clauses (LDS_IDX_OP, the output queue, direct reads).
 //! - [`state`]: the guest state layout ([`TsLayout`]) and the launch contract.
 //!
@@ -27,21 +30,29 @@
 //!   innermost loop's `Break` and `Continue` masks, and everything else (see `cf`).
 //! - **Float mode**: f32 ops flush denormals in and out, round to nearest even (LLVM's r600
 //!   back end assumes flushing: notes/amd_launch_abi.md §2.4); f64 ops keep denormals where
-//!   the ALU op does not force its own rule. SET_MODE is unsupported.
+//!   the ALU op does not force its own rule. SET_MODE changes both for the rest of its
+//!   clause, its own group included (`mode`).
 //! - **Memory**: vertex fetch buffer 1 and RAT 0 address the pool (`pool` base + 32-bit byte
 //!   offset), fetch buffer 3 and kcache bank `i` constant buffer `i`; every access is a
 //!   global access the runtime checks (an unmapped address is a guest fault). LDS addresses
 //!   are byte offsets into the work-group's LDS ([`wavejit_ir::MemSpace::Lds`]; see `lds`).
+//!   Scratch is the lane's private memory ([`wavejit_ir::MemSpace::Private`]; see
+//!   `scratch`): the launch must give each lane [`scratch_lane_bytes`] bytes.
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! TEX instructions other than SAMPLE_LZ, SAMPLE_L, LD and GET_TEXTURE_RESINFO (see `tex`
-//! for the resources and fields those support), MEM_RD/GDS fetches, exports, streams, rings, scratch writes, MEM_RAT ops
-//! other than the stores and integer atomics, SET_LDS_SIZE and the LDS_BASE_ADDR/LDS_SIZE
+//! for the resources and fields those support), MEM_RD_SCATTER/GDS fetches, exports, streams,
+//! rings, scratch accesses other than four-dword elements (see `scratch`), the RAT
+//! instructions `mem` does not list (STORE_TYPED, CMPXCHG_FLT, STORE_RAW_FDENORM,
+//! STORE_SHORT/BYTE, NOP_RTN), RAT bursts other than cacheless stores, SET_LDS_SIZE and the
+//! LDS_BASE_ADDR/LDS_SIZE
 //! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
-//! output-queue entries, SET_MODE, MOVA to CF_IDX/CLAUSE_GLOBAL, INDEX_MODE
-//! GLOBAL/GLOBAL_AR_X and AR.y-w, kcache bank index modes, JUMPTABLE, GWS, the WQM
-//! push/pop variants, REACTIVATE, HALT, interrupts, and the special SRC_SELs other than
-//! the masks, aL, the double constants, the LDS queues and the LDS direct reads.
+//! output-queue entries, MOVA to CF_IDX/CLAUSE_GLOBAL, SET_CF_IDX0/1, INDEX_MODE
+//! GLOBAL/GLOBAL_AR_X, kcache bank index modes, JUMPTABLE, GWS, the WQM push/pop
+//! variants, REACTIVATE, CALL_FS, interrupts, and the special SRC_SELs other than the
+//! masks, aL, the double constants, the LDS queues and the LDS direct reads. MOVA and
+//! MOVA_FLOOR have no Evergreen or Cayman encoding (R600/R700 only), so they never occur.
+//! HALT lifts to a trap (see `cf`).
 use crate::chip::Chip;
 use crate::inst::{CfInst, Program};
 use crate::launch::wave_size;
@@ -55,13 +66,17 @@ mod emit;
 mod fetch;
 mod lds;
 mod mem;
+mod mode;
+mod scratch;
 pub mod state;
 pub mod tex;
+mod vtx_format;
 
 pub use alu_ops::{
     alu_form, clamp, lift_alu, omod, AluEnv, AluError, AluForm, AluInput, AluValue, Omod, Src,
     Width,
 };
+pub use scratch::scratch_lane_bytes;
 pub use state::TsLayout;
 
 /// What the lifter needs to know about a kernel besides its code.
