@@ -769,3 +769,55 @@ fn relative_destination_with_a_per_lane_ar_and_a_uniform_value() {
         }
     }
 }
+
+#[test]
+fn every_alu_instruction_counts_once() {
+    // Two groups of three and two instructions (one with a literal) in one ALU clause; fuel
+    // and the guest-instruction rates count machine instructions, so the clause's block
+    // must count the CF instruction and each ALU instruction exactly once.
+    let one = k(sel::ONE_INT, 0);
+    let prog = end(Prog::new().alu_lit(
+        CfAluOp::ALU,
+        vec![
+            vec![
+                op2(AluOp::ADD_INT, 1, 0, [gpr(0, 0), one]),
+                op2(AluOp::MOV, 1, 1, [k(sel::LITERAL, 0), one]),
+                op2(AluOp::XOR_INT, 1, 2, [gpr(0, 0), one]),
+            ],
+            vec![
+                op2(AluOp::ADD_INT, 1, 3, [k(sel::PV, 0), one]),
+                op2(AluOp::MOV, 2, 0, [k(sel::PV, 1), one]),
+            ],
+        ],
+        vec![vec![5, 0], vec![]],
+    ))
+    .build(ChipClass::Cayman);
+    let alu: usize = prog
+        .clauses
+        .iter()
+        .map(|c| match &c.body {
+            ClauseBody::Alu(gs) => gs.iter().map(|g| g.insts.len()).sum(),
+            ClauseBody::Fetch(f) => f.len(),
+        })
+        .sum();
+    assert_eq!(alu, 5);
+    let f = lift_ok(&prog, Chip::Cayman);
+    let counted = |pc: u64| -> u32 {
+        f.blocks
+            .iter()
+            .filter(|b| b.guest_pc == Some(pc))
+            .map(|b| b.guest_insts)
+            .sum()
+    };
+    assert_eq!(counted(BASE), 1 + alu as u32, "the ALU CF block");
+    let total: u32 = f.blocks.iter().map(|b| b.guest_insts).sum();
+    assert_eq!(total as usize, prog.cf.len() + alu);
+    // And the clause still computes: R1.x = lane + 1, R1.w = PV.x + 1, R2.x = PV.y = 5.
+    let (w, r) = run(&prog, Chip::Cayman, u64::MAX, &[0; 4]);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        assert_eq!(w.r(1, 0, lane), lane + 1);
+        assert_eq!(w.r(1, 3, lane), lane + 2);
+        assert_eq!(w.r(2, 0, lane), 5);
+    }
+}

@@ -169,7 +169,7 @@ impl Lifter<'_> {
         for i in order {
             let (inst, s, lanes, bits) = reads[i];
             let at = x.g.addr + i as u32;
-            self.b.begin_guest_inst(8 * at);
+            self.b.set_inst_pc(8 * at);
             let op = inst.op;
             match op {
                 AluOp::NOP => continue,
