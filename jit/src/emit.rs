@@ -132,6 +132,8 @@ pub(crate) struct Emitter<'a, 'f> {
     nchunks: i64,
     /// Header of the current loop's exact copy, once a speculating copy needs it.
     exact_header: Option<ir::Block>,
+    /// Values known to have their denormals flushed (see [`Lower::flushed`]).
+    flushed: HashSet<(Value, bool)>,
 }
 
 type R<T> = Result<T, String>;
@@ -186,6 +188,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             fault_block,
             nchunks: (layout.wave_size / 4) as i64,
             exact_header: None,
+            flushed: HashSet::new(),
         };
         for k in 0..plan.n_loops as usize {
             e.segment(k)?;
@@ -1033,6 +1036,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             b: &mut self.b,
             cfg: self.cfg.lower,
             spec,
+            flushed: &mut self.flushed,
         }
         .lower(op, mode, ty, tys, vs, lane)
     }

@@ -47,6 +47,11 @@ pub(crate) struct Lower<'a, 'b> {
     pub cfg: LowerCfg,
     /// NaN speculation state of the chunk (lane ops only; see [`crate::emit`]).
     pub spec: Option<&'a mut Spec>,
+    /// Values (with their width: `true` for f64 lanes) whose denormals are already flushed:
+    /// results of [`Lower::flush_if`]. Flushing is idempotent, so flushing one again (an
+    /// op's flushed result read by a flushing op) is skipped. A Cranelift value is flushed
+    /// wherever it is used, so the set lives as long as the function being built.
+    pub flushed: &'a mut HashSet<(Value, bool)>,
 }
 
 /// NaN speculation in one copy of a chunk-loop body: float ops skip the fix-ups that only
@@ -800,8 +805,15 @@ impl Lower<'_, '_> {
             }
             return v;
         }
+        if p[..n].iter().all(|&x| self.flushed.contains(&(x, f.w64))) {
+            return v;
+        }
         let r = self.flush_lanes(f, v);
         self.derive_clean_parts(f, r, v);
+        let (pr, _) = r.parts();
+        for &x in &pr[..n] {
+            self.flushed.insert((x, f.w64));
+        }
         r
     }
 
