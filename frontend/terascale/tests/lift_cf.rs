@@ -821,3 +821,45 @@ fn every_alu_instruction_counts_once() {
         assert_eq!(w.r(2, 0, lane), 5);
     }
 }
+
+#[test]
+fn a_group_under_other_lanes_reads_the_blend_of_a_predicated_write() {
+    // G1 (all lanes): R1.x = lane + 100.
+    // G2: PRED_SETGT_INT lane, 31 (predicate only): pred = lanes 32-63; PV.x = 1.0f where
+    //     the test fails (4.8 PRED_SET*: 0.0 when true, 1.0 when false).
+    // G3 (PRED_SEL ONE, lanes 32-63): R2.x = lane + 1000 (and PV.x).
+    // G4 (all lanes): R3.x = R2.x + 1, R3.y = PV.x + 0, R3.z = R1.x + 0.
+    // Lanes 0-31 of R2.x and PV.x keep their values from before G3 (R2.x = 0).
+    let one = k(sel::ONE_INT, 0);
+    let zero = k(sel::ZERO, 0);
+    let mut ps = pred_set(AluOp::PRED_SETGT_INT, gpr(0, 0), k(sel::LITERAL, 0));
+    ps.update_exec_mask = false;
+    let mut g3 = op2(AluOp::ADD_INT, 2, 0, [gpr(0, 0), k(sel::LITERAL, 0)]);
+    g3.pred_sel = 3;
+    let prog = end(Prog::new().alu_lit(
+        CfAluOp::ALU,
+        vec![
+            vec![op2(AluOp::ADD_INT, 1, 0, [gpr(0, 0), k(sel::LITERAL, 0)])],
+            vec![ps],
+            vec![g3],
+            vec![
+                op2(AluOp::ADD_INT, 3, 0, [gpr(2, 0), one]),
+                op2(AluOp::ADD_INT, 3, 1, [k(sel::PV, 0), zero]),
+                op2(AluOp::ADD_INT, 3, 2, [gpr(1, 0), zero]),
+            ],
+        ],
+        vec![vec![100, 0], vec![31, 0], vec![1000, 0], vec![]],
+    ))
+    .build(ChipClass::Cayman);
+    let (w, r) = run(&prog, Chip::Cayman, u64::MAX, &[0; 4]);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        let pred = lane > 31;
+        assert_eq!(w.r(1, 0, lane), lane + 100);
+        assert_eq!(w.r(2, 0, lane), if pred { lane + 1000 } else { 0 }, "R2.x");
+        assert_eq!(w.r(3, 0, lane), if pred { lane + 1001 } else { 1 }, "R3.x");
+        let pv = if pred { lane + 1000 } else { 1f32.to_bits() };
+        assert_eq!(w.r(3, 1, lane), pv, "R3.y = PV.x");
+        assert_eq!(w.r(3, 2, lane), lane + 100, "R3.z");
+    }
+}
