@@ -247,7 +247,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     fn uniform_inst(&mut self, i: usize) -> R<()> {
         let inst = &self.blk.insts[i];
-        if self.plan.class[i] == Class::Wave {
+        if self.plan.class[i] == Class::Wave
+            && !crate::plan::inline_indexed(self.layout, self.blk, i)
+        {
             return self.wave_op(i);
         }
         let v = match inst.kind {

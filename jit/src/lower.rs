@@ -505,7 +505,14 @@ impl Lower<'_, '_> {
                 let a = self.flush_if(f, mode.flush_in, a);
                 let c = self.flush_if(f, mode.flush_in, c);
                 let r = self.fminmax(f, matches!(op, Fmin(_)), rule, a, c);
-                self.flush_if(f, mode.flush_out, r)
+                if mode.flush_in {
+                    // The result is an operand, both flushed, or a NaN (or, under NaN
+                    // speculation, lanes the check sends to the exact copy).
+                    self.mark_flushed(f, r);
+                    r
+                } else {
+                    self.flush_if(f, mode.flush_out, r)
+                }
             }
             Fcmp(cc) if float_ok(t0, mode) => {
                 let fa = Form::of(t0, lane);
@@ -545,8 +552,10 @@ impl Lower<'_, '_> {
                     self.b.ins().fcvt_from_uint(f.fty(), x)
                 };
                 let r = V::from_one(lane, as_int(self.b, f, r));
-                // An integer converts to a number.
+                // An integer converts to a number, zero or of magnitude 1 or more: no NaN and
+                // no denormal.
                 self.derive_clean(f, r, &[]);
+                self.mark_flushed(f, r);
                 r
             }
             _ => return None,
@@ -810,11 +819,16 @@ impl Lower<'_, '_> {
         }
         let r = self.flush_lanes(f, v);
         self.derive_clean_parts(f, r, v);
-        let (pr, _) = r.parts();
-        for &x in &pr[..n] {
+        self.mark_flushed(f, r);
+        r
+    }
+
+    /// Records that `v` has no denormal lanes.
+    fn mark_flushed(&mut self, f: Form, v: V) {
+        let (p, n) = v.parts();
+        for &x in &p[..n] {
             self.flushed.insert((x, f.w64));
         }
-        r
     }
 
     /// Denormal lanes of `v` as zeros of their sign.

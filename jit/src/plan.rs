@@ -4,8 +4,8 @@
 //! loop over the wave's 4-lane chunks running lane instructions, each `Sk` scalar code
 //! running uniform instructions and wave operations (memory, cross-lane and indexed-register
 //! instructions, through [`wavejit_runtime::effects::run_effect`]). An indexed access that is
-//! uniform throughout ([`inline_indexed`]) is a uniform state instruction instead: compiled
-//! inline, with the helper only as its out-of-range path.
+//! uniform throughout ([`inline_indexed`]) is placed as a wave operation but compiled inline,
+//! with the helper only as its out-of-range path.
 //!
 //! Invariants the scan below keeps (they make the reordering exact, faults included):
 //! - lane instructions stay in program order (their loop index never decreases);
@@ -111,11 +111,6 @@ pub(crate) fn classify(layout: &StateLayout, b: &BlockData, i: usize) -> Result<
             FileKind::Uniform => Class::Uniform { state: true },
         },
         InstKind::Ballot(_) => Class::Reduce,
-        InstKind::ReadRegIndexed { .. } | InstKind::WriteRegIndexed { .. }
-            if inline_indexed(layout, b, i) =>
-        {
-            Class::Uniform { state: true }
-        }
         InstKind::Load { .. }
         | InstKind::Store { .. }
         | InstKind::LoadFormat { .. }
@@ -129,9 +124,9 @@ pub(crate) fn classify(layout: &StateLayout, b: &BlockData, i: usize) -> Result<
 }
 
 /// Whether an indexed register access is uniform throughout (a uniform file, a uniform index
-/// and, for a write, a uniform value and no mask): the emitter then runs it inline in a scalar
-/// segment, with the wave-operation helper as its out-of-range path (which reports the
-/// fault), so it keeps the scratch slots of a wave operation.
+/// and, for a write, a uniform value and no mask): the emitter then compiles it inline, with
+/// the wave-operation helper as its out-of-range path (which reports the fault). It can
+/// fault, so it stays a wave operation here: placed, ordered and given scratch slots as one.
 pub(crate) fn inline_indexed(layout: &StateLayout, b: &BlockData, i: usize) -> bool {
     let uniform = |v: Value| b.value_type(v).is_some_and(|t| !t.is_lane());
     let file_uniform = |f: wavejit_ir::FileId| {
@@ -254,17 +249,7 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
                     }
                 }
             }
-            Class::Uniform { .. } => {
-                if matches!(
-                    inst.kind,
-                    InstKind::ReadRegIndexed { .. } | InstKind::WriteRegIndexed { .. }
-                ) {
-                    needs[i] = true;
-                    for a in inst.args() {
-                        needs[a.index()] = true;
-                    }
-                }
-            }
+            Class::Uniform { .. } => {}
         }
     }
     let mut slot = vec![None; n];

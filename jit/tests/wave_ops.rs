@@ -166,8 +166,9 @@ fn cross_lane_and_indexed_registers() {
 }
 
 /// Indexed accesses of a uniform file with a uniform index (compiled inline): s[4 + s1] as
-/// i32 and as i64 (two cells), a write of their sum to s[10 + s1], then a read at `bad` that
-/// must fault like the interpreter's (the i64 read at the file's last cell, an index of
+/// i32 and as i64 (two cells), a write of their sum to s[10 + s1], v0 = lane, then a read at
+/// `bad` followed by v1 = lane; the read must fault like the interpreter's, after v0 and
+/// before v1 are written (the i64 read at the file's last cell, an index of
 /// 0xffff_ffff, which is not -1, and a base + index past u32).
 fn uniform_indexed_func(bad_base: u32, bad: u32, bad_ty: T) -> Function {
     let mut b = FunctionBuilder::new("uidx", layout(64, 32, 8));
@@ -180,10 +181,13 @@ fn uniform_indexed_func(bad_base: u32, bad: u32, bad_ty: T) -> Function {
     let a64 = b.op(Op::Zext, T::I64, &[a]);
     let sum = b.op(Op::Iadd, T::I64, &[a64, w]);
     b.write_reg_indexed(S, 10, idx, sum, None);
+    let id = b.lane_id();
+    b.def_reg(v(0), id, None);
     b.begin_guest_inst(0x54);
     let k = b.i32(bad);
     let x = b.read_reg_indexed(S, bad_base, k, bad_ty);
     b.def_reg(s(0), x, None);
+    b.def_reg(v(1), id, None);
     b.terminate(Terminator::Return);
     b.finish()
 }
@@ -220,6 +224,13 @@ fn uniform_indexed_registers_inline_and_fault_like_the_interpreter() {
             let want = (100 + 7) + ((108u64 << 32) | 107);
             let got = u64::from(w.state.uniform(s(13))) | u64::from(w.state.uniform(s(14))) << 32;
             assert_eq!(got, want, "{name}: indexed write");
+            assert_eq!(w.state.lane(v(0), 63), 63, "{name}: the lane write before");
+            let after = if fault_addr.is_some() { 0 } else { 63 };
+            assert_eq!(
+                w.state.lane(v(1), 63),
+                after,
+                "{name}: the lane write after"
+            );
             match fault_addr {
                 None => {
                     assert!(r.is_ok(), "{name}: {r:?}");
