@@ -863,3 +863,61 @@ fn a_group_under_other_lanes_reads_the_blend_of_a_predicated_write() {
         assert_eq!(w.r(3, 2, lane), lane + 100, "R3.z");
     }
 }
+
+#[test]
+fn a_clause_keeps_masks_constants_and_pv_in_ssa() {
+    // Three groups, all lanes: R1.x = lane + KC0[1].z, R1.y = KC0[1].z (PV.x, PV.y);
+    // R2.x = PV.x + KC0[1].z, R2.y = PV.y + 1; R3.x = R1.x + R2.x.
+    use wavejit_ir::InstKind;
+    let one = k(sel::ONE_INT, 0);
+    let kz = k(sel::KCACHE0 + 1, 2);
+    let prog = end(Prog::new().alu(
+        CfAluOp::ALU,
+        vec![
+            vec![
+                op2(AluOp::ADD_INT, 1, 0, [gpr(0, 0), kz]),
+                op2(AluOp::MOV, 1, 1, [kz, one]),
+            ],
+            vec![
+                op2(AluOp::ADD_INT, 2, 0, [k(sel::PV, 0), kz]),
+                op2(AluOp::ADD_INT, 2, 1, [k(sel::PV, 1), one]),
+            ],
+            vec![op2(AluOp::ADD_INT, 3, 0, [gpr(1, 0), gpr(2, 0)])],
+        ],
+    ))
+    .build(ChipClass::Cayman);
+    let f = lift_ok(&prog, Chip::Cayman);
+    let blk = f
+        .blocks
+        .iter()
+        .find(|b| b.guest_pc == Some(BASE))
+        .expect("the clause's block");
+    let count = |p: &dyn Fn(&InstKind) -> bool| blk.insts.iter().filter(|i| p(&i.kind)).count();
+    let l = TsLayout::new(64);
+    assert_eq!(
+        count(&|k| matches!(k, InstKind::Load { .. })),
+        1,
+        "one kcache load"
+    );
+    assert_eq!(
+        count(&|k| matches!(k, InstKind::MaskFromBits(_))),
+        1,
+        "one exec mask"
+    );
+    let pv = count(&|k| matches!(k, InstKind::WriteReg { reg, .. } if reg.file == l.pv));
+    assert_eq!(pv, 2, "PV.x and PV.y stored once each");
+    let reads = count(
+        &|k| matches!(k, InstKind::ReadReg(r) if r.file == l.pv || r.file == l.r && r.index >= 4),
+    );
+    assert_eq!(reads, 0, "PV and R1-R3 read from SSA values");
+    let cb0 = [0, 0, 0, 0, 10, 20, 1000, 40];
+    let (w, r) = run(&prog, Chip::Cayman, u64::MAX, &cb0);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        assert_eq!(w.r(1, 0, lane), lane + 1000);
+        assert_eq!(w.r(1, 1, lane), 1000);
+        assert_eq!(w.r(2, 0, lane), lane + 2000);
+        assert_eq!(w.r(2, 1, lane), 1001);
+        assert_eq!(w.r(3, 0, lane), 2 * lane + 3000);
+    }
+}
