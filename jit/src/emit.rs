@@ -132,6 +132,8 @@ pub(crate) struct Emitter<'a, 'f> {
     nchunks: i64,
     /// Header of the current loop's exact copy, once a speculating copy needs it.
     exact_header: Option<ir::Block>,
+    /// Values known to have their denormals flushed (see [`Lower::flushed`]).
+    flushed: HashSet<(Value, bool)>,
 }
 
 type R<T> = Result<T, String>;
@@ -186,6 +188,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             fault_block,
             nchunks: (layout.wave_size / 4) as i64,
             exact_header: None,
+            flushed: HashSet::new(),
         };
         for k in 0..plan.n_loops as usize {
             e.segment(k)?;
@@ -244,7 +247,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     fn uniform_inst(&mut self, i: usize) -> R<()> {
         let inst = &self.blk.insts[i];
-        if self.plan.class[i] == Class::Wave {
+        if self.plan.class[i] == Class::Wave
+            && !crate::plan::inline_indexed(self.layout, self.blk, i)
+        {
             return self.wave_op(i);
         }
         let v = match inst.kind {
@@ -290,10 +295,98 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 self.b.ins().store(mem(), x, self.state, off);
                 None
             }
+            InstKind::ReadRegIndexed { file, base, index } => {
+                let t = self.ty(wavejit_ir::Value(i as u32))?.scalar;
+                let (ok, addr) = self.indexed_cell(file, base, index, t.cells())?;
+                let (fast, slow, merge) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.append_block_param(merge, ity(t));
+                self.b.ins().brif(ok, fast, &[], slow, &[]);
+                self.b.switch_to_block(fast);
+                let raw = self.b.ins().load(ity(t), mem(), addr, 0);
+                let x = if t.bits() < 32 {
+                    self.b.ins().band_imm_u(raw, t.bit_mask() as i64)
+                } else {
+                    raw
+                };
+                self.b.ins().jump(merge, &[BlockArg::Value(x)]);
+                self.b.switch_to_block(slow);
+                self.wave_op(i)?;
+                let y = self.u(wavejit_ir::Value(i as u32))?;
+                self.b.ins().jump(merge, &[BlockArg::Value(y)]);
+                self.b.switch_to_block(merge);
+                Some(self.b.block_params(merge)[0])
+            }
+            InstKind::WriteRegIndexed {
+                file,
+                base,
+                index,
+                value,
+                ..
+            } => {
+                let t = self.ty(value)?.scalar;
+                let (ok, addr) = self.indexed_cell(file, base, index, t.cells())?;
+                let (fast, slow, merge) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                self.b.ins().brif(ok, fast, &[], slow, &[]);
+                self.b.switch_to_block(fast);
+                let x = self.u(value)?;
+                self.b.ins().store(mem(), x, addr, 0);
+                self.b.ins().jump(merge, &[]);
+                self.b.switch_to_block(slow);
+                self.wave_op(i)?;
+                self.b.ins().jump(merge, &[]);
+                self.b.switch_to_block(merge);
+                None
+            }
             _ => return Err(format!("%{i}: not a uniform instruction")),
         };
         self.uvals[i] = v;
         Ok(())
+    }
+
+    /// An inline indexed access of a uniform file (see [`crate::plan::inline_indexed`]):
+    /// whether `base + index` (the index as an unsigned 32-bit value) holds `cells` cells
+    /// inside the file, and the host address of its first cell. Out of range, the caller
+    /// runs the wave-operation helper, which reports the fault exactly as the interpreter.
+    fn indexed_cell(
+        &mut self,
+        file: wavejit_ir::FileId,
+        base: u32,
+        index: wavejit_ir::Value,
+        cells: u32,
+    ) -> R<(Value, Value)> {
+        let f = self
+            .layout
+            .files
+            .get(file.0 as usize)
+            .ok_or_else(|| format!("no register file {}", file.0))?;
+        let limit = i64::from(f.cells) - i64::from(cells);
+        let x = self.u(index)?;
+        let idx = if self.b.func.dfg.value_type(x) == I64 {
+            self.b.ins().band_imm_u(x, 0xffff_ffff)
+        } else {
+            self.b.ins().uextend(I64, x)
+        };
+        let reg = self.b.ins().iadd_imm_u(idx, i64::from(base));
+        let ok = if limit < 0 {
+            self.b.ins().iconst(I8, 0)
+        } else {
+            self.b
+                .ins()
+                .icmp_imm_u(CIntCC::UnsignedLessThanOrEqual, reg, limit)
+        };
+        let off = self.layout.uniform_cell_offset(Reg::new(file, 0)) as i64;
+        let bytes = self.b.ins().ishl_imm_u(reg, 2);
+        let p = self.b.ins().iadd(self.state, bytes);
+        let addr = self.b.ins().iadd_imm_u(p, off);
+        Ok((ok, addr))
     }
 
     fn call_scalar(
@@ -945,6 +1038,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             b: &mut self.b,
             cfg: self.cfg.lower,
             spec,
+            flushed: &mut self.flushed,
         }
         .lower(op, mode, ty, tys, vs, lane)
     }

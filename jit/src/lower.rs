@@ -47,6 +47,11 @@ pub(crate) struct Lower<'a, 'b> {
     pub cfg: LowerCfg,
     /// NaN speculation state of the chunk (lane ops only; see [`crate::emit`]).
     pub spec: Option<&'a mut Spec>,
+    /// Values (with their width: `true` for f64 lanes) whose denormals are already flushed:
+    /// results of [`Lower::flush_if`]. Flushing is idempotent, so flushing one again (an
+    /// op's flushed result read by a flushing op) is skipped. A Cranelift value is flushed
+    /// wherever it is used, so the set lives as long as the function being built.
+    pub flushed: &'a mut HashSet<(Value, bool)>,
 }
 
 /// NaN speculation in one copy of a chunk-loop body: float ops skip the fix-ups that only
@@ -500,7 +505,14 @@ impl Lower<'_, '_> {
                 let a = self.flush_if(f, mode.flush_in, a);
                 let c = self.flush_if(f, mode.flush_in, c);
                 let r = self.fminmax(f, matches!(op, Fmin(_)), rule, a, c);
-                self.flush_if(f, mode.flush_out, r)
+                if mode.flush_in {
+                    // The result is an operand, both flushed, or a NaN (or, under NaN
+                    // speculation, lanes the check sends to the exact copy).
+                    self.mark_flushed(f, r);
+                    r
+                } else {
+                    self.flush_if(f, mode.flush_out, r)
+                }
             }
             Fcmp(cc) if float_ok(t0, mode) => {
                 let fa = Form::of(t0, lane);
@@ -540,8 +552,10 @@ impl Lower<'_, '_> {
                     self.b.ins().fcvt_from_uint(f.fty(), x)
                 };
                 let r = V::from_one(lane, as_int(self.b, f, r));
-                // An integer converts to a number.
+                // An integer converts to a number, zero or of magnitude 1 or more: no NaN and
+                // no denormal.
                 self.derive_clean(f, r, &[]);
+                self.mark_flushed(f, r);
                 r
             }
             _ => return None,
@@ -800,9 +814,21 @@ impl Lower<'_, '_> {
             }
             return v;
         }
+        if p[..n].iter().all(|&x| self.flushed.contains(&(x, f.w64))) {
+            return v;
+        }
         let r = self.flush_lanes(f, v);
         self.derive_clean_parts(f, r, v);
+        self.mark_flushed(f, r);
         r
+    }
+
+    /// Records that `v` has no denormal lanes.
+    fn mark_flushed(&mut self, f: Form, v: V) {
+        let (p, n) = v.parts();
+        for &x in &p[..n] {
+            self.flushed.insert((x, f.w64));
+        }
     }
 
     /// Denormal lanes of `v` as zeros of their sign.

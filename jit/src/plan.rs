@@ -3,7 +3,9 @@
 //! A compiled block is straight-line code `S0 L0 S1 L1 ... L(n-1) Sn term`: each `Lk` is a
 //! loop over the wave's 4-lane chunks running lane instructions, each `Sk` scalar code
 //! running uniform instructions and wave operations (memory, cross-lane and indexed-register
-//! instructions, through [`wavejit_runtime::effects::run_effect`]).
+//! instructions, through [`wavejit_runtime::effects::run_effect`]). An indexed access that is
+//! uniform throughout ([`inline_indexed`]) is placed as a wave operation but compiled inline,
+//! with the helper only as its out-of-range path.
 //!
 //! Invariants the scan below keeps (they make the reordering exact, faults included):
 //! - lane instructions stay in program order (their loop index never decreases);
@@ -119,6 +121,33 @@ pub(crate) fn classify(layout: &StateLayout, b: &BlockData, i: usize) -> Result<
         | InstKind::ReadRegIndexed { .. }
         | InstKind::WriteRegIndexed { .. } => Class::Wave,
     })
+}
+
+/// Whether an indexed register access is uniform throughout (a uniform file, a uniform index
+/// and, for a write, a uniform value and no mask): the emitter then compiles it inline, with
+/// the wave-operation helper as its out-of-range path (which reports the fault). It can
+/// fault, so it stays a wave operation here: placed, ordered and given scratch slots as one.
+pub(crate) fn inline_indexed(layout: &StateLayout, b: &BlockData, i: usize) -> bool {
+    let uniform = |v: Value| b.value_type(v).is_some_and(|t| !t.is_lane());
+    let file_uniform = |f: wavejit_ir::FileId| {
+        layout
+            .files
+            .get(f.0 as usize)
+            .is_some_and(|f| f.kind == FileKind::Uniform)
+    };
+    match b.insts[i].kind {
+        InstKind::ReadRegIndexed { file, index, .. } => {
+            file_uniform(file) && uniform(index) && b.insts[i].ty.is_some_and(|t| !t.is_lane())
+        }
+        InstKind::WriteRegIndexed {
+            file,
+            index,
+            value,
+            mask: None,
+            ..
+        } => file_uniform(file) && uniform(index) && uniform(value),
+        _ => false,
+    }
 }
 
 /// Lane values recomputed (from uniform operands and the chunk index) wherever used.

@@ -309,3 +309,93 @@ fn speculation_adds_a_copy_only_where_checks_are_needed() {
     let lanes = mul_add(None);
     assert!(code_bytes(&lanes, true) > code_bytes(&lanes, false));
 }
+
+/// Chains of flushing ops (FloatMode::FLUSH), where the JIT skips flushing what is flushed
+/// already (a flushing op's result, a min/max of flushed operands, an integer conversion):
+/// `m = max(v0, v1)`, `n = min(m, v0)`, `p = n * 2^-120`, `q = p + v1`, `u = utof(v2)`,
+/// `r = u * 2^-140`, `t = r + m` into v3-v9, on denormals, zeros, NaNs and small numbers.
+fn flush_chain(wave: u32) -> Arc<Function> {
+    let mut b = FunctionBuilder::new("flush", layout(wave, 32, 32));
+    let blk = b.create_block();
+    b.switch_to(blk);
+    let m = FloatMode::FLUSH;
+    let (a, x) = (b.use_reg(v(0), T::F32), b.use_reg(v(1), T::F32));
+    let i = b.use_reg(v(2), T::I32);
+    let tiny = b.f32(2f32.powi(-120));
+    let tinier = b.f32(2f32.powi(-140));
+    let mx = b.op_mode(Op::Fmax(MinMax::NonIeee), m, T::F32, &[a, x]);
+    let mn = b.op_mode(Op::Fmin(MinMax::Ieee), m, T::F32, &[mx, a]);
+    let p = b.op_mode(Op::Fmul, m, T::F32, &[mn, tiny]);
+    let q = b.op_mode(Op::Fadd, m, T::F32, &[p, x]);
+    let u = b.op_mode(Op::UtoF, m, T::F32, &[i]);
+    let r = b.op_mode(Op::Fmul, m, T::F32, &[u, tinier]);
+    let t = b.op_mode(Op::Fadd, m, T::F32, &[r, mx]);
+    for (k, val) in [mx, mn, p, q, u, r, t].into_iter().enumerate() {
+        b.def_reg(v(3 + k as u32), val, None);
+    }
+    b.terminate(Terminator::Return);
+    Arc::new(b.finish())
+}
+
+#[test]
+fn flushing_chains_match_the_interpreter() {
+    let tier2 = JitOptions {
+        tier_up_after: Some(0),
+        ..JitOptions::default()
+    };
+    let engines = [
+        ("tier 2", jit_with(tier2.clone())),
+        (
+            "tier 2 without speculation",
+            jit_with(JitOptions {
+                nan_speculation: false,
+                ..tier2
+            }),
+        ),
+        ("tier 1", jit_with(JitOptions::default())),
+    ];
+    let specials = [
+        1u32,
+        0x807f_ffff,
+        0x0040_0000,
+        0,
+        0x8000_0000,
+        0x0080_0000,
+        0x8080_0001,
+        (2f32.powi(-10)).to_bits(),
+        (-3f32 * 2f32.powi(-8)).to_bits(),
+        1.5f32.to_bits(),
+        QNAN,
+        SNAN,
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let f = flush_chain(64);
+    for round in 0..8 {
+        let pick = |rng: &mut ChaCha8Rng| specials[rng.gen_range(0..specials.len())];
+        let vals: Vec<[u32; 3]> = (0..64)
+            .map(|l| {
+                // Round 0: no NaN anywhere (the speculating copy runs throughout).
+                let mut a = pick(&mut rng);
+                let mut x = pick(&mut rng);
+                if round == 0 {
+                    (a, x) = (a & !0x0040_0000 & 0x807f_ffff, x & 0x807f_ffff);
+                }
+                [a, x, rng.gen_range(0..1u32 << (l % 32))]
+            })
+            .collect();
+        let init = |w: &mut Wave| {
+            for (l, r) in vals.iter().enumerate() {
+                for k in 0..3 {
+                    w.state.set_lane(v(k), l as u32, r[k as usize]);
+                }
+            }
+        };
+        let want = run(&Interpreter, &f, &init);
+        for (name, j) in &engines {
+            assert!(
+                run(j, &f, &init) == want,
+                "{name}: round {round}: state differs"
+            );
+        }
+    }
+}

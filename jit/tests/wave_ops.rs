@@ -165,6 +165,94 @@ fn cross_lane_and_indexed_registers() {
     }
 }
 
+/// Indexed accesses of a uniform file with a uniform index (compiled inline): s[4 + s1] as
+/// i32 and as i64 (two cells), a write of their sum to s[10 + s1], v0 = lane, then a read at
+/// `bad` followed by v1 = lane; the read must fault like the interpreter's, after v0 and
+/// before v1 are written (the i64 read at the file's last cell, an index of
+/// 0xffff_ffff, which is not -1, and a base + index past u32).
+fn uniform_indexed_func(bad_base: u32, bad: u32, bad_ty: T) -> Function {
+    let mut b = FunctionBuilder::new("uidx", layout(64, 32, 8));
+    let blk = b.create_block();
+    b.switch_to(blk);
+    b.begin_guest_inst(0x50);
+    let idx = b.use_reg(s(1), T::I32);
+    let a = b.read_reg_indexed(S, 4, idx, T::I32);
+    let w = b.read_reg_indexed(S, 4, idx, T::I64);
+    let a64 = b.op(Op::Zext, T::I64, &[a]);
+    let sum = b.op(Op::Iadd, T::I64, &[a64, w]);
+    b.write_reg_indexed(S, 10, idx, sum, None);
+    let id = b.lane_id();
+    b.def_reg(v(0), id, None);
+    b.begin_guest_inst(0x54);
+    let k = b.i32(bad);
+    let x = b.read_reg_indexed(S, bad_base, k, bad_ty);
+    b.def_reg(s(0), x, None);
+    b.def_reg(v(1), id, None);
+    b.terminate(Terminator::Return);
+    b.finish()
+}
+
+#[test]
+fn uniform_indexed_registers_inline_and_fault_like_the_interpreter() {
+    let tier2 = jit_with(wavejit_jit::JitOptions {
+        tier_up_after: Some(0),
+        ..Default::default()
+    });
+    let engines: [(&str, &dyn Engine); 3] = [
+        ("interp", &Interpreter),
+        ("jit tier 1", &jit()),
+        ("jit tier 2", &tier2),
+    ];
+    // In range: the bad read is s[31] as i32, the last cell.
+    let cases = [
+        (0, 31, T::I32, None),
+        (0, 31, T::I64, Some(31u64)),
+        (0, u32::MAX, T::I32, Some(0xffff_ffff)),
+        (2, u32::MAX, T::I32, Some(0x1_0000_0001)),
+    ];
+    for (bad_base, bad, ty, fault_addr) in cases {
+        let func = uniform_indexed_func(bad_base, bad, ty);
+        let mut states = Vec::new();
+        for (name, e) in engines {
+            let mut w = Wave::new(&func.layout, 0, 0);
+            for i in 0..32 {
+                w.state.set_uniform(s(i), 100 + i);
+            }
+            w.state.set_uniform(s(1), 3);
+            let r = w.block(&*prepare(e, &func), 0, &memory());
+            // s[7] + (s[8]:s[7]) into s[13]:s[14], written before the faulting read.
+            let want = (100 + 7) + ((108u64 << 32) | 107);
+            let got = u64::from(w.state.uniform(s(13))) | u64::from(w.state.uniform(s(14))) << 32;
+            assert_eq!(got, want, "{name}: indexed write");
+            assert_eq!(w.state.lane(v(0), 63), 63, "{name}: the lane write before");
+            let after = if fault_addr.is_some() { 0 } else { 63 };
+            assert_eq!(
+                w.state.lane(v(1), 63),
+                after,
+                "{name}: the lane write after"
+            );
+            match fault_addr {
+                None => {
+                    assert!(r.is_ok(), "{name}: {r:?}");
+                    assert_eq!(w.state.uniform(s(0)), 131, "{name}");
+                }
+                Some(addr) => {
+                    let f = r.clone().expect_err("faults");
+                    assert_eq!(f.kind, FaultKind::RegisterIndex, "{name}");
+                    assert_eq!((f.pc, f.addr), (0x54, Some(addr)), "{name}");
+                    assert_eq!(
+                        w.state.uniform(s(0)),
+                        100,
+                        "{name}: no write after the fault"
+                    );
+                }
+            }
+            states.push((r, w.state.bytes().to_vec()));
+        }
+        assert!(states.windows(2).all(|p| p[0] == p[1]), "engines agree");
+    }
+}
+
 fn terminators_func() -> Arc<Function> {
     let mut b = FunctionBuilder::new("term", layout(64, 32, 8));
     let blocks: Vec<Block> = (0..6).map(|_| b.create_block()).collect();

@@ -79,6 +79,14 @@ impl FunctionBuilder {
         self.func.blocks[b.index()].guest_insts += 1;
     }
 
+    /// Sets the guest pc recorded in the following instructions without counting a guest
+    /// instruction: for a lifter that emits one guest instruction in several places (a VLIW
+    /// group's reads, then its computations) and counts it once with
+    /// [`Self::begin_guest_inst`].
+    pub fn set_inst_pc(&mut self, pc: u32) {
+        self.pc = pc;
+    }
+
     fn cur(&self) -> Block {
         self.current
             .expect("no current block: call switch_to first")

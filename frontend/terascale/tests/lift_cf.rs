@@ -769,3 +769,155 @@ fn relative_destination_with_a_per_lane_ar_and_a_uniform_value() {
         }
     }
 }
+
+#[test]
+fn every_alu_instruction_counts_once() {
+    // Two groups of three and two instructions (one with a literal) in one ALU clause; fuel
+    // and the guest-instruction rates count machine instructions, so the clause's block
+    // must count the CF instruction and each ALU instruction exactly once.
+    let one = k(sel::ONE_INT, 0);
+    let prog = end(Prog::new().alu_lit(
+        CfAluOp::ALU,
+        vec![
+            vec![
+                op2(AluOp::ADD_INT, 1, 0, [gpr(0, 0), one]),
+                op2(AluOp::MOV, 1, 1, [k(sel::LITERAL, 0), one]),
+                op2(AluOp::XOR_INT, 1, 2, [gpr(0, 0), one]),
+            ],
+            vec![
+                op2(AluOp::ADD_INT, 1, 3, [k(sel::PV, 0), one]),
+                op2(AluOp::MOV, 2, 0, [k(sel::PV, 1), one]),
+            ],
+        ],
+        vec![vec![5, 0], vec![]],
+    ))
+    .build(ChipClass::Cayman);
+    let alu: usize = prog
+        .clauses
+        .iter()
+        .map(|c| match &c.body {
+            ClauseBody::Alu(gs) => gs.iter().map(|g| g.insts.len()).sum(),
+            ClauseBody::Fetch(f) => f.len(),
+        })
+        .sum();
+    assert_eq!(alu, 5);
+    let f = lift_ok(&prog, Chip::Cayman);
+    let counted = |pc: u64| -> u32 {
+        f.blocks
+            .iter()
+            .filter(|b| b.guest_pc == Some(pc))
+            .map(|b| b.guest_insts)
+            .sum()
+    };
+    assert_eq!(counted(BASE), 1 + alu as u32, "the ALU CF block");
+    let total: u32 = f.blocks.iter().map(|b| b.guest_insts).sum();
+    assert_eq!(total as usize, prog.cf.len() + alu);
+    // And the clause still computes: R1.x = lane + 1, R1.w = PV.x + 1, R2.x = PV.y = 5.
+    let (w, r) = run(&prog, Chip::Cayman, u64::MAX, &[0; 4]);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        assert_eq!(w.r(1, 0, lane), lane + 1);
+        assert_eq!(w.r(1, 3, lane), lane + 2);
+        assert_eq!(w.r(2, 0, lane), 5);
+    }
+}
+
+#[test]
+fn a_group_under_other_lanes_reads_the_blend_of_a_predicated_write() {
+    // G1 (all lanes): R1.x = lane + 100.
+    // G2: PRED_SETGT_INT lane, 31 (predicate only): pred = lanes 32-63; PV.x = 1.0f where
+    //     the test fails (4.8 PRED_SET*: 0.0 when true, 1.0 when false).
+    // G3 (PRED_SEL ONE, lanes 32-63): R2.x = lane + 1000 (and PV.x).
+    // G4 (all lanes): R3.x = R2.x + 1, R3.y = PV.x + 0, R3.z = R1.x + 0.
+    // Lanes 0-31 of R2.x and PV.x keep their values from before G3 (R2.x = 0).
+    let one = k(sel::ONE_INT, 0);
+    let zero = k(sel::ZERO, 0);
+    let mut ps = pred_set(AluOp::PRED_SETGT_INT, gpr(0, 0), k(sel::LITERAL, 0));
+    ps.update_exec_mask = false;
+    let mut g3 = op2(AluOp::ADD_INT, 2, 0, [gpr(0, 0), k(sel::LITERAL, 0)]);
+    g3.pred_sel = 3;
+    let prog = end(Prog::new().alu_lit(
+        CfAluOp::ALU,
+        vec![
+            vec![op2(AluOp::ADD_INT, 1, 0, [gpr(0, 0), k(sel::LITERAL, 0)])],
+            vec![ps],
+            vec![g3],
+            vec![
+                op2(AluOp::ADD_INT, 3, 0, [gpr(2, 0), one]),
+                op2(AluOp::ADD_INT, 3, 1, [k(sel::PV, 0), zero]),
+                op2(AluOp::ADD_INT, 3, 2, [gpr(1, 0), zero]),
+            ],
+        ],
+        vec![vec![100, 0], vec![31, 0], vec![1000, 0], vec![]],
+    ))
+    .build(ChipClass::Cayman);
+    let (w, r) = run(&prog, Chip::Cayman, u64::MAX, &[0; 4]);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        let pred = lane > 31;
+        assert_eq!(w.r(1, 0, lane), lane + 100);
+        assert_eq!(w.r(2, 0, lane), if pred { lane + 1000 } else { 0 }, "R2.x");
+        assert_eq!(w.r(3, 0, lane), if pred { lane + 1001 } else { 1 }, "R3.x");
+        let pv = if pred { lane + 1000 } else { 1f32.to_bits() };
+        assert_eq!(w.r(3, 1, lane), pv, "R3.y = PV.x");
+        assert_eq!(w.r(3, 2, lane), lane + 100, "R3.z");
+    }
+}
+
+#[test]
+fn a_clause_keeps_masks_constants_and_pv_in_ssa() {
+    // Three groups, all lanes: R1.x = lane + KC0[1].z, R1.y = KC0[1].z (PV.x, PV.y);
+    // R2.x = PV.x + KC0[1].z, R2.y = PV.y + 1; R3.x = R1.x + R2.x.
+    use wavejit_ir::InstKind;
+    let one = k(sel::ONE_INT, 0);
+    let kz = k(sel::KCACHE0 + 1, 2);
+    let prog = end(Prog::new().alu(
+        CfAluOp::ALU,
+        vec![
+            vec![
+                op2(AluOp::ADD_INT, 1, 0, [gpr(0, 0), kz]),
+                op2(AluOp::MOV, 1, 1, [kz, one]),
+            ],
+            vec![
+                op2(AluOp::ADD_INT, 2, 0, [k(sel::PV, 0), kz]),
+                op2(AluOp::ADD_INT, 2, 1, [k(sel::PV, 1), one]),
+            ],
+            vec![op2(AluOp::ADD_INT, 3, 0, [gpr(1, 0), gpr(2, 0)])],
+        ],
+    ))
+    .build(ChipClass::Cayman);
+    let f = lift_ok(&prog, Chip::Cayman);
+    let blk = f
+        .blocks
+        .iter()
+        .find(|b| b.guest_pc == Some(BASE))
+        .expect("the clause's block");
+    let count = |p: &dyn Fn(&InstKind) -> bool| blk.insts.iter().filter(|i| p(&i.kind)).count();
+    let l = TsLayout::new(64);
+    assert_eq!(
+        count(&|k| matches!(k, InstKind::Load { .. })),
+        1,
+        "one kcache load"
+    );
+    assert_eq!(
+        count(&|k| matches!(k, InstKind::MaskFromBits(_))),
+        1,
+        "one exec mask"
+    );
+    let pv = count(&|k| matches!(k, InstKind::WriteReg { reg, .. } if reg.file == l.pv));
+    assert_eq!(pv, 2, "PV.x and PV.y stored once each");
+    let reads = count(
+        &|k| matches!(k, InstKind::ReadReg(r) if r.file == l.pv || r.file == l.r && r.index >= 4),
+    );
+    assert_eq!(reads, 0, "PV and R1-R3 read from SSA values");
+    let cb0 = [0, 0, 0, 0, 10, 20, 1000, 40];
+    let (w, r) = run(&prog, Chip::Cayman, u64::MAX, &cb0);
+    assert_eq!(r, Ok(true));
+    for lane in 0..64 {
+        assert_eq!(w.r(1, 0, lane), lane + 1000);
+        assert_eq!(w.r(1, 1, lane), 1000);
+        assert_eq!(w.r(2, 0, lane), lane + 2000);
+        assert_eq!(w.r(2, 1, lane), 1001);
+        assert_eq!(w.r(3, 0, lane), 2 * lane + 3000);
+    }
+}

@@ -9,6 +9,22 @@
 //! MULLO/MULHI groups) is computed once and its value reused: each slot still writes its
 //! own channel.
 //!
+//! # SSA within a clause ([`ClauseValues`])
+//! Only what later clauses or blocks can observe reaches the state; the rest stays in SSA:
+//! - execution masks are made once per clause and predicate value;
+//! - PV/PS writes stay pending and are stored once, at clause end or before a GROUP_BARRIER
+//!   (a write under the same lanes replaces the pending one, which covers the same lanes);
+//! - a fixed kcache constant is loaded once per clause;
+//! - a GPR or PV read by a group whose instructions all run under the lanes `M` the value
+//!   was written under gets the written value itself, not the blend with the older value:
+//!   the group's results in lanes outside `M` are never observed (every result, predicate,
+//!   KILL and AR write of the group is masked by `M`, and values cross slots only within the
+//!   group). Groups with LDS_IDX_OP (whose address every lane uses) read the state.
+//!
+//! A fault inside a clause (a kcache or LDS access) leaves the PV writes of the clause's
+//! earlier groups unstored; PV is not valid across clauses (notes §3.3, 4.6.2 L1456), and
+//! a fault ends the wave.
+//!
 //! # Sources (4.6-4.7, §3.2)
 //! GPRs (relative: + AR.x with INDEX_MODE 0-3, + aL with 4; a relatively addressed read
 //! outside R0-R127 reads R0, a write there is dropped: 4.6.3, L1464-L1466, with N = 128
@@ -51,9 +67,30 @@ use crate::inst::{sel, AluGroup, AluInst, AluSrc, CfAlu, Slot};
 use crate::opcode::AluOp;
 use crate::tables::{alu_info, AluEnc};
 use crate::ChipClass;
+use std::collections::HashMap;
 use wavejit_ir::{FloatCC, IntCC, MemSpace, MemWidth, Op, ScalarType, Terminator, Value};
 
 use ScalarType::{F32, I1, I32, I64};
+
+/// What an ALU clause keeps in SSA from group to group. Values belong to the current block:
+/// reset at clause start and after a GROUP_BARRIER's block split (see the module doc, "SSA
+/// within a clause").
+#[derive(Default)]
+pub(crate) struct ClauseValues {
+    /// The clause's base exec bits: the active mask, widened under WHOLE_QUAD_MODE.
+    base: Option<Value>,
+    /// Execution masks by (PRED_SEL, predicate bits): (exec bits, lane mask).
+    masks: Vec<(u8, Value, Value, Value)>,
+    /// GPR cells written in this clause (stored already): the value and the lanes written.
+    gpr: HashMap<u32, (Value, Value)>,
+    /// PV.x-w and PS written in this clause and not stored yet: the value and the lanes.
+    pv: [Option<(Value, Value)>; 5],
+    /// kcache dwords loaded in this clause, by (bank, dword offset in the buffer).
+    kcache: HashMap<(u8, u32), Value>,
+    /// The lane mask every instruction of the group being lifted runs under, when they share
+    /// one and forwarding is allowed for the group.
+    group_lanes: Option<Value>,
+}
 
 /// What a slot produced.
 struct SlotOut {
@@ -101,14 +138,18 @@ impl Lifter<'_> {
         self.set(Cf::ExecUpdated, z);
         self.oq_begin();
         self.reset_float_mode();
+        self.clause = ClauseValues::default();
         for g in groups {
             let barrier = self.lift_group(&Grp { cf, cfa, g })?;
             if barrier {
+                self.store_pv();
                 let cont = self.b.create_block();
                 self.b.terminate(Terminator::Barrier(cont));
                 self.b.switch_to(cont);
+                self.clause = ClauseValues::default();
             }
         }
+        self.store_pv();
         let at = groups.last().map_or(cf, |g| g.addr);
         self.oq_end(cf, at, super::cf_text(&crate::inst::CfInst::Alu(*cfa)))
     }
@@ -117,10 +158,17 @@ impl Lifter<'_> {
     fn lift_group(&mut self, x: &Grp) -> Result<bool, LiftError> {
         let class = self.p.class;
         self.apply_set_mode(x.cf, x.g)?;
-        let mut base = self.active();
-        if x.cfa.whole_quad_mode {
-            base = self.whole_quads(base);
-        }
+        let base = match self.clause.base {
+            Some(b) => b,
+            None => {
+                let mut b = self.active();
+                if x.cfa.whole_quad_mode {
+                    b = self.whole_quads(b);
+                }
+                self.clause.base = Some(b);
+                b
+            }
+        };
         let pred = self.get(Cf::Pred, I64);
         let mut barrier = false;
         let srcs: Vec<(u32, AluInst, usize)> =
@@ -131,20 +179,27 @@ impl Lifter<'_> {
                 .collect();
         let queue = self.oq_use(x.cf, &srcs)?;
         let mut pushed: Option<(u32, AluInst, super::lds::Returned)> = None;
-        // Phase 1: every source and every execution mask.
-        let mut reads: Vec<(AluInst, [Value; 3], Value, Value)> = Vec::new();
+        // Phase 1: every execution mask, then every source.
+        let mut masks = Vec::new();
         for (k, inst) in x.g.insts.iter().enumerate() {
             let at = x.g.addr + k as u32;
             self.b.begin_guest_inst(8 * at);
-            let bits = match inst.pred_sel {
-                0 => base,
-                2 => self.andn64(base, pred),
-                3 => self.and64(base, pred),
-                _ => return Err(self.invalid(x.cf, at, text(inst), "reserved PRED_SEL 1")),
-            };
-            let lanes = self.b.mask_from_bits(bits);
+            masks.push(self.exec_mask(x, at, inst, base, pred)?);
+        }
+        // Forwarding needs one mask for the whole group (values cross slots: pairs,
+        // reductions, reused results) and no LDS access (its address is used by every lane).
+        let first = masks.first().map(|m| m.1);
+        self.clause.group_lanes = first.filter(|&m| {
+            masks.iter().all(|k| k.1 == m) && x.g.insts.iter().all(|i| i.op != AluOp::LDS_IDX_OP)
+        });
+        let zero = self.b.i32(0);
+        let mut reads: Vec<(AluInst, [Value; 3], Value, Value)> = Vec::new();
+        for (k, inst) in x.g.insts.iter().enumerate() {
+            let at = x.g.addr + k as u32;
+            self.b.set_inst_pc(8 * at);
+            let (bits, lanes) = masks[k];
             let n = src_count(inst);
-            let mut s = [self.b.i32(0); 3];
+            let mut s = [zero; 3];
             for (j, v) in s.iter_mut().enumerate().take(n) {
                 *v = self.read_src(x, at, inst, j)?;
             }
@@ -171,7 +226,7 @@ impl Lifter<'_> {
         for i in order {
             let (inst, s, lanes, bits) = reads[i];
             let at = x.g.addr + i as u32;
-            self.b.begin_guest_inst(8 * at);
+            self.b.set_inst_pc(8 * at);
             let op = inst.op;
             match op {
                 AluOp::NOP => continue,
@@ -394,8 +449,7 @@ impl Lifter<'_> {
                     v = super::clamp(&mut self.b, self.env.f32_mode, v);
                 }
             }
-            let pv = self.l.pv(o.slot.index() as u32);
-            self.b.def_reg(pv, v, Some(o.exec));
+            self.write_pv(o.slot.index(), v, o.exec);
             let writes = i.enc == AluEnc::Op3 || i.write;
             if writes {
                 self.write_gpr(x, i, v, o.exec)?;
@@ -442,6 +496,74 @@ impl Lifter<'_> {
             None => self.oq_commit(x.cf, x.g.addr, None, pop, None)?,
         }
         Ok(barrier)
+    }
+
+    /// The exec bits and lane mask of `inst` (PRED_SEL over the clause's base), made once
+    /// per clause and predicate.
+    fn exec_mask(
+        &mut self,
+        x: &Grp,
+        at: u32,
+        inst: &AluInst,
+        base: Value,
+        pred: Value,
+    ) -> Result<(Value, Value), LiftError> {
+        let ps = inst.pred_sel;
+        if let Some(&(_, _, bits, lanes)) =
+            self.clause.masks.iter().find(|m| m.0 == ps && m.1 == pred)
+        {
+            return Ok((bits, lanes));
+        }
+        let bits = match ps {
+            0 => base,
+            2 => self.andn64(base, pred),
+            3 => self.and64(base, pred),
+            _ => return Err(self.invalid(x.cf, at, text(inst), "reserved PRED_SEL 1")),
+        };
+        let lanes = self.b.mask_from_bits(bits);
+        self.clause.masks.push((ps, pred, bits, lanes));
+        Ok((bits, lanes))
+    }
+
+    /// Writes PV slot `slot` (4 = PS) for `lanes`: kept pending in the clause; a write under
+    /// the same lanes replaces a pending one (it covers the same lanes), another mask stores
+    /// the pending one first.
+    fn write_pv(&mut self, slot: usize, v: Value, lanes: Value) {
+        if let Some((_, m)) = self.clause.pv[slot] {
+            if m != lanes {
+                self.store_pv_slot(slot);
+            }
+        }
+        let v = self.b.splat(v);
+        self.clause.pv[slot] = Some((v, lanes));
+    }
+
+    /// Stores the pending value of PV slot `slot`, if any.
+    fn store_pv_slot(&mut self, slot: usize) {
+        if let Some((v, m)) = self.clause.pv[slot].take() {
+            let r = self.l.pv(slot as u32);
+            self.b.def_reg(r, v, Some(m));
+        }
+    }
+
+    /// Stores every pending PV value (at clause end and before a block split).
+    fn store_pv(&mut self) {
+        for slot in 0..5 {
+            self.store_pv_slot(slot);
+        }
+    }
+
+    /// Reads PV slot `slot`: the pending value when the group runs under its lanes, else the
+    /// stored cell.
+    fn read_pv(&mut self, slot: usize) -> Value {
+        if let Some((v, m)) = self.clause.pv[slot] {
+            if self.clause.group_lanes == Some(m) {
+                return v;
+            }
+            self.store_pv_slot(slot);
+        }
+        let r = self.l.pv(slot as u32);
+        self.b.use_reg(r, I32)
     }
 
     /// Records a PRED_SET's predicate and exec-mask effects (applied at group end).
@@ -575,6 +697,12 @@ impl Lifter<'_> {
                 let r = self.l.r;
                 return Ok(self.b.read_reg_indexed(r, 0, cell, I32));
             }
+            let cell = 4 * sv + chan;
+            if let Some(&(v, m)) = self.clause.gpr.get(&cell) {
+                if self.clause.group_lanes == Some(m) {
+                    return Ok(v);
+                }
+            }
             let r = self.l.gpr(sv, chan);
             return Ok(self.b.use_reg(r, I32));
         }
@@ -607,16 +735,12 @@ impl Lifter<'_> {
                     "literal channel beyond the group's literals",
                 )),
             },
-            sel::PV => {
-                let r = self.l.pv(chan);
-                Ok(self.b.use_reg(r, I32))
-            }
+            sel::PV => Ok(self.read_pv(chan as usize)),
             sel::PS => {
                 if self.p.class == ChipClass::Cayman {
                     return Err(self.invalid(x.cf, at, text(inst), "PS does not exist on Cayman"));
                 }
-                let r = self.l.pv(4);
-                Ok(self.b.use_reg(r, I32))
+                Ok(self.read_pv(4))
             }
             229 | 230 => {
                 let a = self.active();
@@ -668,6 +792,15 @@ impl Lifter<'_> {
             ));
         }
         let first = 16 * u32::from(kc.addr);
+        // A fixed constant is loaded once per clause (constant buffers do not change while
+        // an ALU clause runs: no ALU instruction writes global memory).
+        let key = (kc.bank, 4 * (first + c) + chan);
+        let fixed = kc.mode != 3 && !s.rel;
+        if fixed {
+            if let Some(&v) = self.clause.kcache.get(&key) {
+                return Ok(v);
+            }
+        }
         let mut index = self.b.i32(c);
         if kc.mode == 3 {
             let al = self.get(Cf::LoopIndex, I32);
@@ -703,6 +836,9 @@ impl Lifter<'_> {
         let v = self
             .b
             .load(MemSpace::Global, MemWidth::B32, false, I32, addr, None);
+        if fixed {
+            self.clause.kcache.insert(key, v);
+        }
         Ok(match ok {
             // 4.6.3 L1472-L1474: a relative kcache read outside the locked lines is NaN.
             Some(ok) => {
@@ -726,9 +862,12 @@ impl Lifter<'_> {
             let v = self.b.splat(v);
             let r = self.l.r;
             self.b.write_reg_indexed(r, 0, cell, v, Some(m));
+            self.clause.gpr.clear();
         } else {
             let r = self.l.gpr(dst, chan);
             self.b.def_reg(r, v, Some(lanes));
+            let v = self.b.splat(v);
+            self.clause.gpr.insert(4 * dst + chan, (v, lanes));
         }
         Ok(())
     }

@@ -152,6 +152,7 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
             f64_mode: F64_MODE,
         },
         oq: lds::OutputQueue::default(),
+        clause: alu::ClauseValues::default(),
     };
     cx.b.switch_to(prologue);
     cx.prologue();
@@ -182,6 +183,8 @@ pub(crate) struct Lifter<'a> {
     pub env: AluEnv,
     /// The LDS output queue of the ALU clause being lifted.
     pub oq: lds::OutputQueue,
+    /// Values the ALU clause being lifted keeps in SSA.
+    pub clause: alu::ClauseValues,
 }
 
 impl Lifter<'_> {
