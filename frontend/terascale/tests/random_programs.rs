@@ -200,7 +200,7 @@ fn every_claimed_cf_op_is_generated() {
 }
 
 /// The operand and output features all occur: PV, PS (VLIW5 only), kcache, literals in both
-/// literal qwords, relative reads and writes, neg/abs, OMOD, CLAMP, write masks, PRED_SEL,
+/// literal qwords, relative reads and writes (by AR.x and by aL), aL reads, neg/abs, OMOD, CLAMP, write masks, PRED_SEL,
 /// UPDATE_PRED, UPDATE_EXEC_MASK.
 #[test]
 fn operand_features_occur() {
@@ -227,7 +227,14 @@ fn operand_features_occur() {
                                 _ => false,
                             };
                             if s.rel {
-                                f.insert("rel src");
+                                f.insert(if i.index_mode == 4 {
+                                    "aL rel src"
+                                } else {
+                                    "rel src"
+                                });
+                            }
+                            if s.sel == 238 {
+                                f.insert("aL");
                             }
                             if s.neg {
                                 f.insert("neg");
@@ -258,6 +265,8 @@ fn operand_features_occur() {
             "kcache23",
             "rel src",
             "rel dst",
+            "aL",
+            "aL rel src",
             "neg",
             "abs",
             "omod",
@@ -317,8 +326,12 @@ fn loops_are_bounded_by_their_counter() {
                 Node::Break(_) | Node::Continue(_) | Node::AluBreak(_) | Node::AluContinue(_) => {
                     assert!(in_loop)
                 }
-                // A subroutine leaves no loop of its caller.
-                Node::Call { body, .. } => walk(body, false, loops),
+                // Calls sit outside loops (a subroutine's loops reuse the counters from 0),
+                // and a subroutine leaves no loop of its caller.
+                Node::Call { body, .. } => {
+                    assert!(!in_loop);
+                    walk(body, false, loops)
+                }
                 Node::Alu(_) | Node::Fetch { .. } | Node::Rat { .. } => {}
             }
         }
@@ -592,7 +605,7 @@ fn memory_accesses_stay_inside_the_buffers() {
                         end <= POOL_BYTES,
                         "{class:?} seed {seed}: RAT ends at {end}"
                     );
-                    assert!(store || idx % 4 == 0);
+                    assert!(store || idx.is_multiple_of(4));
                 }
                 _ => {}
             });
@@ -835,6 +848,17 @@ fn each_new_switch_removes_its_shape() {
                 let l = p.lower().expect("lowers");
                 let mut names = cf_ops(&l);
                 names.extend(ops_of(&l).iter().map(|o| o.name().to_string()));
+                for c in &l.clauses {
+                    if let ClauseBody::Alu(groups) = &c.body {
+                        let al = groups
+                            .iter()
+                            .flat_map(|g| &g.insts)
+                            .any(|i| i.index_mode == 4 || i.src.iter().any(|s| s.sel == 238));
+                        if al {
+                            names.insert("aL".into());
+                        }
+                    }
+                }
                 for g in gone {
                     assert!(
                         !names

@@ -2,6 +2,7 @@
 //! tree so the minimiser can reject an edit that breaks one, then the layout round trip.
 use super::group::{
     float_in, float_out, four_slot_wide, is_kill, is_pred_set, literal_count, produces_pv,
+    LOOP_INDEX_SEL,
 };
 use super::mem::{lds_max_offset, lds_returns_b, lds_src1_is_address, rat_store, RAT_ATOMICS};
 use super::{
@@ -35,14 +36,14 @@ pub fn check(p: &RandomProgram) -> Result<Program, GenError> {
 fn nodes(class: ChipClass, ns: &[Node], in_loop: Option<u8>) -> Result<(), String> {
     for n in ns {
         match n {
-            Node::Alu(c) => clause(class, c, Role::Plain)?,
+            Node::Alu(c) => clause(class, c, Role::Plain, in_loop.is_some())?,
             Node::If {
                 cond,
                 then_body,
                 else_body,
                 ..
             } => {
-                clause(class, cond, Role::Condition)?;
+                clause(class, cond, Role::Condition, in_loop.is_some())?;
                 nodes(class, then_body, in_loop)?;
                 if let Some(e) = else_body {
                     nodes(class, e, in_loop)?;
@@ -59,8 +60,8 @@ fn nodes(class: ChipClass, ns: &[Node], in_loop: Option<u8>) -> Result<(), Strin
                 if *depth != want || want >= 2 {
                     return Err(format!("loop at depth {want} names counter {depth}"));
                 }
-                clause(class, init, Role::CounterInit(want))?;
-                clause(class, check, Role::LoopCheck(want))?;
+                clause(class, init, Role::CounterInit(want), false)?;
+                clause(class, check, Role::LoopCheck(want), false)?;
                 nodes(class, body, Some(want))?;
             }
             Node::Break(c) | Node::Continue(c) | Node::AluBreak(c) | Node::AluContinue(c) => {
@@ -72,11 +73,11 @@ fn nodes(class: ChipClass, ns: &[Node], in_loop: Option<u8>) -> Result<(), Strin
                 {
                     return Err("ALU_BREAK/ALU_CONTINUE exist only on Evergreen".into());
                 }
-                clause(class, c, Role::Condition)?;
+                clause(class, c, Role::Condition, true)?;
             }
             Node::Call { count, body } => {
-                if *count > 2 {
-                    return Err(format!("CALL_COUNT {count}"));
+                if *count > 2 || in_loop.is_some() {
+                    return Err(format!("CALL_COUNT {count} (in a loop: {in_loop:?})"));
                 }
                 nodes(class, body, None)?;
             }
@@ -200,9 +201,11 @@ struct State {
     lds_addr_at: Option<usize>,
     /// Outstanding LDS output-queue entries (whether each has B), head first.
     queue: VecDeque<bool>,
+    /// The clause runs inside a loop (aL is defined).
+    in_loop: bool,
 }
 
-fn clause(class: ChipClass, c: &AluClause, role: Role) -> Result<(), String> {
+fn clause(class: ChipClass, c: &AluClause, role: Role, in_loop: bool) -> Result<(), String> {
     let bases = [sel::KCACHE0, sel::KCACHE1, sel::KCACHE2, sel::KCACHE3];
     let mut windows = Vec::new();
     for (i, k) in c.kcache.iter().enumerate() {
@@ -225,6 +228,7 @@ fn clause(class: ChipClass, c: &AluClause, role: Role) -> Result<(), String> {
         mova_at: None,
         lds_addr_at: None,
         queue: VecDeque::new(),
+        in_loop,
     };
     let last = c.groups.len() - 1;
     for (gi, g) in c.groups.iter().enumerate() {
@@ -384,9 +388,15 @@ fn inst(
         }
         Err(e) => return Err(e.to_string()),
     };
-    if i.index_mode != 0 || i.bank_swizzle != 0 || i.lds.is_some() != (i.op == AluOp::LDS_IDX_OP) {
+    let al = i.index_mode == 4 && st.in_loop && i.lds.is_none();
+    if (i.index_mode != 0 && !al)
+        || i.bank_swizzle != 0
+        || i.lds.is_some() != (i.op == AluOp::LDS_IDX_OP)
+    {
         return Err("index mode, bank swizzle or LDS fields set".into());
     }
+    // aL is at most 3 in a loop, AR.x at most REL_SPAN - 1: both keep the base's bound.
+    let rel_ok = rel_ok || al;
     let no_write = matches!(i.op, AluOp::GROUP_BARRIER | AluOp::LDS_IDX_OP) || is_kill(i.op);
     if no_write && (i.write || i.omod != 0 || i.clamp) {
         return Err("writes a GPR or has output modifiers".into());
@@ -431,6 +441,7 @@ fn inst(
                     || (i.lds.is_some() && n == LDS_ADDR_GPR as u16)
             }
             sel::LDS_OQ_A..=sel::LDS_OQ_B_POP => true,
+            LOOP_INDEX_SEL => st.in_loop,
             sel::PV => gi > 0 && st.pv[s.chan as usize],
             sel::PS => class == ChipClass::Evergreen && gi > 0 && st.ps,
             sel::LITERAL | sel::ZERO | sel::ONE | sel::ONE_INT | sel::M_1_INT | sel::HALF => true,

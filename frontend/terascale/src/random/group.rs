@@ -183,6 +183,9 @@ pub fn four_slot_wide(op: AluOp, class: ChipClass) -> bool {
         || tables::alu_info(op).slot_rule(class) == SlotRule::AllFour
 }
 
+/// SRC_SEL of the loop index aL (the lifter's special select 238).
+pub const LOOP_INDEX_SEL: u16 = 238;
+
 /// Inline constants a source may name (4.7.1); the last four are the double 1.0 and 0.5
 /// halves (244-247).
 const INLINE: [u16; 9] = [
@@ -246,6 +249,8 @@ pub(super) struct Picker<'r> {
     pub(super) class: ChipClass,
     pub(super) opts: GenOptions,
     ops: Vec<AluOp>,
+    /// The clauses being generated run inside a loop (aL is defined).
+    pub(super) in_loop: bool,
 }
 
 impl<'r> Picker<'r> {
@@ -259,6 +264,7 @@ impl<'r> Picker<'r> {
             class,
             opts: opts.clone(),
             ops,
+            in_loop: false,
         }
     }
 
@@ -521,7 +527,11 @@ impl<'r> Picker<'r> {
                         ..AluSrc::default()
                     }
                 }
-                78..=89 if self.opts.literals => {
+                88..=89 if self.opts.loop_index && self.in_loop => AluSrc {
+                    sel: LOOP_INDEX_SEL,
+                    ..AluSrc::default()
+                },
+                78..=87 if self.opts.literals => {
                     let chan = self.rng.gen_range(0..4u8);
                     if b.literals[chan as usize].is_none() {
                         b.literals[chan as usize] = Some(super::edge_value(self.rng));
@@ -569,6 +579,7 @@ impl<'r> Picker<'r> {
         i.omod = if i.enc == AluEnc::Op2 { unit.omod } else { 0 };
         i.clamp = unit.clamp;
         i.pred_sel = unit.pred_sel;
+        i.index_mode = unit.index_mode;
     }
 
     /// A group of one to four random placements.
@@ -686,7 +697,7 @@ impl<'r> Picker<'r> {
         };
         let wide = matches!(form, AluForm::Wide(_));
         let float = self.opts.modifiers && !wide && float_out(op);
-        let unit = Unit {
+        let mut unit = Unit {
             omod: if float && self.rng.gen_bool(0.15) {
                 self.rng.gen_range(1..=3)
             } else {
@@ -702,11 +713,22 @@ impl<'r> Picker<'r> {
             } else {
                 0
             },
+            index_mode: 0,
         };
         // Sources: shared by replicated / all-four slots, per slot for reductions, per pair
         // half (even = high dword, odd = low dword) for 64-bit ops.
         let mut shared = self.inst(op, slots[0]);
         self.sources(st, b, &mut shared, op);
+        if self.opts.loop_index && self.in_loop && self.rng.gen_bool(0.12) {
+            // INDEX_MODE 4: the instruction's relative operands add aL.
+            unit.index_mode = 4;
+            shared.src[0] = AluSrc {
+                sel: self.rng.gen_range(0..=GPR_POOL - REL_SPAN) as u16,
+                rel: true,
+                chan: self.rng.gen_range(0..4),
+                ..AluSrc::default()
+            };
+        }
         let mut halves = [shared.src; 2];
         if wide {
             for h in halves.iter_mut() {
@@ -789,6 +811,8 @@ struct Unit {
     omod: u8,
     clamp: bool,
     pred_sel: u8,
+    /// 0 (AR.x) or 4 (aL) for relative operands.
+    index_mode: u8,
 }
 
 /// Whether a slot's instruction leaves a defined PV/PS value for the next group.

@@ -39,8 +39,9 @@
 //!   in an ALU clause (the inner JUMP pops 2); `ALU_ELSE_AFTER`: an if/else whose then-body
 //!   ends in an ALU clause replaces the ELSE (the JUMP targets that clause with POP:0);
 //! - subroutines: `CALL @sub` (CALL_COUNT 0-2); the bodies follow the main program behind an
-//!   always-taken `JUMP @end COND:FALSE`, each ending in `RETURN`; they hold no break or
-//!   continue of a caller's loop;
+//!   always-taken `JUMP @end COND:FALSE`, each ending in `RETURN`; calls sit outside loops
+//!   (a subroutine's own loops use the counters from depth 0), so a subroutine holds no
+//!   break or continue of a caller's loop;
 //! - fetch clauses (`VC` on Evergreen or `TC`) of LLVM's VTX_READ_8..128 templates, varied in
 //!   SRC_SEL_X, DST_SEL and FORMAT_COMP_ALL, reading buffer 1 (the pool) or 3 (constant
 //!   buffer 0) at `R[FETCH_GPR].c + OFFSET`, after a setup clause that masks the address
@@ -54,7 +55,10 @@
 //!   WRITE2/XCHG2 offset at most 7, so every access stays below [`LDS_BYTES`]), and for the
 //!   returning ops a group popping the output queue (`MOV Rn, OQAP_POP`, and OQBP for the
 //!   two-value ops), sometimes after a group that peeks; the queue is empty at clause end;
-//! - GROUP_BARRIER and KILL* in random groups (never writing a GPR).
+//! - GROUP_BARRIER and KILL* in random groups (never writing a GPR);
+//! - inside a loop's body (not in a subroutine): aL (SRC_SEL 238) as a source, and
+//!   instructions with INDEX_MODE 4 whose relative operands add aL (at most 3: a loop runs at
+//!   most 4 trips, the loop constant's init is 0 and step 1) instead of AR.x.
 //!
 //! Memory stays inside what the fuzz harness provides: the pool of [`POOL_BYTES`], constant
 //! buffer 0 of [`CB_DWORDS`] dwords and an LDS of [`LDS_BYTES`]. The address GPRs
@@ -63,7 +67,7 @@
 //!
 //! Not modelled: read-port and bank-swizzle limits (4.7.3-4.7.8: constraints of the hardware's
 //! scheduling, no semantic effect; BANK_SWIZZLE is always 0), SET_MODE, LDS direct reads,
-//! aL-relative addressing.
+//! LOCK_LOOP_INDEX kcache locks.
 mod check;
 mod group;
 mod mem;
@@ -166,6 +170,8 @@ pub struct GenOptions {
     pub else_after: bool,
     /// Evergreen ALU_BREAK/ALU_CONTINUE.
     pub alu_break: bool,
+    /// Inside loops: aL reads (SRC_SEL 238) and aL-relative GPR operands (INDEX_MODE 4).
+    pub loop_index: bool,
 }
 
 impl Default for GenOptions {
@@ -193,6 +199,7 @@ impl Default for GenOptions {
             pop2_after: true,
             else_after: true,
             alu_break: true,
+            loop_index: true,
         }
     }
 }
@@ -332,6 +339,8 @@ impl Builder<'_, '_> {
         let o = self.opts;
         let alu_exit = o.alu_break && self.p.class() == ChipClass::Evergreen;
         for _ in 0..n {
+            // Nested bodies (a subroutine's) change it; every node of this body resets it.
+            self.p.in_loop = in_loop.is_some();
             let roll = self.p.rng.gen_range(0..100);
             let nest = o.control && depth < o.max_depth;
             let loop_depth = in_loop.map_or(0, |d| d + 1);
@@ -354,7 +363,8 @@ impl Builder<'_, '_> {
                         Node::Continue(c)
                     }
                 }
-                36..=40 if nest && o.calls => {
+                // Outside loops only: a subroutine's loops count in R[COUNTER_GPR + 0..].
+                36..=40 if nest && o.calls && in_loop.is_none() => {
                     let count = self.p.rng.gen_range(0..=2);
                     let n = self.p.rng.gen_range(1..=3);
                     let body = self.body(n, depth + 1, None);
@@ -376,6 +386,9 @@ impl Builder<'_, '_> {
             Push::PushThenAlu
         };
         let cond = self.p.clause(true);
+        if self.opts.pop2_after && depth + 1 < self.opts.max_depth && self.p.rng.gen_bool(0.15) {
+            return self.pop2_if(push, cond, depth, in_loop);
+        }
         let n = self.p.rng.gen_range(0..=3);
         let then_body = self.body(n, depth + 1, in_loop);
         let else_body = if self.p.rng.gen_bool(0.4) {
@@ -392,6 +405,41 @@ impl Builder<'_, '_> {
             pop_after: self.p.rng.gen_bool(0.5),
             pop2: self.opts.pop2_after && self.p.rng.gen_bool(0.6),
             else_after: self.opts.else_after && self.p.rng.gen_bool(0.4),
+        }
+    }
+
+    /// An if whose then-body ends in an if without else ending in an ALU clause, folded into
+    /// `ALU_POP2_AFTER`.
+    fn pop2_if(&mut self, push: Push, cond: AluClause, depth: usize, in_loop: Option<u8>) -> Node {
+        let inner_push = if self.p.rng.gen_bool(0.5) {
+            Push::AluPushBefore
+        } else {
+            Push::PushThenAlu
+        };
+        let inner_cond = self.p.clause(true);
+        let n = self.p.rng.gen_range(0..=1);
+        let mut inner_then = self.body(n, depth + 2, in_loop);
+        self.p.in_loop = in_loop.is_some();
+        inner_then.push(Node::Alu(self.p.clause(false)));
+        let n = self.p.rng.gen_range(0..=1);
+        let mut then_body = self.body(n, depth + 1, in_loop);
+        then_body.push(Node::If {
+            push: inner_push,
+            cond: inner_cond,
+            then_body: inner_then,
+            else_body: None,
+            pop_after: true,
+            pop2: false,
+            else_after: false,
+        });
+        Node::If {
+            push,
+            cond,
+            then_body,
+            else_body: None,
+            pop_after: true,
+            pop2: true,
+            else_after: false,
         }
     }
 
