@@ -1,7 +1,8 @@
 //! Seeded random TeraScale programs and wave states for differential testing.
 //!
-//! A program is generated as a tree of CF [`Node`]s (ALU clauses, if/else, DX10 loops with
-//! break and continue) whose ALU clauses hold instruction groups picked from the tables, then
+//! A program is generated as a tree of CF [`Node`]s (ALU clauses, if/else, loops with break
+//! and continue, calls, fetch clauses, RAT instructions) whose ALU clauses hold instruction
+//! groups picked from the tables, then
 //! lowered to a [`Program`] in the shapes LLVM's R600 control-flow finalizer emits
 //! (R600ControlFlowFinalizer.cpp; the cf_* vectors):
 //! - if: `ALU_PUSH_BEFORE` (or `PUSH @after POP:0` + `ALU`: LLVM's work-around form is
