@@ -1,6 +1,10 @@
 //! Differential fuzzing of the TeraScale path (see [`super`] for what is compared): seeded
-//! random programs ([`wavejit_terascale::random`]: nested control flow, instruction groups
-//! with PV/PS, kcache, literals, predicates and relative addressing) on a chip of each class.
+//! random programs ([`wavejit_terascale::random`]: nested control flow with loops, calls and
+//! the ALU_* CF forms, instruction groups with PV/PS, kcache, literals, predicates and
+//! relative addressing, fetch clauses, RAT stores and atomics, LDS ops) on a chip of each
+//! class. Each run gets its own guest memory: the pool buffer ([`random::POOL_BYTES`], at
+//! `pool_base`: fetch buffer 1 and RAT 0) and the constant buffers, plus an LDS of
+//! [`random::LDS_BYTES`]; the pool and the LDS are compared after the run.
 //! A disagreement is minimised with [`random::minimise`] and written as a reproducer
 //! directory ([`write_reproducer`]). A program the lifter rejects as unsupported is skipped and
 //! counted; any other lifter error, or IR that does not verify, is a failure (the generator
@@ -10,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wavejit_ir::Function;
-use wavejit_runtime::{Engine, GuestMemory, WaveState, GUEST_BASE};
+use wavejit_runtime::{Engine, GuestMemory, WaveState};
 use wavejit_terascale::launch::wave_size;
 use wavejit_terascale::lift::{lift, LiftConfig, LiftError, TsLayout};
 use wavejit_terascale::random::{self, GenOptions, InitialState, RandomProgram, GPR_ROWS};
@@ -151,8 +155,8 @@ impl Runner {
     }
 }
 
-/// One engine's run of a case: the wave state from `case.init`, the constant buffers in guest
-/// memory, the pool base at the guest arena's base.
+/// One engine's run of a case: the wave state from `case.init`, the pool and the constant
+/// buffers in guest memory, the LDS from `case.init`; the pool and the LDS are read back.
 fn run(engine: &dyn Engine, case: &Case, f: &Arc<Function>) -> Run {
     let program = match prepare(engine, f) {
         Ok(p) => p,
@@ -162,6 +166,11 @@ fn run(engine: &dyn Engine, case: &Case, f: &Arc<Function>) -> Run {
     let mut mem = match GuestMemory::with_reserve(1 << 24) {
         Ok(m) => m,
         Err(e) => return Run::failed(format!("guest memory: {e}")),
+    };
+    let pool_bytes = st.pool_bytes();
+    let pool = match mem.alloc_bytes(&pool_bytes, 256) {
+        Ok(a) => a,
+        Err(e) => return Run::failed(format!("pool buffer: {e}")),
     };
     let mut cbs = Vec::new();
     for b in 0..st.const_buffers.len() {
@@ -184,17 +193,21 @@ fn run(engine: &dyn Engine, case: &Case, f: &Arc<Function>) -> Run {
         w.set_uniform(r.offset(1), (v >> 32) as u32);
     };
     pair(&mut w, l.active(), st.active);
-    pair(&mut w, l.pool_base(), GUEST_BASE);
+    pair(&mut w, l.pool_base(), pool);
     for (b, &addr) in cbs.iter().enumerate() {
         pair(&mut w, l.const_buffer(b as u32), addr);
     }
-    let mut lds = [0u8; 4];
+    let mut lds = st.lds_bytes();
     let (end, executed) = run_wave(&*program, f, &mut w, &mem, &mut lds, engine.name(), FUEL);
+    let mut buffer = vec![0u8; pool_bytes.len()];
+    if let Err(e) = mem.read_bytes(pool, &mut buffer) {
+        return Run::failed(format!("pool readback: {e}"));
+    }
     Run {
         end,
         state: Some(w),
-        buffer: Vec::new(),
-        lds: Vec::new(),
+        buffer,
+        lds,
         executed,
     }
 }
@@ -306,8 +319,8 @@ fn case_dir(out: &Path, case: &Case) -> Result<PathBuf, std::io::Error> {
     Ok(dir)
 }
 
-/// `initial_state.json`: every GPR row the programs read, the active mask and the constant
-/// buffers, as hex words.
+/// `initial_state.json`: every GPR row the programs read, the active mask, the constant
+/// buffers, the pool and the LDS, as hex.
 fn state_json(case: &Case) -> serde_json::Value {
     let st = &case.init;
     let gprs: serde_json::Map<String, serde_json::Value> = (0..GPR_ROWS)
@@ -332,6 +345,9 @@ fn state_json(case: &Case) -> serde_json::Value {
         "active": format!("{:#018x}", st.active),
         "gprs": gprs,
         "const_buffers_hex": cbs,
+        "pool_hex": super::hex(&st.pool_bytes()),
+        "lds_hex": super::hex(&st.lds_bytes()),
+        "note": "the pool is fetch buffer 1 and RAT 0 (pool_base); the LDS starts at byte 0",
     })
 }
 

@@ -1,14 +1,15 @@
 //! The random program generator: validity for the decoder over thousands of seeds per class,
-//! slot rules against the tables, coverage of every value op and every CF op it claims, the
+//! slot rules against the tables, coverage of every value op, every CF op, memory op and
+//! special op it claims, memory bounds recomputed from the fields, the option switches, the
 //! initial state, and the minimiser with synthetic predicates.
 use std::collections::BTreeSet;
 use wavejit_terascale::inst::{CfInst, ClauseBody, Program, Slot};
 use wavejit_terascale::lift::{alu_form, AluForm};
 use wavejit_terascale::random::{
-    self, check, generate, minimise, program_and_state, value_ops, GenOptions, InitialState, Node,
-    RandomProgram, CB_DWORDS, GPR_ROWS,
+    self, check, generate, minimise, program_and_state, value_ops, AluClause, GenOptions,
+    InitialState, Node, RandomProgram, CB_DWORDS, GPR_ROWS, LDS_BYTES, POOL_BYTES,
 };
-use wavejit_terascale::tables::{self, CfAluOp, CfOp, SlotRule};
+use wavejit_terascale::tables::{self, CfAluOp, CfMemOp, CfOp, SlotRule};
 use wavejit_terascale::{decode_program, encode_program, AluOp, ChipClass};
 
 const SEEDS: u64 = 2000;
@@ -55,7 +56,7 @@ fn slots_follow_the_table_rules() {
         each_program(class, 500, |seed, _, p| {
             for c in &p.clauses {
                 let ClauseBody::Alu(groups) = &c.body else {
-                    panic!("{class:?} seed {seed}: fetch clause")
+                    continue;
                 };
                 for g in groups {
                     assert!(g.insts.len() <= class.alu_slots());
@@ -69,6 +70,7 @@ fn slots_follow_the_table_rules() {
                         );
                         let rule = row.slot_rule(class);
                         let ok = match rule {
+                            _ if i.lds.is_some() => i.slot == Slot::X,
                             SlotRule::Absent | SlotRule::Xy | SlotRule::Zw => false,
                             SlotRule::Any => true,
                             SlotRule::Vector => i.slot != Slot::T,
@@ -160,19 +162,29 @@ fn every_claimed_cf_op_is_generated() {
         CfOp::LOOP_END.name(),
         CfOp::LOOP_BREAK.name(),
         CfOp::LOOP_CONTINUE.name(),
+        CfAluOp::ALU_POP2_AFTER.name(),
+        CfAluOp::ALU_ELSE_AFTER.name(),
+        CfOp::LOOP_START.name(),
+        CfOp::CALL.name(),
+        CfOp::RETURN.name(),
+        CfOp::TC.name(),
+        CfMemOp::MEM_RAT.name(),
+        CfMemOp::MEM_RAT_CACHELESS.name(),
     ];
     for class in ChipClass::ALL {
-        let end = match class {
-            ChipClass::Cayman => CfOp::END.name(),
-            ChipClass::Evergreen => CfOp::NOP.name(),
+        let mut own = match class {
+            ChipClass::Cayman => vec![CfOp::END.name()],
+            ChipClass::Evergreen => vec![
+                CfOp::NOP.name(),
+                CfOp::VC.name(),
+                CfAluOp::ALU_BREAK.name(),
+                CfAluOp::ALU_CONTINUE.name(),
+            ],
         };
+        own.extend(claimed);
         let mut seen = BTreeSet::new();
         each_program(class, 300, |_, _, p| seen.extend(cf_ops(p)));
-        let want: BTreeSet<String> = claimed
-            .iter()
-            .chain([&end])
-            .map(|s| s.to_string())
-            .collect();
+        let want: BTreeSet<String> = own.iter().map(|s| s.to_string()).collect();
         let extra: BTreeSet<&String> = seen.difference(&want).collect();
         let extra: Vec<&&String> = extra
             .iter()
@@ -188,7 +200,7 @@ fn every_claimed_cf_op_is_generated() {
 }
 
 /// The operand and output features all occur: PV, PS (VLIW5 only), kcache, literals in both
-/// literal qwords, relative reads and writes, neg/abs, OMOD, CLAMP, write masks, PRED_SEL,
+/// literal qwords, relative reads and writes (by AR.x and by aL), aL reads, neg/abs, OMOD, CLAMP, write masks, PRED_SEL,
 /// UPDATE_PRED, UPDATE_EXEC_MASK.
 #[test]
 fn operand_features_occur() {
@@ -215,7 +227,14 @@ fn operand_features_occur() {
                                 _ => false,
                             };
                             if s.rel {
-                                f.insert("rel src");
+                                f.insert(if i.index_mode == 4 {
+                                    "aL rel src"
+                                } else {
+                                    "rel src"
+                                });
+                            }
+                            if s.sel == 238 {
+                                f.insert("aL");
                             }
                             if s.neg {
                                 f.insert("neg");
@@ -246,6 +265,8 @@ fn operand_features_occur() {
             "kcache23",
             "rel src",
             "rel dst",
+            "aL",
+            "aL rel src",
             "neg",
             "abs",
             "omod",
@@ -277,6 +298,7 @@ fn loops_are_bounded_by_their_counter() {
                     init,
                     check,
                     body,
+                    ..
                 } => {
                     *loops += 1;
                     let c = random::COUNTER_GPR + depth;
@@ -301,8 +323,16 @@ fn loops_are_bounded_by_their_counter() {
                     walk(then_body, in_loop, loops);
                     walk(else_body.as_deref().unwrap_or(&[]), in_loop, loops);
                 }
-                Node::Break(_) | Node::Continue(_) => assert!(in_loop),
-                Node::Alu(_) => {}
+                Node::Break(_) | Node::Continue(_) | Node::AluBreak(_) | Node::AluContinue(_) => {
+                    assert!(in_loop)
+                }
+                // Calls sit outside loops (a subroutine's loops reuse the counters from 0),
+                // and a subroutine leaves no loop of its caller.
+                Node::Call { body, .. } => {
+                    assert!(!in_loop);
+                    walk(body, false, loops)
+                }
+                Node::Alu(_) | Node::Fetch { .. } | Node::Rat { .. } => {}
             }
         }
     }
@@ -328,6 +358,11 @@ fn generation_is_deterministic_and_options_are_honoured() {
         double_ops: false,
         modifiers: false,
         predication: false,
+        fetch: false,
+        rat: false,
+        lds: false,
+        barrier: false,
+        kill: false,
         ..GenOptions::default()
     };
     for seed in 0..200 {
@@ -336,7 +371,11 @@ fn generation_is_deterministic_and_options_are_honoured() {
         let l = p.lower().expect("lowers");
         for op in ops_of(&l) {
             let wide = matches!(alu_form(op), Ok(AluForm::Wide(_)));
-            assert!(!wide && op != AluOp::MOVA_INT, "{}", op.name());
+            let extra = matches!(
+                op,
+                AluOp::MOVA_INT | AluOp::LDS_IDX_OP | AluOp::GROUP_BARRIER | AluOp::KILLE
+            );
+            assert!(!wide && !extra, "{}", op.name());
         }
     }
 }
@@ -487,4 +526,348 @@ fn minimiser_rejects_invalid_edits() {
     assert!(small.nodes.is_empty(), "{small:#?}");
     let l = small.lower().expect("the empty program lowers");
     assert_eq!(l.cf.len(), 1);
+}
+
+/// Calls `f` on every node of the tree (bodies included).
+fn each_node(nodes: &[Node], f: &mut impl FnMut(&Node)) {
+    for n in nodes {
+        f(n);
+        match n {
+            Node::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                each_node(then_body, f);
+                each_node(else_body.as_deref().unwrap_or(&[]), f);
+            }
+            Node::Loop { body, .. } | Node::Call { body, .. } => each_node(body, f),
+            _ => {}
+        }
+    }
+}
+
+/// The literal an `AND_INT` of a setup group masks channel `c` with.
+fn mask_of(setup: &AluClause, c: u8) -> u32 {
+    let g = &setup.groups[0];
+    let i = g
+        .insts
+        .iter()
+        .find(|i| i.dst_chan == c && i.op == AluOp::AND_INT)
+        .expect("a masking AND_INT for the channel");
+    g.literals[i.src[1].chan as usize]
+}
+
+/// Bytes per component of the VTX_READ data formats (FMT_8, FMT_16, FMT_32, FMT_32_32,
+/// FMT_32_32_32_32), and the element's bytes.
+fn vtx_element(fmt: u8) -> (u32, u32) {
+    match fmt {
+        1 => (1, 1),
+        5 => (2, 2),
+        13 => (4, 4),
+        29 => (4, 8),
+        34 => (4, 16),
+        _ => panic!("format {fmt}"),
+    }
+}
+
+/// Every memory access a generated program can make stays inside the buffer the fuzz harness
+/// provides, at an address aligned to its component size: the bounds are recomputed here from
+/// the setup literals, the fetch OFFSETs and element sizes, the RAT units (store index in
+/// dwords, four channels; atomic address in bytes) and the LDS offsets of Table 8.11.
+#[test]
+fn memory_accesses_stay_inside_the_buffers() {
+    use wavejit_terascale::inst::sel;
+    use wavejit_terascale::tables::LdsOp;
+    let cb0 = 4 * CB_DWORDS as u32;
+    let mut counts = [0usize; 3];
+    for class in ChipClass::ALL {
+        each_program(class, 400, |seed, rp, p| {
+            each_node(&rp.nodes, &mut |n| match n {
+                Node::Fetch { setup, insts, .. } => {
+                    for f in insts {
+                        counts[0] += 1;
+                        let (comp, bytes) = vtx_element(f.data_format());
+                        let base = mask_of(setup, f.src_sel_x());
+                        let end = base + u32::from(f.offset()) + bytes;
+                        let size = if f.buffer_id() == 1 { POOL_BYTES } else { cb0 };
+                        assert!(end <= size, "{class:?} seed {seed}: fetch ends at {end}");
+                        assert_eq!(base % comp, 0, "{class:?} seed {seed}: mask {base:#x}");
+                        assert_eq!(u32::from(f.offset()) % comp, 0);
+                    }
+                }
+                Node::Rat { setup, mem } => {
+                    counts[1] += 1;
+                    let idx = mask_of(setup, 0);
+                    let store = mem.op == CfMemOp::MEM_RAT_CACHELESS;
+                    let end = if store { 4 * (idx + 4) } else { idx + 4 };
+                    assert!(
+                        end <= POOL_BYTES,
+                        "{class:?} seed {seed}: RAT ends at {end}"
+                    );
+                    assert!(store || idx.is_multiple_of(4));
+                }
+                _ => {}
+            });
+            for c in &p.clauses {
+                let ClauseBody::Alu(groups) = &c.body else {
+                    continue;
+                };
+                for (k, g) in groups.iter().enumerate() {
+                    let Some(i) = g.insts.iter().find(|i| i.lds.is_some()) else {
+                        continue;
+                    };
+                    counts[2] += 1;
+                    let l = i.lds.expect("LDS fields");
+                    let prev = &groups[k - 1];
+                    let mask = |chan: u8| {
+                        let a = prev
+                            .insts
+                            .iter()
+                            .find(|a| a.dst_gpr == random::LDS_ADDR_GPR && a.dst_chan == chan)
+                            .expect("the address group");
+                        assert_eq!(a.src[1].sel, sel::LITERAL);
+                        prev.literals[a.src[1].chan as usize]
+                    };
+                    let second = match l.op {
+                        LdsOp::WRITE2 | LdsOp::XCHG2_RET => 256 * u32::from(l.offset),
+                        LdsOp::WRITE_REL | LdsOp::READ_REL_RET | LdsOp::XCHG_REL_RET => {
+                            4 * u32::from(l.offset)
+                        }
+                        _ => 0,
+                    };
+                    let end = mask(0) + second + 4;
+                    assert!(end <= LDS_BYTES, "{class:?} seed {seed}: LDS ends at {end}");
+                    if matches!(l.op, LdsOp::READ2_RET | LdsOp::READWRITE_RET) {
+                        assert!(mask(1) + 4 <= LDS_BYTES);
+                    }
+                }
+            }
+        });
+    }
+    assert!(counts.iter().all(|&n| n > 100), "{counts:?}");
+}
+
+/// Over the seeds: every VTX_READ template from both buffers (and the SRC_SEL_X, DST_SEL and
+/// signed variations), both RAT stores' COMP_MASKs and every RAT atomic of the class, every
+/// LDS op of the class with the queue read in both halves, popped and peeked, GROUP_BARRIER
+/// and every KILL op.
+#[test]
+fn memory_and_special_ops_occur() {
+    use wavejit_terascale::inst::sel;
+    use wavejit_terascale::tables::{LdsOp, RatInst, NA};
+    for class in ChipClass::ALL {
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        each_program(class, 600, |_, rp, p| {
+            each_node(&rp.nodes, &mut |n| match n {
+                Node::Fetch { insts, .. } => {
+                    for f in insts {
+                        seen.insert(format!("fmt{} buf{}", f.data_format(), f.buffer_id()));
+                        seen.insert(format!("src_sel{}", f.src_sel_x()));
+                        if f.format_comp_all() {
+                            seen.insert("signed".into());
+                        }
+                        if f.dst_sel().contains(&5) {
+                            seen.insert("dst_sel 1".into());
+                        }
+                    }
+                }
+                Node::Rat { mem, .. } => {
+                    let r = mem.rat.expect("RAT fields");
+                    seen.insert(format!("{r:?}", r = r.inst));
+                    seen.insert(format!("mask{}", mem.comp_mask));
+                }
+                _ => {}
+            });
+            for c in &p.clauses {
+                let ClauseBody::Alu(groups) = &c.body else {
+                    continue;
+                };
+                for i in groups.iter().flat_map(|g| &g.insts) {
+                    if let Some(l) = i.lds {
+                        seen.insert(format!("{:?}", l.op));
+                    }
+                    if i.op == AluOp::GROUP_BARRIER || i.op.name().starts_with("KILL") {
+                        seen.insert(i.op.name().to_string());
+                    }
+                    for s in &i.src[..1] {
+                        if (sel::LDS_OQ_A..=sel::LDS_OQ_B_POP).contains(&s.sel) {
+                            seen.insert(format!("oq{}", s.sel));
+                        }
+                    }
+                }
+            }
+        });
+        let mut want: Vec<String> = Vec::new();
+        for fmt in [1, 5, 13, 29, 34] {
+            for buf in [1, 3] {
+                want.push(format!("fmt{fmt} buf{buf}"));
+            }
+        }
+        want.extend((0..4).map(|c| format!("src_sel{c}")));
+        want.extend(["signed", "dst_sel 1"].map(String::from));
+        want.extend((1..16).map(|m| format!("mask{m}")));
+        let store = match class {
+            ChipClass::Evergreen => RatInst::STORE_RAW,
+            ChipClass::Cayman => RatInst::STORE_DWORD,
+        };
+        want.push(format!("{store:?}"));
+        want.extend(
+            [
+                RatInst::ADD,
+                RatInst::CMPXCHG_INT,
+                RatInst::XCHG_RTN,
+                RatInst::DEC_UINT_RTN,
+            ]
+            .map(|r| format!("{r:?}")),
+        );
+        want.extend(
+            tables::lds_rows()
+                .iter()
+                .filter(|r| r.opcode[class.index()] != NA)
+                .filter(|r| r.op != LdsOp::ATOMIC_ORDERED_ALLOC_RET)
+                .map(|r| format!("{:?}", r.op)),
+        );
+        want.extend(
+            [
+                sel::LDS_OQ_A,
+                sel::LDS_OQ_A_POP,
+                sel::LDS_OQ_B,
+                sel::LDS_OQ_B_POP,
+            ]
+            .map(|s| format!("oq{s}")),
+        );
+        want.push("GROUP_BARRIER".into());
+        want.extend(
+            [
+                "KILLE",
+                "KILLGT",
+                "KILLGE",
+                "KILLNE",
+                "KILLE_INT",
+                "KILLGE_UINT",
+            ]
+            .map(String::from),
+        );
+        let missing: Vec<&String> = want.iter().filter(|w| !seen.contains(*w)).collect();
+        assert!(
+            missing.is_empty(),
+            "{class:?}: never generated: {missing:?}"
+        );
+    }
+}
+
+/// Each switch turning a shape off removes it (and only memory shapes touch the address
+/// GPRs).
+#[test]
+fn each_new_switch_removes_its_shape() {
+    let d = GenOptions::default();
+    let cases: Vec<(GenOptions, &[&str])> = vec![
+        (
+            GenOptions {
+                fetch: false,
+                ..d.clone()
+            },
+            &["TC", "VC"],
+        ),
+        (
+            GenOptions {
+                rat: false,
+                ..d.clone()
+            },
+            &["MEM_RAT", "MEM_RAT_CACHELESS"],
+        ),
+        (
+            GenOptions {
+                lds: false,
+                ..d.clone()
+            },
+            &["LDS_IDX_OP"],
+        ),
+        (
+            GenOptions {
+                barrier: false,
+                ..d.clone()
+            },
+            &["GROUP_BARRIER"],
+        ),
+        (
+            GenOptions {
+                kill: false,
+                ..d.clone()
+            },
+            &["KILLE", "KILLGT_INT"],
+        ),
+        (
+            GenOptions {
+                dx9_loops: false,
+                ..d.clone()
+            },
+            &["LOOP_START"],
+        ),
+        (
+            GenOptions {
+                calls: false,
+                ..d.clone()
+            },
+            &["CALL", "RETURN"],
+        ),
+        (
+            GenOptions {
+                pop2_after: false,
+                ..d.clone()
+            },
+            &["ALU_POP2_AFTER"],
+        ),
+        (
+            GenOptions {
+                else_after: false,
+                ..d.clone()
+            },
+            &["ALU_ELSE_AFTER"],
+        ),
+        (
+            GenOptions {
+                alu_break: false,
+                ..d.clone()
+            },
+            &["ALU_BREAK", "ALU_CONTINUE"],
+        ),
+        (
+            GenOptions {
+                alu_extended: false,
+                ..d.clone()
+            },
+            &["ALU_EXTENDED"],
+        ),
+    ];
+    for (opts, gone) in cases {
+        for class in ChipClass::ALL {
+            for seed in 0..150 {
+                let p = generate(seed, class, &opts).expect("valid");
+                let l = p.lower().expect("lowers");
+                let mut names = cf_ops(&l);
+                names.extend(ops_of(&l).iter().map(|o| o.name().to_string()));
+                for c in &l.clauses {
+                    if let ClauseBody::Alu(groups) = &c.body {
+                        let al = groups
+                            .iter()
+                            .flat_map(|g| &g.insts)
+                            .any(|i| i.index_mode == 4 || i.src.iter().any(|s| s.sel == 238));
+                        if al {
+                            names.insert("aL".into());
+                        }
+                    }
+                }
+                for g in gone {
+                    assert!(
+                        !names
+                            .iter()
+                            .any(|n| n == g || n.starts_with(&format!("{g}+"))),
+                        "{class:?} seed {seed}: {g} with {opts:?}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -1,15 +1,22 @@
 //! The validity rules of generated programs (the module doc of [`super`]), checked on the
 //! tree so the minimiser can reject an edit that breaks one, then the layout round trip.
-use super::group::{float_in, float_out, four_slot_wide, is_pred_set, literal_count, produces_pv};
+use super::group::{
+    float_in, float_out, four_slot_wide, is_kill, is_pred_set, literal_count, produces_pv,
+    LOOP_INDEX_SEL,
+};
+use super::mem::{lds_max_offset, lds_returns_b, lds_src1_is_address, rat_store, RAT_ATOMICS};
 use super::{
-    AluClause, GenError, Node, RandomProgram, CONST_BUFFERS, COUNTER_GPR, GPR_POOL, KCACHE_LINES,
-    REL_SPAN,
+    AluClause, GenError, Node, RandomProgram, ATOMIC_ADDR_MASK, CONST_BUFFERS, COUNTER_GPR,
+    FETCH_GPR, FETCH_MASK, GPR_POOL, KCACHE_LINES, LDS_ADDR_GPR, LDS_ADDR_MASK, MAX_FETCH_OFFSET,
+    RAT_GPR, REL_SPAN, STORE_INDEX_MASK,
 };
 use crate::chip::ChipClass;
-use crate::inst::{sel, AluGroup, AluInst, Program, Slot};
+use crate::inst::{sel, AluGroup, AluInst, CfMem, FetchInst, Program, Slot};
 use crate::lift::{alu_form, AluForm};
 use crate::opcode::AluOp;
 use crate::tables;
+use crate::tables::{lds_info, CfMemOp, FetchOp};
+use std::collections::VecDeque;
 
 /// What a clause is for (which registers it may write, whether it ends in an exec group).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,14 +36,14 @@ pub fn check(p: &RandomProgram) -> Result<Program, GenError> {
 fn nodes(class: ChipClass, ns: &[Node], in_loop: Option<u8>) -> Result<(), String> {
     for n in ns {
         match n {
-            Node::Alu(c) => clause(class, c, Role::Plain)?,
+            Node::Alu(c) => clause(class, c, Role::Plain, in_loop.is_some())?,
             Node::If {
                 cond,
                 then_body,
                 else_body,
                 ..
             } => {
-                clause(class, cond, Role::Condition)?;
+                clause(class, cond, Role::Condition, in_loop.is_some())?;
                 nodes(class, then_body, in_loop)?;
                 if let Some(e) = else_body {
                     nodes(class, e, in_loop)?;
@@ -47,24 +54,140 @@ fn nodes(class: ChipClass, ns: &[Node], in_loop: Option<u8>) -> Result<(), Strin
                 init,
                 check,
                 body,
+                ..
             } => {
                 let want = in_loop.map_or(0, |d| d + 1);
                 if *depth != want || want >= 2 {
                     return Err(format!("loop at depth {want} names counter {depth}"));
                 }
-                clause(class, init, Role::CounterInit(want))?;
-                clause(class, check, Role::LoopCheck(want))?;
+                clause(class, init, Role::CounterInit(want), false)?;
+                clause(class, check, Role::LoopCheck(want), false)?;
                 nodes(class, body, Some(want))?;
             }
-            Node::Break(c) | Node::Continue(c) => {
+            Node::Break(c) | Node::Continue(c) | Node::AluBreak(c) | Node::AluContinue(c) => {
                 if in_loop.is_none() {
                     return Err("break or continue outside a loop".into());
                 }
-                clause(class, c, Role::Condition)?;
+                if matches!(n, Node::AluBreak(_) | Node::AluContinue(_))
+                    && class != ChipClass::Evergreen
+                {
+                    return Err("ALU_BREAK/ALU_CONTINUE exist only on Evergreen".into());
+                }
+                clause(class, c, Role::Condition, true)?;
+            }
+            Node::Call { count, body } => {
+                if *count > 2 || in_loop.is_some() {
+                    return Err(format!("CALL_COUNT {count} (in a loop: {in_loop:?})"));
+                }
+                nodes(class, body, None)?;
+            }
+            Node::Fetch { setup, vc, insts } => {
+                setup_clause(setup, FETCH_GPR, FETCH_MASK)?;
+                if insts.is_empty() || insts.len() > 8 || (*vc && class != ChipClass::Evergreen) {
+                    return Err(format!("fetch clause of {} instructions", insts.len()));
+                }
+                for f in insts {
+                    vtx(f)?;
+                }
+            }
+            Node::Rat { setup, mem } => {
+                let atomic = mem
+                    .rat
+                    .is_some_and(|r| r.inst != rat_store(class) && RAT_ATOMICS.contains(&r.inst));
+                setup_clause(
+                    setup,
+                    RAT_GPR,
+                    if atomic {
+                        ATOMIC_ADDR_MASK
+                    } else {
+                        STORE_INDEX_MASK
+                    },
+                )?;
+                rat(class, mem)?;
             }
         }
     }
     Ok(())
+}
+
+/// A setup clause: one group of `AND_INT R[gpr].c, Rn, literal <= max`.
+fn setup_clause(c: &AluClause, gpr: u8, max: u32) -> Result<(), String> {
+    let bad = || Err(format!("setup clause of R{gpr} is not one masking group"));
+    let [g] = &c.groups[..] else { return bad() };
+    if c.kcache.iter().any(|k| k.mode != 0) || c.ext || g.insts.is_empty() {
+        return bad();
+    }
+    for (k, i) in g.insts.iter().enumerate() {
+        let lit = i.src[1];
+        let ok = i.op == AluOp::AND_INT
+            && i.write
+            && i.dst_gpr == gpr
+            && !i.dst_rel
+            && i.dst_chan as usize == i.slot.index()
+            && i.slot != Slot::T
+            && i.pred_sel == 0
+            && i.last == (k + 1 == g.insts.len())
+            && i.src[0].sel < GPR_POOL as u16
+            && !i.src[0].rel
+            && lit.sel == sel::LITERAL
+            && g.literals.get(lit.chan as usize).is_some_and(|&m| m <= max)
+            && g.literals.len() == literal_count(&g.insts);
+        if !ok {
+            return bad();
+        }
+    }
+    Ok(())
+}
+
+/// A VTX read of a LLVM template's format from the pool or constant buffer 0 at
+/// `R[FETCH_GPR].c + OFFSET`.
+fn vtx(f: &FetchInst) -> Result<(), String> {
+    let ok = f.op == FetchOp::VTX_FETCH
+        && matches!(f.buffer_id(), 1 | 3)
+        && f.src_gpr() == FETCH_GPR
+        && !f.src_rel()
+        && !f.dst_rel()
+        && f.dst_gpr() < GPR_POOL
+        && u32::from(f.offset()) <= MAX_FETCH_OFFSET
+        && matches!(f.data_format(), 1 | 5 | 13 | 29 | 34)
+        && f.num_format_all() == 1
+        && f.endian_swap() == 0
+        && f.dst_sel().iter().all(|&s| s != 6);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "fetch {:08x?} outside the generator's shapes",
+            f.words
+        ))
+    }
+}
+
+/// A RAT 0 store (the class's, MEM_RAT_CACHELESS) or integer atomic (MEM_RAT) indexed by
+/// `R[RAT_GPR].x`, data from the random pool.
+fn rat(class: ChipClass, m: &CfMem) -> Result<(), String> {
+    let Some(r) = m.rat else {
+        return Err("memory instruction without RAT fields".into());
+    };
+    let store = r.inst == rat_store(class) && m.op == CfMemOp::MEM_RAT_CACHELESS;
+    let atomic = RAT_ATOMICS.contains(&r.inst)
+        && m.op == CfMemOp::MEM_RAT
+        && crate::tables::rat_info(r.inst).opcode[class.index()] != crate::tables::NA;
+    let ok = (store || atomic)
+        && r.id == 0
+        && r.index_mode == 0
+        && m.index_gpr == RAT_GPR
+        && m.rw_gpr < GPR_POOL
+        && !m.rw_rel
+        && m.burst_count == 0
+        && !m.end_of_program;
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "RAT instruction {m:?} outside the generator's shapes"
+        ))
+    }
 }
 
 /// The GPR-read and write state while walking a clause.
@@ -74,9 +197,15 @@ struct State {
     ps: bool,
     pred: bool,
     mova_at: Option<usize>,
+    /// The group that last set the LDS addresses.
+    lds_addr_at: Option<usize>,
+    /// Outstanding LDS output-queue entries (whether each has B), head first.
+    queue: VecDeque<bool>,
+    /// The clause runs inside a loop (aL is defined).
+    in_loop: bool,
 }
 
-fn clause(class: ChipClass, c: &AluClause, role: Role) -> Result<(), String> {
+fn clause(class: ChipClass, c: &AluClause, role: Role, in_loop: bool) -> Result<(), String> {
     let bases = [sel::KCACHE0, sel::KCACHE1, sel::KCACHE2, sel::KCACHE3];
     let mut windows = Vec::new();
     for (i, k) in c.kcache.iter().enumerate() {
@@ -97,11 +226,20 @@ fn clause(class: ChipClass, c: &AluClause, role: Role) -> Result<(), String> {
         ps: false,
         pred: false,
         mova_at: None,
+        lds_addr_at: None,
+        queue: VecDeque::new(),
+        in_loop,
     };
     let last = c.groups.len() - 1;
     for (gi, g) in c.groups.iter().enumerate() {
         let exec = matches!(role, Role::Condition | Role::LoopCheck(_)) && gi == last;
         group(class, g, gi, exec, role, &mut st).map_err(|e| format!("group {gi}: {e}"))?;
+    }
+    if !st.queue.is_empty() {
+        return Err(format!(
+            "{} LDS output-queue entries left at clause end",
+            st.queue.len()
+        ));
     }
     Ok(())
 }
@@ -151,6 +289,7 @@ fn group(
     }
     let mova = g.insts.iter().any(|i| i.op == AluOp::MOVA_INT);
     let rel_ok = !mova && st.mova_at.is_some_and(|m| gi >= m + 2);
+    let pop = queue_use(g, st)?;
     let mut writes = Vec::new();
     for i in &g.insts {
         inst(class, g, i, gi, role, rel_ok, st).map_err(|e| format!("{}: {e}", i.op.name()))?;
@@ -180,7 +319,52 @@ fn group(
     if mova {
         st.mova_at = Some(gi);
     }
+    if g.insts.iter().any(|i| i.write && i.dst_gpr == LDS_ADDR_GPR) {
+        st.lds_addr_at = Some(gi);
+    }
+    if pop {
+        st.queue.pop_front();
+    }
+    for i in &g.insts {
+        if let Some(l) = i.lds.filter(|l| lds_info(l.op).ret) {
+            st.queue.push_back(lds_returns_b(l.op));
+        }
+    }
     Ok(())
+}
+
+/// Checks the group's output-queue reads against the queue; true if it pops.
+fn queue_use(g: &AluGroup, st: &State) -> Result<bool, String> {
+    let mut uses = Vec::new();
+    for i in &g.insts {
+        let n = match i.lds {
+            Some(l) => lds_info(l.op).srcs as usize,
+            None => tables::alu_info(i.op).srcs as usize,
+        };
+        for s in &i.src[..n.min(3)] {
+            if (sel::LDS_OQ_A..=sel::LDS_OQ_B_POP).contains(&s.sel) {
+                uses.push(s.sel);
+            }
+        }
+    }
+    let Some(&first) = uses.first() else {
+        return Ok(false);
+    };
+    let pop = first >= sel::LDS_OQ_A_POP;
+    if uses.iter().any(|&u| (u >= sel::LDS_OQ_A_POP) != pop) {
+        return Err("a group mixes popping and peeking queue reads".into());
+    }
+    let Some(&has_b) = st.queue.front() else {
+        return Err("reads an empty LDS output queue".into());
+    };
+    if !has_b
+        && uses
+            .iter()
+            .any(|&u| matches!(u, sel::LDS_OQ_B | sel::LDS_OQ_B_POP))
+    {
+        return Err("reads B of a queue entry without B".into());
+    }
+    Ok(pop)
 }
 
 fn inst(
@@ -194,11 +378,43 @@ fn inst(
 ) -> Result<(), String> {
     let form = match alu_form(i.op) {
         Ok(f) => Some(f),
-        Err(_) if matches!(i.op, AluOp::NOP | AluOp::MOVA_INT) => None,
+        Err(_)
+            if matches!(
+                i.op,
+                AluOp::NOP | AluOp::MOVA_INT | AluOp::GROUP_BARRIER | AluOp::LDS_IDX_OP
+            ) || is_kill(i.op) =>
+        {
+            None
+        }
         Err(e) => return Err(e.to_string()),
     };
-    if i.index_mode != 0 || i.bank_swizzle != 0 || i.lds.is_some() {
+    let al = i.index_mode == 4 && st.in_loop && i.lds.is_none();
+    if (i.index_mode != 0 && !al)
+        || i.bank_swizzle != 0
+        || i.lds.is_some() != (i.op == AluOp::LDS_IDX_OP)
+    {
         return Err("index mode, bank swizzle or LDS fields set".into());
+    }
+    // aL is at most 3 in a loop, AR.x at most REL_SPAN - 1: both keep the base's bound.
+    let rel_ok = rel_ok || al;
+    let no_write = matches!(i.op, AluOp::GROUP_BARRIER | AluOp::LDS_IDX_OP) || is_kill(i.op);
+    if no_write && (i.write || i.omod != 0 || i.clamp) {
+        return Err("writes a GPR or has output modifiers".into());
+    }
+    if let Some(l) = i.lds {
+        if i.slot != Slot::X || l.offset > lds_max_offset(l.op) {
+            return Err(format!("LDS op in {:?} with offset {}", i.slot, l.offset));
+        }
+        let addrs = if lds_src1_is_address(l.op) { 2 } else { 1 };
+        for (k, s) in i.src.iter().enumerate().take(addrs) {
+            let ok = s.sel == LDS_ADDR_GPR as u16
+                && s.chan as usize == k
+                && !s.rel
+                && st.lds_addr_at.is_some_and(|a| a + 1 == gi);
+            if !ok {
+                return Err(format!("LDS address src{k} {s:?} not just masked"));
+            }
+        }
     }
     if !matches!(i.pred_sel, 0 | 2 | 3) || (i.pred_sel != 0 && !st.pred) {
         return Err(format!("PRED_SEL {} without a predicate", i.pred_sel));
@@ -209,7 +425,10 @@ fn inst(
     if i.update_exec_mask && (i.write || i.omod != 0 || i.clamp) {
         return Err("exec-mask PRED_SET writes or has output modifiers".into());
     }
-    let srcs = tables::alu_info(i.op).srcs as usize;
+    let srcs = match i.lds {
+        Some(l) => lds_info(l.op).srcs as usize,
+        None => tables::alu_info(i.op).srcs as usize,
+    };
     for (k, s) in i.src.iter().enumerate().take(srcs) {
         if (s.neg || s.abs) && !float_in(i.op) {
             return Err(format!("src{k} modifier on a non-float op"));
@@ -219,7 +438,10 @@ fn inst(
             n if n < 128 => {
                 n < GPR_POOL as u16
                     || matches!(role, Role::LoopCheck(d) if n == (COUNTER_GPR + d) as u16)
+                    || (i.lds.is_some() && n == LDS_ADDR_GPR as u16)
             }
+            sel::LDS_OQ_A..=sel::LDS_OQ_B_POP => true,
+            LOOP_INDEX_SEL => st.in_loop,
             sel::PV => gi > 0 && st.pv[s.chan as usize],
             sel::PS => class == ChipClass::Evergreen && gi > 0 && st.ps,
             sel::LITERAL | sel::ZERO | sel::ONE | sel::ONE_INT | sel::M_1_INT | sel::HALF => true,
@@ -242,10 +464,18 @@ fn inst(
             Role::LoopCheck(d) | Role::CounterInit(d) => Some(COUNTER_GPR + d),
             _ => None,
         };
+        let lds_addr = i.op == AluOp::AND_INT
+            && i.dst_gpr == LDS_ADDR_GPR
+            && i.dst_chan < 2
+            && i.pred_sel == 0
+            && i.src[1].sel == sel::LITERAL
+            && g.literals
+                .get(i.src[1].chan as usize)
+                .is_some_and(|&m| m <= LDS_ADDR_MASK);
         let ok = if i.dst_rel {
             rel_ok && i.dst_gpr <= GPR_POOL - REL_SPAN
         } else {
-            i.dst_gpr < GPR_POOL || Some(i.dst_gpr) == counter
+            i.dst_gpr < GPR_POOL || Some(i.dst_gpr) == counter || lds_addr
         };
         if !ok {
             return Err(format!("writes R{} (relative {})", i.dst_gpr, i.dst_rel));

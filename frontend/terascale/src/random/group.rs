@@ -42,6 +42,24 @@ pub const EXEC_PRED_SETS: [AluOp; 10] = [
     AluOp::PRED_SETGE_UINT,
 ];
 
+/// The KILL ops (compute: they clear valid bits and write nothing).
+pub const KILLS: [AluOp; 10] = [
+    AluOp::KILLE,
+    AluOp::KILLGT,
+    AluOp::KILLGE,
+    AluOp::KILLNE,
+    AluOp::KILLE_INT,
+    AluOp::KILLGT_INT,
+    AluOp::KILLGE_INT,
+    AluOp::KILLNE_INT,
+    AluOp::KILLGT_UINT,
+    AluOp::KILLGE_UINT,
+];
+
+pub fn is_kill(op: AluOp) -> bool {
+    KILLS.contains(&op)
+}
+
 /// Whether `op` is one of the PRED_SET family (at most one per group).
 pub fn is_pred_set(op: AluOp) -> bool {
     op.name().starts_with("PRED_SET")
@@ -165,6 +183,9 @@ pub fn four_slot_wide(op: AluOp, class: ChipClass) -> bool {
         || tables::alu_info(op).slot_rule(class) == SlotRule::AllFour
 }
 
+/// SRC_SEL of the loop index aL (the lifter's special select 238).
+pub const LOOP_INDEX_SEL: u16 = 238;
+
 /// Inline constants a source may name (4.7.1); the last four are the double 1.0 and 0.5
 /// halves (244-247).
 const INLINE: [u16; 9] = [
@@ -180,7 +201,7 @@ const INLINE: [u16; 9] = [
 ];
 
 /// What the groups generated so far in a clause let the next one read.
-struct ClauseState {
+pub(super) struct ClauseState {
     /// Kcache sources: (first SRC_SEL, constants) of every locked window.
     windows: Vec<(u16, u16)>,
     pv: [bool; 4],
@@ -192,6 +213,22 @@ struct ClauseState {
 }
 
 impl ClauseState {
+    /// The state at the start of a clause with the kcache `windows`.
+    pub(super) fn new(windows: Vec<(u16, u16)>) -> ClauseState {
+        ClauseState {
+            windows,
+            pv: [false; 4],
+            ps: false,
+            pred: false,
+            mova_at: None,
+            index: 0,
+        }
+    }
+
+    pub(super) fn pred(&self) -> bool {
+        self.pred
+    }
+
     fn rel_ok(&self) -> bool {
         self.mova_at.is_some_and(|m| self.index >= m + 2)
     }
@@ -199,9 +236,9 @@ impl ClauseState {
 
 /// A group being filled.
 #[derive(Default)]
-struct Build {
-    slots: [Option<AluInst>; 5],
-    literals: [Option<u32>; 4],
+pub(super) struct Build {
+    pub(super) slots: [Option<AluInst>; 5],
+    pub(super) literals: [Option<u32>; 4],
     pred_set: bool,
     /// Slot holds an unpredicated single-slot op a `_PREV` op in the slot before may chain on.
     chain_src: [bool; 4],
@@ -209,9 +246,11 @@ struct Build {
 
 pub(super) struct Picker<'r> {
     pub rng: &'r mut ChaCha8Rng,
-    class: ChipClass,
-    opts: GenOptions,
+    pub(super) class: ChipClass,
+    pub(super) opts: GenOptions,
     ops: Vec<AluOp>,
+    /// The clauses being generated run inside a loop (aL is defined).
+    pub(super) in_loop: bool,
 }
 
 impl<'r> Picker<'r> {
@@ -225,10 +264,15 @@ impl<'r> Picker<'r> {
             class,
             opts: opts.clone(),
             ops,
+            in_loop: false,
         }
     }
 
-    fn inst(&self, op: AluOp, slot: Slot) -> AluInst {
+    pub fn class(&self) -> ChipClass {
+        self.class
+    }
+
+    pub(super) fn inst(&self, op: AluOp, slot: Slot) -> AluInst {
         let info = tables::alu_info(op);
         AluInst {
             op,
@@ -290,10 +334,14 @@ impl<'r> Picker<'r> {
             .gen_range(usize::from(!cond)..=self.opts.max_groups.max(1));
         let mova =
             (self.opts.relative && self.rng.gen_bool(0.3)).then(|| self.rng.gen_range(0..=n));
+        let lds = (self.opts.lds && self.rng.gen_bool(0.3)).then(|| self.rng.gen_range(0..=n));
         let mut groups = Vec::new();
         for i in 0..=n {
             if mova == Some(i) {
                 groups.extend(self.mova_groups(&mut st));
+            }
+            if lds == Some(i) {
+                groups.extend(self.lds_groups(&mut st));
             }
             if i < n {
                 groups.push(self.random_group(&mut st));
@@ -437,7 +485,7 @@ impl<'r> Picker<'r> {
         [g1, g2]
     }
 
-    fn gpr(&mut self) -> AluSrc {
+    pub(super) fn gpr(&mut self) -> AluSrc {
         AluSrc {
             sel: self.rng.gen_range(0..GPR_POOL) as u16,
             chan: self.rng.gen_range(0..4),
@@ -446,7 +494,7 @@ impl<'r> Picker<'r> {
     }
 
     /// One source operand (no modifiers).
-    fn src(&mut self, st: &ClauseState, b: &mut Build) -> AluSrc {
+    pub(super) fn src(&mut self, st: &ClauseState, b: &mut Build) -> AluSrc {
         let pv: Vec<u8> = (0..4).filter(|&c| st.pv[c as usize]).collect();
         loop {
             let s = match self.rng.gen_range(0..100) {
@@ -479,7 +527,11 @@ impl<'r> Picker<'r> {
                         ..AluSrc::default()
                     }
                 }
-                78..=89 if self.opts.literals => {
+                88..=89 if self.opts.loop_index && self.in_loop => AluSrc {
+                    sel: LOOP_INDEX_SEL,
+                    ..AluSrc::default()
+                },
+                78..=87 if self.opts.literals => {
                     let chan = self.rng.gen_range(0..4u8);
                     if b.literals[chan as usize].is_none() {
                         b.literals[chan as usize] = Some(super::edge_value(self.rng));
@@ -503,7 +555,7 @@ impl<'r> Picker<'r> {
     }
 
     /// The table's source count of `op`, each random, with modifiers on float ops.
-    fn sources(&mut self, st: &ClauseState, b: &mut Build, i: &mut AluInst, op: AluOp) {
+    pub(super) fn sources(&mut self, st: &ClauseState, b: &mut Build, i: &mut AluInst, op: AluOp) {
         let n = tables::alu_info(op).srcs as usize;
         let mods = self.opts.modifiers && float_in(op);
         for k in 0..n.min(3) {
@@ -527,6 +579,7 @@ impl<'r> Picker<'r> {
         i.omod = if i.enc == AluEnc::Op2 { unit.omod } else { 0 };
         i.clamp = unit.clamp;
         i.pred_sel = unit.pred_sel;
+        i.index_mode = unit.index_mode;
     }
 
     /// A group of one to four random placements.
@@ -534,11 +587,23 @@ impl<'r> Picker<'r> {
         let mut b = Build::default();
         let tries = self.rng.gen_range(1..=4);
         for _ in 0..tries {
-            if self.rng.gen_bool(0.05) {
+            let special = match self.rng.gen_range(0..100) {
+                0..=4 => Some(AluOp::NOP),
+                5..=7 if self.opts.barrier => Some(AluOp::GROUP_BARRIER),
+                8..=12 if self.opts.kill => KILLS.choose(self.rng).copied(),
+                _ => None,
+            };
+            if let Some(op) = special {
                 if let Some(&s) = self.free_vector(&b).choose(self.rng) {
-                    let mut nop = self.inst(AluOp::NOP, s);
-                    nop.write = false;
-                    b.slots[s.index()] = Some(nop);
+                    let mut i = self.inst(op, s);
+                    i.write = false;
+                    if is_kill(op) {
+                        self.sources(st, &mut b, &mut i, op);
+                        if self.opts.predication && st.pred && self.rng.gen_bool(0.25) {
+                            i.pred_sel = self.rng.gen_range(2..=3);
+                        }
+                    }
+                    b.slots[s.index()] = Some(i);
                 }
                 continue;
             }
@@ -551,7 +616,11 @@ impl<'r> Picker<'r> {
         self.finish(st, b)
     }
 
-    fn free_vector(&self, b: &Build) -> Vec<Slot> {
+    pub(super) fn value_op(&mut self) -> Option<&AluOp> {
+        self.ops.choose(self.rng)
+    }
+
+    pub(super) fn free_vector(&self, b: &Build) -> Vec<Slot> {
         Slot::VECTOR
             .into_iter()
             .filter(|s| b.slots[s.index()].is_none())
@@ -559,7 +628,7 @@ impl<'r> Picker<'r> {
     }
 
     /// Places `op` in `b` if its slots are free (otherwise leaves `b` as it is).
-    fn place(&mut self, st: &ClauseState, b: &mut Build, op: AluOp) {
+    pub(super) fn place(&mut self, st: &ClauseState, b: &mut Build, op: AluOp) {
         if is_pred_set(op) && b.pred_set {
             return;
         }
@@ -628,7 +697,7 @@ impl<'r> Picker<'r> {
         };
         let wide = matches!(form, AluForm::Wide(_));
         let float = self.opts.modifiers && !wide && float_out(op);
-        let unit = Unit {
+        let mut unit = Unit {
             omod: if float && self.rng.gen_bool(0.15) {
                 self.rng.gen_range(1..=3)
             } else {
@@ -644,11 +713,22 @@ impl<'r> Picker<'r> {
             } else {
                 0
             },
+            index_mode: 0,
         };
         // Sources: shared by replicated / all-four slots, per slot for reductions, per pair
         // half (even = high dword, odd = low dword) for 64-bit ops.
         let mut shared = self.inst(op, slots[0]);
         self.sources(st, b, &mut shared, op);
+        if self.opts.loop_index && self.in_loop && self.rng.gen_bool(0.12) {
+            // INDEX_MODE 4: the instruction's relative operands add aL.
+            unit.index_mode = 4;
+            shared.src[0] = AluSrc {
+                sel: self.rng.gen_range(0..=GPR_POOL - REL_SPAN) as u16,
+                rel: true,
+                chan: self.rng.gen_range(0..4),
+                ..AluSrc::default()
+            };
+        }
         let mut halves = [shared.src; 2];
         if wide {
             for h in halves.iter_mut() {
@@ -685,7 +765,7 @@ impl<'r> Picker<'r> {
 
     /// Fixes the T slot's channel, orders the group, sets LAST and the literals, and advances
     /// the clause state.
-    fn finish(&mut self, st: &mut ClauseState, mut b: Build) -> AluGroup {
+    pub(super) fn finish(&mut self, st: &mut ClauseState, mut b: Build) -> AluGroup {
         if let Some(mut t) = b.slots[Slot::T.index()].take() {
             let trans = tables::alu_info(t.op).slot_rule(self.class) == SlotRule::Trans;
             // A vector slot's op on the same channel must not be relative and must write
@@ -731,11 +811,13 @@ struct Unit {
     omod: u8,
     clamp: bool,
     pred_sel: u8,
+    /// 0 (AR.x) or 4 (aL) for relative operands.
+    index_mode: u8,
 }
 
 /// Whether a slot's instruction leaves a defined PV/PS value for the next group.
 pub fn produces_pv(i: &AluInst) -> bool {
-    alu_form(i.op).is_ok() && i.pred_sel == 0
+    alu_form(i.op).is_ok() && i.pred_sel == 0 && i.lds.is_none()
 }
 
 /// Literal dwords a group needs (0, 2 or 4) given the chans its sources read.

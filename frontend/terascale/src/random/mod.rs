@@ -1,12 +1,16 @@
 //! Seeded random TeraScale programs and wave states for differential testing.
 //!
-//! A program is generated as a tree of CF [`Node`]s (ALU clauses, if/else, DX10 loops with
-//! break and continue) whose ALU clauses hold instruction groups picked from the tables, then
+//! A program is generated as a tree of CF [`Node`]s (ALU clauses, if/else, loops with break
+//! and continue, calls, fetch clauses, RAT instructions) whose ALU clauses hold instruction
+//! groups picked from the tables, then
 //! lowered to a [`Program`] in the shapes LLVM's R600 control-flow finalizer emits
 //! (R600ControlFlowFinalizer.cpp; the cf_* vectors):
-//! - if: `ALU_PUSH_BEFORE` (or `PUSH @next POP:1` + `ALU`, LLVM's work-around form) ending in a
+//! - if: `ALU_PUSH_BEFORE` (or `PUSH @after POP:0` + `ALU`: LLVM's work-around form is
+//!   `PUSH @next POP:1`, which is balanced only when some lane is active, and ALU_ELSE_AFTER
+//!   and ALU_BREAK reach code with none, so this PUSH skips the whole if) ending in a
 //!   `PRED_SET* ... UPDATE_EXEC_MASK UPDATE_PRED` group, `JUMP @else POP:0`, then-body,
-//!   `ELSE @after-pop POP:1`, else-body, `POP @next POP:1`. Without else the JUMP is
+//!   `ELSE @pop POP:0` (LLVM: `ELSE @after-pop POP:1`; see `Lowering::if_node`), else-body,
+//!   `POP @next POP:1`. Without else the JUMP is
 //!   `JUMP @after-pop POP:1`; when the then-body ends in an ALU clause it may become
 //!   `ALU_POP_AFTER` instead of the POP.
 //! - loop: a counter clause, `LOOP_START_DX10 @after-end`, a break check (the same if shape
@@ -26,11 +30,48 @@
 //!   clause, PRED_SEL is used only after a PRED_SET with UPDATE_PRED earlier in the clause,
 //!   neg/abs/OMOD/CLAMP only on float operands and results.
 //!
+//!
+//! Further shapes (each behind a [`GenOptions`] switch):
+//! - DX9 loops: `LOOP_START` (the compute loop constant: 4095 trips, so only the counter
+//!   ends them) in place of `LOOP_START_DX10`;
+//! - Evergreen `ALU_BREAK`/`ALU_CONTINUE`: one condition clause whose exec-mask update sends
+//!   the lanes it deactivates to inactive-break/-continue;
+//! - `ALU_POP2_AFTER`: an if without else whose then-body ends in an if without else ending
+//!   in an ALU clause (the inner JUMP pops 2); `ALU_ELSE_AFTER`: an if/else whose then-body
+//!   ends in an ALU clause replaces the ELSE (the JUMP targets that clause with POP:0);
+//! - subroutines: `CALL @sub` (CALL_COUNT 0-2); the bodies follow the main program behind an
+//!   always-taken `JUMP @end COND:FALSE`, each ending in `RETURN`; calls sit outside loops
+//!   (a subroutine's own loops use the counters from depth 0), so a subroutine holds no
+//!   break or continue of a caller's loop;
+//! - fetch clauses (`VC` on Evergreen or `TC`) of LLVM's VTX_READ_8..128 templates, varied in
+//!   SRC_SEL_X, DST_SEL and FORMAT_COMP_ALL, reading buffer 1 (the pool) or 3 (constant
+//!   buffer 0) at `R[FETCH_GPR].c + OFFSET`, after a setup clause that masks the address
+//!   channels to [`FETCH_MASK`] (aligned to the element's component size);
+//! - RAT: `MEM_RAT_CACHELESS STORE_DWORD`/`STORE_RAW` with a random COMP_MASK, and the
+//!   integer atomics of `MEM_RAT` (with and without return) on RAT 0, indexed by
+//!   `R[RAT_GPR].x` (a setup clause masks it to [`STORE_INDEX_MASK`] dwords /
+//!   [`ATOMIC_ADDR_MASK`] bytes);
+//! - LDS in ALU clauses: an address group (`AND_INT R[LDS_ADDR_GPR].xy, src, mask`, at most
+//!   [`LDS_ADDR_MASK`]), the LDS_IDX_OP group right after it (addresses from that GPR; the
+//!   WRITE2/XCHG2 offset at most 7, so every access stays below [`LDS_BYTES`]), and for the
+//!   returning ops a group popping the output queue (`MOV Rn, OQAP_POP`, and OQBP for the
+//!   two-value ops), sometimes after a group that peeks; the queue is empty at clause end;
+//! - GROUP_BARRIER and KILL* in random groups (never writing a GPR);
+//! - inside a loop's body (not in a subroutine): aL (SRC_SEL 238) as a source, and
+//!   instructions with INDEX_MODE 4 whose relative operands add aL (at most 3: a loop runs at
+//!   most 4 trips, the loop constant's init is 0 and step 1) instead of AR.x.
+//!
+//! Memory stays inside what the fuzz harness provides: the pool of [`POOL_BYTES`], constant
+//! buffer 0 of [`CB_DWORDS`] dwords and an LDS of [`LDS_BYTES`]. The address GPRs
+//! (`LDS_ADDR_GPR`, `FETCH_GPR`, `RAT_GPR`) lie between the random pool and the counters and
+//! are written only by their address groups.
+//!
 //! Not modelled: read-port and bank-swizzle limits (4.7.3-4.7.8: constraints of the hardware's
-//! scheduling, no semantic effect; BANK_SWIZZLE is always 0), fetch and memory clauses, LDS,
-//! KILL, SET_MODE, LOOP_START (DX9), CALL.
+//! scheduling, no semantic effect; BANK_SWIZZLE is always 0), SET_MODE, LDS direct reads,
+//! LOCK_LOOP_INDEX kcache locks.
 mod check;
 mod group;
+mod mem;
 mod shrink;
 mod state;
 
@@ -61,6 +102,27 @@ pub const CONST_BUFFERS: u8 = 3;
 pub const KCACHE_LINES: u8 = 4;
 /// Largest ALU clause (64-bit slots, literals included; COUNT is 7 bits).
 pub const MAX_CLAUSE_SLOTS: u32 = 128;
+/// LDS addresses: `R[LDS_ADDR_GPR].x` (and `.y`, the second address of READ2/READWRITE).
+pub const LDS_ADDR_GPR: u8 = 24;
+/// Fetch addresses: `R[FETCH_GPR].x..w`.
+pub const FETCH_GPR: u8 = 25;
+/// RAT indices: `R[RAT_GPR].x`.
+pub const RAT_GPR: u8 = 26;
+/// Bytes of the pool buffer (fetch buffer 1, RAT 0) the harness provides.
+pub const POOL_BYTES: u32 = 2048;
+/// Bytes of LDS the harness provides.
+pub const LDS_BYTES: u32 = 4096;
+/// Largest LDS address an address group sets.
+pub const LDS_ADDR_MASK: u32 = 0x7ff;
+/// Largest fetch address a setup clause sets; with [`MAX_FETCH_OFFSET`] and a 16-byte element
+/// it stays inside constant buffer 0 (`4 * CB_DWORDS` bytes) and the pool.
+pub const FETCH_MASK: u32 = 0x3ff;
+/// Largest VTX OFFSET.
+pub const MAX_FETCH_OFFSET: u32 = 240;
+/// Largest RAT store index (dwords; four channels follow it).
+pub const STORE_INDEX_MASK: u32 = 0xff;
+/// Largest RAT atomic address (bytes, dword aligned).
+pub const ATOMIC_ADDR_MASK: u32 = 0x3fc;
 
 /// What a generated program may contain.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,6 +151,28 @@ pub struct GenOptions {
     pub double_ops: bool,
     /// The double inline constants (SRC_SEL 244-247: 1.0 and 0.5 as dword halves).
     pub double_constants: bool,
+    /// Vertex-fetch clauses from the pool and constant buffer 0.
+    pub fetch: bool,
+    /// RAT stores and integer atomics on the pool.
+    pub rat: bool,
+    /// LDS ops and the output queue in ALU clauses.
+    pub lds: bool,
+    /// GROUP_BARRIER in random groups.
+    pub barrier: bool,
+    /// KILL* in random groups.
+    pub kill: bool,
+    /// DX9 loops (`LOOP_START` with the loop constant).
+    pub dx9_loops: bool,
+    /// CALL/RETURN subroutines.
+    pub calls: bool,
+    /// ALU_POP2_AFTER closing two nested ifs.
+    pub pop2_after: bool,
+    /// ALU_ELSE_AFTER in place of ELSE.
+    pub else_after: bool,
+    /// Evergreen ALU_BREAK/ALU_CONTINUE.
+    pub alu_break: bool,
+    /// Inside loops: aL reads (SRC_SEL 238) and aL-relative GPR operands (INDEX_MODE 4).
+    pub loop_index: bool,
 }
 
 impl Default for GenOptions {
@@ -106,6 +190,17 @@ impl Default for GenOptions {
             relative: true,
             double_ops: true,
             double_constants: true,
+            fetch: true,
+            rat: true,
+            lds: true,
+            barrier: true,
+            kill: true,
+            dx9_loops: true,
+            calls: true,
+            pop2_after: true,
+            else_after: true,
+            alu_break: true,
+            loop_index: true,
         }
     }
 }
@@ -143,12 +238,19 @@ pub enum Node {
         /// Fold the POP into a final then-body ALU clause (`ALU_POP_AFTER`) when there is no
         /// else and the then-body ends with an ALU clause.
         pop_after: bool,
+        /// With `pop_after`: when the then-body ends in an if without else whose then-body
+        /// ends in an ALU clause, that clause pops both (`ALU_POP2_AFTER`).
+        pop2: bool,
+        /// With an else: a final then-body ALU clause becomes `ALU_ELSE_AFTER` (no ELSE).
+        else_after: bool,
     },
     /// A bounded DX10 loop at nesting `depth` (its counter is `R[COUNTER_GPR + depth].x`):
     /// `init` sets the counter, `check` decrements it and sets the exec mask to the lanes
     /// that break.
     Loop {
         depth: u8,
+        /// `LOOP_START` (DX9, the loop constant's count) rather than `LOOP_START_DX10`.
+        dx9: bool,
         init: AluClause,
         check: AluClause,
         body: Vec<Node>,
@@ -157,6 +259,28 @@ pub enum Node {
     Break(AluClause),
     /// Lanes passing the condition skip to the innermost loop's END_LOOP.
     Continue(AluClause),
+    /// Evergreen `ALU_BREAK`: lanes failing the condition leave the innermost loop.
+    AluBreak(AluClause),
+    /// Evergreen `ALU_CONTINUE`: lanes failing the condition skip to END_LOOP.
+    AluContinue(AluClause),
+    /// `CALL @sub` with CALL_COUNT `count`; `body` is the subroutine (laid out after the
+    /// main program, ending in RETURN).
+    Call {
+        count: u8,
+        body: Vec<Node>,
+    },
+    /// `setup` masks the address channels of `R[FETCH_GPR]`, then a fetch clause (`vc`:
+    /// Evergreen's VC, else TC) runs `insts`.
+    Fetch {
+        setup: AluClause,
+        vc: bool,
+        insts: Vec<FetchInst>,
+    },
+    /// `setup` masks `R[RAT_GPR].x`, then the RAT instruction `mem` runs.
+    Rat {
+        setup: AluClause,
+        mem: CfMem,
+    },
 }
 
 /// A generated program: the class and its CF tree.
@@ -213,15 +337,42 @@ impl Builder<'_, '_> {
     /// `n` nodes at `depth` (ifs and loops around them), inside loop `in_loop` if any.
     fn body(&mut self, n: usize, depth: usize, in_loop: Option<u8>) -> Vec<Node> {
         let mut out = Vec::new();
+        let o = self.opts;
+        let alu_exit = o.alu_break && self.p.class() == ChipClass::Evergreen;
         for _ in 0..n {
+            // Nested bodies (a subroutine's) change it; every node of this body resets it.
+            self.p.in_loop = in_loop.is_some();
             let roll = self.p.rng.gen_range(0..100);
-            let nest = self.opts.control && depth < self.opts.max_depth;
+            let nest = o.control && depth < o.max_depth;
             let loop_depth = in_loop.map_or(0, |d| d + 1);
             let node = match roll {
-                0..=21 if nest => self.if_node(depth, in_loop),
-                22..=31 if nest && (loop_depth as usize) < 2 => self.loop_node(depth, loop_depth),
-                32..=37 if in_loop.is_some() => Node::Break(self.p.clause(true)),
-                38..=43 if in_loop.is_some() => Node::Continue(self.p.clause(true)),
+                0..=17 if nest => self.if_node(depth, in_loop),
+                18..=25 if nest && (loop_depth as usize) < 2 => self.loop_node(depth, loop_depth),
+                26..=30 if in_loop.is_some() => {
+                    let c = self.p.clause(true);
+                    if alu_exit && self.p.rng.gen_bool(0.4) {
+                        Node::AluBreak(c)
+                    } else {
+                        Node::Break(c)
+                    }
+                }
+                31..=35 if in_loop.is_some() => {
+                    let c = self.p.clause(true);
+                    if alu_exit && self.p.rng.gen_bool(0.4) {
+                        Node::AluContinue(c)
+                    } else {
+                        Node::Continue(c)
+                    }
+                }
+                // Outside loops only: a subroutine's loops count in R[COUNTER_GPR + 0..].
+                36..=40 if nest && o.calls && in_loop.is_none() => {
+                    let count = self.p.rng.gen_range(0..=2);
+                    let n = self.p.rng.gen_range(1..=3);
+                    let body = self.body(n, depth + 1, None);
+                    Node::Call { count, body }
+                }
+                41..=48 if o.fetch => self.p.fetch_node(),
+                49..=55 if o.rat => self.p.rat_node(),
                 _ => Node::Alu(self.p.clause(false)),
             };
             out.push(node);
@@ -236,6 +387,9 @@ impl Builder<'_, '_> {
             Push::PushThenAlu
         };
         let cond = self.p.clause(true);
+        if self.opts.pop2_after && depth + 1 < self.opts.max_depth && self.p.rng.gen_bool(0.15) {
+            return self.pop2_if(push, cond, depth, in_loop);
+        }
         let n = self.p.rng.gen_range(0..=3);
         let then_body = self.body(n, depth + 1, in_loop);
         let else_body = if self.p.rng.gen_bool(0.4) {
@@ -250,16 +404,55 @@ impl Builder<'_, '_> {
             then_body,
             else_body,
             pop_after: self.p.rng.gen_bool(0.5),
+            pop2: self.opts.pop2_after && self.p.rng.gen_bool(0.6),
+            else_after: self.opts.else_after && self.p.rng.gen_bool(0.4),
+        }
+    }
+
+    /// An if whose then-body ends in an if without else ending in an ALU clause, folded into
+    /// `ALU_POP2_AFTER`.
+    fn pop2_if(&mut self, push: Push, cond: AluClause, depth: usize, in_loop: Option<u8>) -> Node {
+        let inner_push = if self.p.rng.gen_bool(0.5) {
+            Push::AluPushBefore
+        } else {
+            Push::PushThenAlu
+        };
+        let inner_cond = self.p.clause(true);
+        let n = self.p.rng.gen_range(0..=1);
+        let mut inner_then = self.body(n, depth + 2, in_loop);
+        self.p.in_loop = in_loop.is_some();
+        inner_then.push(Node::Alu(self.p.clause(false)));
+        let n = self.p.rng.gen_range(0..=1);
+        let mut then_body = self.body(n, depth + 1, in_loop);
+        then_body.push(Node::If {
+            push: inner_push,
+            cond: inner_cond,
+            then_body: inner_then,
+            else_body: None,
+            pop_after: true,
+            pop2: false,
+            else_after: false,
+        });
+        Node::If {
+            push,
+            cond,
+            then_body,
+            else_body: None,
+            pop_after: true,
+            pop2: true,
+            else_after: false,
         }
     }
 
     fn loop_node(&mut self, depth: usize, loop_depth: u8) -> Node {
+        let dx9 = self.opts.dx9_loops && self.p.rng.gen_bool(0.4);
         let init = self.p.counter_init(loop_depth);
         let check = self.p.counter_check(loop_depth);
         let n = self.p.rng.gen_range(1..=3);
         let body = self.body(n, depth + 1, Some(loop_depth));
         Node::Loop {
             depth: loop_depth,
+            dx9,
             init,
             check,
             body,
@@ -286,15 +479,23 @@ fn cf_word(op: CfOp, addr: u32, pop_count: u8) -> CfInst {
     })
 }
 
+/// A clause waiting for its address.
+enum Pending {
+    Alu(AluClause),
+    Fetch(Vec<FetchInst>),
+}
+
 /// CF instructions being emitted and the clauses they run (patched once the CF end is known).
 struct Lowering {
     cf: Vec<CfEntry>,
     at: u32,
-    /// (CF index, clause) for every CF_ALU instruction.
-    clauses: Vec<(usize, AluClause)>,
+    /// (CF index, clause) for every clause-running CF instruction, in CF order.
+    clauses: Vec<(usize, Pending)>,
     /// END_LOOP address placeholders of the loops being emitted: indices of CF instructions
     /// whose address is the innermost loop's END_LOOP.
     loop_exits: Vec<Vec<usize>>,
+    /// (CALL index, body) of the subroutines still to lay out.
+    subs: std::collections::VecDeque<(usize, Vec<Node>)>,
 }
 
 impl Lowering {
@@ -331,7 +532,7 @@ impl Lowering {
             }),
         });
         let i = self.push(inst);
-        self.clauses.push((i, c.clone()));
+        self.clauses.push((i, Pending::Alu(c.clone())));
     }
 
     fn nodes(&mut self, nodes: &[Node]) {
@@ -340,22 +541,32 @@ impl Lowering {
         }
     }
 
-    /// `cond` pushed, then `JUMP`; returns the JUMP's index.
-    fn pushed_cond(&mut self, push: Push, cond: &AluClause) -> usize {
-        match push {
-            Push::AluPushBefore => self.alu(CfAluOp::ALU_PUSH_BEFORE, cond),
-            Push::PushThenAlu => {
-                let next = self.at + 1;
-                self.push(cf_word(CfOp::PUSH, next, 1));
-                self.alu(CfAluOp::ALU, cond);
+    /// `cond` pushed, then `JUMP`; returns the PUSH's index (if any: its target is the end
+    /// of the if) and the JUMP's.
+    fn pushed_cond(&mut self, push: Push, cond: &AluClause) -> (Option<usize>, usize) {
+        let p = match push {
+            Push::AluPushBefore => {
+                self.alu(CfAluOp::ALU_PUSH_BEFORE, cond);
+                None
             }
+            Push::PushThenAlu => {
+                let p = self.push(cf_word(CfOp::PUSH, 0, 0));
+                self.alu(CfAluOp::ALU, cond);
+                Some(p)
+            }
+        };
+        (p, self.push(cf_word(CfOp::JUMP, 0, 1)))
+    }
+
+    fn set_push(&mut self, push: Option<usize>, addr: u32, pop: u8) {
+        if let Some(p) = push {
+            self.set_target(p, addr, Some(pop));
         }
-        self.push(cf_word(CfOp::JUMP, 0, 1))
     }
 
     /// `cond; JUMP; op @END_LOOP; POP` (break and continue).
     fn loop_exit(&mut self, op: CfOp, cond: &AluClause) {
-        let jump = self.pushed_cond(Push::AluPushBefore, cond);
+        let (_, jump) = self.pushed_cond(Push::AluPushBefore, cond);
         let i = self.push(cf_word(op, 0, 0));
         if let Some(exits) = self.loop_exits.last_mut() {
             exits.push(i);
@@ -363,6 +574,83 @@ impl Lowering {
         let after = self.at + 1;
         self.push(cf_word(CfOp::POP, after, 1));
         self.set_target(jump, after, Some(1));
+    }
+
+    fn if_node(
+        &mut self,
+        push: Push,
+        cond: &AluClause,
+        then_body: &[Node],
+        else_body: Option<&[Node]>,
+        (pop_after, pop2, else_after): (bool, bool, bool),
+    ) {
+        let (p, jump) = self.pushed_cond(push, cond);
+        match (else_body, then_body.split_last()) {
+            (
+                None,
+                Some((
+                    Node::If {
+                        push: ipush,
+                        cond: icond,
+                        then_body: ithen,
+                        else_body: None,
+                        ..
+                    },
+                    rest,
+                )),
+            ) if pop_after && pop2 && matches!(ithen.last(), Some(Node::Alu(_))) => {
+                self.nodes(rest);
+                let (ip, inner) = self.pushed_cond(*ipush, icond);
+                if let Some((Node::Alu(last), irest)) = ithen.split_last() {
+                    self.nodes(irest);
+                    self.alu(CfAluOp::ALU_POP2_AFTER, last);
+                }
+                let after = self.at;
+                self.set_target(inner, after, Some(2));
+                self.set_push(ip, after, 1);
+                self.set_target(jump, after, Some(1));
+                self.set_push(p, after, 0);
+            }
+            (None, Some((Node::Alu(last), rest))) if pop_after => {
+                self.nodes(rest);
+                self.alu(CfAluOp::ALU_POP_AFTER, last);
+                let after = self.at;
+                self.set_target(jump, after, Some(1));
+                self.set_push(p, after, 0);
+            }
+            (None, _) => {
+                self.nodes(then_body);
+                let after = self.at + 1;
+                self.push(cf_word(CfOp::POP, after, 1));
+                self.set_target(jump, after, Some(1));
+                self.set_push(p, after, 0);
+            }
+            (Some(else_body), Some((Node::Alu(last), rest))) if else_after => {
+                self.nodes(rest);
+                let else_at = self.at;
+                self.alu(CfAluOp::ALU_ELSE_AFTER, last);
+                self.set_target(jump, else_at, Some(0));
+                self.nodes(else_body);
+                let after = self.at + 1;
+                self.push(cf_word(CfOp::POP, after, 1));
+                self.set_push(p, after, 0);
+            }
+            (Some(else_body), _) => {
+                self.nodes(then_body);
+                let else_at = self.at;
+                self.set_target(jump, else_at, Some(0));
+                // LLVM and Mesa emit `ELSE @after-pop POP:1`, which pops only when it jumps;
+                // the lifter pops ELSE's POP_COUNT unconditionally (3.7.2 read literally), so
+                // that form underflows at the POP. `ELSE @pop POP:0` is balanced under both
+                // readings.
+                let e = self.push(cf_word(CfOp::ELSE, 0, 0));
+                self.nodes(else_body);
+                let pop_at = self.at;
+                self.push(cf_word(CfOp::POP, pop_at + 1, 1));
+                self.set_target(e, pop_at, None);
+                self.set_push(p, pop_at + 1, 0);
+            }
+        }
     }
 
     fn node(&mut self, n: &Node) {
@@ -374,38 +662,29 @@ impl Lowering {
                 then_body,
                 else_body,
                 pop_after,
-            } => {
-                let jump = self.pushed_cond(*push, cond);
-                match (else_body, then_body.split_last()) {
-                    (None, Some((Node::Alu(last), rest))) if *pop_after => {
-                        self.nodes(rest);
-                        self.alu(CfAluOp::ALU_POP_AFTER, last);
-                        let after = self.at;
-                        self.set_target(jump, after, Some(1));
-                    }
-                    (None, _) => {
-                        self.nodes(then_body);
-                        let after = self.at + 1;
-                        self.push(cf_word(CfOp::POP, after, 1));
-                        self.set_target(jump, after, Some(1));
-                    }
-                    (Some(else_body), _) => {
-                        self.nodes(then_body);
-                        let else_at = self.at;
-                        self.set_target(jump, else_at, Some(0));
-                        let e = self.push(cf_word(CfOp::ELSE, 0, 1));
-                        self.nodes(else_body);
-                        let after = self.at + 1;
-                        self.push(cf_word(CfOp::POP, after, 1));
-                        self.set_target(e, after, None);
-                    }
-                }
-            }
+                pop2,
+                else_after,
+            } => self.if_node(
+                *push,
+                cond,
+                then_body,
+                else_body.as_deref(),
+                (*pop_after, *pop2, *else_after),
+            ),
             Node::Loop {
-                init, check, body, ..
+                dx9,
+                init,
+                check,
+                body,
+                ..
             } => {
                 self.alu(CfAluOp::ALU, init);
-                let start = self.push(cf_word(CfOp::LOOP_START_DX10, 0, 0));
+                let op = if *dx9 {
+                    CfOp::LOOP_START
+                } else {
+                    CfOp::LOOP_START_DX10
+                };
+                let start = self.push(cf_word(op, 0, 0));
                 let first = self.at;
                 self.loop_exits.push(Vec::new());
                 self.loop_exit(CfOp::LOOP_BREAK, check);
@@ -419,21 +698,71 @@ impl Lowering {
             }
             Node::Break(c) => self.loop_exit(CfOp::LOOP_BREAK, c),
             Node::Continue(c) => self.loop_exit(CfOp::LOOP_CONTINUE, c),
+            Node::AluBreak(c) => self.alu(CfAluOp::ALU_BREAK, c),
+            Node::AluContinue(c) => self.alu(CfAluOp::ALU_CONTINUE, c),
+            Node::Call { count, body } => {
+                let mut w = cf_word(CfOp::CALL, 0, 0);
+                if let CfInst::Word(x) = &mut w {
+                    x.count = *count;
+                }
+                let i = self.push(w);
+                self.subs.push_back((i, body.clone()));
+            }
+            Node::Fetch { setup, vc, insts } => {
+                self.alu(CfAluOp::ALU, setup);
+                let op = if *vc { CfOp::VC } else { CfOp::TC };
+                let mut w = cf_word(op, 0, 0);
+                if let CfInst::Word(x) = &mut w {
+                    x.count = insts.len().saturating_sub(1) as u8;
+                }
+                let i = self.push(w);
+                self.clauses.push((i, Pending::Fetch(insts.clone())));
+            }
+            Node::Rat { setup, mem } => {
+                self.alu(CfAluOp::ALU, setup);
+                self.push(CfInst::Mem(*mem));
+            }
         }
+    }
+
+    /// Every subroutine after the main program, behind an always-taken jump to the end
+    /// (JUMP with COND FALSE: no lane passes, so it jumps); returns that jump's index.
+    fn subroutines(&mut self) -> Option<usize> {
+        if self.subs.is_empty() {
+            return None;
+        }
+        let mut skip = cf_word(CfOp::JUMP, 0, 0);
+        if let CfInst::Word(w) = &mut skip {
+            w.cond = 1;
+        }
+        let skip = self.push(skip);
+        while let Some((call, body)) = self.subs.pop_front() {
+            let at = self.at;
+            self.set_target(call, at, None);
+            self.nodes(&body);
+            self.push(cf_word(CfOp::RETURN, 0, 0));
+        }
+        Some(skip)
     }
 }
 
 impl RandomProgram {
-    /// The program laid out: the CF program from address 0, then every ALU clause in CF order
-    /// (no padding), checked to decode back to itself.
+    /// The program laid out: the CF program from address 0, then every clause in CF order
+    /// (fetch clauses at even addresses, zero padding before them), checked to decode back
+    /// to itself.
     pub fn lower(&self) -> Result<Program, GenError> {
         let mut l = Lowering {
             cf: Vec::new(),
             at: 0,
             clauses: Vec::new(),
             loop_exits: Vec::new(),
+            subs: Default::default(),
         };
         l.nodes(&self.nodes);
+        if let Some(skip) = l.subroutines() {
+            let end = l.at;
+            l.set_target(skip, end, None);
+        }
         match self.class {
             ChipClass::Cayman => {
                 l.push(cf_word(CfOp::END, 0, 0));
@@ -452,32 +781,48 @@ impl RandomProgram {
         let mut pads: Vec<u32> = Vec::new();
         if l.at % 2 == 1 {
             pads.push(l.at);
-        } else if self.class == ChipClass::Evergreen && self.first_word_reads_as_end() {
+        } else if self.class == ChipClass::Evergreen && first_word_reads_as_end(&l.clauses) {
             pads.extend([l.at, l.at + 1]);
         }
         let mut at = l.at + pads.len() as u32;
         let mut clauses = Vec::new();
         for (i, c) in &l.clauses {
-            let mut groups = c.groups.clone();
-            let mut q = at;
-            for g in groups.iter_mut() {
-                g.addr = q;
-                q += g.slots();
-            }
-            let len = q - at;
-            if len == 0 || len > MAX_CLAUSE_SLOTS {
-                return Err(GenError::ClauseTooLong(len));
-            }
-            if let CfInst::Alu(a) = &mut l.cf[*i].inst {
-                a.addr = at;
-                a.count = (len - 1) as u8;
+            let (body, len) = match c {
+                Pending::Alu(c) => {
+                    let mut groups = c.groups.clone();
+                    let mut q = at;
+                    for g in groups.iter_mut() {
+                        g.addr = q;
+                        q += g.slots();
+                    }
+                    let len = q - at;
+                    if len == 0 || len > MAX_CLAUSE_SLOTS {
+                        return Err(GenError::ClauseTooLong(len));
+                    }
+                    (ClauseBody::Alu(groups), len)
+                }
+                Pending::Fetch(insts) => {
+                    if at % 2 == 1 {
+                        pads.push(at);
+                        at += 1;
+                    }
+                    (ClauseBody::Fetch(insts.clone()), 2 * insts.len() as u32)
+                }
+            };
+            match &mut l.cf[*i].inst {
+                CfInst::Alu(a) => {
+                    a.addr = at;
+                    a.count = (len - 1) as u8;
+                }
+                CfInst::Word(w) => w.addr = at,
+                CfInst::Mem(_) => {}
             }
             clauses.push(Clause {
                 addr: at,
                 len,
-                body: ClauseBody::Alu(groups),
+                body,
             });
-            at = q;
+            at += len;
         }
         let p = Program {
             class: self.class,
@@ -492,22 +837,6 @@ impl RandomProgram {
             return Err(GenError::RoundTrip(first_difference(&p, &back)));
         }
         Ok(p)
-    }
-
-    /// Whether the first ALU word after the CF program has the shape of a CF NOP with
-    /// END_OF_PROGRAM (CF_INST [29:22] = 0, bit 21 set).
-    fn first_word_reads_as_end(&self) -> bool {
-        let mut first = None;
-        walk_clauses(&self.nodes, &mut |c, _| {
-            if first.is_none() {
-                first = c
-                    .groups
-                    .first()
-                    .and_then(|g| g.insts.first())
-                    .map(|i| i.encode()[1]);
-            }
-        });
-        first.is_some_and(|w1| (w1 >> 22) & 0xff == 0 && w1 & (1 << 21) != 0)
     }
 
     /// ALU instructions of the program (every clause, fixed loop clauses included).
@@ -529,6 +858,8 @@ pub enum ClauseRole {
     Condition,
     /// A loop counter's initialisation.
     CounterInit,
+    /// The address group before a fetch clause or a RAT instruction.
+    Setup,
 }
 
 /// Calls `f` on every clause of `nodes` in CF order.
@@ -555,9 +886,28 @@ pub fn walk_clauses(nodes: &[Node], f: &mut impl FnMut(&AluClause, ClauseRole)) 
                 f(check, ClauseRole::Condition);
                 walk_clauses(body, f);
             }
-            Node::Break(c) | Node::Continue(c) => f(c, ClauseRole::Condition),
+            Node::Break(c) | Node::Continue(c) | Node::AluBreak(c) | Node::AluContinue(c) => {
+                f(c, ClauseRole::Condition)
+            }
+            Node::Call { body, .. } => walk_clauses(body, f),
+            Node::Fetch { setup, .. } | Node::Rat { setup, .. } => f(setup, ClauseRole::Setup),
         }
     }
+}
+
+/// Whether the first clause word after the CF program has the shape of a CF NOP with
+/// END_OF_PROGRAM (CF_INST [29:22] = 0, bit 21 set).
+fn first_word_reads_as_end(clauses: &[(usize, Pending)]) -> bool {
+    let w1 = match clauses.first().map(|c| &c.1) {
+        Some(Pending::Alu(c)) => c
+            .groups
+            .first()
+            .and_then(|g| g.insts.first())
+            .map(|i| i.encode()[1]),
+        Some(Pending::Fetch(f)) => f.first().map(|i| i.words[1]),
+        None => None,
+    };
+    w1.is_some_and(|w1| (w1 >> 22) & 0xff == 0 && w1 & (1 << 21) != 0)
 }
 
 fn first_difference(a: &Program, b: &Program) -> String {

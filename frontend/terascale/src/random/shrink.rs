@@ -2,9 +2,11 @@
 //! the program stays valid ([`check`]) and the caller's predicate still holds.
 //!
 //! Reductions, biggest first: drop a node; replace an if by its then- or else-body, drop an
-//! else, replace a loop by its body (minus its breaks and continues); drop a group of a
-//! clause (never a condition clause's exec-mask group, never a loop's counter clauses); drop
-//! an instruction, or every instruction of one op, from a group; replace a PV, PS, kcache,
+//! else, replace a loop by its body (minus its breaks and continues), a call by its body;
+//! turn a DX9 loop into a DX10 one, drop an if's ALU_POP2_AFTER/ALU_ELSE_AFTER forms, drop a
+//! fetch instruction; drop a group of a clause, or a run of up to four (an LDS sequence only
+//! goes whole), never a condition clause's exec-mask group, never a loop's counter clauses;
+//! drop an instruction, or every instruction of one op, from a group; replace a PV, PS, kcache,
 //! literal or relative source by the inline constant 0, clear a relative destination.
 //! Literal dwords and LAST bits are recomputed after every edit.
 use super::group::literal_count;
@@ -47,7 +49,12 @@ pub fn minimise(p: &RandomProgram, mut fails: impl FnMut(&RandomProgram) -> bool
 fn strip_loop_exits(nodes: &[Node]) -> Vec<Node> {
     nodes
         .iter()
-        .filter(|n| !matches!(n, Node::Break(_) | Node::Continue(_)))
+        .filter(|n| {
+            !matches!(
+                n,
+                Node::Break(_) | Node::Continue(_) | Node::AluBreak(_) | Node::AluContinue(_)
+            )
+        })
         .cloned()
         .collect()
 }
@@ -76,6 +83,7 @@ fn node_list_variants(nodes: &[Node], out: &mut Vec<Vec<Node>>) {
                 }
             }
             Node::Loop { body, .. } => out.push(splice(i, strip_loop_exits(body))),
+            Node::Call { body, .. } => out.push(splice(i, body.clone())),
             _ => {}
         }
     }
@@ -92,12 +100,38 @@ fn node_variants(n: &Node) -> Vec<Node> {
         Node::Alu(c) => out.extend(clause_variants(c, false).into_iter().map(Node::Alu)),
         Node::Break(c) => out.extend(clause_variants(c, true).into_iter().map(Node::Break)),
         Node::Continue(c) => out.extend(clause_variants(c, true).into_iter().map(Node::Continue)),
+        Node::AluBreak(c) => out.extend(clause_variants(c, true).into_iter().map(Node::AluBreak)),
+        Node::AluContinue(c) => {
+            out.extend(clause_variants(c, true).into_iter().map(Node::AluContinue))
+        }
+        Node::Call { count, body } => {
+            let mut bodies = Vec::new();
+            node_list_variants(body, &mut bodies);
+            out.extend(bodies.into_iter().map(|body| Node::Call {
+                count: *count,
+                body,
+            }));
+        }
+        Node::Fetch { setup, vc, insts } if insts.len() > 1 => {
+            for k in 0..insts.len() {
+                let mut insts = insts.clone();
+                insts.remove(k);
+                out.push(Node::Fetch {
+                    setup: setup.clone(),
+                    vc: *vc,
+                    insts,
+                });
+            }
+        }
+        Node::Fetch { .. } | Node::Rat { .. } => {}
         Node::If {
             push,
             cond,
             then_body,
             else_body,
             pop_after,
+            pop2,
+            else_after,
         } => {
             let with =
                 |cond: AluClause, then_body: Vec<Node>, else_body: Option<Vec<Node>>| Node::If {
@@ -106,7 +140,20 @@ fn node_variants(n: &Node) -> Vec<Node> {
                     then_body,
                     else_body,
                     pop_after: *pop_after,
+                    pop2: *pop2,
+                    else_after: *else_after,
                 };
+            if *pop2 || *else_after {
+                out.push(Node::If {
+                    push: *push,
+                    cond: cond.clone(),
+                    then_body: then_body.clone(),
+                    else_body: else_body.clone(),
+                    pop_after: *pop_after,
+                    pop2: false,
+                    else_after: false,
+                });
+            }
             if else_body.is_some() {
                 out.push(with(cond.clone(), then_body.clone(), None));
             }
@@ -128,15 +175,20 @@ fn node_variants(n: &Node) -> Vec<Node> {
         }
         Node::Loop {
             depth,
+            dx9,
             init,
             check,
             body,
         } => {
             let mut bodies = Vec::new();
             node_list_variants(body, &mut bodies);
-            for b in bodies {
+            if *dx9 {
+                bodies.insert(0, body.clone());
+            }
+            for (k, b) in bodies.into_iter().enumerate() {
                 out.push(Node::Loop {
                     depth: *depth,
+                    dx9: *dx9 && k > 0,
                     init: init.clone(),
                     check: check.clone(),
                     body: b,
@@ -164,10 +216,14 @@ fn clause_variants(c: &AluClause, keep_last: bool) -> Vec<AluClause> {
         groups,
         ..c.clone()
     };
-    for k in 0..c.groups.len().saturating_sub(fixed) {
-        let mut gs = c.groups.clone();
-        gs.remove(k);
-        out.push(with_groups(gs));
+    // Runs of up to four groups: an LDS sequence (address, op, peek, pop) only goes whole.
+    let free = c.groups.len().saturating_sub(fixed);
+    for run in 1..=4 {
+        for k in 0..(free + 1).saturating_sub(run) {
+            let mut gs = c.groups.clone();
+            gs.drain(k..k + run);
+            out.push(with_groups(gs));
+        }
     }
     for (k, g) in c.groups.iter().enumerate() {
         if g.insts.len() < 2 {

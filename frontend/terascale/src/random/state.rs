@@ -1,7 +1,8 @@
 //! Random initial wave states, biased to the values where implementations disagree: NaN
 //! payloads (quiet and signalling, both signs), -0, denormals, infinities, integer edges and
-//! double halves, a partial active mask, and constant buffer contents for the kcache.
-use super::{CONST_BUFFERS, KCACHE_LINES};
+//! double halves, a partial active mask, constant buffer contents for the kcache and the
+//! fetches, and the pool and LDS contents the memory instructions read and write.
+use super::{CONST_BUFFERS, KCACHE_LINES, LDS_BYTES, POOL_BYTES};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -80,6 +81,10 @@ pub struct InitialState {
     pub active: u64,
     /// Constant buffer `b`'s dwords (`CONST_BUFFERS` buffers of [`CB_DWORDS`]).
     pub const_buffers: Vec<Vec<u32>>,
+    /// The pool buffer's dwords ([`POOL_BYTES`] bytes: fetch buffer 1 and RAT 0).
+    pub pool: Vec<u32>,
+    /// The LDS's dwords ([`LDS_BYTES`] bytes).
+    pub lds: Vec<u32>,
 }
 
 impl InitialState {
@@ -112,11 +117,15 @@ impl InitialState {
         let const_buffers = (0..CONST_BUFFERS)
             .map(|_| (0..CB_DWORDS).map(|_| edge_value(r)).collect())
             .collect();
+        let pool = (0..POOL_BYTES / 4).map(|_| edge_value(r)).collect();
+        let lds = (0..LDS_BYTES / 4).map(|_| edge_value(r)).collect();
         InitialState {
             lanes,
             gprs,
             active,
             const_buffers,
+            pool,
+            lds,
         }
     }
 
@@ -127,6 +136,16 @@ impl InitialState {
             .and_then(|row| row.get(lane as usize))
             .copied()
             .unwrap_or(0)
+    }
+
+    /// The little-endian bytes of the pool buffer.
+    pub fn pool_bytes(&self) -> Vec<u8> {
+        self.pool.iter().flat_map(|d| d.to_le_bytes()).collect()
+    }
+
+    /// The little-endian bytes of the LDS.
+    pub fn lds_bytes(&self) -> Vec<u8> {
+        self.lds.iter().flat_map(|d| d.to_le_bytes()).collect()
     }
 
     /// The little-endian bytes of constant buffer `bank` (for guest memory).
