@@ -921,3 +921,73 @@ fn a_clause_keeps_masks_constants_and_pv_in_ssa() {
         assert_eq!(w.r(3, 0, lane), 2 * lane + 3000);
     }
 }
+
+/// LLVM's and Mesa's if/else: `JUMP @else POP:0`, `ELSE @past-the-POP POP:1`, `POP POP:1`
+/// (R600ControlFlowFinalizer, r600_shader.c). ELSE pops only when it jumps, so the stack
+/// balances whether the then-part, the else-part or both have lanes, and the active mask is
+/// restored at the end.
+#[test]
+fn llvm_if_else_balances_the_stack() {
+    for active in [
+        0x0000_ffff_ffff_fff0u64,
+        0xffff_ffff_0000_0000,
+        0x0000_0000_ffff_ffff,
+    ] {
+        let p = Prog::new()
+            .alu(
+                CfAluOp::ALU_PUSH_BEFORE,
+                vec![vec![pred_set(
+                    AluOp::PRED_SETGT_INT,
+                    gpr(0, 0),
+                    k(sel::LITERAL, 0),
+                )]],
+            )
+            .cf(word(CfOp::JUMP, 3, 0))
+            .alu(
+                CfAluOp::ALU,
+                vec![vec![op2(AluOp::MOV, 8, 0, [k(sel::ONE_INT, 0), gpr(0, 0)])]],
+            )
+            .cf(word(CfOp::ELSE, 6, 1))
+            .alu(
+                CfAluOp::ALU,
+                vec![vec![op2(AluOp::MOV, 8, 0, [k(sel::LITERAL, 0), gpr(0, 0)])]],
+            )
+            .cf(word(CfOp::POP, 6, 1))
+            // After the if: every lane that was active writes R9.x = 7.
+            .alu(
+                CfAluOp::ALU,
+                vec![vec![op2(AluOp::MOV, 9, 0, [k(sel::LITERAL, 0), gpr(0, 0)])]],
+            );
+        let mut prog = end(p).build(ChipClass::Cayman);
+        for c in &mut prog.clauses {
+            if let ClauseBody::Alu(g) = &mut c.body {
+                let i = g[0].insts[0];
+                if i.src[0].sel == sel::LITERAL || i.src[1].sel == sel::LITERAL {
+                    let v = match (i.op, i.dst_gpr) {
+                        (AluOp::MOV, 8) => 2,
+                        (AluOp::MOV, _) => 7,
+                        _ => 31,
+                    };
+                    g[0].literals = vec![v, 0];
+                }
+            }
+        }
+        fix_addrs(&mut prog);
+        let (w, r) = run(&prog, Chip::Cayman, active, &[0; 4]);
+        assert_eq!(r, Ok(true), "active {active:#x}");
+        for lane in 0..64 {
+            let on = active >> lane & 1 != 0;
+            let want = match (on, lane > 31) {
+                (false, _) => 0,
+                (true, true) => 1,
+                (true, false) => 2,
+            };
+            assert_eq!(w.r(8, 0, lane), want, "active {active:#x} lane {lane}");
+            assert_eq!(
+                w.r(9, 0, lane),
+                if on { 7 } else { 0 },
+                "active {active:#x} lane {lane}: after the if"
+            );
+        }
+    }
+}

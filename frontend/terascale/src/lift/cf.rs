@@ -30,10 +30,14 @@
 //!   jumps (3.7.2 L1247 and ch8; ch9 says it jumps, notes §10.9).
 //! - JUMP: if no lane passes the test, pop POP_COUNT and jump (Table 3.7 pops only then;
 //!   3.7.2's "first pops" would break LLVM's `JUMP @x POP:1` after ALU_PUSH_BEFORE).
-//! - ELSE: pop POP_COUNT; lanes of the mask saved by the top frame ("active as of the last
-//!   surviving PUSH") that pass COND swap active and inactive-branch; jump if none is active.
-//!   COND gates the swap through its boolean and VALID_PIXEL_MODE only: the active-state part
-//!   of the test would make the swap a no-op. An empty stack is an underflow.
+//! - ELSE: lanes of the mask saved by the top frame ("active as of the last surviving PUSH")
+//!   that pass COND swap active and inactive-branch; if none is active, pop POP_COUNT and
+//!   jump. 3.7.2 (L1248) says ELSE pops first, but the compilers' if/else only balances the
+//!   stack if it pops when it jumps: LLVM (R600ControlFlowFinalizer, ENDIF) and Mesa
+//!   (r600_shader.c `tgsi_else`/`tgsi_endif`) both emit `ELSE @past-the-POP POP:1` and then
+//!   `POP POP:1`, the same shape as JUMP, whose pops Table 3.7 ties to the jump. COND gates
+//!   the swap through its boolean and VALID_PIXEL_MODE only: the active-state part of the
+//!   test would make the swap a no-op. An empty stack is an underflow.
 //! - LOOP_START/_DX10/_NO_AL: if no lane passes (or a DX9 count is 0), pop POP_COUNT and
 //!   jump; else push a loop frame and start the loop: no break/continue lanes, aL = init
 //!   (not for NO_AL), count from the integer constant. Compute dispatches see the loop
@@ -310,18 +314,6 @@ impl Lifter<'_> {
         }
     }
 
-    /// Jumps to `addr` if `cond`, else continues in a new block.
-    fn jump_if(&mut self, cond: Value, addr: u32) {
-        let to = self.target(addr);
-        let cont = self.b.create_block();
-        self.b.terminate(Terminator::Branch {
-            cond,
-            then_to: to,
-            else_to: cont,
-        });
-        self.b.switch_to(cont);
-    }
-
     /// If `cond`: run `taken` (which may split blocks) and jump to `addr`; else continue in
     /// a new block.
     fn branch_with(
@@ -424,11 +416,14 @@ impl Lifter<'_> {
                 })?;
             }
             ELSE => {
-                self.pop_n(w.pop_count);
                 self.else_op(w.valid_pixel_mode, w.cond);
                 let act = self.active();
                 let none = self.is_zero64(act);
-                self.jump_if(none, w.addr);
+                let pc = w.pop_count;
+                self.branch_with(none, w.addr, |s| {
+                    s.pop_n(pc);
+                    Ok(())
+                })?;
             }
             LOOP_START | LOOP_START_DX10 | LOOP_START_NO_AL => self.loop_start(w)?,
             LOOP_END => self.loop_end(w),

@@ -9,7 +9,7 @@
 //!   `PUSH @next POP:1`, which is balanced only when some lane is active, and ALU_ELSE_AFTER
 //!   and ALU_BREAK reach code with none, so this PUSH skips the whole if) ending in a
 //!   `PRED_SET* ... UPDATE_EXEC_MASK UPDATE_PRED` group, `JUMP @else POP:0`, then-body,
-//!   `ELSE @pop POP:0` (LLVM: `ELSE @after-pop POP:1`; see `Lowering::if_node`), else-body,
+//!   `ELSE @after-pop POP:1` (LLVM's and Mesa's form; see `Lowering::if_node`), else-body,
 //!   `POP @next POP:1`. Without else the JUMP is
 //!   `JUMP @after-pop POP:1`; when the then-body ends in an ALU clause it may become
 //!   `ALU_POP_AFTER` instead of the POP.
@@ -639,15 +639,13 @@ impl Lowering {
                 self.nodes(then_body);
                 let else_at = self.at;
                 self.set_target(jump, else_at, Some(0));
-                // LLVM and Mesa emit `ELSE @after-pop POP:1`, which pops only when it jumps;
-                // the lifter pops ELSE's POP_COUNT unconditionally (3.7.2 read literally), so
-                // that form underflows at the POP. `ELSE @pop POP:0` is balanced under both
-                // readings.
-                let e = self.push(cf_word(CfOp::ELSE, 0, 0));
+                // LLVM's and Mesa's form: `ELSE @after-pop POP:1` pops only when it jumps
+                // past the POP (see lift/cf.rs).
+                let e = self.push(cf_word(CfOp::ELSE, 0, 1));
                 self.nodes(else_body);
                 let pop_at = self.at;
                 self.push(cf_word(CfOp::POP, pop_at + 1, 1));
-                self.set_target(e, pop_at, None);
+                self.set_target(e, pop_at + 1, None);
                 self.set_push(p, pop_at + 1, 0);
             }
         }
