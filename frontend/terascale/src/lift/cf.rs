@@ -266,16 +266,22 @@ impl Lifter<'_> {
         self.set(Cf::Sub, sub1);
     }
 
+    /// `cell - 1`, the index of the frame below the depth `cell` holds; an empty stack (0)
+    /// traps with [`TrapKind::StackUnderflow`].
+    fn below_top(&mut self, cell: Cf) -> Value {
+        let depth = self.get(cell, I32);
+        let z = self.b.i32(0);
+        let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[depth, z]);
+        self.check(empty, TrapKind::StackUnderflow);
+        let depth = self.get(cell, I32);
+        let one = self.b.i32(1);
+        self.b.op(Op::Isub, I32, &[depth, one])
+    }
+
     /// Pops one frame (traps when the stack is empty): active = its mask minus the lanes
     /// done with the innermost loop; a loop frame also restores the enclosing loop.
     fn pop(&mut self) {
-        let sp = self.get(Cf::Sp, I32);
-        let z = self.b.i32(0);
-        let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[sp, z]);
-        self.check(empty, TrapKind::StackUnderflow);
-        let sp = self.get(Cf::Sp, I32);
-        let one = self.b.i32(1);
-        let sp = self.b.op(Op::Isub, I32, &[sp, one]);
+        let sp = self.below_top(Cf::Sp);
         self.set(Cf::Sp, sp);
         self.restore_frame(sp);
     }
@@ -485,13 +491,7 @@ impl Lifter<'_> {
 
     /// ELSE after its pops: swap active and inactive-branch lanes of the top frame's mask.
     fn else_op(&mut self, vpm: bool, cond: u8) {
-        let sp = self.get(Cf::Sp, I32);
-        let z = self.b.i32(0);
-        let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[sp, z]);
-        self.check(empty, TrapKind::StackUnderflow);
-        let sp = self.get(Cf::Sp, I32);
-        let one = self.b.i32(1);
-        let top = self.b.op(Op::Isub, I32, &[sp, one]);
+        let top = self.below_top(Cf::Sp);
         let idx = self.frame_index(top);
         let saved = self.frame_read(idx, Frame::Mask, I64);
         let mut gate = saved;
@@ -597,13 +597,7 @@ impl Lifter<'_> {
         self.b.terminate(Terminator::Jump(to));
         // Exit: pop the loop frame (and anything above it).
         self.b.switch_to(leave);
-        let lsp = self.get(Cf::LoopSp, I32);
-        let z = self.b.i32(0);
-        let no_loop = self.b.op(Op::Icmp(IntCC::Eq), I1, &[lsp, z]);
-        self.check(no_loop, TrapKind::StackUnderflow);
-        let lsp = self.get(Cf::LoopSp, I32);
-        let one = self.b.i32(1);
-        let sp = self.b.op(Op::Isub, I32, &[lsp, one]);
+        let sp = self.below_top(Cf::LoopSp);
         self.set(Cf::Sp, sp);
         self.restore_frame(sp);
     }
@@ -611,14 +605,9 @@ impl Lifter<'_> {
     /// LOOP_BREAK/CONTINUE jump: the stack back to the loop's level (Table 3.7); outside a
     /// loop an underflow.
     fn unwind_to_loop(&mut self) {
-        let lsp = self.get(Cf::LoopSp, I32);
-        let z = self.b.i32(0);
-        let no_loop = self.b.op(Op::Icmp(IntCC::Eq), I1, &[lsp, z]);
-        self.check(no_loop, TrapKind::StackUnderflow);
+        let lf = self.below_top(Cf::LoopSp);
         let lsp = self.get(Cf::LoopSp, I32);
         self.set(Cf::Sp, lsp);
-        let one = self.b.i32(1);
-        let lf = self.b.op(Op::Isub, I32, &[lsp, one]);
         let idx = self.frame_index(lf);
         let before = self.frame_read(idx, Frame::SubBefore, I32);
         let four = self.b.i32(4);
@@ -629,13 +618,7 @@ impl Lifter<'_> {
     }
 
     fn lift_return(&mut self) {
-        let sp = self.get(Cf::Sp, I32);
-        let z = self.b.i32(0);
-        let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[sp, z]);
-        self.check(empty, TrapKind::StackUnderflow);
-        let sp = self.get(Cf::Sp, I32);
-        let one = self.b.i32(1);
-        let top = self.b.op(Op::Isub, I32, &[sp, one]);
+        let top = self.below_top(Cf::Sp);
         let idx = self.frame_index(top);
         let kind = self.frame_read(idx, Frame::Kind, I32);
         let kc = self.b.i32(KIND_CALL);
