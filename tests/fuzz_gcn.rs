@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use wavejit::fuzz::campaign;
 use wavejit::fuzz::gcn::{run_campaign, CampaignOptions};
+use wavejit::fuzz::Budget;
 use wavejit_gcn::random::GenConfig;
 use wavejit_gcn::Gen;
 use wavejit_ir::{Block, Function, InstKind};
@@ -23,11 +24,13 @@ fn time_boxed_campaign_finds_no_mismatch() {
     let out = scratch("smoke");
     let opts = CampaignOptions {
         gens: Gen::ALL.to_vec(),
-        duration: Duration::from_secs(12),
-        max_programs: None,
-        seed: 0x5eed_0001,
-        out: out.clone(),
-        progress: false,
+        budget: Budget {
+            duration: Duration::from_secs(12),
+            max_programs: None,
+            seed: 0x5eed_0001,
+            out: out.clone(),
+            progress: false,
+        },
         gen_config: GenConfig::default(),
     };
     let jit = wavejit_jit::Jit::new().expect("the JIT starts");
@@ -103,11 +106,13 @@ fn planted_bug_is_minimised_into_a_reproducer() {
     let out = scratch("planted");
     let opts = CampaignOptions {
         gens: vec![Gen::Gfx9],
-        duration: Duration::from_secs(60),
-        max_programs: Some(20),
-        seed: 42,
-        out: out.clone(),
-        progress: false,
+        budget: Budget {
+            duration: Duration::from_secs(60),
+            max_programs: Some(20),
+            seed: 42,
+            out: out.clone(),
+            progress: false,
+        },
         gen_config: GenConfig::default(),
     };
     let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FlipV3))

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 use wavejit::fuzz::terascale::{run_campaign, CampaignOptions};
+use wavejit::fuzz::Budget;
 use wavejit_ir::{Block, Function, InstKind, MemSpace};
 use wavejit_runtime::interp::Interpreter;
 use wavejit_runtime::{BlockExit, Engine, ExecError, Fault, Program, WaveCtx};
@@ -25,11 +26,13 @@ fn time_boxed_campaign_finds_no_mismatch() {
     let out = scratch("smoke");
     let opts = CampaignOptions {
         classes: ChipClass::ALL.to_vec(),
-        duration: Duration::from_secs(8),
-        max_programs: None,
-        seed: 0x7e4a_0000,
-        out: out.clone(),
-        progress: false,
+        budget: Budget {
+            duration: Duration::from_secs(8),
+            max_programs: None,
+            seed: 0x7e4a_0000,
+            out: out.clone(),
+            progress: false,
+        },
         gen: GenOptions::default(),
     };
     let jit = wavejit_jit::Jit::new().expect("the JIT starts");
@@ -103,11 +106,13 @@ fn planted_bug_is_minimised_into_a_reproducer() {
     let out = scratch("planted");
     let opts = CampaignOptions {
         classes: vec![ChipClass::Cayman],
-        duration: Duration::from_secs(60),
-        max_programs: Some(40),
-        seed: 7,
-        out: out.clone(),
-        progress: false,
+        budget: Budget {
+            duration: Duration::from_secs(60),
+            max_programs: Some(40),
+            seed: 7,
+            out: out.clone(),
+            progress: false,
+        },
         gen: GenOptions::default(),
     };
     let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FlipR3))
@@ -205,11 +210,13 @@ fn planted_memory_bugs_are_found() {
         let out = scratch(name);
         let opts = CampaignOptions {
             classes: vec![ChipClass::Evergreen],
-            duration: Duration::from_secs(60),
-            max_programs: Some(60),
-            seed: 11,
-            out: out.clone(),
-            progress: false,
+            budget: Budget {
+                duration: Duration::from_secs(60),
+                max_programs: Some(60),
+                seed: 11,
+                out: out.clone(),
+                progress: false,
+            },
             gen: GenOptions {
                 rat: space == MemSpace::Global,
                 lds: space == MemSpace::Lds,

@@ -11,12 +11,11 @@
 //!
 //! One wave64 runs alone ([`super::run_wave`]).
 
-use super::{compare, finish, hex, prepare, progress_bar, run_wave, CampaignReport, Diff, Run};
+use super::{compare, drive, hex, prepare, run_wave, Budget, CampaignReport, Diff, Run};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use wavejit_gcn::lift::{lift, GcnLayout, LiftConfig, LiftError};
 use wavejit_gcn::random::{
     self, GenConfig, InitState, Item, RandomProgram, BUFFER_BYTES, VGPR_ROWS,
@@ -37,15 +36,7 @@ const MAX_DROPS: usize = 8;
 pub struct CampaignOptions {
     /// Generations, used round-robin.
     pub gens: Vec<Gen>,
-    /// Wall-clock budget.
-    pub duration: Duration,
-    /// Stop after this many programs, if given.
-    pub max_programs: Option<u64>,
-    /// Program `k` uses seed `seed + k`.
-    pub seed: u64,
-    /// Where reproducers go.
-    pub out: PathBuf,
-    pub progress: bool,
+    pub budget: Budget,
     pub gen_config: GenConfig,
 }
 
@@ -67,65 +58,34 @@ pub fn run_campaign(
     reference: Arc<dyn Engine>,
     candidate: Arc<dyn Engine>,
 ) -> Result<CampaignReport, String> {
-    if opts.gens.is_empty() {
-        return Err("no generation to fuzz".into());
-    }
     let mut runner = Runner::new(reference, candidate)?;
-    let mut report = CampaignReport {
-        seed: opts.seed,
-        ..Default::default()
-    };
-    let start = Instant::now();
-    let bar = progress_bar(opts.progress);
-    let mut k = 0u64;
-    while start.elapsed() < opts.duration && opts.max_programs.is_none_or(|m| k < m) {
-        let gen = opts.gens[(k % opts.gens.len() as u64) as usize];
-        let seed = opts.seed.wrapping_add(k);
-        k += 1;
+    drive(&opts.budget, &opts.gens, Gen::name, |gen, seed, report| {
         let case = Case::new(gen, seed, &opts.gen_config)?;
-        let outcome = runner.check_lifting(case, &mut report);
-        report.elapsed = start.elapsed();
-        if let Some(b) = &bar {
-            b.set_message(format!(
-                "{} programs, {} instructions, {} mismatches ({})",
-                report.programs,
-                report.instructions,
-                report.mismatches,
-                gen.name()
-            ));
-            b.tick();
-        }
-        match outcome {
-            Checked::Agree | Checked::Skipped => {}
+        match runner.check_lifting(case, report) {
+            Checked::Agree | Checked::Skipped => Ok(()),
             Checked::LiftFailure(case, msg) => {
                 report.mismatches += 1;
-                let dir = write_lift_failure(&opts.out, &case, &msg)
+                let dir = write_lift_failure(&opts.budget.out, &case, &msg)
                     .map_err(|e| format!("writing the reproducer: {e}"))?;
-                finish(&bar);
-                return Err(format!(
-                    "{gen:?} seed {seed}: lifter failure: {msg}; reproducer in {}",
+                Err(format!(
+                    "lifter failure: {msg}; reproducer in {}",
                     dir.display()
-                ));
+                ))
             }
             Checked::Mismatch(case, diff) => {
                 report.mismatches += 1;
                 let (small, small_diff) = runner.minimise(case.clone(), diff.clone());
-                let dir = write_reproducer(&opts.out, &case, &small, &small_diff)
+                let dir = write_reproducer(&opts.budget.out, &case, &small, &small_diff)
                     .map_err(|e| format!("writing the reproducer: {e}"))?;
-                finish(&bar);
-                return Err(format!(
-                    "{} seed {seed}: engines disagree ({}); minimised to {} instructions; reproducer in {}",
-                    gen.name(),
+                Err(format!(
+                    "engines disagree ({}); minimised to {} instructions; reproducer in {}",
                     small_diff.headline(),
                     small.items.len(),
                     dir.display()
-                ));
+                ))
             }
         }
-    }
-    finish(&bar);
-    report.elapsed = start.elapsed();
-    Ok(report)
+    })
 }
 
 /// One differential test case: a program and the state it starts from.

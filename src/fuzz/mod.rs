@@ -16,8 +16,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use wavejit_ir::{Block, FileKind, Function, StateLayout};
 use wavejit_runtime::{BlockExit, Engine, Fault, GuestMemory, Program, WaveCtx, WaveState};
 
@@ -38,17 +39,19 @@ pub fn campaign(
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0)
     });
-    let duration = std::time::Duration::from_secs(seconds);
+    let budget = Budget {
+        duration: std::time::Duration::from_secs(seconds),
+        max_programs: None,
+        seed,
+        out: out.to_path_buf(),
+        progress,
+    };
     let jit = Arc::new(wavejit_jit::Jit::new().map_err(|e| e.to_string())?);
     let reference = Arc::new(wavejit_runtime::interp::Interpreter);
     if let Some(gens) = gcn::parse_isa(isa) {
         let opts = gcn::CampaignOptions {
             gens,
-            duration,
-            max_programs: None,
-            seed,
-            out: out.to_path_buf(),
-            progress,
+            budget,
             gen_config: Default::default(),
         };
         return gcn::run_campaign(&opts, reference, jit);
@@ -56,11 +59,7 @@ pub fn campaign(
     if let Some(classes) = terascale::parse_isa(isa) {
         let opts = terascale::CampaignOptions {
             classes,
-            duration,
-            max_programs: None,
-            seed,
-            out: out.to_path_buf(),
-            progress,
+            budget,
             gen: Default::default(),
         };
         return terascale::run_campaign(&opts, reference, jit);
@@ -69,6 +68,67 @@ pub fn campaign(
         "unknown ISA '{isa}' for fuzzing (expected gcn, gfx6, gfx7, gfx8, gfx9, terascale, \
          evergreen, cayman or an r600 chip name)"
     ))
+}
+
+/// How long a campaign runs and where it reports; the same for every ISA.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// Wall-clock budget.
+    pub duration: Duration,
+    /// Stop after this many programs, if given.
+    pub max_programs: Option<u64>,
+    /// Program `k` uses seed `seed + k`.
+    pub seed: u64,
+    /// Where reproducers go.
+    pub out: PathBuf,
+    /// Show a spinner with running counts.
+    pub progress: bool,
+}
+
+/// The campaign loop every ISA shares: program `k` gets seed `budget.seed + k` and target
+/// `targets[k % len]`; `one` generates, lifts and compares it, counting into the report,
+/// and returns `Err` (after writing the reproducer) on a lifter failure or a disagreement.
+/// The error is prefixed with the target's `name` and the seed.
+fn drive<T: Copy>(
+    budget: &Budget,
+    targets: &[T],
+    name: impl Fn(T) -> &'static str,
+    mut one: impl FnMut(T, u64, &mut CampaignReport) -> Result<(), String>,
+) -> Result<CampaignReport, String> {
+    if targets.is_empty() {
+        return Err("nothing to fuzz: no target given".into());
+    }
+    let mut report = CampaignReport {
+        seed: budget.seed,
+        ..Default::default()
+    };
+    let start = Instant::now();
+    let bar = progress_bar(budget.progress);
+    let mut k = 0u64;
+    while start.elapsed() < budget.duration && budget.max_programs.is_none_or(|m| k < m) {
+        let target = targets[(k % targets.len() as u64) as usize];
+        let seed = budget.seed.wrapping_add(k);
+        k += 1;
+        let outcome = one(target, seed, &mut report);
+        report.elapsed = start.elapsed();
+        if let Err(msg) = outcome {
+            finish(&bar);
+            return Err(format!("{} seed {seed}: {msg}", name(target)));
+        }
+        if let Some(b) = &bar {
+            b.set_message(format!(
+                "{} programs, {} instructions, {} mismatches ({})",
+                report.programs,
+                report.instructions,
+                report.mismatches,
+                name(target)
+            ));
+            b.tick();
+        }
+    }
+    finish(&bar);
+    report.elapsed = start.elapsed();
+    Ok(report)
 }
 
 /// Counts of a finished campaign.

@@ -9,10 +9,9 @@
 //! directory ([`write_reproducer`]). A program the lifter rejects as unsupported is skipped and
 //! counted; any other lifter error, or IR that does not verify, is a failure (the generator
 //! emits only valid programs).
-use super::{compare, finish, prepare, progress_bar, run_wave, CampaignReport, Diff, Run};
+use super::{compare, drive, prepare, run_wave, Budget, CampaignReport, Diff, Run};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use wavejit_ir::Function;
 use wavejit_runtime::{Engine, GuestMemory, WaveState};
 use wavejit_terascale::launch::wave_size;
@@ -30,14 +29,7 @@ pub const CODE_BASE: u64 = 0x1000;
 pub struct CampaignOptions {
     /// Chip classes, used round-robin.
     pub classes: Vec<ChipClass>,
-    pub duration: Duration,
-    /// Stop after this many programs, if given.
-    pub max_programs: Option<u64>,
-    /// Program `k` uses seed `seed + k`.
-    pub seed: u64,
-    /// Where reproducers go.
-    pub out: PathBuf,
-    pub progress: bool,
+    pub budget: Budget,
     pub gen: GenOptions,
 }
 
@@ -95,6 +87,20 @@ impl Case {
             .lower()
             .map(|p| print_program(&p).join("\n") + "\n")
             .unwrap_or_default()
+    }
+
+    /// The case with its program minimised while `still_fails` holds.
+    fn minimised(&self, still_fails: impl Fn(&Case) -> bool) -> Case {
+        let program = random::minimise(&self.program, |p| {
+            still_fails(&Case {
+                program: p.clone(),
+                ..self.clone()
+            })
+        });
+        Case {
+            program,
+            ..self.clone()
+        }
     }
 }
 
@@ -218,99 +224,55 @@ pub fn run_campaign(
     reference: Arc<dyn Engine>,
     candidate: Arc<dyn Engine>,
 ) -> Result<CampaignReport, String> {
-    if opts.classes.is_empty() {
-        return Err("no chip class to fuzz".into());
-    }
     let runner = Runner::new(reference, candidate);
-    let mut report = CampaignReport {
-        seed: opts.seed,
-        ..Default::default()
-    };
-    let start = Instant::now();
-    let bar = progress_bar(opts.progress);
-    let mut k = 0u64;
-    while start.elapsed() < opts.duration && opts.max_programs.is_none_or(|m| k < m) {
-        let class = opts.classes[(k % opts.classes.len() as u64) as usize];
-        let seed = opts.seed.wrapping_add(k);
-        k += 1;
-        let case = Case::new(class, seed, &opts.gen)?;
-        let f = match lift_case(&case) {
-            Lifted::Function(f) => f,
-            Lifted::Unsupported(why) => {
-                report.skipped += 1;
-                let what = why.split(": ").last().unwrap_or(&why).to_string();
-                *report.unsupported.entry(what).or_default() += 1;
-                continue;
-            }
-            Lifted::Failure(msg) => {
-                report.mismatches += 1;
-                let small = Case {
-                    program: random::minimise(&case.program, |p| {
-                        let c = Case {
-                            program: p.clone(),
-                            ..case.clone()
-                        };
-                        matches!(lift_case(&c), Lifted::Failure(_))
-                    }),
-                    ..case.clone()
-                };
-                let dir = write_lift_failure(&opts.out, &case, &small, &msg)
-                    .map_err(|e| format!("writing the reproducer: {e}"))?;
-                finish(&bar);
-                return Err(format!(
-                    "{} seed {seed}: lifter failure: {msg}; reproducer in {}",
-                    class_name(class),
-                    dir.display()
-                ));
-            }
-        };
-        report.programs += 1;
-        report.instructions += case.program.instructions() as u64;
-        *report.per_gen.entry(class_name(class)).or_default() += 1;
-        let (diff, a) = runner.compare_runs(&case, &f);
-        report.executed += a.executed;
-        report.elapsed = start.elapsed();
-        if let Some(b) = &bar {
-            b.set_message(format!(
-                "{} programs, {} instructions, {} mismatches ({})",
-                report.programs,
-                report.instructions,
-                report.mismatches,
-                class_name(class)
-            ));
-            b.tick();
-        }
-        let Some(diff) = diff else {
-            report.count_outcome(&a.end);
-            continue;
-        };
-        report.mismatches += 1;
-        let small_program = random::minimise(&case.program, |p| {
-            let c = Case {
-                program: p.clone(),
-                ..case.clone()
+    let out = &opts.budget.out;
+    drive(
+        &opts.budget,
+        &opts.classes,
+        class_name,
+        |class, seed, report| {
+            let case = Case::new(class, seed, &opts.gen)?;
+            let f = match lift_case(&case) {
+                Lifted::Function(f) => f,
+                Lifted::Unsupported(why) => {
+                    report.skipped += 1;
+                    let what = why.split(": ").last().unwrap_or(&why).to_string();
+                    *report.unsupported.entry(what).or_default() += 1;
+                    return Ok(());
+                }
+                Lifted::Failure(msg) => {
+                    report.mismatches += 1;
+                    let small = case.minimised(|c| matches!(lift_case(c), Lifted::Failure(_)));
+                    let dir = write_lift_failure(out, &case, &small, &msg)
+                        .map_err(|e| format!("writing the reproducer: {e}"))?;
+                    return Err(format!(
+                        "lifter failure: {msg}; reproducer in {}",
+                        dir.display()
+                    ));
+                }
             };
-            runner.diff(&c).is_some()
-        });
-        let small = Case {
-            program: small_program,
-            ..case.clone()
-        };
-        let small_diff = runner.diff(&small).unwrap_or(diff);
-        let dir = write_reproducer(&opts.out, &case, &small, &small_diff)
-            .map_err(|e| format!("writing the reproducer: {e}"))?;
-        finish(&bar);
-        return Err(format!(
-            "{} seed {seed}: engines disagree ({}); minimised to {} instructions; reproducer in {}",
-            class_name(class),
-            small_diff.headline(),
-            small.program.instructions(),
-            dir.display()
-        ));
-    }
-    finish(&bar);
-    report.elapsed = start.elapsed();
-    Ok(report)
+            report.programs += 1;
+            report.instructions += case.program.instructions() as u64;
+            *report.per_gen.entry(class_name(class)).or_default() += 1;
+            let (diff, a) = runner.compare_runs(&case, &f);
+            report.executed += a.executed;
+            let Some(diff) = diff else {
+                report.count_outcome(&a.end);
+                return Ok(());
+            };
+            report.mismatches += 1;
+            let small = case.minimised(|c| runner.diff(c).is_some());
+            let small_diff = runner.diff(&small).unwrap_or(diff);
+            let dir = write_reproducer(out, &case, &small, &small_diff)
+                .map_err(|e| format!("writing the reproducer: {e}"))?;
+            Err(format!(
+                "engines disagree ({}); minimised to {} instructions; reproducer in {}",
+                small_diff.headline(),
+                small.program.instructions(),
+                dir.display()
+            ))
+        },
+    )
 }
 
 fn case_dir(out: &Path, case: &Case) -> Result<PathBuf, std::io::Error> {
