@@ -159,6 +159,9 @@ impl Lifter<'_> {
             Cf::Sub,
             Cf::CallDepth,
             Cf::ExecUpdated,
+            Cf::Idx0,
+            Cf::Idx1,
+            Cf::ClauseGlobal,
         ] {
             self.set(c, z);
         }
@@ -667,11 +670,7 @@ impl Lifter<'_> {
                 ))
             }
         }
-        if a.ext
-            .is_some_and(|e| e.bank_index_mode.iter().any(|&m| m != 0))
-        {
-            return Err(self.unsupported(addr, addr, cf_text(&inst), "kcache bank index mode"));
-        }
+        self.lock_kcache_banks(addr, a)?;
         if a.op == ALU_PUSH_BEFORE {
             self.push(KIND_PUSH, 1, 0);
         }

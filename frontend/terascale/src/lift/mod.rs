@@ -12,6 +12,8 @@
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
 //! - `scratch`: MEM_WR_SCRATCH and MEM_RD_SCRATCH on the lane's private memory.
 //! - `mode`: SET_MODE (the float modes of an ALU clause).
+//! - `index`: the CF index registers CF_IDX0/1 and CLAUSE_GLOBAL, and the index modes that
+//!   add CF_IDX to kcache banks and fetch, texture and RAT numbers.
 //! - `lds`: LDS in ALU clauses (LDS_IDX_OP, the output queue, direct reads).
 //! - [`state`]: the guest state layout ([`TsLayout`]) and the launch contract.
 //!
@@ -47,11 +49,11 @@
 //! STORE_SHORT/BYTE, NOP_RTN), RAT bursts other than cacheless stores, SET_LDS_SIZE and the
 //! LDS_BASE_ADDR/LDS_SIZE
 //! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
-//! output-queue entries, MOVA to CF_IDX/CLAUSE_GLOBAL, SET_CF_IDX0/1, INDEX_MODE
-//! GLOBAL/GLOBAL_AR_X, kcache bank index modes, JUMPTABLE, GWS, the WQM push/pop
+//! output-queue entries, MOVA_INT to CF_PC (see `index`), INDEX_MODE
+//! GLOBAL/GLOBAL_AR_X, JUMPTABLE, GWS, the WQM push/pop
 //! variants, REACTIVATE, CALL_FS, interrupts, and the special SRC_SELs other than the
-//! masks, aL, the double constants, the LDS queues and the LDS direct reads. MOVA and
-//! MOVA_FLOOR have no Evergreen or Cayman encoding (R600/R700 only), so they never occur.
+//! masks, aL, the double constants, CLAUSE_GLOBAL, the LDS queues and the LDS direct
+//! reads. MOVA and MOVA_FLOOR have no Evergreen or Cayman encoding (R600/R700 only), so they never occur.
 //! HALT lifts to a trap (see `cf`).
 use crate::chip::Chip;
 use crate::inst::{CfInst, Program};
@@ -64,6 +66,7 @@ pub mod alu_ops;
 mod cf;
 mod emit;
 mod fetch;
+mod index;
 mod lds;
 mod mem;
 mod mode;

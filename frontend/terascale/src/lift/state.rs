@@ -7,7 +7,7 @@
 //! | `active` | uniform | 2 | the active mask (lo, hi): lanes that run; at launch the lanes holding work-items |
 //! | `pool` | uniform | 2 | guest address the 32-bit global offsets count from (lo, hi) |
 //! | `cb` | uniform | 32 | guest address of constant buffer `i` in cells `2i`, `2i + 1` (lo, hi) |
-//! | `cf` | uniform | 32 | control-flow state, written by the lifter only: the cells named by [`Cf`] |
+//! | `cf` | uniform | 40 | control-flow state, written by the lifter only: the cells named by [`Cf`] |
 //! | `stack` | uniform | 2048 | the branch/loop/call stack: [`STACK_FRAMES`] frames of [`FRAME_CELLS`] cells ([`Frame`]) |
 //! | `pv` | lane | 5 | PV.x-w and PS: the previous ALU group's results |
 //! | `ar` | lane | 1 | the address register AR.x (MOVA*) |
@@ -79,6 +79,14 @@ pub enum Cf {
     /// EXECUTE_MASK_OP 1/2) during the clause.
     ExecBreak = 22,
     ExecContinue = 24,
+    /// The CF index registers CF_IDX0 and CF_IDX1 (per wave; see `index`).
+    Idx0 = 26,
+    Idx1 = 27,
+    /// Cayman's CLAUSE_GLOBAL register (per wave; see `index`).
+    ClauseGlobal = 28,
+    /// The constant buffer kcache set 0 locked at the start of the running ALU clause, bank
+    /// index mode applied; sets 1-3 follow ([`TsLayout::kcache_bank`]).
+    KcacheBank0 = 29,
 }
 
 /// Cells of a stack frame, from the frame's first cell.
@@ -129,7 +137,7 @@ impl TsLayout {
         let pool = layout.add_file("pool", FileKind::Uniform, 2);
         let cb = layout.add_file("cb", FileKind::Uniform, 2 * CONST_BUFFERS);
         let r = layout.add_file("r", FileKind::Lane, 4 * GPRS);
-        let cf = layout.add_file("cf", FileKind::Uniform, 32);
+        let cf = layout.add_file("cf", FileKind::Uniform, 40);
         let stack = layout.add_file("stack", FileKind::Uniform, STACK_FRAMES * FRAME_CELLS);
         let pv = layout.add_file("pv", FileKind::Lane, 5);
         let ar = layout.add_file("ar", FileKind::Lane, 1);
@@ -173,6 +181,11 @@ impl TsLayout {
     /// A cell of the control-flow state.
     pub fn cf(&self, c: Cf) -> Reg {
         Reg::new(self.cf, c as u32)
+    }
+
+    /// The constant buffer number kcache set `set` (0-3) locked for the running clause.
+    pub fn kcache_bank(&self, set: u32) -> Reg {
+        Reg::new(self.cf, Cf::KcacheBank0 as u32 + set)
     }
 
     /// PV.x..w (slot 0-3) or PS (slot 4).

@@ -124,6 +124,14 @@ impl Prog {
         self.cf.push(alu_cf(CfAluOp::ALU));
         self
     }
+    /// An ALU clause whose CF_ALU instruction `edit` adjusts (kcache sets, ALU_EXTENDED).
+    pub fn alu_with(mut self, groups: Vec<Group>, edit: impl FnOnce(&mut CfAlu)) -> Prog {
+        self = self.alu(groups);
+        if let Some(CfInst::Alu(a)) = self.cf.last_mut() {
+            edit(a);
+        }
+        self
+    }
     pub fn fetch(mut self, insts: Vec<FetchInst>) -> Prog {
         self.bodies.push((self.cf.len(), Body::Fetch(insts)));
         self.cf.push(word(CfOp::TC, 0));
@@ -232,6 +240,10 @@ pub struct Start {
     pub cb0: Vec<u32>,
     pub active: u64,
     pub private_lane_bytes: u32,
+    /// Further constant buffers: (id, dwords).
+    pub cbs: Vec<(u32, Vec<u32>)>,
+    /// The texture resource table's words (empty: none bound).
+    pub tex_resources: Vec<u32>,
 }
 
 impl Default for Start {
@@ -242,6 +254,8 @@ impl Default for Start {
             cb0: vec![0; 16],
             active: u64::MAX,
             private_lane_bytes: 0,
+            cbs: Vec::new(),
+            tex_resources: Vec::new(),
         }
     }
 }
@@ -287,6 +301,20 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
     set_pair(&mut state, l.active(), st.active);
     set_pair(&mut state, l.pool_base(), pool);
     set_pair(&mut state, l.const_buffer(0), cb);
+    for (id, dwords) in &st.cbs {
+        let bytes: Vec<u8> = dwords.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let a = mem.alloc_bytes(&bytes, 256).unwrap();
+        set_pair(&mut state, l.const_buffer(*id), a);
+    }
+    if !st.tex_resources.is_empty() {
+        let bytes: Vec<u8> = st
+            .tex_resources
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let a = mem.alloc_bytes(&bytes, 256).unwrap();
+        set_pair(&mut state, l.tex_resources(), a);
+    }
     let mut private = vec![0u8; (st.private_lane_bytes * LANES) as usize];
     let mut lds = vec![0u8; 64];
     let prog = engine.prepare(Arc::new(f.clone())).unwrap();
