@@ -49,11 +49,17 @@
 //! - LOOP_BREAK/LOOP_CONTINUE: passing lanes go to inactive-break/-continue; when every lane
 //!   that started the iteration is done, jump, popping back to the loop's level (Table 3.7;
 //!   POP_COUNT is ignored).
-//! - CALL: pop POP_COUNT; if a lane passes and depth + CALL_COUNT <= 32, push a call frame,
-//!   depth += CALL_COUNT, active = test, jump. RETURN: pop the call frame, restore its mask
-//!   and depth, continue after the CALL (an indirect jump to its guest pc). CALL_FS is a VS
-//!   fetch-subroutine call: unsupported (it runs the program at SQ_PGM_START_FS, which a
-//!   compute kernel's configuration does not provide; Mesa emits it only for vertex shaders).
+//! - CALL: pop POP_COUNT; if a lane passes and depth + CALL_COUNT <= 32, push a call frame
+//!   (the guest pc of the next CF instruction), depth += CALL_COUNT, active = test, jump.
+//!   RETURN: pop the call frame, restore its mask and depth, continue after the CALL (an
+//!   indirect jump to the saved pc, which may lie in the kernel or the fetch subroutine).
+//! - CALL_FS: CALL to CF address ADDR of the fetch subroutine (3.7.6, L1281: "relative to
+//!   the address specified in a host-configured register", SQ_PGM_START_FS). A compute
+//!   dispatch programs no such register, so the launch supplies the subroutine
+//!   ([`super::LiftConfig::fetch_subroutine`]); without one, a CALL_FS that calls ends the
+//!   wave with a guest trap. Its RETURN is RETURN (the index's RETURN_FS has no opcode). The
+//!   "fetch-program mode" CALL_FS activates is not modelled: the text names no operation it
+//!   changes. CALL_FS inside the fetch subroutine is unsupported (only a VS calls one).
 //! - HALT traps ([`TrapKind::Explicit`]): on hardware the wave waits for the driver to
 //!   resume it (L2751), which no launch does.
 //! - ALU clauses: ALU_PUSH_BEFORE pushes once before the clause (notes §3.4: the reading
@@ -68,7 +74,7 @@ use super::state::{Cf, Frame, FRAME_CELLS, STACK_SUBENTRIES};
 use super::{cf_text, LiftError, Lifter};
 use crate::inst::{CfAlu, CfInst, CfWord, ClauseBody};
 use crate::tables::{CfAluOp, CfOp};
-use wavejit_ir::{IntCC, Op, ScalarType, Terminator, TrapKind, Value};
+use wavejit_ir::{Block, IntCC, Op, ScalarType, Terminator, TrapKind, Value};
 
 use ScalarType::{I1, I32, I64};
 
@@ -222,8 +228,8 @@ impl Lifter<'_> {
     }
 
     /// Pushes a frame of `kind` costing `cost` subentries, saving the active mask, the
-    /// loop state (loop frames) or `ret` (call frames). Traps on overflow.
-    fn push(&mut self, kind: u32, cost: u32, ret: u32) {
+    /// loop state (loop frames) or the return pc `ret` (call frames). Traps on overflow.
+    fn push(&mut self, kind: u32, cost: u32, ret: u64) {
         let sub = self.get(Cf::Sub, I32);
         let k = self.b.i32(STACK_SUBENTRIES - cost);
         let over = self.b.op(Op::Icmp(IntCC::Ugt), I1, &[sub, k]);
@@ -256,7 +262,7 @@ impl Lifter<'_> {
             }
         }
         if kind == KIND_CALL {
-            let r = self.b.i32(ret);
+            let r = self.b.i64(ret);
             self.frame_write(idx, Frame::Return, r);
             let d = self.get(Cf::CallDepth, I32);
             self.frame_write(idx, Frame::CallDepth, d);
@@ -331,6 +337,17 @@ impl Lifter<'_> {
         addr: u32,
         taken: impl FnOnce(&mut Self) -> Result<(), LiftError>,
     ) -> Result<(), LiftError> {
+        let to = self.target(addr);
+        self.branch_to(cond, to, taken)
+    }
+
+    /// [`Self::branch_with`] to the block `to`.
+    fn branch_to(
+        &mut self,
+        cond: Value,
+        to: Block,
+        taken: impl FnOnce(&mut Self) -> Result<(), LiftError>,
+    ) -> Result<(), LiftError> {
         let yes = self.b.create_block();
         let no = self.b.create_block();
         self.b.terminate(Terminator::Branch {
@@ -340,7 +357,6 @@ impl Lifter<'_> {
         });
         self.b.switch_to(yes);
         taken(self)?;
-        let to = self.target(addr);
         self.b.terminate(Terminator::Jump(to));
         self.b.switch_to(no);
         Ok(())
@@ -459,27 +475,12 @@ impl Lifter<'_> {
                 })?;
             }
             CALL => {
-                self.pop_n(w.pop_count);
-                let t = self.test(w);
-                let any = self.is_zero64(t);
-                let any = self.b.op(Op::Not, I1, &[any]);
-                let depth = self.get(Cf::CallDepth, I32);
-                let cnt = self.b.i32(u32::from(w.count));
-                let nd = self.b.op(Op::Iadd, I32, &[depth, cnt]);
-                let lim = self.b.i32(MAX_CALL_DEPTH);
-                let ok = self.b.op(Op::Icmp(IntCC::Ule), I1, &[nd, lim]);
-                let go = self.b.op(Op::And, I1, &[any, ok]);
-                let (wc, count) = (*w, w.count);
-                self.branch_with(go, w.addr, move |s| {
-                    s.push(KIND_CALL, 1, next);
-                    let depth = s.get(Cf::CallDepth, I32);
-                    let cnt = s.b.i32(u32::from(count));
-                    let nd = s.b.op(Op::Iadd, I32, &[depth, cnt]);
-                    s.set(Cf::CallDepth, nd);
-                    let t = s.test(&wc);
-                    s.set_active(t);
-                    Ok(())
-                })?;
+                let to = self.target(w.addr);
+                self.call(w, next, to)?;
+            }
+            CALL_FS => {
+                let to = self.fetch_subroutine(addr, w)?;
+                self.call(w, next, to)?;
             }
             RETURN => {
                 self.lift_return();
@@ -490,6 +491,54 @@ impl Lifter<'_> {
             }
         }
         Ok(true)
+    }
+
+    /// CALL/CALL_FS to the block `to`: pop POP_COUNT; if a lane passes and the depth
+    /// allows, push a call frame returning to `next` and jump.
+    fn call(&mut self, w: &CfWord, next: u32, to: Block) -> Result<(), LiftError> {
+        self.pop_n(w.pop_count);
+        let t = self.test(w);
+        let any = self.is_zero64(t);
+        let any = self.b.op(Op::Not, I1, &[any]);
+        let depth = self.get(Cf::CallDepth, I32);
+        let cnt = self.b.i32(u32::from(w.count));
+        let nd = self.b.op(Op::Iadd, I32, &[depth, cnt]);
+        let lim = self.b.i32(MAX_CALL_DEPTH);
+        let ok = self.b.op(Op::Icmp(IntCC::Ule), I1, &[nd, lim]);
+        let go = self.b.op(Op::And, I1, &[any, ok]);
+        let ret = self.base + 8 * u64::from(next);
+        let (wc, count) = (*w, w.count);
+        self.branch_to(go, to, move |s| {
+            s.push(KIND_CALL, 1, ret);
+            let depth = s.get(Cf::CallDepth, I32);
+            let cnt = s.b.i32(u32::from(count));
+            let nd = s.b.op(Op::Iadd, I32, &[depth, cnt]);
+            s.set(Cf::CallDepth, nd);
+            let t = s.test(&wc);
+            s.set_active(t);
+            Ok(())
+        })
+    }
+
+    /// The block CALL_FS at `addr` jumps to: CF address ADDR of the launch's fetch
+    /// subroutine, or a guest trap when the launch supplies none.
+    fn fetch_subroutine(&mut self, addr: u32, w: &CfWord) -> Result<Block, LiftError> {
+        if self.in_fs {
+            let why = "CALL_FS inside the fetch subroutine (only a vertex shader calls one)";
+            return Err(self.unsupported(addr, addr, cf_text(&CfInst::Word(*w)), why));
+        }
+        let to = self
+            .other
+            .as_ref()
+            .map(|fs| fs.blocks.get(&w.addr).copied());
+        Ok(match to {
+            Some(Some(blk)) => blk,
+            Some(None) => self.trap_block(TrapKind::BadJump),
+            None => {
+                let why = "CALL_FS: the launch supplies no fetch subroutine (SQ_PGM_START_FS)";
+                self.trap_block(TrapKind::Explicit(why.into()))
+            }
+        })
     }
 
     /// ELSE after its pops: swap active and inactive-branch lanes of the top frame's mask.
@@ -640,12 +689,7 @@ impl Lifter<'_> {
         let done = self.done_lanes();
         let act = self.andn64(mask, done);
         self.set_active(act);
-        let ret = self.frame_read(idx, Frame::Return, I32);
-        let ret = self.b.op(Op::Zext, I64, &[ret]);
-        let eight = self.b.i64(8);
-        let off = self.b.op(Op::Imul, I64, &[ret, eight]);
-        let base = self.b.i64(self.cfg.base);
-        let pc = self.b.op(Op::Iadd, I64, &[base, off]);
+        let pc = self.frame_read(idx, Frame::Return, I64);
         self.b.terminate(Terminator::JumpIndirect(pc));
     }
 

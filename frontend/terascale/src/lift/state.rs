@@ -8,7 +8,7 @@
 //! | `pool` | uniform | 2 | guest address the 32-bit global offsets count from (lo, hi) |
 //! | `cb` | uniform | 32 | guest address of constant buffer `i` in cells `2i`, `2i + 1` (lo, hi) |
 //! | `cf` | uniform | 40 | control-flow state, written by the lifter only: the cells named by [`Cf`] |
-//! | `stack` | uniform | 2048 | the branch/loop/call stack: [`STACK_FRAMES`] frames of [`FRAME_CELLS`] cells ([`Frame`]) |
+//! | `stack` | uniform | 2176 | the branch/loop/call stack: [`STACK_FRAMES`] frames of [`FRAME_CELLS`] cells ([`Frame`]) |
 //! | `pv` | lane | 5 | PV.x-w and PS: the previous ALU group's results |
 //! | `ar` | lane | 1 | the address register AR.x (MOVA*) |
 //! | `oq` | lane | 32 | the LDS output queue: a ring of [`OQ_ENTRIES`] entries, A dword in cell `2i`, B in `2i + 1` (see `lds`) |
@@ -36,7 +36,7 @@ pub const CONST_BUFFERS: u32 = 16;
 /// [`STACK_SUBENTRIES`] subentries, so this many frames always fit.
 pub const STACK_FRAMES: u32 = 128;
 /// Cells per stack frame (see [`Frame`]).
-pub const FRAME_CELLS: u32 = 16;
+pub const FRAME_CELLS: u32 = 17;
 /// Stack capacity in subentries: 32 entries of 4 subentries (3.6.5, Table 3.5: 64-wide
 /// processors have 4 subentries per entry). 32 is the call-depth limit of 3.7.6 and covers
 /// every `STACK_SIZE` LLVM computes for the fixture kernels; [`super::LiftConfig`] carries no
@@ -104,13 +104,14 @@ pub enum Frame {
     LoopCount = 9,
     LoopKind = 10,
     LoopSp = 11,
-    /// Call frames: the CF address to return to, and the call depth before the call.
+    /// Call frames: the guest address of the CF instruction to return to (pair; the kernel
+    /// or its fetch subroutine), and the call depth before the call.
     Return = 12,
-    CallDepth = 13,
+    CallDepth = 14,
     /// Subentries in use before this frame was pushed.
-    SubBefore = 14,
+    SubBefore = 15,
     /// 0 PUSH, 1 loop, 2 call.
-    Kind = 15,
+    Kind = 16,
 }
 
 /// The TeraScale register files (see the module doc).

@@ -11,7 +11,7 @@ use wavejit_terascale::inst::{
     AluGroup, AluInst, AluSrc, CfAlu, CfEntry, CfInst, CfWord, Clause, ClauseBody, FetchInst,
     KCache, Slot,
 };
-use wavejit_terascale::lift::{lift, LiftConfig, LiftError, TsLayout};
+use wavejit_terascale::lift::{lift, FetchSubroutine, LiftConfig, LiftError, TsLayout};
 use wavejit_terascale::tables::{alu_info, AluEnc, CfAluOp, CfOp};
 use wavejit_terascale::{AluOp, Chip, ChipClass, Program};
 
@@ -208,16 +208,26 @@ pub fn chip_of(class: ChipClass) -> Chip {
 }
 
 pub fn try_lift(p: &Program) -> Result<Function, LiftError> {
+    try_lift_fs(p, None)
+}
+
+/// Lifts `p` with the fetch subroutine `fs`.
+pub fn try_lift_fs(p: &Program, fs: Option<FetchSubroutine>) -> Result<Function, LiftError> {
     let cfg = LiftConfig {
         chip: chip_of(p.class),
         name: "t".into(),
         base: BASE,
+        fetch_subroutine: fs,
     };
     lift(p, &cfg)
 }
 
 pub fn lift_ok(p: &Program) -> Function {
-    let f = try_lift(p).unwrap_or_else(|e| panic!("{e}"));
+    lift_fs_ok(p, None)
+}
+
+pub fn lift_fs_ok(p: &Program, fs: Option<FetchSubroutine>) -> Function {
+    let f = try_lift_fs(p, fs).unwrap_or_else(|e| panic!("{e}"));
     wavejit_ir::verify::verify(&f).unwrap_or_else(|e| panic!("verify: {e}"));
     f
 }
@@ -354,10 +364,14 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
 /// Runs `p` on both engines from `st`; checks that they agree on the outcome, R0-R31, the
 /// pool and the private memory; returns the interpreter's state.
 pub fn run(p: &Program, st: &Start) -> Out {
-    let f = lift_ok(p);
-    let a = run_on(&Interpreter, &f, st);
+    run_function(&lift_ok(p), st)
+}
+
+/// [`run`] of a lifted function.
+pub fn run_function(f: &Function, st: &Start) -> Out {
+    let a = run_on(&Interpreter, f, st);
     let jit = wavejit_jit::Jit::new().expect("host supported by Cranelift");
-    let b = run_on(&jit, &f, st);
+    let b = run_on(&jit, f, st);
     assert_eq!(a.result, b.result, "engines disagree on the outcome");
     for n in 0..32 {
         for c in 0..4 {
