@@ -2,16 +2,17 @@
 //! Cayman MOVA_INT with MOVA_DST 2/3 (nine lsbs, seed 000 L8862-L8892) and 4-7 (CLAUSE_GLOBAL
 //! bytes, read by SRC_SEL 225), Evergreen SET_CF_IDX0/1 (AR.X clamped to 0..255), the value of
 //! the first executing lane, 0 at wave start, and the uses: kcache bank index modes (locked at
-//! clause start; banks 14/15 not indexed), VTX BUFFER_INDEX_MODE, TEX RESOURCE_INDEX_MODE and
-//! RAT_INDEX_MODE. Expected values are written out from those rules: MOVA_INT's clamp
-//! (`v` in [-256, 255], else -256) and the masks are computed here on the host.
+//! clause start; banks 14/15 not indexed), VTX BUFFER_INDEX_MODE, TEX RESOURCE_INDEX_MODE,
+//! RAT_INDEX_MODE and JUMPTABLE_SEL INDEX_0/1. Expected values are written out from those
+//! rules: MOVA_INT's clamp (`v` in [-256, 255], else -256) and the masks are computed here on
+//! the host.
 mod lift_common;
 use lift_common::*;
 use wavejit_runtime::FaultKind;
 use wavejit_terascale::inst::{
     sel, AluExt, AluInst, CfAlu, CfInst, CfMem, FetchInst, KCache, RatFields,
 };
-use wavejit_terascale::tables::{CfMemOp, FetchOp, RatInst};
+use wavejit_terascale::tables::{CfMemOp, CfOp, FetchOp, RatInst};
 use wavejit_terascale::{AluOp, ChipClass};
 
 use ChipClass::{Cayman, Evergreen};
@@ -411,4 +412,67 @@ fn tex_resource_index_mode_adds_cf_idx_to_the_resource_id() {
             assert_eq!(size(3), [8, 16, 1, 1], "{class:?} lane {lane}");
         }
     }
+}
+
+/// `JUMP @addr` with COND FALSE (every lane fails: always jumps).
+fn jump_always(addr: u32) -> CfInst {
+    let mut j = word(CfOp::JUMP, addr);
+    if let CfInst::Word(w) = &mut j {
+        w.cond = 1;
+    }
+    j
+}
+
+#[test]
+fn jumptable_jumps_to_the_entry_cf_idx_selects() {
+    // 0: load CF_IDX1; 1: JUMPTABLE @5 (INDEX_1); 2-4: JUMP @6, @7, @8; 5: R2.w = 1;
+    // 6: R2.x = 1; 7: R2.y = 1; 8: R2.z = 1.
+    let one = |class, chan| {
+        (
+            vec![inst(class, AluOp::MOV, 2, chan, &[src(sel::ONE_INT, 0)])],
+            vec![],
+        )
+    };
+    for class in [Cayman, Evergreen] {
+        for (v, c, want) in [
+            (0u32, 0u8, Some([1, 1, 1, 0])),
+            (1, 0, Some([0, 1, 1, 0])),
+            (2, 0, Some([0, 0, 1, 0])),
+            (3, 0, None),
+            // COND FALSE: no lane passes, execution continues at ADDR.
+            (0, 1, Some([1, 1, 1, 1])),
+        ] {
+            let mut table = word(CfOp::JUMPTABLE, 5);
+            if let CfInst::Word(w) = &mut table {
+                w.jumptable_sel = 5;
+                w.cond = c;
+            }
+            let p = Prog::new(class)
+                .alu(load_idx(class, 1, 0))
+                .cf(table)
+                .cf(jump_always(6))
+                .cf(jump_always(7))
+                .cf(jump_always(8))
+                .alu(vec![one(class, 3)])
+                .alu(vec![one(class, 0)])
+                .alu(vec![one(class, 1)])
+                .alu(vec![one(class, 2)])
+                .build();
+            let gprs: Vec<GprInit> = vec![(1, 0, Box::new(move |_| v))];
+            let o = run(&p, &start(gprs));
+            match want {
+                Some(w) => {
+                    assert_eq!(o.result, Ok(()), "{class:?} {v}");
+                    assert_eq!([0, 1, 2, 3].map(|k| o.r(2, k, FIRST)), w, "{class:?} {v}");
+                }
+                None => {
+                    let why = trap_text(&o);
+                    assert!(why.contains("past the table's 3 entries"), "{why}");
+                }
+            }
+        }
+    }
+    // JUMPTABLE_SEL CONST_A reads host state no launch programs.
+    let p = Prog::new(Cayman).cf(word(CfOp::JUMPTABLE, 1)).build();
+    lift_err(&p, "JUMPTABLE_SEL CONST_A-D");
 }

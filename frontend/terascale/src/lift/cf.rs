@@ -15,7 +15,8 @@
 //! programs none), so every boolean reads 0: BOOL fails, NOT_BOOL passes.
 //!
 //! # Stack (3.6.5, Tables 3.5/3.6, L1163-L1192; 3.7, Table 3.7, L1194-L1234)
-//! One LIFO of frames in the `stack` file: PUSH (1 subentry) saves the active mask,
+//! One LIFO of frames in the `stack` file: PUSH (1 subentry; 4, one entry, for PUSH_WQM or
+//! with WHOLE_QUAD_MODE set, Table 3.6) saves the active mask,
 //! LOOP_START* (one entry = 4 subentries) also saves the enclosing loop's state, CALL
 //! (1 subentry) the return address. A push beyond [`STACK_SUBENTRIES`] traps with
 //! [`TrapKind::StackOverflow`]; popping an empty stack, or RETURN without a call frame on
@@ -28,6 +29,22 @@
 //! - PUSH: if no lane passes, pop POP_COUNT and jump; else push, active = test.
 //! - POP: pop POP_COUNT, then active = test of the popped state (3.6.4 pop steps). POP never
 //!   jumps (3.7.2 L1247 and ch8; ch9 says it jumps, notes §10.9).
+//! - Cayman PUSH_WQM / POP_WQM / ELSE_WQM (Table 3.7 L1207-L1209: "PUSH/Pop/ELSE, then apply
+//!   whole quad mode to the active mask"): the plain instruction, then active is widened to
+//!   whole quads before its jump test; POP_WQM jumps (without further pops) when no lane is
+//!   active after that.
+//! - REACTIVATE / REACTIVATE_WQM (Table 3.7 L1211-L1212: "reactivate all valid work-items on
+//!   the top of the branch stack") and ALU_REACTIVATE_BEFORE (L8093, before its clause; WQM
+//!   when the CF_ALU WHOLE_QUAD_MODE bit is set): the text does not say which lanes are "on
+//!   the top of the stack"; we read it as the lanes the top frame saved (all lanes when the
+//!   stack is empty), so active = that mask & valid, widened to whole quads for the WQM forms.
+//!   No stack change. Loops forbid them ("do not do this inside a loop"); should one run
+//!   there, the innermost loop's break and continue lanes stay inactive.
+//! - JUMPTABLE (L2784-L2798): if no lane passes COND, continue at ADDR; else jump to the
+//!   table entry CF_IDX0/1 selects (JUMPTABLE_SEL 4/5), the CF instruction at `addr + 1 +
+//!   index` (the entries, normally `JUMP` with COND FALSE, run as themselves). An index at
+//!   or past ADDR is a guest trap. JUMPTABLE_SEL 0-3 read jump-table constants, host state a
+//!   compute dispatch does not program: unsupported.
 //! - JUMP: if no lane passes the test, pop POP_COUNT and jump (Table 3.7 pops only then;
 //!   3.7.2's "first pops" would break LLVM's `JUMP @x POP:1` after ALU_PUSH_BEFORE).
 //! - ELSE: lanes of the mask saved by the top frame ("active as of the last surviving PUSH")
@@ -414,7 +431,7 @@ impl Lifter<'_> {
                 self.b.terminate(Terminator::Return);
                 return Ok(false);
             }
-            PUSH => {
+            PUSH | PUSH_WQM => {
                 let t = self.test(w);
                 let none = self.is_zero64(t);
                 let pc = w.pop_count;
@@ -422,14 +439,27 @@ impl Lifter<'_> {
                     s.pop_n(pc);
                     Ok(())
                 })?;
-                self.push(KIND_PUSH, 1, 0);
-                let t = self.test(w);
+                let wqm = w.op == PUSH_WQM;
+                let cost = if wqm || w.whole_quad_mode { 4 } else { 1 };
+                self.push(KIND_PUSH, cost, 0);
+                let mut t = self.test(w);
+                if wqm {
+                    t = self.whole_quads(t);
+                }
                 self.set_active(t);
             }
             POP => {
                 self.pop_n(w.pop_count);
                 let t = self.test(w);
                 self.set_active(t);
+            }
+            POP_WQM => {
+                self.pop_n(w.pop_count);
+                let t = self.test(w);
+                let t = self.whole_quads(t);
+                self.set_active(t);
+                let none = self.is_zero64(t);
+                self.branch_with(none, w.addr, |_| Ok(()))?;
             }
             JUMP => {
                 let t = self.test(w);
@@ -440,9 +470,13 @@ impl Lifter<'_> {
                     Ok(())
                 })?;
             }
-            ELSE => {
+            ELSE | ELSE_WQM => {
                 self.else_op(w.valid_pixel_mode, w.cond);
-                let act = self.active();
+                let mut act = self.active();
+                if w.op == ELSE_WQM {
+                    act = self.whole_quads(act);
+                    self.set_active(act);
+                }
                 let none = self.is_zero64(act);
                 let pc = w.pop_count;
                 self.branch_with(none, w.addr, |s| {
@@ -484,6 +518,11 @@ impl Lifter<'_> {
             }
             RETURN => {
                 self.lift_return();
+                return Ok(false);
+            }
+            REACTIVATE | REACTIVATE_WQM => self.reactivate(w.op == REACTIVATE_WQM),
+            JUMPTABLE => {
+                self.jumptable(addr, w)?;
                 return Ok(false);
             }
             _ => {
@@ -539,6 +578,69 @@ impl Lifter<'_> {
                 self.trap_block(TrapKind::Explicit(why.into()))
             }
         })
+    }
+
+    /// REACTIVATE(_WQM): active = the valid lanes of the mask the top frame saved (all valid
+    /// lanes when the stack is empty), widened to whole quads if `wqm`, minus the innermost
+    /// loop's done lanes.
+    fn reactivate(&mut self, wqm: bool) {
+        let sp = self.get(Cf::Sp, I32);
+        let z = self.b.i32(0);
+        let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[sp, z]);
+        let one = self.b.i32(1);
+        let below = self.b.op(Op::Isub, I32, &[sp, one]);
+        let top = self.b.op(Op::Select, I32, &[empty, z, below]);
+        let idx = self.frame_index(top);
+        let saved = self.frame_read(idx, Frame::Mask, I64);
+        let valid = self.get(Cf::Valid, I64);
+        let m = self.b.op(Op::Select, I64, &[empty, valid, saved]);
+        let mut m = self.and64(m, valid);
+        if wqm {
+            m = self.whole_quads(m);
+        }
+        let done = self.done_lanes();
+        let act = self.andn64(m, done);
+        self.set_active(act);
+    }
+
+    /// JUMPTABLE at `addr` (ends the block): if no lane passes the test, continue at ADDR;
+    /// else jump to table entry CF_IDX0/1 (JUMPTABLE_SEL 4/5), the CF instruction at
+    /// `addr + 1 + index`. An index past the table (entries up to ADDR) is a guest trap.
+    fn jumptable(&mut self, addr: u32, w: &CfWord) -> Result<(), LiftError> {
+        let text = || cf_text(&CfInst::Word(*w));
+        let cell = match w.jumptable_sel {
+            4 => Cf::Idx0,
+            5 => Cf::Idx1,
+            0..=3 => {
+                let why = "JUMPTABLE_SEL CONST_A-D (jump-table constants: host state no compute \
+                           dispatch programs)";
+                return Err(self.unsupported(addr, addr, text(), why));
+            }
+            _ => return Err(self.invalid(addr, addr, text(), "reserved JUMPTABLE_SEL")),
+        };
+        if w.addr <= addr {
+            return Err(self.invalid(addr, addr, text(), "ADDR not after the table"));
+        }
+        let entries = w.addr - addr - 1;
+        let t = self.test(w);
+        let none = self.is_zero64(t);
+        self.branch_with(none, w.addr, |_| Ok(()))?;
+        let idx = self.get(cell, I32);
+        let n = self.b.i32(entries);
+        let past = self.b.op(Op::Icmp(IntCC::Uge), I1, &[idx, n]);
+        let why = format!(
+            "{}: the CF index is past the table's {entries} entries",
+            text()
+        );
+        self.check(past, TrapKind::Explicit(why));
+        let idx = self.get(cell, I32);
+        let idx = self.b.op(Op::Zext, I64, &[idx]);
+        let eight = self.b.i64(8);
+        let off = self.b.op(Op::Imul, I64, &[idx, eight]);
+        let first = self.b.i64(self.base + 8 * u64::from(addr + 1));
+        let pc = self.b.op(Op::Iadd, I64, &[first, off]);
+        self.b.terminate(Terminator::JumpIndirect(pc));
+        Ok(())
     }
 
     /// ELSE after its pops: swap active and inactive-branch lanes of the top frame's mask.
@@ -703,8 +805,15 @@ impl Lifter<'_> {
             }
         };
         match a.op {
-            ALU | ALU_PUSH_BEFORE | ALU_POP_AFTER | ALU_POP2_AFTER | ALU_ELSE_AFTER
-            | ALU_CONTINUE | ALU_BREAK | ALU_EXTENDED => {}
+            ALU
+            | ALU_PUSH_BEFORE
+            | ALU_POP_AFTER
+            | ALU_POP2_AFTER
+            | ALU_ELSE_AFTER
+            | ALU_CONTINUE
+            | ALU_BREAK
+            | ALU_EXTENDED
+            | ALU_REACTIVATE_BEFORE => {}
             _ => {
                 return Err(self.unsupported(
                     addr,
@@ -717,6 +826,9 @@ impl Lifter<'_> {
         self.lock_kcache_banks(addr, a)?;
         if a.op == ALU_PUSH_BEFORE {
             self.push(KIND_PUSH, 1, 0);
+        }
+        if a.op == ALU_REACTIVATE_BEFORE {
+            self.reactivate(a.whole_quad_mode);
         }
         self.lift_alu_clause(addr, a, &groups)?;
         self.apply_exec_update(a.op == ALU_BREAK, a.op == ALU_CONTINUE);

@@ -32,6 +32,15 @@
 //! - VTX BUFFER_INDEX_MODE, TEX RESOURCE_INDEX_MODE and SAMPLER_INDEX_MODE, RAT_INDEX_MODE:
 //!   the effective number selects the buffer, resource, sampler or RAT as the static number
 //!   would (see `fetch`, `tex`, `mem`).
+//! - JUMPTABLE_SEL 4/5: CF_IDX0/1 is the jump-table entry (see `cf`).
+//!
+//! # Not lifted: INDEX_MODE GLOBAL / GLOBAL_AR_X
+//! These address the compute unit's physical GPR file from 0 (2.6.1.1, L733-L772): the
+//! global shared registers every wave on the compute unit sees, which exist only when a
+//! host register reserves them in dynamic GPR mode, persist across dispatches and must be
+//! initialised by a previous kernel. A compute launch here programs no such pool and runs
+//! each wave with its own state, so an absolute GPR number has no meaning: the modes stay
+//! lift errors. CLAUSE_GLOBAL, by contrast, is one 32-bit register per wave (above).
 use super::state::{Cf, CONST_BUFFERS};
 use super::{cf_text, LiftError, Lifter};
 use crate::inst::{CfAlu, CfInst};

@@ -49,14 +49,17 @@
 //! for the resources and fields those support), MEM_RD_SCATTER/GDS fetches, exports, streams,
 //! rings, scratch accesses other than four-dword elements (see `scratch`), the RAT
 //! instructions `mem` does not list (STORE_TYPED, CMPXCHG_FLT, STORE_RAW_FDENORM,
-//! STORE_SHORT/BYTE, NOP_RTN), RAT bursts other than cacheless stores, SET_LDS_SIZE and the
-//! LDS_BASE_ADDR/LDS_SIZE
-//! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
+//! STORE_SHORT/BYTE, NOP_RTN), RAT bursts other than cacheless stores, SET_LDS_SIZE (L6587:
+//! the size's unit, the "global mode" and the lane supplying them are undefined), the
+//! LDS_BASE_ADDR/LDS_SIZE selects 217/218 (a physical allocation offset that depends on the
+//! scheduler; a size of undocumented unit), LDS direct reads with THREAD_REL (its field
+//! description is garbled, notes §7.3), more than 16 outstanding LDS
 //! output-queue entries, MOVA_INT to CF_PC (see `index`), INDEX_MODE
-//! GLOBAL/GLOBAL_AR_X, JUMPTABLE, GWS, the WQM push/pop
-//! variants, REACTIVATE, CALL_FS inside the fetch subroutine, interrupts, and the special SRC_SELs other than the
+//! GLOBAL/GLOBAL_AR_X (see `index`), JUMPTABLE on jump-table constants, GWS,
+//! CALL_FS inside the fetch subroutine, interrupts, and the special SRC_SELs other than the
 //! masks, aL, the double constants, CLAUSE_GLOBAL, the LDS queues and the LDS direct
-//! reads. MOVA and MOVA_FLOOR have no Evergreen or Cayman encoding (R600/R700 only), so they never occur.
+//! reads. MOVA and MOVA_FLOOR have no Evergreen or Cayman encoding (R600/R700 only), so
+//! they never occur.
 //! HALT lifts to a trap (see `cf`).
 use crate::chip::Chip;
 use crate::inst::{CfInst, Program};
