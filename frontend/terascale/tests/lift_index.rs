@@ -235,6 +235,18 @@ fn an_indexed_bank_beyond_15_is_a_guest_fault() {
             assert!(why.contains("beyond constant buffer 15"), "{why}");
         }
     }
+    // A set that locks no line (mode NOP) is not indexed, whatever its bank.
+    let gprs: Vec<GprInit> = vec![(1, 0, Box::new(|_| 200))];
+    let p = Prog::new(Cayman)
+        .alu(load_idx(Cayman, 0, 0))
+        .alu_with(vec![(vec![kc_mov(Cayman, 2, 0, 0)], vec![])], |a| {
+            lock([2, 13, 0, 0], [0, 1, 0, 0])(a);
+            a.kcache[1].mode = 0;
+        })
+        .build();
+    let o = run(&p, &start(gprs));
+    assert_eq!(o.result, Ok(()));
+    assert_eq!(o.r(2, 0, FIRST), cb_word(2, 0));
 }
 
 #[test]

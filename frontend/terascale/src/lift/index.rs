@@ -125,15 +125,17 @@ impl Lifter<'_> {
     }
 }
 
-/// Whether kcache set `set` of `a` adds a CF index to its bank (banks 14 and 15 never do).
+/// Whether kcache set `set` of `a` locks lines of a bank it adds a CF index to (banks 14
+/// and 15 never do).
 pub fn kcache_indexed(a: &CfAlu, set: usize) -> bool {
     let mode = a.ext.map_or(0, |e| e.bank_index_mode[set]);
-    mode != 0 && a.kcache[set].bank < 14
+    mode != 0 && a.kcache[set].mode != 0 && a.kcache[set].bank < 14
 }
 
 impl Lifter<'_> {
     /// Locks the kcache banks of the CF_ALU instruction at `cf` (clause start): the bank of
-    /// every indexed set is computed into its `cf` cell; a bank beyond 15 traps.
+    /// every indexed set that locks lines is computed into its `cf` cell; a bank beyond 15
+    /// traps.
     pub fn lock_kcache_banks(&mut self, cf: u32, a: &CfAlu) -> Result<(), LiftError> {
         for set in 0..4 {
             let mode = a.ext.map_or(0, |e| e.bank_index_mode[set]);

@@ -19,7 +19,7 @@
 //! active mask, the pool base and the address of every constant buffer the kernel reads
 //! (constant buffer 0 holds the header and the arguments, [`crate::launch::constant_buffer0`]).
 //! The lifter's prologue initialises `cf` (valid mask = the launch's active mask, empty stack,
-//! no loop) and `ar`/`pv` need nothing: reading them before a write is undefined on hardware.
+//! no loop, CF_IDX0/1 and CLAUSE_GLOBAL 0) and `ar`/`pv` need nothing: reading them before a write is undefined on hardware.
 //! Pointer arguments are byte offsets from the pool base; vertex-fetch buffer 1 and RAT 0
 //! address the pool, fetch buffer 3 constant buffer 0. TEX instructions read their resource and
 //! sampler words from the tables `tex` names (layout in `tex`); a launcher that binds no
