@@ -824,9 +824,10 @@ impl Lifter<'_> {
         // A fixed constant is loaded once per clause (constant buffers do not change while
         // an ALU clause runs: no ALU instruction writes global memory).
         // An indexed set's bank is only known at run time: its key names the set instead.
-        let id = match super::index::kcache_indexed(x.cfa, set) {
-            true => 16 + set as u8,
-            false => kc.bank,
+        let id = if super::index::kcache_indexed(x.cfa, set) {
+            16 + set as u8
+        } else {
+            kc.bank
         };
         let key = (id, 4 * (first + c) + chan);
         let fixed = kc.mode != 3 && !s.rel;

@@ -10,11 +10,11 @@
 //!   a 32-bit value. MOVA_DST 1 (CF_PC, an indirect branch from an ALU clause) is not lifted.
 //! - Evergreen: SET_CF_IDX0/1 (OP2 88/89, no operands) copy AR.X to CF_IDX0/1, clamped to
 //!   0..255. Seed 000 is the Cayman manual and lists these names without a description; the
-//!   rule is the Evergreen ISA's (rev. 1.1a, pp. 9-219/9-220: "the AR value from the first
-//!   active pixel, clamped to 0..255"), which Mesa's SFN back end follows (MOVA_INT to AR,
-//!   then SET_CF_IDX0).
-//! - MOVA_INT's result (L5137) is src0 if it lies in [-256, 255], else -256 ([`mova_int`]);
-//!   AR.X holds it (a 9-bit register on hardware).
+//!   rule (AR of the first active pixel, clamped) is the Evergreen ISA's, rev. 1.1a pp.
+//!   9-219/9-220, which we know only as cited by a public audit note; Mesa's SFN back end
+//!   emits the matching sequence (MOVA_INT to AR, then SET_CF_IDX0).
+//! - MOVA_INT's result (L5137) is src0 if it lies in [-256, 255], else -256
+//!   ([`Lifter::mova_int`]); AR.X holds it (a 9-bit register on hardware).
 //!
 //! # Uniformity
 //! The registers are per wave but MOVA_INT's source is per lane. The hardware requires the
