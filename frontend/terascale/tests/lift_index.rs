@@ -488,3 +488,29 @@ fn jumptable_jumps_to_the_entry_cf_idx_selects() {
     let p = Prog::new(Cayman).cf(word(CfOp::JUMPTABLE, 1)).build();
     lift_err(&p, "JUMPTABLE_SEL CONST_A-D");
 }
+
+#[test]
+fn index_mode_3_is_invalid() {
+    for (f, what) in [
+        (vfetch(1, 3), "BUFFER_INDEX_MODE 3"),
+        (resinfo(2, 1, 3), "index mode 3"),
+        (
+            FetchInst {
+                op: FetchOp::TEX_GET_TEXTURE_RESINFO,
+                words: [4 | 1 << 8 | 5 << 16 | 3 << 27, 2, 0],
+            },
+            "index mode 3",
+        ),
+    ] {
+        let p = Prog::new(Cayman).fetch(vec![f]).build();
+        let e = lift_err(&p, what);
+        assert!(e.to_string().contains("invalid"), "{e}");
+    }
+    let p = Prog::new(Cayman)
+        .alu_with(
+            vec![(vec![kc_mov(Cayman, 2, 0, 0)], vec![])],
+            lock([1, 0, 0, 0], [3, 0, 0, 0]),
+        )
+        .build();
+    lift_err(&p, "KCACHE_BANK_INDEX_MODE 3");
+}
