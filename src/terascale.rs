@@ -169,6 +169,7 @@ pub fn lift_kernel(l: &Loaded, kernel: &Kernel) -> Result<Lifted> {
         chip: l.chip,
         name: kernel.name.clone(),
         base: CODE_BASE,
+        fetch_subroutine: None,
     };
     let fail = |what: String| Error::Other(format!("kernel {}: {what}", kernel.name));
     let func = lift(&program, &cfg).map_err(|e| fail(e.to_string()))?;

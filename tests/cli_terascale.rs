@@ -229,17 +229,17 @@ fn bad_launch_sizes_name_the_kernel() {
 #[test]
 fn an_instruction_the_lifter_refuses_is_named_in_one_line() {
     let mut bytes = std::fs::read(root().join(BRANCHES)).unwrap();
-    // CF 13 (`POP @14 POP:1` in branches.s) becomes CALL_FS (CF_INST 19, every other field
-    // 0): it decodes and prints, but a compute launch has no fetch shader to call.
+    // CF 13 (`POP @14 POP:1` in branches.s) becomes INTERRUPT (CF_INST 40, every other field
+    // 0): it decodes and prints, but the lifter has no interrupt to raise.
     let at = hex(&oracle("cayman", "branches")["text.offset"]) as usize + 13 * 8;
-    bytes[at..at + 8].copy_from_slice(&[0, 0, 0, 0, 0, 0, 0xc0, 0x04]);
-    let file = write_temp("ts-call-fs.o", &bytes);
+    bytes[at..at + 8].copy_from_slice(&[0, 0, 0, 0, 0, 0, 0x00, 0x0a]);
+    let file = write_temp("ts-interrupt.o", &bytes);
     let text = succeeds(&["disasm", &file]);
-    assert_eq!(text.lines().nth(14), Some("\tCALL_FS NO_BARRIER"));
+    assert_eq!(text.lines().nth(14), Some("\tINTERRUPT NO_BARRIER"));
     let line = fails(&run_args(&file, "branches", "jit"));
     assert_mentions(
         &line,
-        &["kernel branches: CF @13", "CALL_FS", "unsupported"],
+        &["kernel branches: CF @13", "INTERRUPT", "unsupported"],
     );
     assert_eq!(fails(&run_args(&file, "branches", "interp")), line);
     assert_eq!(fails(&["disasm", &file, "--ir"]), line);

@@ -120,6 +120,7 @@ fn lift_case(case: &Case) -> Lifted {
         chip: chip_of(case.class()),
         name: format!("{}_seed{}", class_name(case.class()), case.seed),
         base: CODE_BASE,
+        fetch_subroutine: None,
     };
     match lift(&program, &cfg) {
         Ok(f) => match wavejit_ir::verify::verify(&f) {

@@ -237,6 +237,7 @@ fn lift_ok(p: &Program, chip: Chip) -> Function {
         chip,
         name: "t".into(),
         base: BASE,
+        fetch_subroutine: None,
     };
     let f = lift(p, &cfg).unwrap_or_else(|e| panic!("{e}"));
     wavejit_ir::verify::verify(&f).unwrap_or_else(|e| panic!("verify: {e}"));

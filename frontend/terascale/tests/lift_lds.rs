@@ -137,6 +137,7 @@ fn lift_p(p: &Program) -> Result<Function, LiftError> {
         chip: Chip::Cypress,
         name: "lds".into(),
         base: 0x1000,
+        fetch_subroutine: None,
     };
     lift(p, &cfg)
 }

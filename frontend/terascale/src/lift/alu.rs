@@ -29,13 +29,16 @@
 //! GPRs (relative: + AR.x with INDEX_MODE 0-3, + aL with 4; a relatively addressed read
 //! outside R0-R127 reads R0, a write there is dropped: 4.6.3, L1464-L1466, with N = 128
 //! because the config's GPR count is not a lift input), kcache constants (a uniform dword
-//! load at `const_buffer(bank) + 16 * (16 * line + index) + 4 * chan`; LOCK_LOOP_INDEX adds
+//! load at `const_buffer(bank) + 16 * (16 * line + index) + 4 * chan`, the bank index modes
+//! applied at clause start by `index`; LOCK_LOOP_INDEX adds
 //! aL to the index; reading an unlocked line, or the second line under LOCK_1, is invalid:
 //! 4.6.3 L1470), inline constants, literals (the group's literal dwords by CHAN), PV/PS,
 //! the active mask (229/230), aL (238), the double constants 1.0/0.5 (244-247: LSW 0, MSW
-//! 0x3FF00000 / 0x3FE00000), the LDS output queue (219-222) and LDS direct reads (223/224,
-//! see `lds`). ABS then NEG are sign-bit operations (4.7.2). A relative destination
-//! indexed by AR.x is lane-indexed, so its value is broadcast when it is uniform.
+//! 0x3FF00000 / 0x3FE00000), the LDS output queue (219-222), LDS direct reads (223/224,
+//! see `lds`) and Cayman's CLAUSE_GLOBAL (225, see `index`). MOVA_INT (AR.X, CF_IDX0/1,
+//! CLAUSE_GLOBAL) and SET_CF_IDX0/1 write at group end (`index`). ABS then NEG are
+//! sign-bit operations (4.7.2). A relative destination indexed by AR.x is lane-indexed, so
+//! its value is broadcast when it is uniform.
 //!
 //! # LDS_IDX_OP
 //! Lifted by `lds` in the compute phase of its slot (x); its return enters the output queue
@@ -85,7 +88,8 @@ pub(crate) struct ClauseValues {
     gpr: HashMap<u32, (Value, Value)>,
     /// PV.x-w and PS written in this clause and not stored yet: the value and the lanes.
     pv: [Option<(Value, Value)>; 5],
-    /// kcache dwords loaded in this clause, by (bank, dword offset in the buffer).
+    /// kcache dwords loaded in this clause, by (bank, or 16 + set for an indexed set; dword
+    /// offset in the buffer).
     kcache: HashMap<(u8, u32), Value>,
     /// The lane mask every instruction of the group being lifted runs under, when they share
     /// one and forwarding is allowed for the group.
@@ -211,6 +215,7 @@ impl Lifter<'_> {
         let mut pred_bits: Option<Value> = None;
         let mut exec_update: Option<(Value, Value, u8)> = None;
         let mut ar: Option<(Value, Value)> = None;
+        let mut index_writes: Vec<(Cf, Value)> = Vec::new();
         let mut kill: Option<Value> = None;
         let slot_of = |reads: &[(AluInst, [Value; 3], Value, Value)], s: Slot| {
             reads.iter().position(|r| r.0.slot == s)
@@ -242,16 +247,36 @@ impl Lifter<'_> {
                     }
                     continue;
                 }
+                // AR.X and the index registers (`index`), written at group end.
                 AluOp::MOVA_INT => {
-                    if inst.mova_dst(class).is_some_and(|d| d != 0) {
-                        return Err(self.unsupported(
-                            x.cf,
-                            at,
-                            text(&inst),
-                            "MOVA_INT to CF_IDX/CLAUSE_GLOBAL",
-                        ));
+                    let v = self.mova_int(s[0]);
+                    match inst.mova_dst(class).unwrap_or(0) {
+                        0 => ar = Some((v, lanes)),
+                        1 => {
+                            return Err(self.unsupported(
+                                x.cf,
+                                at,
+                                text(&inst),
+                                "MOVA_INT to CF_PC (a branch from an ALU clause)",
+                            ))
+                        }
+                        d => match self.mova_index_write(d, v, lanes) {
+                            Some(w) => index_writes.push(w),
+                            None => {
+                                return Err(self.invalid(
+                                    x.cf,
+                                    at,
+                                    text(&inst),
+                                    "reserved MOVA_DST",
+                                ))
+                            }
+                        },
                     }
-                    ar = Some((s[0], lanes));
+                    continue;
+                }
+                AluOp::SET_CF_IDX0 | AluOp::SET_CF_IDX1 => {
+                    let which = u8::from(op == AluOp::SET_CF_IDX1);
+                    index_writes.push(self.set_cf_idx(which, lanes));
                     continue;
                 }
                 AluOp::KILLE
@@ -458,6 +483,9 @@ impl Lifter<'_> {
         if let Some((v, lanes)) = ar {
             let r = self.l.ar();
             self.b.def_reg(r, v, Some(lanes));
+        }
+        for (c, v) in index_writes {
+            self.set(c, v);
         }
         if let Some(nb) = pred_bits {
             self.set(Cf::Pred, nb);
@@ -753,6 +781,7 @@ impl Lifter<'_> {
                 Ok(self.b.op(Op::Trunc, I32, &[v]))
             }
             238 => Ok(self.get(Cf::LoopIndex, I32)),
+            225 if self.p.class == ChipClass::Cayman => Ok(self.get(Cf::ClauseGlobal, I32)),
             sel::LDS_OQ_A | sel::LDS_OQ_A_POP => self.oq_read(x.cf, at, inst, false),
             sel::LDS_OQ_B | sel::LDS_OQ_B_POP => self.oq_read(x.cf, at, inst, true),
             sel::LDS_DIRECT_A | sel::LDS_DIRECT_B => {
@@ -794,7 +823,13 @@ impl Lifter<'_> {
         let first = 16 * u32::from(kc.addr);
         // A fixed constant is loaded once per clause (constant buffers do not change while
         // an ALU clause runs: no ALU instruction writes global memory).
-        let key = (kc.bank, 4 * (first + c) + chan);
+        // An indexed set's bank is only known at run time: its key names the set instead.
+        let id = if super::index::kcache_indexed(x.cfa, set) {
+            16 + set as u8
+        } else {
+            kc.bank
+        };
+        let key = (id, 4 * (first + c) + chan);
         let fixed = kc.mode != 3 && !s.rel;
         if fixed {
             if let Some(&v) = self.clause.kcache.get(&key) {
@@ -830,8 +865,7 @@ impl Lifter<'_> {
         let off = self.b.op(Op::Imul, I64, &[n, sixteen]);
         let ch = self.b.i64(4 * u64::from(chan));
         let off = self.b.op(Op::Iadd, I64, &[off, ch]);
-        let cbr = self.l.const_buffer(u32::from(kc.bank));
-        let cb = self.b.use_reg(cbr, I64);
+        let cb = self.kcache_buffer(x.cfa, set);
         let addr = self.b.op(Op::Iadd, I64, &[cb, off]);
         let v = self
             .b

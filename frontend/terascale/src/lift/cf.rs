@@ -15,7 +15,8 @@
 //! programs none), so every boolean reads 0: BOOL fails, NOT_BOOL passes.
 //!
 //! # Stack (3.6.5, Tables 3.5/3.6, L1163-L1192; 3.7, Table 3.7, L1194-L1234)
-//! One LIFO of frames in the `stack` file: PUSH (1 subentry) saves the active mask,
+//! One LIFO of frames in the `stack` file: PUSH (1 subentry; 4, one entry, for PUSH_WQM or
+//! with WHOLE_QUAD_MODE set, Table 3.6) saves the active mask,
 //! LOOP_START* (one entry = 4 subentries) also saves the enclosing loop's state, CALL
 //! (1 subentry) the return address. A push beyond [`STACK_SUBENTRIES`] traps with
 //! [`TrapKind::StackOverflow`]; popping an empty stack, or RETURN without a call frame on
@@ -28,6 +29,22 @@
 //! - PUSH: if no lane passes, pop POP_COUNT and jump; else push, active = test.
 //! - POP: pop POP_COUNT, then active = test of the popped state (3.6.4 pop steps). POP never
 //!   jumps (3.7.2 L1247 and ch8; ch9 says it jumps, notes §10.9).
+//! - Cayman PUSH_WQM / POP_WQM / ELSE_WQM (Table 3.7 L1207-L1209: "PUSH/Pop/ELSE, then apply
+//!   whole quad mode to the active mask"): the plain instruction, then active is widened to
+//!   whole quads before its jump test; POP_WQM jumps (without further pops) when no lane is
+//!   active after that.
+//! - REACTIVATE / REACTIVATE_WQM (Table 3.7 L1211-L1212: "reactivate all valid work-items on
+//!   the top of the branch stack") and ALU_REACTIVATE_BEFORE (L8093, before its clause; WQM
+//!   when the CF_ALU WHOLE_QUAD_MODE bit is set): the text does not say which lanes are "on
+//!   the top of the stack"; we read it as the lanes the top frame saved (all lanes when the
+//!   stack is empty), so active = that mask & valid, widened to whole quads for the WQM forms.
+//!   No stack change. Loops forbid them ("do not do this inside a loop"); should one run
+//!   there, the innermost loop's break and continue lanes stay inactive.
+//! - JUMPTABLE (L2784-L2798): if no lane passes COND, continue at ADDR; else jump to the
+//!   table entry CF_IDX0/1 selects (JUMPTABLE_SEL 4/5), the CF instruction at `addr + 1 +
+//!   index` (the entries, normally `JUMP` with COND FALSE, run as themselves). An index at
+//!   or past ADDR is a guest trap. JUMPTABLE_SEL 0-3 read jump-table constants, host state a
+//!   compute dispatch does not program: unsupported.
 //! - JUMP: if no lane passes the test, pop POP_COUNT and jump (Table 3.7 pops only then;
 //!   3.7.2's "first pops" would break LLVM's `JUMP @x POP:1` after ALU_PUSH_BEFORE).
 //! - ELSE: lanes of the mask saved by the top frame ("active as of the last surviving PUSH")
@@ -49,11 +66,17 @@
 //! - LOOP_BREAK/LOOP_CONTINUE: passing lanes go to inactive-break/-continue; when every lane
 //!   that started the iteration is done, jump, popping back to the loop's level (Table 3.7;
 //!   POP_COUNT is ignored).
-//! - CALL: pop POP_COUNT; if a lane passes and depth + CALL_COUNT <= 32, push a call frame,
-//!   depth += CALL_COUNT, active = test, jump. RETURN: pop the call frame, restore its mask
-//!   and depth, continue after the CALL (an indirect jump to its guest pc). CALL_FS is a VS
-//!   fetch-subroutine call: unsupported (it runs the program at SQ_PGM_START_FS, which a
-//!   compute kernel's configuration does not provide; Mesa emits it only for vertex shaders).
+//! - CALL: pop POP_COUNT; if a lane passes and depth + CALL_COUNT <= 32, push a call frame
+//!   (the guest pc of the next CF instruction), depth += CALL_COUNT, active = test, jump.
+//!   RETURN: pop the call frame, restore its mask and depth, continue after the CALL (an
+//!   indirect jump to the saved pc, which may lie in the kernel or the fetch subroutine).
+//! - CALL_FS: CALL to CF address ADDR of the fetch subroutine (3.7.6, L1281: "relative to
+//!   the address specified in a host-configured register", SQ_PGM_START_FS). A compute
+//!   dispatch programs no such register, so the launch supplies the subroutine
+//!   ([`super::LiftConfig::fetch_subroutine`]); without one, a CALL_FS that calls ends the
+//!   wave with a guest trap. Its RETURN is RETURN (the index's RETURN_FS has no opcode). The
+//!   "fetch-program mode" CALL_FS activates is not modelled: the text names no operation it
+//!   changes. CALL_FS inside the fetch subroutine is unsupported (only a VS calls one).
 //! - HALT traps ([`TrapKind::Explicit`]): on hardware the wave waits for the driver to
 //!   resume it (L2751), which no launch does.
 //! - ALU clauses: ALU_PUSH_BEFORE pushes once before the clause (notes §3.4: the reading
@@ -68,7 +91,7 @@ use super::state::{Cf, Frame, FRAME_CELLS, STACK_SUBENTRIES};
 use super::{cf_text, LiftError, Lifter};
 use crate::inst::{CfAlu, CfInst, CfWord, ClauseBody};
 use crate::tables::{CfAluOp, CfOp};
-use wavejit_ir::{IntCC, Op, ScalarType, Terminator, TrapKind, Value};
+use wavejit_ir::{Block, IntCC, Op, ScalarType, Terminator, TrapKind, Value};
 
 use ScalarType::{I1, I32, I64};
 
@@ -159,6 +182,9 @@ impl Lifter<'_> {
             Cf::Sub,
             Cf::CallDepth,
             Cf::ExecUpdated,
+            Cf::Idx0,
+            Cf::Idx1,
+            Cf::ClauseGlobal,
         ] {
             self.set(c, z);
         }
@@ -219,8 +245,8 @@ impl Lifter<'_> {
     }
 
     /// Pushes a frame of `kind` costing `cost` subentries, saving the active mask, the
-    /// loop state (loop frames) or `ret` (call frames). Traps on overflow.
-    fn push(&mut self, kind: u32, cost: u32, ret: u32) {
+    /// loop state (loop frames) or the return pc `ret` (call frames). Traps on overflow.
+    fn push(&mut self, kind: u32, cost: u32, ret: u64) {
         let sub = self.get(Cf::Sub, I32);
         let k = self.b.i32(STACK_SUBENTRIES - cost);
         let over = self.b.op(Op::Icmp(IntCC::Ugt), I1, &[sub, k]);
@@ -253,7 +279,7 @@ impl Lifter<'_> {
             }
         }
         if kind == KIND_CALL {
-            let r = self.b.i32(ret);
+            let r = self.b.i64(ret);
             self.frame_write(idx, Frame::Return, r);
             let d = self.get(Cf::CallDepth, I32);
             self.frame_write(idx, Frame::CallDepth, d);
@@ -328,6 +354,17 @@ impl Lifter<'_> {
         addr: u32,
         taken: impl FnOnce(&mut Self) -> Result<(), LiftError>,
     ) -> Result<(), LiftError> {
+        let to = self.target(addr);
+        self.branch_to(cond, to, taken)
+    }
+
+    /// [`Self::branch_with`] to the block `to`.
+    fn branch_to(
+        &mut self,
+        cond: Value,
+        to: Block,
+        taken: impl FnOnce(&mut Self) -> Result<(), LiftError>,
+    ) -> Result<(), LiftError> {
         let yes = self.b.create_block();
         let no = self.b.create_block();
         self.b.terminate(Terminator::Branch {
@@ -337,7 +374,6 @@ impl Lifter<'_> {
         });
         self.b.switch_to(yes);
         taken(self)?;
-        let to = self.target(addr);
         self.b.terminate(Terminator::Jump(to));
         self.b.switch_to(no);
         Ok(())
@@ -395,7 +431,7 @@ impl Lifter<'_> {
                 self.b.terminate(Terminator::Return);
                 return Ok(false);
             }
-            PUSH => {
+            PUSH | PUSH_WQM => {
                 let t = self.test(w);
                 let none = self.is_zero64(t);
                 let pc = w.pop_count;
@@ -403,14 +439,27 @@ impl Lifter<'_> {
                     s.pop_n(pc);
                     Ok(())
                 })?;
-                self.push(KIND_PUSH, 1, 0);
-                let t = self.test(w);
+                let wqm = w.op == PUSH_WQM;
+                let cost = if wqm || w.whole_quad_mode { 4 } else { 1 };
+                self.push(KIND_PUSH, cost, 0);
+                let mut t = self.test(w);
+                if wqm {
+                    t = self.whole_quads(t);
+                }
                 self.set_active(t);
             }
             POP => {
                 self.pop_n(w.pop_count);
                 let t = self.test(w);
                 self.set_active(t);
+            }
+            POP_WQM => {
+                self.pop_n(w.pop_count);
+                let t = self.test(w);
+                let t = self.whole_quads(t);
+                self.set_active(t);
+                let none = self.is_zero64(t);
+                self.branch_with(none, w.addr, |_| Ok(()))?;
             }
             JUMP => {
                 let t = self.test(w);
@@ -421,9 +470,13 @@ impl Lifter<'_> {
                     Ok(())
                 })?;
             }
-            ELSE => {
+            ELSE | ELSE_WQM => {
                 self.else_op(w.valid_pixel_mode, w.cond);
-                let act = self.active();
+                let mut act = self.active();
+                if w.op == ELSE_WQM {
+                    act = self.whole_quads(act);
+                    self.set_active(act);
+                }
                 let none = self.is_zero64(act);
                 let pc = w.pop_count;
                 self.branch_with(none, w.addr, |s| {
@@ -456,30 +509,20 @@ impl Lifter<'_> {
                 })?;
             }
             CALL => {
-                self.pop_n(w.pop_count);
-                let t = self.test(w);
-                let any = self.is_zero64(t);
-                let any = self.b.op(Op::Not, I1, &[any]);
-                let depth = self.get(Cf::CallDepth, I32);
-                let cnt = self.b.i32(u32::from(w.count));
-                let nd = self.b.op(Op::Iadd, I32, &[depth, cnt]);
-                let lim = self.b.i32(MAX_CALL_DEPTH);
-                let ok = self.b.op(Op::Icmp(IntCC::Ule), I1, &[nd, lim]);
-                let go = self.b.op(Op::And, I1, &[any, ok]);
-                let (wc, count) = (*w, w.count);
-                self.branch_with(go, w.addr, move |s| {
-                    s.push(KIND_CALL, 1, next);
-                    let depth = s.get(Cf::CallDepth, I32);
-                    let cnt = s.b.i32(u32::from(count));
-                    let nd = s.b.op(Op::Iadd, I32, &[depth, cnt]);
-                    s.set(Cf::CallDepth, nd);
-                    let t = s.test(&wc);
-                    s.set_active(t);
-                    Ok(())
-                })?;
+                let to = self.target(w.addr);
+                self.call(w, next, to)?;
+            }
+            CALL_FS => {
+                let to = self.fetch_subroutine(addr, w)?;
+                self.call(w, next, to)?;
             }
             RETURN => {
                 self.lift_return();
+                return Ok(false);
+            }
+            REACTIVATE | REACTIVATE_WQM => self.reactivate(w.op == REACTIVATE_WQM),
+            JUMPTABLE => {
+                self.jumptable(addr, w)?;
                 return Ok(false);
             }
             _ => {
@@ -487,6 +530,117 @@ impl Lifter<'_> {
             }
         }
         Ok(true)
+    }
+
+    /// CALL/CALL_FS to the block `to`: pop POP_COUNT; if a lane passes and the depth
+    /// allows, push a call frame returning to `next` and jump.
+    fn call(&mut self, w: &CfWord, next: u32, to: Block) -> Result<(), LiftError> {
+        self.pop_n(w.pop_count);
+        let t = self.test(w);
+        let any = self.is_zero64(t);
+        let any = self.b.op(Op::Not, I1, &[any]);
+        let depth = self.get(Cf::CallDepth, I32);
+        let cnt = self.b.i32(u32::from(w.count));
+        let nd = self.b.op(Op::Iadd, I32, &[depth, cnt]);
+        let lim = self.b.i32(MAX_CALL_DEPTH);
+        let ok = self.b.op(Op::Icmp(IntCC::Ule), I1, &[nd, lim]);
+        let go = self.b.op(Op::And, I1, &[any, ok]);
+        let ret = self.base + 8 * u64::from(next);
+        let (wc, count) = (*w, w.count);
+        self.branch_to(go, to, move |s| {
+            s.push(KIND_CALL, 1, ret);
+            let depth = s.get(Cf::CallDepth, I32);
+            let cnt = s.b.i32(u32::from(count));
+            let nd = s.b.op(Op::Iadd, I32, &[depth, cnt]);
+            s.set(Cf::CallDepth, nd);
+            let t = s.test(&wc);
+            s.set_active(t);
+            Ok(())
+        })
+    }
+
+    /// The block CALL_FS at `addr` jumps to: CF address ADDR of the launch's fetch
+    /// subroutine, or a guest trap when the launch supplies none.
+    fn fetch_subroutine(&mut self, addr: u32, w: &CfWord) -> Result<Block, LiftError> {
+        if self.in_fs {
+            let why = "CALL_FS inside the fetch subroutine (only a vertex shader calls one)";
+            return Err(self.unsupported(addr, addr, cf_text(&CfInst::Word(*w)), why));
+        }
+        let to = self
+            .other
+            .as_ref()
+            .map(|fs| fs.blocks.get(&w.addr).copied());
+        Ok(match to {
+            Some(Some(blk)) => blk,
+            Some(None) => self.trap_block(TrapKind::BadJump),
+            None => {
+                let why = "CALL_FS: the launch supplies no fetch subroutine (SQ_PGM_START_FS)";
+                self.trap_block(TrapKind::Explicit(why.into()))
+            }
+        })
+    }
+
+    /// REACTIVATE(_WQM): active = the valid lanes of the mask the top frame saved (all valid
+    /// lanes when the stack is empty), widened to whole quads if `wqm`, minus the innermost
+    /// loop's done lanes.
+    fn reactivate(&mut self, wqm: bool) {
+        let sp = self.get(Cf::Sp, I32);
+        let z = self.b.i32(0);
+        let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[sp, z]);
+        let one = self.b.i32(1);
+        let below = self.b.op(Op::Isub, I32, &[sp, one]);
+        let top = self.b.op(Op::Select, I32, &[empty, z, below]);
+        let idx = self.frame_index(top);
+        let saved = self.frame_read(idx, Frame::Mask, I64);
+        let valid = self.get(Cf::Valid, I64);
+        let m = self.b.op(Op::Select, I64, &[empty, valid, saved]);
+        let mut m = self.and64(m, valid);
+        if wqm {
+            m = self.whole_quads(m);
+        }
+        let done = self.done_lanes();
+        let act = self.andn64(m, done);
+        self.set_active(act);
+    }
+
+    /// JUMPTABLE at `addr` (ends the block): if no lane passes the test, continue at ADDR;
+    /// else jump to table entry CF_IDX0/1 (JUMPTABLE_SEL 4/5), the CF instruction at
+    /// `addr + 1 + index`. An index past the table (entries up to ADDR) is a guest trap.
+    fn jumptable(&mut self, addr: u32, w: &CfWord) -> Result<(), LiftError> {
+        let text = || cf_text(&CfInst::Word(*w));
+        let cell = match w.jumptable_sel {
+            4 => Cf::Idx0,
+            5 => Cf::Idx1,
+            0..=3 => {
+                let why = "JUMPTABLE_SEL CONST_A-D (jump-table constants: host state no compute \
+                           dispatch programs)";
+                return Err(self.unsupported(addr, addr, text(), why));
+            }
+            _ => return Err(self.invalid(addr, addr, text(), "reserved JUMPTABLE_SEL")),
+        };
+        if w.addr <= addr {
+            return Err(self.invalid(addr, addr, text(), "ADDR not after the table"));
+        }
+        let entries = w.addr - addr - 1;
+        let t = self.test(w);
+        let none = self.is_zero64(t);
+        self.branch_with(none, w.addr, |_| Ok(()))?;
+        let idx = self.get(cell, I32);
+        let n = self.b.i32(entries);
+        let past = self.b.op(Op::Icmp(IntCC::Uge), I1, &[idx, n]);
+        let why = format!(
+            "{}: the CF index is past the table's {entries} entries",
+            text()
+        );
+        self.check(past, TrapKind::Explicit(why));
+        let idx = self.get(cell, I32);
+        let idx = self.b.op(Op::Zext, I64, &[idx]);
+        let eight = self.b.i64(8);
+        let off = self.b.op(Op::Imul, I64, &[idx, eight]);
+        let first = self.b.i64(self.base + 8 * u64::from(addr + 1));
+        let pc = self.b.op(Op::Iadd, I64, &[first, off]);
+        self.b.terminate(Terminator::JumpIndirect(pc));
+        Ok(())
     }
 
     /// ELSE after its pops: swap active and inactive-branch lanes of the top frame's mask.
@@ -637,12 +791,7 @@ impl Lifter<'_> {
         let done = self.done_lanes();
         let act = self.andn64(mask, done);
         self.set_active(act);
-        let ret = self.frame_read(idx, Frame::Return, I32);
-        let ret = self.b.op(Op::Zext, I64, &[ret]);
-        let eight = self.b.i64(8);
-        let off = self.b.op(Op::Imul, I64, &[ret, eight]);
-        let base = self.b.i64(self.cfg.base);
-        let pc = self.b.op(Op::Iadd, I64, &[base, off]);
+        let pc = self.frame_read(idx, Frame::Return, I64);
         self.b.terminate(Terminator::JumpIndirect(pc));
     }
 
@@ -656,8 +805,15 @@ impl Lifter<'_> {
             }
         };
         match a.op {
-            ALU | ALU_PUSH_BEFORE | ALU_POP_AFTER | ALU_POP2_AFTER | ALU_ELSE_AFTER
-            | ALU_CONTINUE | ALU_BREAK | ALU_EXTENDED => {}
+            ALU
+            | ALU_PUSH_BEFORE
+            | ALU_POP_AFTER
+            | ALU_POP2_AFTER
+            | ALU_ELSE_AFTER
+            | ALU_CONTINUE
+            | ALU_BREAK
+            | ALU_EXTENDED
+            | ALU_REACTIVATE_BEFORE => {}
             _ => {
                 return Err(self.unsupported(
                     addr,
@@ -667,13 +823,12 @@ impl Lifter<'_> {
                 ))
             }
         }
-        if a.ext
-            .is_some_and(|e| e.bank_index_mode.iter().any(|&m| m != 0))
-        {
-            return Err(self.unsupported(addr, addr, cf_text(&inst), "kcache bank index mode"));
-        }
+        self.lock_kcache_banks(addr, a)?;
         if a.op == ALU_PUSH_BEFORE {
             self.push(KIND_PUSH, 1, 0);
+        }
+        if a.op == ALU_REACTIVATE_BEFORE {
+            self.reactivate(a.whole_quad_mode);
         }
         self.lift_alu_clause(addr, a, &groups)?;
         self.apply_exec_update(a.op == ALU_BREAK, a.op == ALU_CONTINUE);

@@ -8,17 +8,20 @@
 //! VTX_READ_8/16/32/64/128 (FMT_8, FMT_16, FMT_32, FMT_32_32, FMT_32_32_32_32 as INT) are
 //! plain zero- or sign-extending loads, the same values without the format machinery.
 //! Instructions of a clause run in order (each sees the previous one's writes). ENDIAN_SWAP
-//! is not lifted. MEM_RD_SCRATCH is lifted by `scratch`.
+//! is not lifted. MEM_RD_SCRATCH is lifted by `scratch`. BUFFER_INDEX_MODE adds CF_IDX0/1 to
+//! the buffer id (`index`); a sum naming no bound buffer is a guest trap.
+use super::state::CONST_BUFFERS;
 use super::vtx_format::{self, FormatError};
 use super::{LiftError, Lifter};
 use crate::inst::{CfWord, FetchInst};
 use crate::launch::{fetch_buffer, Resource};
 use crate::tables::FetchOp;
 use wavejit_ir::{
-    ElemFormat, FormatSrc, MemSpace, MemWidth, NumFormat, Op, ScalarType, Sel, Value,
+    ElemFormat, FormatSrc, IntCC, MemSpace, MemWidth, NumFormat, Op, ScalarType, Sel, TrapKind,
+    Value,
 };
 
-use ScalarType::{I32, I64};
+use ScalarType::{I1, I32, I64};
 
 impl Lifter<'_> {
     pub fn lift_fetch_clause(
@@ -51,15 +54,18 @@ impl Lifter<'_> {
         if f.src_rel() || f.dst_rel() {
             return Err(un(self, "relative GPR addressing in a fetch"));
         }
-        let base = match fetch_buffer(u32::from(f.buffer_id())) {
-            Some(Resource::GlobalPool) => self.l.pool_base(),
-            Some(Resource::KernelArgs) => self.l.const_buffer(0),
-            _ => {
+        // BUFFER_INDEX_MODE (VTX_WORD2 [22:21]): the buffer id plus CF_IDX0/1 (`index`).
+        let mode = ((f.word(2) >> 21) & 3) as u8;
+        let bv = if mode == 0 {
+            let Some(base) = self.vtx_buffer(u32::from(f.buffer_id())) else {
                 return Err(un(
                     self,
                     "fetch buffer id other than 1 (pool) and 3 (arguments)",
-                ))
-            }
+                ));
+            };
+            self.b.use_reg(base, I64)
+        } else {
+            self.indexed_vtx_buffer(cf, at, &text, f.buffer_id(), mode)?
         };
         if f.endian_swap() != 0 {
             return Err(un(self, "endian swap"));
@@ -82,7 +88,6 @@ impl Lifter<'_> {
         let k = self.b.i32(u32::from(f.offset()));
         let off = self.b.op(Op::Iadd, I32, &[off, k]);
         let off = self.b.op(Op::Zext, I64, &[off]);
-        let bv = self.b.use_reg(base, I64);
         let addr = self.b.op(Op::Iadd, I64, &[bv, off]);
         let mut vals = Vec::new();
         for (chan, &w) in write.iter().enumerate() {
@@ -96,6 +101,54 @@ impl Lifter<'_> {
             self.b.def_reg(r, v, Some(lanes));
         }
         Ok(())
+    }
+
+    /// The base address register of fetch buffer `id`, if a launch binds it.
+    fn vtx_buffer(&self, id: u32) -> Option<wavejit_ir::Reg> {
+        match fetch_buffer(id) {
+            Some(Resource::GlobalPool) => Some(self.l.pool_base()),
+            Some(Resource::KernelArgs) => Some(self.l.const_buffer(0)),
+            _ => None,
+        }
+    }
+
+    /// The base address of buffer `id` + CF_IDX (index mode `mode`); a sum naming no buffer
+    /// a launch binds ends the wave with a guest trap.
+    fn indexed_vtx_buffer(
+        &mut self,
+        cf: u32,
+        at: u32,
+        text: &str,
+        id: u8,
+        mode: u8,
+    ) -> Result<Value, LiftError> {
+        let Some(eff) = self.indexed_id(u32::from(id), mode) else {
+            return Err(self.invalid(cf, at, text.to_string(), "BUFFER_INDEX_MODE 3"));
+        };
+        let bound: Vec<u32> = (0..CONST_BUFFERS)
+            .filter(|&i| self.vtx_buffer(i).is_some())
+            .collect();
+        let mut ok = self.b.bool(false);
+        for &i in &bound {
+            let k = self.b.i32(i);
+            let is = self.b.op(Op::Icmp(IntCC::Eq), I1, &[eff, k]);
+            ok = self.b.op(Op::Or, I1, &[ok, is]);
+        }
+        let bad = self.b.op(Op::Not, I1, &[ok]);
+        let why = format!("{text}: buffer id + CF_IDX names no bound buffer (1 pool, 3 arguments)");
+        self.check(bad, TrapKind::Explicit(why));
+        let eff = self
+            .indexed_id(u32::from(id), mode)
+            .expect("mode checked above");
+        let mut base = self.b.i64(0);
+        for &i in &bound {
+            let r = self.vtx_buffer(i).expect("bound");
+            let v = self.b.use_reg(r, I64);
+            let k = self.b.i32(i);
+            let is = self.b.op(Op::Icmp(IntCC::Eq), I1, &[eff, k]);
+            base = self.b.op(Op::Select, I64, &[is, v, base]);
+        }
+        Ok(base)
     }
 
     /// Register component `chan` of a fetch of `fmt` at `addr`. Integer formats of whole

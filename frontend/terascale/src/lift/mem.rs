@@ -45,9 +45,9 @@ use super::{cf_text, LiftError, Lifter};
 use crate::inst::{CfInst, CfMem};
 use crate::tables::{CfMemOp, RatInst};
 use crate::ChipClass;
-use wavejit_ir::{AtomicOp, MemSpace, MemWidth, Op, ScalarType};
+use wavejit_ir::{AtomicOp, IntCC, MemSpace, MemWidth, Op, ScalarType, TrapKind};
 
-use ScalarType::{F32, I32, I64};
+use ScalarType::{F32, I1, I32, I64};
 
 /// What a RAT instruction does.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -117,7 +117,10 @@ impl Lifter<'_> {
         ) {
             return Err(un(self, "combined RAT export"));
         }
-        if rat.id != 0 || rat.index_mode != 0 {
+        if rat.index_mode == 3 {
+            return Err(self.invalid(cf, cf, text.clone(), "RAT_INDEX_MODE 3"));
+        }
+        if rat.index_mode == 0 && rat.id != 0 {
             return Err(un(self, "RAT other than RAT 0"));
         }
         if m.rw_rel {
@@ -133,6 +136,17 @@ impl Lifter<'_> {
         let rw = u32::from(m.rw_gpr);
         if rw + burst > 127 {
             return Err(self.invalid(cf, cf, text.clone(), "burst past R127"));
+        }
+        if rat.index_mode != 0 {
+            // RAT_INDEX_MODE adds CF_IDX0/1 to the RAT id (`index`); a launch binds RAT 0 only
+            // ([`crate::launch::rat`]).
+            let id = self.indexed_id(u32::from(rat.id), rat.index_mode);
+            let z = self.b.i32(0);
+            let other = self
+                .b
+                .op(Op::Icmp(IntCC::Ne), I1, &[id.expect("mode 3 rejected"), z]);
+            let why = format!("{text}: RAT id + CF_IDX is not 0, the only RAT a launch binds");
+            self.check(other, TrapKind::Explicit(why));
         }
         let act = self.active();
         let lanes = self.b.mask_from_bits(act);

@@ -12,6 +12,8 @@
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
 //! - `scratch`: MEM_WR_SCRATCH and MEM_RD_SCRATCH on the lane's private memory.
 //! - `mode`: SET_MODE (the float modes of an ALU clause).
+//! - `index`: the CF index registers CF_IDX0/1 and CLAUSE_GLOBAL, and the index modes that
+//!   add CF_IDX to kcache banks and fetch, texture and RAT numbers.
 //! - `lds`: LDS in ALU clauses (LDS_IDX_OP, the output queue, direct reads).
 //! - [`state`]: the guest state layout ([`TsLayout`]) and the launch contract.
 //!
@@ -24,7 +26,10 @@
 //!   target that is not a CF instruction of the program, and falling off the end of the CF
 //!   program, go to a block that traps with [`TrapKind::BadJump`].
 //! - **Guest pcs**: IR instructions carry the byte offset in the code of their CF
-//!   instruction, ALU instruction (`8 * slot address`) or fetch instruction.
+//!   instruction, ALU instruction (`8 * slot address`) or fetch instruction. A fetch
+//!   subroutine ([`LiftConfig::fetch_subroutine`]) is lifted after the kernel into the same
+//!   function: its CF blocks have `guest_pc = fs.base + 8 * addr` and its instructions carry
+//!   offsets in its own code; the two codes must not overlap.
 //! - **Divergence is mask arithmetic** on the uniform `active` mask; the per-lane states of
 //!   3.6.1 (active, inactive-branch, inactive-continue, inactive-break) are `active`, the
 //!   innermost loop's `Break` and `Continue` masks, and everything else (see `cf`).
@@ -44,14 +49,17 @@
 //! for the resources and fields those support), MEM_RD_SCATTER/GDS fetches, exports, streams,
 //! rings, scratch accesses other than four-dword elements (see `scratch`), the RAT
 //! instructions `mem` does not list (STORE_TYPED, CMPXCHG_FLT, STORE_RAW_FDENORM,
-//! STORE_SHORT/BYTE, NOP_RTN), RAT bursts other than cacheless stores, SET_LDS_SIZE and the
-//! LDS_BASE_ADDR/LDS_SIZE
-//! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
-//! output-queue entries, MOVA to CF_IDX/CLAUSE_GLOBAL, SET_CF_IDX0/1, INDEX_MODE
-//! GLOBAL/GLOBAL_AR_X, kcache bank index modes, JUMPTABLE, GWS, the WQM push/pop
-//! variants, REACTIVATE, CALL_FS, interrupts, and the special SRC_SELs other than the
-//! masks, aL, the double constants, the LDS queues and the LDS direct reads. MOVA and
-//! MOVA_FLOOR have no Evergreen or Cayman encoding (R600/R700 only), so they never occur.
+//! STORE_SHORT/BYTE, NOP_RTN), RAT bursts other than cacheless stores, SET_LDS_SIZE (L6587:
+//! the size's unit, the "global mode" and the lane supplying them are undefined), the
+//! LDS_BASE_ADDR/LDS_SIZE selects 217/218 (a physical allocation offset that depends on the
+//! scheduler; a size of undocumented unit), LDS direct reads with THREAD_REL (its field
+//! description is garbled, notes §7.3), more than 16 outstanding LDS
+//! output-queue entries, MOVA_INT to CF_PC (see `index`), INDEX_MODE
+//! GLOBAL/GLOBAL_AR_X (see `index`), JUMPTABLE on jump-table constants, GWS,
+//! CALL_FS inside the fetch subroutine, interrupts, and the special SRC_SELs other than the
+//! masks, aL, the double constants, CLAUSE_GLOBAL, the LDS queues and the LDS direct
+//! reads. MOVA and MOVA_FLOOR have no Evergreen or Cayman encoding (R600/R700 only), so
+//! they never occur.
 //! HALT lifts to a trap (see `cf`).
 use crate::chip::Chip;
 use crate::inst::{CfInst, Program};
@@ -64,6 +72,7 @@ pub mod alu_ops;
 mod cf;
 mod emit;
 mod fetch;
+mod index;
 mod lds;
 mod mem;
 mod mode;
@@ -86,6 +95,18 @@ pub struct LiftConfig {
     /// Name of the lifted function.
     pub name: String,
     /// Guest address of code byte 0.
+    pub base: u64,
+    /// The fetch subroutine CALL_FS calls, if the launch supplies one (see `cf`).
+    pub fetch_subroutine: Option<FetchSubroutine>,
+}
+
+/// A fetch subroutine: the program hardware finds at the address of the host register
+/// SQ_PGM_START_FS, lifted into the kernel's function with its own CF blocks. CALL_FS's
+/// ADDR counts from its code byte 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FetchSubroutine {
+    pub program: Program,
+    /// Guest address of its code byte 0 (SQ_PGM_START_FS).
     pub base: u64,
 }
 
@@ -134,18 +155,47 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
     let l = TsLayout::new(wave_size(cfg.chip));
     let mut b = FunctionBuilder::new(&cfg.name, l.layout.clone());
     let prologue = b.create_block();
-    let mut blocks = HashMap::new();
-    for e in &program.cf {
-        let blk = b.create_block();
-        b.set_guest_pc(blk, cfg.base + 8 * u64::from(e.addr));
-        blocks.insert(e.addr, blk);
-    }
+    let blocks = cf_blocks(&mut b, program, cfg.base);
+    let fs = match &cfg.fetch_subroutine {
+        Some(fs) => {
+            if fs.program.class != class {
+                return Err(LiftError::WrongClass {
+                    program: fs.program.class,
+                    chip: cfg.chip,
+                    class,
+                });
+            }
+            let fs_blocks = cf_blocks(&mut b, &fs.program, fs.base);
+            let pcs = |p: &Program, base: u64| {
+                let first = p.cf.first().map_or(0, |e| e.addr);
+                (base + 8 * u64::from(first), base + 8 * u64::from(p.len))
+            };
+            let (k0, k1) = pcs(program, cfg.base);
+            let (f0, f1) = pcs(&fs.program, fs.base);
+            if k0 < f1 && f0 < k1 {
+                return Err(LiftError::Invalid {
+                    cf: 0,
+                    at: 0,
+                    text: "fetch subroutine".into(),
+                    why: "its code overlaps the kernel's".into(),
+                });
+            }
+            Some(Code {
+                p: &fs.program,
+                base: fs.base,
+                blocks: fs_blocks,
+            })
+        }
+        None => None,
+    };
     let mut cx = Lifter {
         b,
         l,
         p: program,
-        cfg,
+        base: cfg.base,
         blocks,
+        other: fs,
+        in_fs: false,
         env: AluEnv {
             class,
             f32_mode: F32_MODE,
@@ -158,28 +208,45 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
     cx.prologue();
     let first = cx.target(0);
     cx.b.terminate(Terminator::Jump(first));
-    for (i, e) in program.cf.iter().enumerate() {
-        let blk = cx.blocks[&e.addr];
-        cx.b.switch_to(blk);
-        cx.b.begin_guest_inst(8 * e.addr);
-        let next = program
-            .cf
-            .get(i + 1)
-            .map(|n| n.addr)
-            .unwrap_or(e.addr + e.inst.slots());
-        cx.lift_cf(e.addr, &e.inst, next)?;
+    cx.lift_program()?;
+    if cx.other.is_some() {
+        cx.switch_program();
+        cx.lift_program()?;
     }
     Ok(cx.b.finish())
+}
+
+/// One block per CF instruction of `p`, at guest pc `base + 8 * addr`.
+fn cf_blocks(b: &mut FunctionBuilder, p: &Program, base: u64) -> HashMap<u32, Block> {
+    let mut blocks = HashMap::new();
+    for e in &p.cf {
+        let blk = b.create_block();
+        b.set_guest_pc(blk, base + 8 * u64::from(e.addr));
+        blocks.insert(e.addr, blk);
+    }
+    blocks
+}
+
+/// A program's code as the lifter sees it: the kernel or its fetch subroutine.
+pub(crate) struct Code<'a> {
+    pub p: &'a Program,
+    pub base: u64,
+    pub blocks: HashMap<u32, Block>,
 }
 
 /// The lifting context.
 pub(crate) struct Lifter<'a> {
     pub b: FunctionBuilder,
     pub l: TsLayout,
+    /// The program being lifted (the kernel, then its fetch subroutine) and its code base.
     pub p: &'a Program,
-    pub cfg: &'a LiftConfig,
-    /// The block of every CF instruction, by CF address.
+    pub base: u64,
+    /// The block of every CF instruction of `p`, by CF address.
     pub blocks: HashMap<u32, Block>,
+    /// The other program (the fetch subroutine while the kernel is lifted, and back).
+    pub other: Option<Code<'a>>,
+    /// Whether `p` is the fetch subroutine.
+    pub in_fs: bool,
     pub env: AluEnv,
     /// The LDS output queue of the ALU clause being lifted.
     pub oq: lds::OutputQueue,
@@ -187,16 +254,47 @@ pub(crate) struct Lifter<'a> {
     pub clause: alu::ClauseValues,
 }
 
-impl Lifter<'_> {
+impl<'a> Lifter<'a> {
+    /// Lifts every CF instruction of `p` into its block.
+    fn lift_program(&mut self) -> Result<(), LiftError> {
+        let p = self.p;
+        for (i, e) in p.cf.iter().enumerate() {
+            let blk = self.blocks[&e.addr];
+            self.b.switch_to(blk);
+            self.b.begin_guest_inst(8 * e.addr);
+            let next =
+                p.cf.get(i + 1)
+                    .map(|n| n.addr)
+                    .unwrap_or(e.addr + e.inst.slots());
+            self.lift_cf(e.addr, &e.inst, next)?;
+        }
+        Ok(())
+    }
+
+    /// Swaps the program being lifted with `other`.
+    fn switch_program(&mut self) {
+        if let Some(o) = self.other.as_mut() {
+            std::mem::swap(&mut self.p, &mut o.p);
+            std::mem::swap(&mut self.base, &mut o.base);
+            std::mem::swap(&mut self.blocks, &mut o.blocks);
+            self.in_fs = !self.in_fs;
+        }
+    }
+
     /// The block of CF address `addr`, or a new block trapping with BadJump.
     pub fn target(&mut self, addr: u32) -> Block {
-        if let Some(&blk) = self.blocks.get(&addr) {
-            return blk;
+        match self.blocks.get(&addr) {
+            Some(&blk) => blk,
+            None => self.trap_block(TrapKind::BadJump),
         }
+    }
+
+    /// A new block that traps with `kind` (the current block stays current).
+    pub fn trap_block(&mut self, kind: TrapKind) -> Block {
         let cur = self.b.current_block();
         let trap = self.b.create_block();
         self.b.switch_to(trap);
-        self.b.terminate(Terminator::Trap(TrapKind::BadJump));
+        self.b.terminate(Terminator::Trap(kind));
         if let Some(c) = cur {
             self.b.switch_to(c);
         }

@@ -7,8 +7,8 @@
 //! | `active` | uniform | 2 | the active mask (lo, hi): lanes that run; at launch the lanes holding work-items |
 //! | `pool` | uniform | 2 | guest address the 32-bit global offsets count from (lo, hi) |
 //! | `cb` | uniform | 32 | guest address of constant buffer `i` in cells `2i`, `2i + 1` (lo, hi) |
-//! | `cf` | uniform | 32 | control-flow state, written by the lifter only: the cells named by [`Cf`] |
-//! | `stack` | uniform | 2048 | the branch/loop/call stack: [`STACK_FRAMES`] frames of [`FRAME_CELLS`] cells ([`Frame`]) |
+//! | `cf` | uniform | 40 | control-flow state, written by the lifter only: the cells named by [`Cf`] |
+//! | `stack` | uniform | 2176 | the branch/loop/call stack: [`STACK_FRAMES`] frames of [`FRAME_CELLS`] cells ([`Frame`]) |
 //! | `pv` | lane | 5 | PV.x-w and PS: the previous ALU group's results |
 //! | `ar` | lane | 1 | the address register AR.x (MOVA*) |
 //! | `oq` | lane | 32 | the LDS output queue: a ring of [`OQ_ENTRIES`] entries, A dword in cell `2i`, B in `2i + 1` (see `lds`) |
@@ -19,7 +19,7 @@
 //! active mask, the pool base and the address of every constant buffer the kernel reads
 //! (constant buffer 0 holds the header and the arguments, [`crate::launch::constant_buffer0`]).
 //! The lifter's prologue initialises `cf` (valid mask = the launch's active mask, empty stack,
-//! no loop) and `ar`/`pv` need nothing: reading them before a write is undefined on hardware.
+//! no loop, CF_IDX0/1 and CLAUSE_GLOBAL 0) and `ar`/`pv` need nothing: reading them before a write is undefined on hardware.
 //! Pointer arguments are byte offsets from the pool base; vertex-fetch buffer 1 and RAT 0
 //! address the pool, fetch buffer 3 constant buffer 0. TEX instructions read their resource and
 //! sampler words from the tables `tex` names (layout in `tex`); a launcher that binds no
@@ -36,7 +36,7 @@ pub const CONST_BUFFERS: u32 = 16;
 /// [`STACK_SUBENTRIES`] subentries, so this many frames always fit.
 pub const STACK_FRAMES: u32 = 128;
 /// Cells per stack frame (see [`Frame`]).
-pub const FRAME_CELLS: u32 = 16;
+pub const FRAME_CELLS: u32 = 17;
 /// Stack capacity in subentries: 32 entries of 4 subentries (3.6.5, Table 3.5: 64-wide
 /// processors have 4 subentries per entry). 32 is the call-depth limit of 3.7.6 and covers
 /// every `STACK_SIZE` LLVM computes for the fixture kernels; [`super::LiftConfig`] carries no
@@ -79,6 +79,14 @@ pub enum Cf {
     /// EXECUTE_MASK_OP 1/2) during the clause.
     ExecBreak = 22,
     ExecContinue = 24,
+    /// The CF index registers CF_IDX0 and CF_IDX1 (per wave; see `index`).
+    Idx0 = 26,
+    Idx1 = 27,
+    /// Cayman's CLAUSE_GLOBAL register (per wave; see `index`).
+    ClauseGlobal = 28,
+    /// The constant buffer kcache set 0 locked at the start of the running ALU clause, bank
+    /// index mode applied; sets 1-3 follow ([`TsLayout::kcache_bank`]).
+    KcacheBank0 = 29,
 }
 
 /// Cells of a stack frame, from the frame's first cell.
@@ -96,13 +104,14 @@ pub enum Frame {
     LoopCount = 9,
     LoopKind = 10,
     LoopSp = 11,
-    /// Call frames: the CF address to return to, and the call depth before the call.
+    /// Call frames: the guest address of the CF instruction to return to (pair; the kernel
+    /// or its fetch subroutine), and the call depth before the call.
     Return = 12,
-    CallDepth = 13,
+    CallDepth = 14,
     /// Subentries in use before this frame was pushed.
-    SubBefore = 14,
+    SubBefore = 15,
     /// 0 PUSH, 1 loop, 2 call.
-    Kind = 15,
+    Kind = 16,
 }
 
 /// The TeraScale register files (see the module doc).
@@ -129,7 +138,7 @@ impl TsLayout {
         let pool = layout.add_file("pool", FileKind::Uniform, 2);
         let cb = layout.add_file("cb", FileKind::Uniform, 2 * CONST_BUFFERS);
         let r = layout.add_file("r", FileKind::Lane, 4 * GPRS);
-        let cf = layout.add_file("cf", FileKind::Uniform, 32);
+        let cf = layout.add_file("cf", FileKind::Uniform, 40);
         let stack = layout.add_file("stack", FileKind::Uniform, STACK_FRAMES * FRAME_CELLS);
         let pv = layout.add_file("pv", FileKind::Lane, 5);
         let ar = layout.add_file("ar", FileKind::Lane, 1);
@@ -173,6 +182,11 @@ impl TsLayout {
     /// A cell of the control-flow state.
     pub fn cf(&self, c: Cf) -> Reg {
         Reg::new(self.cf, c as u32)
+    }
+
+    /// The constant buffer number kcache set `set` (0-3) locked for the running clause.
+    pub fn kcache_bank(&self, set: u32) -> Reg {
+        Reg::new(self.cf, Cf::KcacheBank0 as u32 + set)
     }
 
     /// PV.x..w (slot 0-3) or PS (slot 4).

@@ -199,8 +199,9 @@ enum Kind {
 /// The decoded TEX words.
 struct Tex {
     kind: Kind,
-    resource: u32,
-    sampler: u32,
+    /// RESOURCE_ID and SAMPLER_ID with their index modes (`index`).
+    resource: (u32, u8),
+    sampler: (u32, u8),
     src_gpr: u32,
     src_sel: [u32; 4],
     dst_gpr: u32,
@@ -417,8 +418,8 @@ impl Lifter<'_> {
         if bits(w0, 24, 1) != 0 {
             return Err(un("ALT_CONST"));
         }
-        if bits(w0, 25, 4) != 0 {
-            return Err(un("resource or sampler index modes"));
+        if bits(w0, 25, 2) == 3 || bits(w0, 27, 2) == 3 {
+            return Err(self.invalid(cf, at, text.to_string(), "index mode 3"));
         }
         if kind == Kind::Ld && bits(w0, 5, 2) != 0 {
             return Err(un("LD with INST_MOD (LDFPTR)"));
@@ -443,8 +444,8 @@ impl Lifter<'_> {
         }
         Ok(Tex {
             kind,
-            resource: bits(w0, 8, 8),
-            sampler: bits(w2, 15, 5),
+            resource: (bits(w0, 8, 8), bits(w0, 25, 2) as u8),
+            sampler: (bits(w2, 15, 5), bits(w0, 27, 2) as u8),
             src_gpr: bits(w0, 16, 7),
             src_sel,
             dst_gpr: bits(w1, 0, 7),
@@ -481,16 +482,24 @@ impl Lifter<'_> {
         );
     }
 
-    /// Word `k` of slot `id` of the table in `reg` (slots of `slot` bytes).
-    fn table_word(&mut self, reg: wavejit_ir::Reg, slot: u64, id: u32, k: u64) -> Value {
+    /// Word `k` of slot `id` (a number and its index mode) of the table in `reg` (slots of
+    /// `slot` bytes).
+    fn table_word(&mut self, reg: wavejit_ir::Reg, slot: u64, id: (u32, u8), k: u64) -> Value {
         let base = self.b.use_reg(reg, I64);
-        let off = self.b.i64(slot * u64::from(id) + 4 * k);
+        let id = self
+            .indexed_id(id.0, id.1)
+            .expect("decode_tex rejects index mode 3");
+        let id = self.b.op(Op::Zext, I64, &[id]);
+        let sk = self.b.i64(slot);
+        let off = self.b.op(Op::Imul, I64, &[id, sk]);
+        let kk = self.b.i64(4 * k);
+        let off = self.b.op(Op::Iadd, I64, &[off, kk]);
         let a = self.b.op(Op::Iadd, I64, &[base, off]);
         self.b
             .load(MemSpace::Global, MemWidth::B32, false, I32, a, None)
     }
 
-    fn resource(&mut self, id: u32) -> Res {
+    fn resource(&mut self, id: (u32, u8)) -> Res {
         let reg = self.l.tex_resources();
         let w: Vec<Value> = (0..8)
             .map(|k| self.table_word(reg, RESOURCE_BYTES, id, k))
@@ -630,7 +639,7 @@ impl Lifter<'_> {
         }
     }
 
-    fn sampler(&mut self, id: u32) -> Smp {
+    fn sampler(&mut self, id: (u32, u8)) -> Smp {
         let reg = self.l.tex_samplers();
         let w0 = self.table_word(reg, SAMPLER_BYTES, id, 0);
         let w1 = self.table_word(reg, SAMPLER_BYTES, id, 1);

@@ -11,7 +11,7 @@ use wavejit_terascale::inst::{
     AluGroup, AluInst, AluSrc, CfAlu, CfEntry, CfInst, CfWord, Clause, ClauseBody, FetchInst,
     KCache, Slot,
 };
-use wavejit_terascale::lift::{lift, LiftConfig, LiftError, TsLayout};
+use wavejit_terascale::lift::{lift, FetchSubroutine, LiftConfig, LiftError, TsLayout};
 use wavejit_terascale::tables::{alu_info, AluEnc, CfAluOp, CfOp};
 use wavejit_terascale::{AluOp, Chip, ChipClass, Program};
 
@@ -124,6 +124,14 @@ impl Prog {
         self.cf.push(alu_cf(CfAluOp::ALU));
         self
     }
+    /// An ALU clause whose CF_ALU instruction `edit` adjusts (kcache sets, ALU_EXTENDED).
+    pub fn alu_with(mut self, groups: Vec<Group>, edit: impl FnOnce(&mut CfAlu)) -> Prog {
+        self = self.alu(groups);
+        if let Some(CfInst::Alu(a)) = self.cf.last_mut() {
+            edit(a);
+        }
+        self
+    }
     pub fn fetch(mut self, insts: Vec<FetchInst>) -> Prog {
         self.bodies.push((self.cf.len(), Body::Fetch(insts)));
         self.cf.push(word(CfOp::TC, 0));
@@ -200,16 +208,26 @@ pub fn chip_of(class: ChipClass) -> Chip {
 }
 
 pub fn try_lift(p: &Program) -> Result<Function, LiftError> {
+    try_lift_fs(p, None)
+}
+
+/// Lifts `p` with the fetch subroutine `fs`.
+pub fn try_lift_fs(p: &Program, fs: Option<FetchSubroutine>) -> Result<Function, LiftError> {
     let cfg = LiftConfig {
         chip: chip_of(p.class),
         name: "t".into(),
         base: BASE,
+        fetch_subroutine: fs,
     };
     lift(p, &cfg)
 }
 
 pub fn lift_ok(p: &Program) -> Function {
-    let f = try_lift(p).unwrap_or_else(|e| panic!("{e}"));
+    lift_fs_ok(p, None)
+}
+
+pub fn lift_fs_ok(p: &Program, fs: Option<FetchSubroutine>) -> Function {
+    let f = try_lift_fs(p, fs).unwrap_or_else(|e| panic!("{e}"));
     wavejit_ir::verify::verify(&f).unwrap_or_else(|e| panic!("verify: {e}"));
     f
 }
@@ -232,6 +250,10 @@ pub struct Start {
     pub cb0: Vec<u32>,
     pub active: u64,
     pub private_lane_bytes: u32,
+    /// Further constant buffers: (id, dwords).
+    pub cbs: Vec<(u32, Vec<u32>)>,
+    /// The texture resource table's words (empty: none bound).
+    pub tex_resources: Vec<u32>,
 }
 
 impl Default for Start {
@@ -242,6 +264,8 @@ impl Default for Start {
             cb0: vec![0; 16],
             active: u64::MAX,
             private_lane_bytes: 0,
+            cbs: Vec::new(),
+            tex_resources: Vec::new(),
         }
     }
 }
@@ -287,6 +311,20 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
     set_pair(&mut state, l.active(), st.active);
     set_pair(&mut state, l.pool_base(), pool);
     set_pair(&mut state, l.const_buffer(0), cb);
+    for (id, dwords) in &st.cbs {
+        let bytes: Vec<u8> = dwords.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let a = mem.alloc_bytes(&bytes, 256).unwrap();
+        set_pair(&mut state, l.const_buffer(*id), a);
+    }
+    if !st.tex_resources.is_empty() {
+        let bytes: Vec<u8> = st
+            .tex_resources
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let a = mem.alloc_bytes(&bytes, 256).unwrap();
+        set_pair(&mut state, l.tex_resources(), a);
+    }
     let mut private = vec![0u8; (st.private_lane_bytes * LANES) as usize];
     let mut lds = vec![0u8; 64];
     let prog = engine.prepare(Arc::new(f.clone())).unwrap();
@@ -326,10 +364,14 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
 /// Runs `p` on both engines from `st`; checks that they agree on the outcome, R0-R31, the
 /// pool and the private memory; returns the interpreter's state.
 pub fn run(p: &Program, st: &Start) -> Out {
-    let f = lift_ok(p);
-    let a = run_on(&Interpreter, &f, st);
+    run_function(&lift_ok(p), st)
+}
+
+/// [`run`] of a lifted function.
+pub fn run_function(f: &Function, st: &Start) -> Out {
+    let a = run_on(&Interpreter, f, st);
     let jit = wavejit_jit::Jit::new().expect("host supported by Cranelift");
-    let b = run_on(&jit, &f, st);
+    let b = run_on(&jit, f, st);
     assert_eq!(a.result, b.result, "engines disagree on the outcome");
     for n in 0..32 {
         for c in 0..4 {
