@@ -185,12 +185,21 @@ enum LodSrc {
 enum Kind {
     Ld,
     ResInfo,
-    Sample { lod: LodSrc, compare: bool },
+    Sample {
+        lod: LodSrc,
+        compare: bool,
+    },
     /// GATHER4 (component INST_MOD) and GATHER4_C.
-    Gather { compare: bool },
+    Gather {
+        compare: bool,
+    },
     /// GET_GRADIENTS_H (`v` false) / _V; INST_MOD 1 asks for fine derivatives.
-    GetGradients { v: bool },
-    SetGradients { v: bool },
+    GetGradients {
+        v: bool,
+    },
+    SetGradients {
+        v: bool,
+    },
 }
 
 /// The decoded TEX words.

@@ -272,7 +272,9 @@ impl Lifter<'_> {
             mip_base,
             palign,
         };
-        let lv = level_table(&mut ir, &geo, size, base_level, is3d, layered, bytes, is_buf);
+        let lv = level_table(
+            &mut ir, &geo, size, base_level, is3d, layered, bytes, is_buf,
+        );
         Res {
             dim,
             size,
@@ -334,7 +336,6 @@ impl Lifter<'_> {
             ok,
         }
     }
-
 
     /// The geometry of level `l` (a lane i32 in `0..16`, or uniform).
     pub(super) fn tex_level(&mut self, r: &Res, l: Value) -> Level {

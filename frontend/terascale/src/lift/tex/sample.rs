@@ -259,7 +259,13 @@ impl Lifter<'_> {
     }
 
     /// The four components of texel `idx` for the lanes of `mask` (others read 0).
-    pub(super) fn texel(&mut self, r: &Res, lv: &Level, idx: [Value; 3], mask: Value) -> [Value; 4] {
+    pub(super) fn texel(
+        &mut self,
+        r: &Res,
+        lv: &Level,
+        idx: [Value; 3],
+        mask: Value,
+    ) -> [Value; 4] {
         let a = self.texel_addr(r, lv, idx);
         [0u8, 1, 2, 3].map(|c| {
             self.b.load_format(
