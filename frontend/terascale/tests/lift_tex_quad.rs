@@ -23,7 +23,7 @@ fn quad_coords(lane: u32) -> [f32; 3] {
     ];
     [
         base[0] + s * (px + 0.3 * py),
-        base[1] + s * (0.6 * px + 1.7 * py) * if q % 3 == 0 { 0.25 } else { 1.0 },
+        base[1] + s * (0.6 * px + 1.7 * py) * if q.is_multiple_of(3) { 0.25 } else { 1.0 },
         base[2] + s * (0.5 * px - 0.8 * py),
     ]
 }
@@ -237,7 +237,7 @@ fn get_gradients_returns_coarse_or_fine_quad_derivatives() {
             st.bind_res = false;
             st.bind_smp = false;
             let out = run(&[t], &st);
-            for lane in 0..LANES as usize {
+            for (lane, got) in out.iter().enumerate() {
                 let d = [0, 1, 2, 3].map(|k| {
                     let (dx, dy) = if inst_mod == 1 {
                         fine(&src, lane, k)
@@ -247,7 +247,7 @@ fn get_gradients_returns_coarse_or_fine_quad_derivatives() {
                     if v { dy } else { dx }.to_bits()
                 });
                 assert_eq!(
-                    out[lane],
+                    *got,
                     [d[0], d[1], ONE, d[3]],
                     "{op:?} mod {inst_mod} lane {lane}"
                 );
