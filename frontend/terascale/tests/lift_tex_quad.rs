@@ -74,7 +74,11 @@ fn fine(src: &[[u32; 4]], lane: usize, k: usize) -> (f32, f32) {
 }
 
 fn mip_desc(d: Desc) -> Desc {
-    let l0 = Desc { last_level: 0, ..d };
+    let l0 = Desc {
+        last_level: 0,
+        base_level: 0,
+        ..d
+    };
     Desc {
         last_level: 4,
         mip: levels_bytes(&host_levels(&l0, 4), 4) as u64,
@@ -465,5 +469,90 @@ fn inactive_lanes_keep_their_registers_but_feed_their_quad() {
             x.sample(c, l)
         };
         assert_eq!(out[lane], want, "lane {lane}");
+    }
+}
+
+#[test]
+fn get_comp_tex_lod_returns_the_clamped_and_the_raw_lod() {
+    // Levels 1..=4 (BASE_LEVEL 1), MIN_LOD 0.5, MAX_LOD 6: X is clamped to [0.5, 3].
+    let d = mip_desc(Desc {
+        w: 16,
+        h: 12,
+        pitch: 64,
+        base_level: 1,
+        ..D2
+    });
+    let s = Samp {
+        min_lod: 32,
+        max_lod: 6 << 6,
+        ..TRILINEAR
+    };
+    let t = Tex {
+        lod_bias: 3,
+        dst_sel: [1, 0, 5, 4],
+        ..tex(FetchOp::TEX_GET_COMP_TEX_LOD)
+    };
+    let src = quad_src(|_| 0.0);
+    let s2 = src.clone();
+    check_with(
+        &t,
+        &d,
+        &s,
+        src,
+        |lane, _| {
+            let dd = [0, 1, 2].map(|k| coarse(&s2, lane, k));
+            let raw = host_lambda(&d, &t, dd.map(|v| v.0), dd.map(|v| v.1));
+            let c = raw.max(0.5).min(6.0).max(0.0).min(3.0);
+            [raw.to_bits(), c.to_bits(), ONE, 0]
+        },
+        "GET_COMP_TEX_LOD",
+    );
+}
+
+#[test]
+fn keep_gradients_stores_the_quad_derivatives_and_returns_the_border_colour() {
+    let d = mip_desc(Desc {
+        w: 16,
+        h: 12,
+        pitch: 64,
+        dst_sel: [2, 3, 0, 5],
+        ..D2
+    });
+    let keep = |dst_sel| Tex {
+        dst_sel,
+        ..tex(FetchOp::TEX_KEEP_GRADIENTS)
+    };
+    // KEEP_GRADIENTS then SAMPLE_G on the same coordinates samples as SAMPLE does.
+    let levels = host_levels(&d, 4);
+    let data = f32_levels(&levels, |l, x, y, z| tex_value(x, y, z) + 1000.0 * l as f32);
+    let src = quad_src(|_| 0.0);
+    let t = tex(FetchOp::TEX_SAMPLE_G);
+    let out = run(
+        &[keep([7; 4]), t],
+        &setup(data.clone(), d, TRILINEAR, src.clone()),
+    );
+    let elem = |l: usize, i: [i64; 3]| f32_elem(&data, &levels[l], i);
+    let x = Sample {
+        d: &d,
+        s: &TRILINEAR,
+        t: &t,
+        levels: &levels,
+        elem: &elem,
+        compare: None,
+    };
+    for (lane, got) in out.iter().enumerate() {
+        let dd = [0, 1, 2].map(|k| coarse(&src, lane, k));
+        let l = host_lambda(&d, &t, dd.map(|v| v.0), dd.map(|v| v.1));
+        let c = [0, 1, 2].map(|k| f32::from_bits(src[lane][k]));
+        let e = x.sample(c, l);
+        let sw = [e[2], e[3], e[0], ONE];
+        assert_eq!(*got, sw, "lane {lane}");
+    }
+    // Its own result: the border colour through both DST_SELs.
+    let out = run(&[keep([3, 1, 4, 7])], &setup(data, d, TRILINEAR, src));
+    let b = TRILINEAR.border;
+    let sw = [b[2], b[3], b[0], ONE];
+    for (lane, got) in out.iter().enumerate() {
+        assert_eq!(*got, [sw[3], sw[1], 0, R2_MARK], "lane {lane}");
     }
 }

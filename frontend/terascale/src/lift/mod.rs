@@ -42,8 +42,8 @@
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! the TEX instructions and fields `tex` lists (SAMPLE_C_L/C_LB, GATHER4_O/C_O,
-//! SET_TEXTURE_OFFSETS, KEEP_GRADIENTS, GET_COMP_TEX_LOD, GET_NUMBER_OF_SAMPLES; see `tex` for
-//! the resources the others support), MEM_RD_SCATTER/GDS fetches, exports, streams,
+//! SET_TEXTURE_OFFSETS, GET_NUMBER_OF_SAMPLES; see `tex` for the resources the others
+//! support), MEM_RD_SCATTER/GDS fetches, exports, streams,
 //! rings, scratch accesses other than four-dword elements (see `scratch`), the RAT
 //! instructions `mem` does not list (STORE_TYPED, CMPXCHG_FLT, STORE_RAW_FDENORM,
 //! STORE_SHORT/BYTE, NOP_RTN), RAT bursts other than cacheless stores, SET_LDS_SIZE and the

@@ -40,9 +40,11 @@ pub fn tex(op: FetchOp) -> Tex {
     let inst = match op {
         TEX_LD => 3,
         TEX_GET_TEXTURE_RESINFO => 4,
+        TEX_GET_COMP_TEX_LOD => 6,
         TEX_GET_GRADIENTS_H => 7,
         TEX_GET_GRADIENTS_V => 8,
         TEX_SET_TEXTURE_OFFSETS => 9,
+        TEX_KEEP_GRADIENTS => 10,
         TEX_SET_GRADIENTS_H => 11,
         TEX_SET_GRADIENTS_V => 12,
         TEX_SAMPLE => 16,

@@ -31,11 +31,22 @@
 //! `f = λ - floor(λ)` (f32, [`super::ir::Ir::lerp`]), else `τ1`. INT formats are never
 //! blended (as with the texel filter, they read `τ1`).
 //!
-//! # GET_GRADIENTS_H/V, SET_GRADIENTS_H/V
+//! # GET_COMP_TEX_LOD
+//! "X = clamped LOD; Y = non-clamped" (L9545): Y is the hardware-computed `λ` above (LOD_BIAS
+//! included), X that `λ` clamped to [MIN_LOD, MAX_LOD] and then to the levels the resource
+//! has, `[0, LAST_LEVEL - BASE_LEVEL]` (D3D10.1's `lod` and OpenGL's textureQueryLod clamp to
+//! the accessible levels); Z and W are 0; DST_SEL 5 is 1.0. NaN stays NaN in both.
+//!
+//! # GET_GRADIENTS_H/V, SET_GRADIENTS_H/V, KEEP_GRADIENTS
 //! GET returns the four source components' quad derivatives along x (H) or y (V): coarse as
 //! above, or fine with INST_MOD 1 (`u[l | 1] - u[l & !1]`, `u[l | 2] - u[l & !2]`), through the
 //! instruction's DST_SEL (5 is 1.0). SET stores the source's x, y, z in the lane's `grad`
 //! cells ([`super::super::TsLayout::grad`]) for the active lanes; they need no resource.
+//! KEEP_GRADIENTS is documented as GET_GRADIENTS_H/V then SET_GRADIENTS_H/V of the source
+//! (coarse, "as they would be calculated in the sample instruction"); "unless masked or set
+//! to output constant 1 or 0 by the DS* fields, it returns the border color as determined by
+//! the sampler and resource": the sampler's border colour (`sample`, step 7) through the
+//! resource's and the instruction's DST_SEL, which then needs both tables bound.
 use super::ir::Ir;
 use super::resource::{Res, Smp};
 use super::{Lifter, LodSrc, Tex};
@@ -106,8 +117,18 @@ impl Lifter<'_> {
 
     /// `λ` clamped to [MIN_LOD, MAX_LOD] (module doc).
     pub(super) fn tex_lod(&mut self, t: &Tex, src: LodSrc, r: &Res, s: &Smp) -> Value {
+        let raw = self.tex_lod_raw(t, src, r);
+        let mut ir = Ir(&mut self.b);
+        let lo = ir.fcmp(FloatCC::Lt, raw, s.min_lod);
+        let v = ir.fsel(lo, s.min_lod, raw);
+        let hi = ir.fcmp(FloatCC::Gt, v, s.max_lod);
+        ir.fsel(hi, s.max_lod, v)
+    }
+
+    /// `λ` before the clamp (module doc).
+    fn tex_lod_raw(&mut self, t: &Tex, src: LodSrc, r: &Res) -> Value {
         let bias = self.b.f32(t.lod_bias as f32 / 16.0);
-        let raw = match src {
+        match src {
             LodSrc::Zero => self.b.f32(0.0),
             LodSrc::Explicit => {
                 let w = self.tex_srcf(t, 3);
@@ -156,12 +177,45 @@ impl Lifter<'_> {
                 let l = ir.f(Op::Flog2(Trans::Ieee), &[rho]);
                 ir.f(Op::Fadd, &[l, bias])
             }
-        };
+        }
+    }
+
+    /// GET_COMP_TEX_LOD (module doc).
+    pub(super) fn tex_get_lod(&mut self, t: &Tex) {
+        let r = self.resource(t.resource);
+        let s = self.sampler(t.sampler);
+        let raw = self.tex_lod_raw(t, LodSrc::Quad, &r);
+        let clamped = self.tex_lod(t, LodSrc::Quad, &r, &s);
         let mut ir = Ir(&mut self.b);
-        let lo = ir.fcmp(FloatCC::Lt, raw, s.min_lod);
-        let v = ir.fsel(lo, s.min_lod, raw);
-        let hi = ir.fcmp(FloatCC::Gt, v, s.max_lod);
-        ir.fsel(hi, s.max_lod, v)
+        let span = ir.op(Op::Isub, I32, &[r.last_level, r.base_level]);
+        let top = ir.0.op_mode(Op::UtoF, F32_MODE, F32, &[span]);
+        let zero = ir.fk(0.0);
+        let lo = ir.fcmp(FloatCC::Lt, clamped, zero);
+        let v = ir.fsel(lo, zero, clamped);
+        let hi = ir.fcmp(FloatCC::Gt, v, top);
+        let v = ir.fsel(hi, top, v);
+        let e = [v, raw].map(|x| ir.op(Op::Bitcast, I32, &[x]));
+        let (z, one) = (ir.k(0), ir.k(1f32.to_bits()));
+        self.tex_write_raw(t, [e[0], e[1], z, z], one);
+    }
+
+    /// KEEP_GRADIENTS: stores the coarse derivatives of the source's x, y, z as
+    /// SET_GRADIENTS_H/V would (module doc).
+    pub(super) fn tex_keep_gradients(&mut self, t: &Tex) {
+        let act = self.active();
+        let lanes = self.b.mask_from_bits(act);
+        let mut d = Vec::new();
+        for k in 0..3 {
+            let c = self.tex_srcf(t, k);
+            d.push(self.quad_derivs(c, false));
+        }
+        for (k, (dx, dy)) in d.into_iter().enumerate() {
+            for (v, g) in [(false, dx), (true, dy)] {
+                let g = self.b.op(Op::Bitcast, I32, &[g]);
+                let reg = self.l.grad(v, k as u32);
+                self.b.def_reg(reg, g, Some(lanes));
+            }
+        }
     }
 
     /// The levels a sample with LOD `lod` reads (module doc, "Levels").

@@ -83,8 +83,9 @@
 //!
 //! # Unsupported at lift time
 //! SAMPLE_C_L and SAMPLE_C_LB (the document takes both the LOD and the reference from
-//! src0.W), GATHER4_O/GATHER4_C_O and SET_TEXTURE_OFFSETS, KEEP_GRADIENTS,
-//! GET_COMP_TEX_LOD, GET_NUMBER_OF_SAMPLES, SRC_REL/DST_REL, ALT_CONST,
+//! src0.W), GATHER4_O/GATHER4_C_O and SET_TEXTURE_OFFSETS (the unit of GPR offsets is not
+//! documented), GET_NUMBER_OF_SAMPLES (MSAA resources are not implemented), cube maps (DIM
+//! 3: the coordinate convention of a cube sample is not documented), SRC_REL/DST_REL, ALT_CONST,
 //! RESOURCE/SAMPLER_INDEX_MODE, INST_MOD on LD (LDFPTR), the reserved SRC_SEL 6/7 and
 //! DST_SEL 6.
 use super::{LiftError, Lifter};
@@ -200,6 +201,10 @@ enum Kind {
     SetGradients {
         v: bool,
     },
+    /// KEEP_GRADIENTS.
+    KeepGradients,
+    /// GET_COMP_TEX_LOD.
+    GetLod,
 }
 
 /// The decoded TEX words.
@@ -234,6 +239,15 @@ impl Lifter<'_> {
             Kind::SetGradients { v } => {
                 self.tex_set_gradients(&t, v);
                 return Ok(());
+            }
+            Kind::KeepGradients => {
+                self.tex_keep_gradients(&t);
+                if t.dst_sel.iter().all(|&s| s > 3) {
+                    let one = self.b.i32(1f32.to_bits());
+                    let z = self.b.i32(0);
+                    self.tex_write_raw(&t, [z; 4], one);
+                    return Ok(());
+                }
             }
             _ => {}
         }
@@ -282,6 +296,14 @@ impl Lifter<'_> {
             Kind::Ld => self.tex_ld(&t),
             Kind::Sample { lod, compare } => self.tex_sample(&t, lod, compare),
             Kind::Gather { compare } => self.tex_gather(&t, compare),
+            Kind::GetLod => self.tex_get_lod(&t),
+            Kind::KeepGradients => {
+                // Values do not cross the check's block boundary: read the words again.
+                let r = self.resource(t.resource);
+                let s = self.sampler(t.sampler);
+                let b = self.border_color(&t, &r, &s);
+                self.tex_write(&t, &r, b);
+            }
             Kind::GetGradients { .. } | Kind::SetGradients { .. } => unreachable!(),
         }
         Ok(())
@@ -307,6 +329,8 @@ impl Lifter<'_> {
             TEX_GET_GRADIENTS_V => Kind::GetGradients { v: true },
             TEX_SET_GRADIENTS_H => Kind::SetGradients { v: false },
             TEX_SET_GRADIENTS_V => Kind::SetGradients { v: true },
+            TEX_KEEP_GRADIENTS => Kind::KeepGradients,
+            TEX_GET_COMP_TEX_LOD => Kind::GetLod,
             TEX_SAMPLE_C_L | TEX_SAMPLE_C_LB => {
                 return Err(un(
                     "the document takes both the LOD and the compare reference from src0.W",
@@ -314,8 +338,8 @@ impl Lifter<'_> {
             }
             _ => {
                 return Err(un(
-                    "TEX instruction not lifted (GATHER4_O/C_O, SET_TEXTURE_OFFSETS, \
-                     KEEP_GRADIENTS, GET_COMP_TEX_LOD and GET_NUMBER_OF_SAMPLES are not)",
+                    "TEX instruction not lifted (GATHER4_O/C_O, SET_TEXTURE_OFFSETS and \
+                     GET_NUMBER_OF_SAMPLES are not)",
                 ))
             }
         };
