@@ -502,7 +502,7 @@ fn get_comp_tex_lod_returns_the_clamped_and_the_raw_lod() {
         |lane, _| {
             let dd = [0, 1, 2].map(|k| coarse(&s2, lane, k));
             let raw = host_lambda(&d, &t, dd.map(|v| v.0), dd.map(|v| v.1));
-            let c = raw.max(0.5).min(6.0).max(0.0).min(3.0);
+            let c = raw.clamp(0.5, 6.0).clamp(0.0, 3.0);
             [raw.to_bits(), c.to_bits(), ONE, 0]
         },
         "GET_COMP_TEX_LOD",
