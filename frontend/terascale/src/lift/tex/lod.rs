@@ -9,17 +9,18 @@
 //!   top left, `4k + 1` its x neighbour (lane ^ 1), `4k + 2` its y neighbour (lane ^ 2). This
 //!   is the pixel-quad order of pixel shaders; a compute dispatch has no pixels, so its quads
 //!   are simply four consecutive lanes. Derivatives are coarse, as a pixel quad's hardware
-//!   derivatives are: every lane of the quad gets `ddx = u[4k + 1] - u[4k]` and
-//!   `ddy = u[4k + 2] - u[4k]` (f32 subtraction). `u = s * n` per axis the DIM samples
-//!   spatially (x; x, y; x, y, z; not an array's slice), `n` the size of level BASE_LEVEL,
-//!   `s` the coordinate (unnormalized coordinates are used as they are).
+//!   derivatives are: every lane of the quad gets `ddx = (s[4k + 1] - s[4k]) * n` and
+//!   `ddy = (s[4k + 2] - s[4k]) * n` (f32), per axis the DIM samples spatially (x; x, y;
+//!   x, y, z; not an array's slice), `s` the coordinate and `n` the size of level BASE_LEVEL
+//!   (unnormalized coordinates are not scaled). Inactive lanes' coordinates take part.
 //! - SAMPLE_G, SAMPLE_G_LB, SAMPLE_C_G, SAMPLE_C_G_LB: `ddx`, `ddy` are the lane's stored
 //!   SET_GRADIENTS_H and SET_GRADIENTS_V x, y, z, scaled by `n` like the coordinates.
 //!
 //! Then (OpenGL 4.6 §8.14.1; the hardware's approximation is undocumented):
 //! `ρx = sqrt(Σ ddx_a²)`, `ρy = sqrt(Σ ddy_a²)` (f32, axes in order x, y, z),
-//! `λ = log2(max(ρx, ρy)) + LOD_BIAS / 16`, with the IR's correctly rounded sqrt and log2
-//! (`log2(0) = -inf`: a constant coordinate magnifies).
+//! `λ = log2(max(ρx, ρy)) + LOD_BIAS / 16`, with the IR's sqrt (correctly rounded) and log2
+//! (libm's f64 log2 rounded to f32; `log2(0) = -inf`: a constant coordinate magnifies).
+//! SAMPLE_LB therefore computes what SAMPLE does: the field is added to both.
 //!
 //! `λ` is clamped to [MIN_LOD, MAX_LOD] (a NaN `λ` stays NaN). `λ > 0` minifies
 //! (XY_MIN_FILTER), otherwise magnifies (XY_MAG_FILTER; NaN magnifies).
