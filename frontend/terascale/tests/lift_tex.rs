@@ -387,7 +387,7 @@ fn launch_convention_faults() {
     assert!(try_run(&[tex(FetchOp::TEX_LD)], &st).is_ok());
     for bad in [
         Desc { fmt: 49, ..D2 }, // BC1
-        Desc { dim: 3, ..D2 },  // cubemap
+        Desc { dim: 3, ..D2 },  // seamless cubemap
         Desc { nfa: 3, ..D2 },
     ] {
         let mut st = base();

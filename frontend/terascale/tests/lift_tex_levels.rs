@@ -240,7 +240,7 @@ fn ld_reads_the_level_in_w_and_zero_past_last_level() {
         },
         "LD 2D array, BASE_LEVEL 1",
     );
-    // A 1D array takes its slice from Y.
+    // A 1D array takes its slice from Z too; Y is ignored.
     let d = mipped(
         Desc {
             dim: 4,
@@ -253,7 +253,7 @@ fn ld_reads_the_level_in_w_and_zero_past_last_level() {
         1,
     );
     let src: Vec<[u32; 4]> = (0..LANES)
-        .map(|l| [l % 8, l / 16, 9, (l / 8) % 2])
+        .map(|l| [l % 8, 9, l / 16, (l / 8) % 2])
         .collect();
     let s2 = src.clone();
     check_with(
@@ -262,7 +262,7 @@ fn ld_reads_the_level_in_w_and_zero_past_last_level() {
         &SAMP,
         src,
         |lane, x| {
-            let [i, j, _, w] = s2[lane];
+            let [i, _, j, w] = s2[lane];
             let lv = &x.levels[w as usize];
             if i >= lv.size[0] || j >= lv.size[2] {
                 return [0, 0, 0, 0];
@@ -271,4 +271,82 @@ fn ld_reads_the_level_in_w_and_zero_past_last_level() {
         },
         "LD 1D array",
     );
+}
+
+/// Cube-map sources: face coordinates around [1, 2] (slightly outside on some lanes) and face
+/// ids from -0.6 to 6.4 (rounded, then clamped to 0..=5).
+fn cube_src(lod: impl Fn(u32) -> f32) -> Vec<[u32; 4]> {
+    (0..LANES)
+        .map(|l| {
+            let x = 0.8 + 0.0231 * ((l * 3) % 64) as f32;
+            let y = 0.85 + 0.0197 * ((l * 5) % 64) as f32;
+            let z = (l % 8) as f32 - 0.6 + 0.37 * ((l / 8) % 3) as f32;
+            [x, y, z, lod(l)].map(f32::to_bits)
+        })
+        .collect()
+}
+
+#[test]
+fn cube_maps_sample_one_face_per_lane() {
+    let d = mipped(
+        Desc {
+            dim: 3,
+            w: 8,
+            h: 8,
+            pitch: 64,
+            ..D2
+        },
+        2,
+    );
+    for (clamp, mip) in [([2, 2, 0], 2), ([0, 1, 0], 1), ([6, 3, 0], 0)] {
+        let s = Samp {
+            clamp,
+            cube_wrap_off: true,
+            ..samp(mip)
+        };
+        for op in [FetchOp::TEX_SAMPLE_L, FetchOp::TEX_GATHER4] {
+            let t = tex(op);
+            let src = cube_src(lods);
+            let s2 = src.clone();
+            check_with(
+                &t,
+                &d,
+                &s,
+                src,
+                |lane, x| {
+                    let c = [0, 1, 2].map(|k| f32::from_bits(s2[lane][k]));
+                    if op == FetchOp::TEX_GATHER4 {
+                        let axes = x.axes(c, 0, true);
+                        [2, 3, 1, 0].map(|corner| x.corner(&axes, 0, corner)[0])
+                    } else {
+                        x.sample(c, f32::from_bits(s2[lane][3]))
+                    }
+                },
+                &format!("cube {op:?} clamp {clamp:?} mip {mip}"),
+            );
+        }
+    }
+    // RESINFO reports TEX_DEPTH + 1 as z; seamless filtering, cube arrays and LD trap.
+    let data = vec![0u8; 8192];
+    let src: Vec<[u32; 4]> = (0..LANES).map(|l| [l % 3, 0, 0, 0]).collect();
+    let out = run(
+        &[tex(FetchOp::TEX_GET_TEXTURE_RESINFO)],
+        &setup(data.clone(), d, SAMP, src.clone()),
+    );
+    for (lane, got) in out.iter().enumerate() {
+        let m = (8 >> src[lane][0]).max(1);
+        assert_eq!(*got, [m, m, 1, 3], "lane {lane}");
+    }
+    let cube_ok = Samp {
+        cube_wrap_off: true,
+        ..SAMP
+    };
+    for (dd, s, op) in [
+        (d, SAMP, FetchOp::TEX_SAMPLE_LZ),
+        (Desc { d: 2, ..d }, cube_ok, FetchOp::TEX_SAMPLE_LZ),
+        (d, cube_ok, FetchOp::TEX_LD),
+    ] {
+        let e = try_run(&[tex(op)], &setup(data.clone(), dd, s, src.clone())).unwrap_err();
+        assert!(e.contains("not one wavejit implements"), "{op:?}: {e}");
+    }
 }

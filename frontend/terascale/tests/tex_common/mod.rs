@@ -252,6 +252,8 @@ pub struct Samp {
     pub mip: u32,
     pub border_type: u32,
     pub compare: u32,
+    /// WORD2 DISABLE_CUBE_WRAP.
+    pub cube_wrap_off: bool,
     pub min_lod: u32,
     pub max_lod: u32,
     pub border: [u32; 4],
@@ -269,7 +271,8 @@ impl Samp {
             | self.border_type << 20
             | self.compare << 22;
         let [r, g, b, a] = self.border;
-        [w0, self.min_lod | self.max_lod << 12, 0, 0, r, g, b, a]
+        let w2 = u32::from(self.cube_wrap_off) << 29;
+        [w0, self.min_lod | self.max_lod << 12, w2, 0, r, g, b, a]
     }
 }
 
@@ -281,6 +284,7 @@ pub const SAMP: Samp = Samp {
     mip: 0,
     border_type: 3,
     compare: 0,
+    cube_wrap_off: false,
     min_lod: 0,
     max_lod: 15 << 6,
     border: [0x40f0_0000, 0xc000_0000, 0x3e80_0000, 0x4120_0000],
@@ -442,15 +446,17 @@ fn p2(v: u32) -> u32 {
 /// level BASE_LEVEL at offset 0 with the descriptor's pitch, the levels above it packed from
 /// `d.mip` after level 1.
 pub fn host_levels(d: &Desc, bpe: u32) -> Vec<HostLevel> {
-    let layered = d.dim == 4 || d.dim == 5;
+    let layered = matches!(d.dim, 3..=5);
     let is3d = d.dim == 2;
+    // A cube map is six slices.
+    let depth = if d.dim == 3 { 6 } else { d.d };
     let mut out = Vec::new();
     let mut next = d.mip;
     for l in 0..=d.last_level {
         let m = |v: u32| (v >> l).max(1);
-        let size = [m(d.w), m(d.h), if is3d { m(d.d) } else { d.d }];
+        let size = [m(d.w), m(d.h), if is3d { m(d.d) } else { depth }];
         let (pitch, rows, slices) = if l == 0 {
-            let s = if is3d || layered { d.d } else { 1 };
+            let s = if is3d || layered { depth } else { 1 };
             (d.pitch, d.h, s)
         } else {
             let a = if d.array_mode == 1 {
@@ -461,7 +467,7 @@ pub fn host_levels(d: &Desc, bpe: u32) -> Vec<HostLevel> {
             let s = if is3d {
                 p2(m(d.d))
             } else if layered {
-                d.d
+                depth
             } else {
                 1
             };
@@ -644,13 +650,19 @@ impl Sample<'_> {
     ) -> Vec<([i64; 2], [bool; 2], f32, bool)> {
         let lv = &self.levels[l];
         let d = self.d;
-        let layered = d.dim == 4 || d.dim == 5;
-        let spatial = [true, matches!(d.dim, 1 | 2 | 5), d.dim == 2];
+        let cube = d.dim == 3;
+        let layered = matches!(d.dim, 3..=5);
+        let spatial = [true, matches!(d.dim, 1 | 2 | 3 | 5), d.dim == 2];
+        // Cube face coordinates arrive in [1, 2].
+        let coords = if cube {
+            [coords[0] - 1.0, coords[1] - 1.0, coords[2]]
+        } else {
+            coords
+        };
         (0..3)
             .map(|a| {
                 if a == 2 && layered {
-                    let c = if d.dim == 4 { coords[1] } else { coords[2] };
-                    let i = host_slice(c, lv.size[2], self.t.normalized);
+                    let i = host_slice(coords[2], lv.size[2], self.t.normalized && !cube);
                     return ([i, i], [false, false], 0.0, false);
                 }
                 if !spatial[a] {

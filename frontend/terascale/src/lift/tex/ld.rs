@@ -2,7 +2,8 @@
 //!
 //! # LD
 //! X, Y, Z are unsigned texel indices (SRC_SEL constants are the bits of 0.0 and 1.0): x;
-//! x, y (2D); x, y, z (3D); x and the slice y (1D array); x, y and the slice z (2D array).
+//! x, y (2D); x, y, z (3D); x and the slice z (1D array); x, y and the slice z (2D array).
+//! LD of a cube map traps ("any resource type other than a cubemap", 8.3).
 //! W is the level relative to BASE_LEVEL ("W is interpreted by the texture unit as LOD",
 //! 8.3; D3D10 `ld` counts from the view's most detailed level). An index outside the level,
 //! or a level above LAST_LEVEL, reads 0 in every component (the D3D10 `ld` rule; the ISA
@@ -13,8 +14,8 @@
 //!
 //! # GET_TEXTURE_RESINFO
 //! With `l = min(src.x, 31)` (an unsigned LOD): x = `max(1, width >> l)`,
-//! y = `max(1, height >> l)`, z = `max(1, depth >> l)` for 3D and `depth` (the slice count)
-//! otherwise, w = `LAST_LEVEL - BASE_LEVEL + 1`, all integers (Mesa's TXQ uses the results
+//! y = `max(1, height >> l)`, z = `max(1, depth >> l)` for 3D and `depth` (TEX_DEPTH + 1:
+//! the slice count of arrays) otherwise, w = `LAST_LEVEL - BASE_LEVEL + 1`, all integers (Mesa's TXQ uses the results
 //! as integers). The document only says "width, height, depth, and number of mipmap levels"
 //! (L9539).
 use super::ir::Ir;
@@ -37,9 +38,7 @@ impl Lifter<'_> {
         let zero = ir.k(0);
         let w = ir.sel(lvl_ok, src[3], zero);
         let l = ir.add(r.base_level, w);
-        let is1da = ir.eqk(r.dim, 4);
-        let slice = ir.sel(is1da, src[1], src[2]);
-        let z_idx = ir.sel(r.layered, slice, src[2]);
+        let z_idx = src[2];
         let z_used = ir.or(uz, r.layered);
         let lv = self.tex_level(&r, l);
         let mut ir = Ir(&mut self.b);
@@ -66,7 +65,7 @@ impl Lifter<'_> {
         let k31 = ir.k(31);
         let l = ir.op(Op::Umin, I32, &[lod, k31]);
         let [w, h, d] = r.size.map(|s| ir.minify(s, l));
-        let z = ir.sel(r.is3d, d, r.size[2]);
+        let z = ir.sel(r.is3d, d, r.depth);
         let one = ir.k(1);
         self.tex_write_raw(t, [w, h, z, r.levels], one);
     }

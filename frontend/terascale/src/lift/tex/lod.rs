@@ -11,7 +11,7 @@
 //!   are simply four consecutive lanes. Derivatives are coarse, as a pixel quad's hardware
 //!   derivatives are: every lane of the quad gets `ddx = (s[4k + 1] - s[4k]) * n` and
 //!   `ddy = (s[4k + 2] - s[4k]) * n` (f32), per axis the DIM samples spatially (x; x, y;
-//!   x, y, z; not an array's slice), `s` the coordinate and `n` the size of level BASE_LEVEL
+//!   x, y, z; not an array's slice or a cube's face), `s` the coordinate and `n` the size of level BASE_LEVEL
 //!   (unnormalized coordinates are not scaled). Inactive lanes' coordinates take part.
 //! - SAMPLE_G, SAMPLE_G_LB, SAMPLE_C_G, SAMPLE_C_G_LB: `ddx`, `ddy` are the lane's stored
 //!   SET_GRADIENTS_H and SET_GRADIENTS_V x, y, z, scaled by `n` like the coordinates.
@@ -105,7 +105,7 @@ impl Lifter<'_> {
         (dx, dy)
     }
 
-    /// The spatially sampled axes: x always, y for 2D/3D/2D_ARRAY, z for 3D.
+    /// The spatially sampled axes: x always, y for 2D/3D/cube/2D_ARRAY, z for 3D.
     pub(super) fn spatial_axes(&mut self, r: &Res) -> [Value; 3] {
         let mut ir = Ir(&mut self.b);
         let t = ir.0.bool(true);
@@ -113,6 +113,7 @@ impl Lifter<'_> {
         let d2a = ir.eqk(r.dim, 5);
         let y = ir.or(d2, r.is3d);
         let y = ir.or(y, d2a);
+        let y = ir.or(y, r.is_cube);
         [t, y, r.is3d]
     }
 

@@ -33,12 +33,13 @@
 //!   TD_*_SAMPLER*_BORDER_* registers; they are used when BORDER_COLOR_TYPE is 3.
 //!
 //! An address of 0 means nothing is bound: the instruction traps (a guest fault naming it).
-//! A resource this module does not implement (TYPE invalid; DIM CUBEMAP or MSAA; a tiled
-//! ARRAY_MODE (>= 2); BASE_LEVEL above LAST_LEVEL; an unlisted DATA_FORMAT; NUM_FORMAT_ALL
-//! 3; FORMAT_COMP 2/3 (biased); a reserved DST_SEL; a buffer with STRIDE 0 or an
-//! ENDIAN_SWAP, or read by anything but LD) or sampler (filters other than point/bilinear,
-//! Z_FILTER 3, MIP_FILTER 3; a depth compare on an INT format) traps too. WORD5's
-//! BASE_ARRAY/LAST_ARRAY are not read: an array's slices are 0..=TEX_DEPTH.
+//! A resource this module does not implement (TYPE invalid; DIM MSAA; a cube map array
+//! (CUBEMAP with TEX_DEPTH > 0); a tiled ARRAY_MODE (>= 2); BASE_LEVEL above LAST_LEVEL; an
+//! unlisted DATA_FORMAT; NUM_FORMAT_ALL 3; FORMAT_COMP 2/3 (biased); a reserved DST_SEL; a
+//! buffer with STRIDE 0 or an ENDIAN_SWAP, or read by anything but LD; a cube map read by
+//! LD) or sampler (filters other than point/bilinear, Z_FILTER 3, MIP_FILTER 3; a depth
+//! compare on an INT format; a cube map without WORD2 DISABLE_CUBE_WRAP) traps too.
+//! WORD5's BASE_ARRAY/LAST_ARRAY are not read: an array's slices are 0..=TEX_DEPTH.
 //!
 //! # Addressing and mip levels
 //! Texel `(x, y, z)` of level `l` is at `A(l) + ((z * rows(l) + y) * pitch(l) + x) * bytes`
@@ -77,17 +78,27 @@
 //! "One" is integer 1 for INT formats and 1.0f otherwise (as for vertex fetches).
 //!
 //! # Sampling (SAMPLE*, see `sample`), LOD (see `lod`), GATHER4* (see `gather`)
-//! Coordinates are SRC_SEL'd source components: x; x, y (2D); x, y, z (3D); for 1D arrays
-//! y and for 2D arrays z is the slice (not filtered: `clamp(floor(u + 0.5), 0, D - 1)`,
-//! OpenGL 4.6 §8.14.2's layer rule, `u` scaled by `D` when its COORD_TYPE is normalized).
+//! Coordinates are SRC_SEL'd source components: x; x, y (2D); x, y, z (3D). Arrays take
+//! their slice from z (Mesa r600_shader.c `tgsi_tex` moves a 1D array's layer from y to z
+//! and marks z unnormalized for both array kinds): `clamp(floor(u + 0.5), 0, D - 1)`,
+//! OpenGL 4.6 §8.14.2's layer rule, `u = z * D` when COORD_TYPE_Z is normalized, else `z`;
+//! the slice is never filtered or minified.
+//!
+//! A cube map (DIM 3) is six slices, the faces in CUBE's face-id order (Mesa lays a cube out
+//! as a 6-layer array). Its TEX source is what Mesa's `tgsi_tex` feeds it after the CUBE ALU
+//! op: x and y are the face coordinates `sc / (2 |ma|) + 1.5` and `tc / (2 |ma|) + 1.5`, in
+//! [1, 2], and z the face id. We sample face `clamp(floor(z + 0.5), 0, 5)` (z is never
+//! scaled) as a 2D texture at `(x - 1, y - 1)`, OpenGL's `(s, t)` of the face. Hardware cube
+//! filtering is seamless unless the sampler's WORD2 DISABLE_CUBE_WRAP (bit 29) is set (Mesa
+//! sets it for non-seamless samplers); seamless filtering across faces is not implemented,
+//! so a cube map needs that bit, and each face then wraps with the sampler's CLAMP modes.
 //!
 //! # Unsupported at lift time
 //! SAMPLE_C_L and SAMPLE_C_LB (the document takes both the LOD and the reference from
 //! src0.W), GATHER4_O/GATHER4_C_O and SET_TEXTURE_OFFSETS (the unit of GPR offsets is not
-//! documented), GET_NUMBER_OF_SAMPLES (MSAA resources are not implemented), cube maps (DIM
-//! 3: the coordinate convention of a cube sample is not documented), SRC_REL/DST_REL, ALT_CONST,
-//! RESOURCE/SAMPLER_INDEX_MODE, INST_MOD on LD (LDFPTR), the reserved SRC_SEL 6/7 and
-//! DST_SEL 6.
+//! documented), GET_NUMBER_OF_SAMPLES (MSAA resources are not implemented), SRC_REL/DST_REL,
+//! ALT_CONST, RESOURCE/SAMPLER_INDEX_MODE, INST_MOD on LD (LDFPTR), the reserved SRC_SEL 6/7
+//! and DST_SEL 6.
 use super::{LiftError, Lifter};
 use crate::inst::{bits, FetchInst};
 use crate::tables::FetchOp;
@@ -264,6 +275,8 @@ impl Lifter<'_> {
         let mut bad = self.b.op(Op::Not, I1, &[r.ok]);
         if t.kind != Kind::Ld {
             bad = self.b.op(Op::Or, I1, &[bad, r.is_buf]);
+        } else {
+            bad = self.b.op(Op::Or, I1, &[bad, r.is_cube]);
         }
         if sampled {
             let s = self.sampler(t.sampler);
@@ -276,6 +289,10 @@ impl Lifter<'_> {
             if compare {
                 bad = self.b.op(Op::Or, I1, &[bad, r.is_int]);
             }
+            // Cube maps only with DISABLE_CUBE_WRAP (faces filtered on their own).
+            let wrap_on = self.b.op(Op::Not, I1, &[s.cube_wrap_off]);
+            let seamless = self.b.op(Op::And, I1, &[r.is_cube, wrap_on]);
+            bad = self.b.op(Op::Or, I1, &[bad, seamless]);
             if matches!(t.kind, Kind::Gather { .. }) {
                 // GATHER4 reads a 2x2 footprint: 1D/2D textures and arrays, not 3D.
                 let is3d = self.b.i32(2);

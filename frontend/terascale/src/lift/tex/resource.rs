@@ -15,7 +15,7 @@ const LEVELS: u32 = 16;
 pub(super) struct Res {
     /// DIM (0 for buffers).
     pub dim: Value,
-    /// Level-0 width, height, depth or slice count (a buffer: elements, 1, 1).
+    /// Level-0 width, height, depth or slice count (a cube: 6; a buffer: elements, 1, 1).
     pub size: [Value; 3],
     /// Bytes from one element to the next along x (the format's size; a buffer's STRIDE).
     pub bytes: Value,
@@ -29,9 +29,12 @@ pub(super) struct Res {
     pub levels: Value,
     pub base_level: Value,
     pub last_level: Value,
-    /// DIM 1D_ARRAY or 2D_ARRAY.
+    /// DIM 1D_ARRAY, 2D_ARRAY or CUBEMAP (slices that are not filtered or minified).
     pub layered: Value,
     pub is3d: Value,
+    pub is_cube: Value,
+    /// TEX_DEPTH + 1 (1 for buffers).
+    pub depth: Value,
     /// Per level: (pitch in texels, rows per slice, address).
     lv: Vec<[Value; 3]>,
     /// Whether this module implements the resource.
@@ -50,6 +53,8 @@ pub(super) struct Smp {
     pub border_type: Value,
     /// DEPTH_COMPARE_FUNCTION (0 NEVER .. 7 ALWAYS).
     pub compare: Value,
+    /// WORD2 DISABLE_CUBE_WRAP (bit 29): cube faces filter on their own.
+    pub cube_wrap_off: Value,
     pub ok: Value,
 }
 
@@ -149,6 +154,12 @@ impl Lifter<'_> {
         let height = ir.field(w[1], 0, 14);
         let depth = ir.field(w[1], 14, 13);
         let tsize = [width, height, depth].map(|v| ir.addk(v, 1));
+        let depth = tsize[2];
+        // A cube map's six faces are its slices (Mesa lays a cube out as a 6-layer array).
+        let tdim0 = ir.field(w[0], 0, 3);
+        let cube = ir.eqk(tdim0, 3);
+        let six = ir.k(6);
+        let tsize = [tsize[0], tsize[1], ir.sel(cube, six, tsize[2])];
         let array_mode = ir.field(w[1], 28, 4);
         let k8 = ir.0.i64(8);
         let lo = ir.op(Op::Zext, I64, &[w[2]]);
@@ -238,6 +249,11 @@ impl Lifter<'_> {
         let dim_2da = ir.eqk(tdim, 5);
         let layered = ir.or(dim_1da, dim_2da);
         let dim_ok = ir.or(dim_le_3d, layered);
+        // Cube maps without arrays (TEX_DEPTH 0).
+        let one_face_set = ir.eqk(depth, 1);
+        let cube_ok = ir.and(cube, one_face_set);
+        let dim_ok = ir.or(dim_ok, cube_ok);
+        let layered = ir.or(layered, cube);
         let tex_ok = [
             dim_ok,
             ir.icmp(IntCC::Ule, array_mode, k1),
@@ -255,7 +271,9 @@ impl Lifter<'_> {
         let ok = ir.and(ok, kind_ok);
         let ok = ir.and(ok, fmt_ok);
         let layered = ir.and(layered, is_tex);
+        let is_cube = ir.and(cube, is_tex);
         let is3d = ir.eqk(dim, 2);
+        let depth = ir.sel(is_buf, one, depth);
         let mk = ir.0.i64(8);
         let mlo = ir.op(Op::Zext, I64, &[w[3]]);
         let mip_base = ir.op(Op::Shl, I64, &[mlo, mk]);
@@ -288,6 +306,8 @@ impl Lifter<'_> {
             last_level,
             layered,
             is3d,
+            is_cube,
+            depth,
             lv,
             ok,
         }
@@ -297,6 +317,7 @@ impl Lifter<'_> {
         let reg = self.l.tex_samplers();
         let w0 = self.table_word(reg, SAMPLER_BYTES, id, 0);
         let w1 = self.table_word(reg, SAMPLER_BYTES, id, 1);
+        let w2 = self.table_word(reg, SAMPLER_BYTES, id, 2);
         let mut ir = Ir(&mut self.b);
         let clamp = [0, 3, 6].map(|lo| ir.field(w0, lo, 3));
         let mag = ir.field(w0, 9, 2);
@@ -305,6 +326,8 @@ impl Lifter<'_> {
         let mip = ir.field(w0, 15, 2);
         let border_type = ir.field(w0, 20, 2);
         let compare = ir.field(w0, 22, 3);
+        let cube_wrap_off = ir.field(w2, 29, 1);
+        let cube_wrap_off = ir.eqk(cube_wrap_off, 1);
         let lod = |ir: &mut Ir, lo: u32| {
             let v = ir.field(w1, lo, 12);
             let f = ir.0.op_mode(Op::UtoF, F32_MODE, F32, &[v]);
@@ -333,6 +356,7 @@ impl Lifter<'_> {
             max_lod,
             border_type,
             compare,
+            cube_wrap_off,
             ok,
         }
     }

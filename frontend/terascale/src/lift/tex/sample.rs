@@ -177,6 +177,17 @@ impl Lifter<'_> {
         footprint: bool,
     ) -> [Axis; 3] {
         let [_, uy, uz] = self.spatial_axes(r);
+        // A cube face's coordinates arrive in [1, 2] (parent module doc).
+        let coords = {
+            let mut ir = Ir(&mut self.b);
+            let one = ir.fk(1.0);
+            let mut c = coords;
+            for v in &mut c[..2] {
+                let m = ir.f(Op::Fsub, &[*v, one]);
+                *v = ir.fsel(r.is_cube, m, *v);
+            }
+            c
+        };
         let not_int = self.b.op(Op::Not, I1, &[r.is_int]);
         let lin = if footprint {
             linear_xy
@@ -212,25 +223,14 @@ impl Lifter<'_> {
             zlin,
             uz,
         );
-        // 1D arrays take the slice from y, 2D arrays from z.
-        let is1da = {
-            let mut ir = Ir(&mut self.b);
-            ir.eqk(r.dim, 4)
-        };
-        let sc = self.b.op(Op::Select, F32, &[is1da, coords[1], coords[2]]);
-        let norm = if t.normalized[1] == t.normalized[2] {
-            Some(t.normalized[1])
+        // Arrays take the slice, cube maps the face, from z (a face index is never scaled).
+        let slice = if t.normalized[2] {
+            let a = self.tex_slice(coords[2], lv.size[2], true);
+            let b = self.tex_slice(coords[2], lv.size[2], false);
+            let i = self.b.op(Op::Select, I32, &[r.is_cube, b.i[0], a.i[0]]);
+            Axis { i: [i, i], ..a }
         } else {
-            None
-        };
-        let slice = match norm {
-            Some(n) => self.tex_slice(sc, lv.size[2], n),
-            None => {
-                let a = self.tex_slice(coords[1], lv.size[2], t.normalized[1]);
-                let b = self.tex_slice(coords[2], lv.size[2], t.normalized[2]);
-                let i = self.b.op(Op::Select, I32, &[is1da, a.i[0], b.i[0]]);
-                Axis { i: [i, i], ..a }
-            }
+            self.tex_slice(coords[2], lv.size[2], false)
         };
         let pick = |b: &mut wavejit_ir::FunctionBuilder, l: Value, a: &Axis, z: &Axis| Axis {
             i: [0, 1].map(|k| b.op(Op::Select, I32, &[l, a.i[k], z.i[k]])),
