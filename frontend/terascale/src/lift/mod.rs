@@ -7,8 +7,9 @@
 //! - `alu`: ALU clauses: instruction groups, operands, predication, exec-mask updates.
 //! - `fetch`: vertex-fetch clauses (buffer loads), with `vtx_format` mapping their
 //!   DATA_FORMAT/NUM_FORMAT fields to IR element formats.
-//! - [`tex`]: TEX instructions (texture sampling, LD, GET_TEXTURE_RESINFO) and the launch
-//!   convention for texture resources and samplers.
+//! - [`tex`]: TEX instructions (sampling with mip levels, depth compares, gathers,
+//!   gradients, LD, GET_TEXTURE_RESINFO) and the launch convention for texture resources and
+//!   samplers.
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
 //! - `scratch`: MEM_WR_SCRATCH and MEM_RD_SCRATCH on the lane's private memory.
 //! - `mode`: SET_MODE (the float modes of an ALU clause).
@@ -45,8 +46,9 @@
 //!   `scratch`): the launch must give each lane [`scratch_lane_bytes`] bytes.
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
-//! TEX instructions other than SAMPLE_LZ, SAMPLE_L, LD and GET_TEXTURE_RESINFO (see `tex`
-//! for the resources and fields those support), MEM_RD_SCATTER/GDS fetches, exports, streams,
+//! the TEX instructions and fields `tex` lists (SAMPLE_C_L/C_LB, GATHER4_O/C_O,
+//! SET_TEXTURE_OFFSETS, GET_NUMBER_OF_SAMPLES; see `tex` for the resources the others
+//! support), MEM_RD_SCATTER/GDS fetches, exports, streams,
 //! rings, scratch accesses other than four-dword elements (see `scratch`), the RAT
 //! instructions `mem` does not list (STORE_TYPED, CMPXCHG_FLT, STORE_RAW_FDENORM,
 //! STORE_SHORT/BYTE, NOP_RTN), RAT bursts other than cacheless stores, SET_LDS_SIZE (L6587:

@@ -13,6 +13,7 @@
 //! | `ar` | lane | 1 | the address register AR.x (MOVA*) |
 //! | `oq` | lane | 32 | the LDS output queue: a ring of [`OQ_ENTRIES`] entries, A dword in cell `2i`, B in `2i + 1` (see `lds`) |
 //! | `tex` | uniform | 4 | guest addresses of the texture resource table (cells 0, 1) and the sampler table (cells 2, 3); 0 = none bound (see `tex`) |
+//! | `grad` | lane | 6 | the gradients SET_GRADIENTS_H (cells 0-2: x, y, z) and SET_GRADIENTS_V (cells 3-5) stored for SAMPLE_G* (see `tex`); 0 at launch |
 //!
 //! Launch contract: before block 0 runs, the launcher stores T0.xyz (local ids) and T1.xyz
 //! (group ids) per lane (`notes/amd_launch_abi.md` §2.3, [`crate::launch::wave_state`]), the
@@ -128,6 +129,7 @@ pub struct TsLayout {
     pub ar: FileId,
     pub oq: FileId,
     pub tex: FileId,
+    pub grad: FileId,
 }
 
 impl TsLayout {
@@ -144,6 +146,7 @@ impl TsLayout {
         let ar = layout.add_file("ar", FileKind::Lane, 1);
         let oq = layout.add_file("oq", FileKind::Lane, 2 * OQ_ENTRIES);
         let tex = layout.add_file("tex", FileKind::Uniform, 4);
+        let grad = layout.add_file("grad", FileKind::Lane, 6);
         TsLayout {
             layout,
             r,
@@ -156,6 +159,7 @@ impl TsLayout {
             ar,
             oq,
             tex,
+            grad,
         }
     }
 
@@ -212,5 +216,10 @@ impl TsLayout {
     /// The guest address of the sampler table as a 64-bit pair (0 = none bound).
     pub fn tex_samplers(&self) -> Reg {
         Reg::new(self.tex, 2)
+    }
+
+    /// Component `c` (0-2: x, y, z) of the stored horizontal (`v` false) or vertical gradient.
+    pub fn grad(&self, v: bool, c: u32) -> Reg {
+        Reg::new(self.grad, 3 * u32::from(v) + c)
     }
 }
