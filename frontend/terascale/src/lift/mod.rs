@@ -42,9 +42,8 @@
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! TEX instructions other than SAMPLE_LZ, SAMPLE_L, LD and GET_TEXTURE_RESINFO (see `tex`
 //! for the resources and fields those support), MEM_RD_SCATTER/GDS fetches, exports, streams,
-//! rings, scratch accesses other than four-dword elements (see `scratch`), the RAT
-//! instructions `mem` does not list (STORE_TYPED, CMPXCHG_FLT, STORE_RAW_FDENORM,
-//! STORE_SHORT/BYTE, NOP_RTN), RAT bursts other than cacheless stores, SET_LDS_SIZE and the
+//! rings, scratch accesses other than four-dword elements (see `scratch`), RATs other
+//! than RAT 0 (see `mem`), SET_LDS_SIZE and the
 //! LDS_BASE_ADDR/LDS_SIZE
 //! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
 //! output-queue entries, MOVA to CF_IDX/CLAUSE_GLOBAL, SET_CF_IDX0/1, INDEX_MODE
