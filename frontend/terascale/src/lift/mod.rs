@@ -42,7 +42,7 @@
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! TEX instructions other than SAMPLE_LZ, SAMPLE_L, LD and GET_TEXTURE_RESINFO (see `tex`
 //! for the resources and fields those support), MEM_RD_SCATTER/GDS fetches, exports, streams,
-//! rings, scratch accesses other than four-dword elements (see `scratch`), RATs other
+//! rings, scratch programs mixing element sizes (see `scratch`), RATs other
 //! than RAT 0 (see `mem`), SET_LDS_SIZE and the
 //! LDS_BASE_ADDR/LDS_SIZE
 //! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
