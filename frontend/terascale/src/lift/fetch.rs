@@ -8,7 +8,7 @@
 //! VTX_READ_8/16/32/64/128 (FMT_8, FMT_16, FMT_32, FMT_32_32, FMT_32_32_32_32 as INT) are
 //! plain zero- or sign-extending loads, the same values without the format machinery.
 //! Instructions of a clause run in order (each sees the previous one's writes). ENDIAN_SWAP
-//! is not lifted. MEM_RD_SCRATCH is lifted by `scratch`.
+//! is not lifted. MEM_RD_SCRATCH is lifted by `scratch`, MEM_RD_SCATTER by `mem_rd`.
 use super::vtx_format::{self, FormatError};
 use super::{LiftError, Lifter};
 use crate::inst::{CfWord, FetchInst};
@@ -44,6 +44,9 @@ impl Lifter<'_> {
         let un = |me: &Self, why: &str| me.unsupported(cf, at, text.clone(), why);
         if f.op == FetchOp::MEM_RD_SCRATCH {
             return self.lift_scratch_read(cf, at, f);
+        }
+        if f.op == FetchOp::MEM_RD_SCATTER {
+            return self.lift_scatter_read(cf, at, f);
         }
         if f.op != FetchOp::VTX_FETCH {
             return Err(un(self, "fetch instruction not lifted"));
@@ -101,7 +104,13 @@ impl Lifter<'_> {
     /// Register component `chan` of a fetch of `fmt` at `addr`. Integer formats of whole
     /// bytes, shorts or dwords (LLVM's VTX_READ_*) are plain loads, which the JIT compiles
     /// inline; every other format is a formatted load (the IR's unpacking).
-    fn vtx_component(&mut self, fmt: ElemFormat, chan: usize, addr: Value, lanes: Value) -> Value {
+    pub(super) fn vtx_component(
+        &mut self,
+        fmt: ElemFormat,
+        chan: usize,
+        addr: Value,
+        lanes: Value,
+    ) -> Value {
         let fields = fmt.data.fields();
         let width = match fields.first() {
             Some(8) => Some(MemWidth::B8),

@@ -11,6 +11,7 @@
 //!   convention for texture resources and samplers.
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
 //! - `scratch`: MEM_WR_SCRATCH and MEM_RD_SCRATCH on the lane's private memory.
+//! - `mem_rd`: MEM_RD_SCATTER (per-lane dword addresses into the pool).
 //! - `mode`: SET_MODE (the float modes of an ALU clause).
 //! - `lds`: LDS in ALU clauses (LDS_IDX_OP, the output queue, direct reads).
 //! - [`state`]: the guest state layout ([`TsLayout`]) and the launch contract.
@@ -41,7 +42,7 @@
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! TEX instructions other than SAMPLE_LZ, SAMPLE_L, LD and GET_TEXTURE_RESINFO (see `tex`
-//! for the resources and fields those support), MEM_RD_SCATTER/GDS fetches, exports, streams,
+//! for the resources and fields those support), MEM_GDS and MEM_TF_WRITE fetches, exports, streams,
 //! rings, scratch programs mixing element sizes (see `scratch`), RATs other
 //! than RAT 0 (see `mem`), SET_LDS_SIZE and the
 //! LDS_BASE_ADDR/LDS_SIZE
@@ -65,6 +66,7 @@ mod emit;
 mod fetch;
 mod lds;
 mod mem;
+mod mem_rd;
 mod mode;
 mod scratch;
 pub mod state;
