@@ -12,6 +12,7 @@
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
 //! - `scratch`: MEM_WR_SCRATCH and MEM_RD_SCRATCH on the lane's private memory.
 //! - `mem_rd`: MEM_RD_SCATTER (per-lane dword addresses into the pool).
+//! - `gds`: MEM_GDS in GDS clauses (the dispatch's GDS memory, LDS op semantics).
 //! - `mode`: SET_MODE (the float modes of an ALU clause).
 //! - `lds`: LDS in ALU clauses (LDS_IDX_OP, the output queue, direct reads).
 //! - [`state`]: the guest state layout ([`TsLayout`]) and the launch contract.
@@ -42,7 +43,7 @@
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! TEX instructions other than SAMPLE_LZ, SAMPLE_L, LD and GET_TEXTURE_RESINFO (see `tex`
-//! for the resources and fields those support), MEM_GDS and MEM_TF_WRITE fetches, exports, streams,
+//! for the resources and fields those support), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists, MEM_TF_WRITE, exports, streams,
 //! rings, scratch programs mixing element sizes (see `scratch`), RATs other
 //! than RAT 0 (see `mem`), SET_LDS_SIZE and the
 //! LDS_BASE_ADDR/LDS_SIZE
@@ -64,6 +65,7 @@ pub mod alu_ops;
 mod cf;
 mod emit;
 mod fetch;
+mod gds;
 mod lds;
 mod mem;
 mod mem_rd;

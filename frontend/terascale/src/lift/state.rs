@@ -13,6 +13,7 @@
 //! | `ar` | lane | 1 | the address register AR.x (MOVA*) |
 //! | `oq` | lane | 32 | the LDS output queue: a ring of [`OQ_ENTRIES`] entries, A dword in cell `2i`, B in `2i + 1` (see `lds`) |
 //! | `tex` | uniform | 4 | guest addresses of the texture resource table (cells 0, 1) and the sampler table (cells 2, 3); 0 = none bound (see `tex`) |
+//! | `gds` | uniform | 2 | guest address of the dispatch's [`GDS_BYTES`] of GDS memory (lo, hi); 0 = none (see `gds`) |
 //!
 //! Launch contract: before block 0 runs, the launcher stores T0.xyz (local ids) and T1.xyz
 //! (group ids) per lane (`notes/amd_launch_abi.md` §2.3, [`crate::launch::wave_state`]), the
@@ -24,8 +25,15 @@
 //! address the pool, fetch buffer 3 constant buffer 0. TEX instructions read their resource and
 //! sampler words from the tables `tex` names (layout in `tex`); a launcher that binds no
 //! textures leaves both 0, and a TEX instruction then ends the wave with a guest trap.
+//! MEM_GDS instructions act on the [`GDS_BYTES`] at the `gds` address, which the launcher
+//! allocates zero-filled once per dispatch and shares between all its work-groups; a launcher
+//! that provides none leaves it 0, and a MEM_GDS instruction then traps.
 pub use super::lds::OQ_ENTRIES;
 use wavejit_ir::{FileId, FileKind, Reg, StateLayout};
+
+/// Bytes of GDS a dispatch owns: the whole 64 KB global data share (2.6, Table 2.9), zero
+/// at dispatch start (a launch input, like GCN's GDS in wavejit).
+pub const GDS_BYTES: u32 = 64 << 10;
 
 /// GPRs per lane.
 pub const GPRS: u32 = 128;
@@ -119,6 +127,7 @@ pub struct TsLayout {
     pub ar: FileId,
     pub oq: FileId,
     pub tex: FileId,
+    pub gds: FileId,
 }
 
 impl TsLayout {
@@ -135,6 +144,7 @@ impl TsLayout {
         let ar = layout.add_file("ar", FileKind::Lane, 1);
         let oq = layout.add_file("oq", FileKind::Lane, 2 * OQ_ENTRIES);
         let tex = layout.add_file("tex", FileKind::Uniform, 4);
+        let gds = layout.add_file("gds", FileKind::Uniform, 2);
         TsLayout {
             layout,
             r,
@@ -147,6 +157,7 @@ impl TsLayout {
             ar,
             oq,
             tex,
+            gds,
         }
     }
 
@@ -198,5 +209,10 @@ impl TsLayout {
     /// The guest address of the sampler table as a 64-bit pair (0 = none bound).
     pub fn tex_samplers(&self) -> Reg {
         Reg::new(self.tex, 2)
+    }
+
+    /// The guest address of the dispatch's GDS memory as a 64-bit pair (0 = none).
+    pub fn gds(&self) -> Reg {
+        Reg::new(self.gds, 0)
     }
 }

@@ -129,6 +129,12 @@ impl Prog {
         self.cf.push(word(CfOp::TC, 0));
         self
     }
+    /// A GDS clause (CF GDS) of MEM_GDS instructions.
+    pub fn gds(mut self, insts: Vec<FetchInst>) -> Prog {
+        self.bodies.push((self.cf.len(), Body::Fetch(insts)));
+        self.cf.push(word(CfOp::GDS, 0));
+        self
+    }
     pub fn build(mut self) -> Program {
         self.cf.push(word(CfOp::END, 0));
         let mut at = self.cf.len() as u32;
@@ -225,13 +231,15 @@ pub fn lift_err(p: &Program, needle: &str) -> LiftError {
 pub type GprInit = (u32, u32, Box<dyn Fn(u32) -> u32>);
 
 /// The start of a run: GPR values per (register, channel, lane), the pool's bytes, constant
-/// buffer 0, the active lanes and the private bytes per lane.
+/// buffer 0, the active lanes, the private bytes per lane and the GDS bytes (none: the `gds`
+/// address stays 0).
 pub struct Start {
     pub gprs: Vec<GprInit>,
     pub pool: Vec<u8>,
     pub cb0: Vec<u32>,
     pub active: u64,
     pub private_lane_bytes: u32,
+    pub gds: Option<Vec<u8>>,
 }
 
 impl Default for Start {
@@ -242,6 +250,7 @@ impl Default for Start {
             cb0: vec![0; 16],
             active: u64::MAX,
             private_lane_bytes: 0,
+            gds: None,
         }
     }
 }
@@ -252,6 +261,7 @@ pub struct Out {
     pub state: WaveState,
     pub pool: Vec<u8>,
     pub private: Vec<u8>,
+    pub gds: Vec<u8>,
     pub result: Result<(), FaultKind>,
 }
 
@@ -279,6 +289,7 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
     let pool = mem.alloc_bytes(&st.pool, 256).unwrap();
     let cb: Vec<u8> = st.cb0.iter().flat_map(|v| v.to_le_bytes()).collect();
     let cb = mem.alloc_bytes(&cb, 256).unwrap();
+    let gds = st.gds.as_ref().map(|g| mem.alloc_bytes(g, 256).unwrap());
     for (n, c, f) in &st.gprs {
         for lane in 0..LANES {
             state.set_lane(l.gpr(*n, *c), lane, f(lane));
@@ -287,6 +298,7 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
     set_pair(&mut state, l.active(), st.active);
     set_pair(&mut state, l.pool_base(), pool);
     set_pair(&mut state, l.const_buffer(0), cb);
+    set_pair(&mut state, l.gds(), gds.unwrap_or(0));
     let mut private = vec![0u8; (st.private_lane_bytes * LANES) as usize];
     let mut lds = vec![0u8; 64];
     let prog = engine.prepare(Arc::new(f.clone())).unwrap();
@@ -314,11 +326,16 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
     }
     let mut bytes = vec![0u8; st.pool.len()];
     mem.read_bytes(pool, &mut bytes).unwrap();
+    let mut gds_bytes = vec![0u8; st.gds.as_ref().map_or(0, Vec::len)];
+    if let Some(g) = gds {
+        mem.read_bytes(g, &mut gds_bytes).unwrap();
+    }
     Out {
         l,
         state,
         pool: bytes,
         private,
+        gds: gds_bytes,
         result,
     }
 }
@@ -340,5 +357,6 @@ pub fn run(p: &Program, st: &Start) -> Out {
     }
     assert!(a.pool == b.pool, "engines disagree on the pool");
     assert!(a.private == b.private, "engines disagree on private memory");
+    assert!(a.gds == b.gds, "engines disagree on GDS memory");
     a
 }
