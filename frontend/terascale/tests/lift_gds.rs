@@ -135,7 +135,7 @@ fn compare_exchange_and_mask_or_take_two_data_sources() {
         k.wrapping_mul(0x0101_0101) ^ 0x00ff_00ff
     }
     fn cmp(l: u32) -> u32 {
-        if l % 3 == 0 {
+        if l.is_multiple_of(3) {
             init(l)
         } else {
             !init(l)
