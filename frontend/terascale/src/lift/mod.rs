@@ -40,12 +40,14 @@
 //!   are byte offsets into the work-group's LDS ([`wavejit_ir::MemSpace::Lds`]; see `lds`).
 //!   Scratch is the lane's private memory ([`wavejit_ir::MemSpace::Private`]; see
 //!   `scratch`): the launch must give each lane [`scratch_lane_bytes`] bytes.
+//!   MEM_RD_SCATTER reads the pool at per-lane dword addresses (`mem_rd`); MEM_GDS acts on
+//!   the dispatch's GDS memory at the `gds` cells (`gds`).
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! TEX instructions other than SAMPLE_LZ, SAMPLE_L, LD and GET_TEXTURE_RESINFO (see `tex`
-//! for the resources and fields those support), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists, MEM_TF_WRITE, exports, streams,
-//! rings, scratch programs mixing element sizes (see `scratch`), RATs other
-//! than RAT 0 (see `mem`), SET_LDS_SIZE and the
+//! for the resources and fields those support), Evergreen MEM_GDS and the MEM_GDS fields
+//! `gds` lists, MEM_TF_WRITE, exports, streams, rings, scratch programs mixing element
+//! sizes (see `scratch`), RATs other than RAT 0 (see `mem`), SET_LDS_SIZE and the
 //! LDS_BASE_ADDR/LDS_SIZE
 //! selects (217/218), LDS direct reads with THREAD_REL, more than 16 outstanding LDS
 //! output-queue entries, MOVA to CF_IDX/CLAUSE_GLOBAL, SET_CF_IDX0/1, INDEX_MODE
