@@ -263,7 +263,7 @@ impl Launcher {
 }
 
 /// Whether `func` reads any cell of register file `file`.
-fn reads_file(func: &wavejit_ir::Function, file: wavejit_ir::FileId) -> bool {
+pub(crate) fn reads_file(func: &wavejit_ir::Function, file: wavejit_ir::FileId) -> bool {
     func.blocks
         .iter()
         .flat_map(|b| &b.insts)

@@ -17,6 +17,7 @@ use crate::{Error, Result};
 use std::fmt::Write;
 use std::sync::Arc;
 use wavejit_terascale::launch::{self, ArgValue, Dispatch};
+use wavejit_terascale::lift::state::GDS_BYTES;
 use wavejit_terascale::lift::TsLayout;
 use wavejit_terascale::loader::{self, CodeObject, Kernel};
 use wavejit_terascale::{Chip, Program};
@@ -201,6 +202,8 @@ pub struct Launcher {
     dispatch: Dispatch,
     /// Guest address of constant buffer 0.
     cb0: u64,
+    /// The dispatch's GDS memory ([`GDS_BYTES`]), 0 when the code has no MEM_GDS.
+    gds: u64,
     threads: usize,
     fuel: u64,
     timeout: std::time::Duration,
@@ -217,9 +220,14 @@ impl Launcher {
         crate::launch::read_buffer(&self.mem, &self.args, i)
     }
 
-    /// Runs the kernel once over the whole grid.
+    /// Runs the kernel once over the whole grid (GDS starts zeroed every time).
     pub fn dispatch(&self) -> Result<wavejit_runtime::DispatchStats> {
         use wavejit_runtime::ExecError;
+        if self.gds != 0 {
+            self.mem
+                .write_bytes(self.gds, &[0; GDS_BYTES as usize])
+                .map_err(mem_err)?;
+        }
         let Lifted {
             kernel,
             chip,
@@ -249,6 +257,7 @@ impl Launcher {
             set_pair(state, g.active(), ws.exec);
             set_pair(state, g.pool_base(), POOL_BASE);
             set_pair(state, g.const_buffer(0), self.cb0);
+            set_pair(state, g.gds(), self.gds);
             Ok(())
         };
         let launch = wavejit_runtime::Launch {
@@ -322,6 +331,11 @@ pub fn prepare(l: &Loaded, req: &RunRequest<'_>) -> Result<Launcher> {
         .alloc_bytes(&launch::constant_buffer0(&dispatch, &values), 256)
         .map_err(mem_err)?;
     let lifted = lift_kernel(l, kernel)?;
+    let gds = if crate::gcn::reads_file(&lifted.func, lifted.layout.gds) {
+        mem.alloc(u64::from(GDS_BYTES), 256).map_err(mem_err)?
+    } else {
+        0
+    };
     let program = req.engine.engine()?.prepare(lifted.func.clone())?;
     Ok(Launcher {
         mem,
@@ -330,6 +344,7 @@ pub fn prepare(l: &Loaded, req: &RunRequest<'_>) -> Result<Launcher> {
         program,
         dispatch,
         cb0,
+        gds,
         threads: req.threads,
         fuel: req.fuel,
         timeout: req.timeout,

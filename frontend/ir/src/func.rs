@@ -111,6 +111,9 @@ pub enum AtomicOp {
     /// Float compare-exchange: `old == cmp ? data : old` with the IEEE equality of the width's
     /// float type (`-0 == +0`, NaN equals nothing; denormals kept).
     FcmpXchg,
+    /// [`AtomicOp::FcmpXchg`] whose comparison reads denormal `old` and `cmp` as zero of the
+    /// same sign (so every denormal equals `±0`); `data` is stored unchanged.
+    FcmpXchgFlushIn,
     /// Per 32-bit half: when the data half's bit 31 is set, memory takes that half with bit 31
     /// cleared; otherwise the memory half is kept.
     CondXchg32,
@@ -121,7 +124,11 @@ impl AtomicOp {
     pub const fn is_float(self) -> bool {
         matches!(
             self,
-            AtomicOp::Fadd | AtomicOp::Fmin | AtomicOp::Fmax | AtomicOp::FcmpXchg
+            AtomicOp::Fadd
+                | AtomicOp::Fmin
+                | AtomicOp::Fmax
+                | AtomicOp::FcmpXchg
+                | AtomicOp::FcmpXchgFlushIn
         )
     }
 
@@ -129,7 +136,11 @@ impl AtomicOp {
     pub const fn takes_cmp(self) -> bool {
         matches!(
             self,
-            AtomicOp::CmpXchg | AtomicOp::Mskor | AtomicOp::Wrap | AtomicOp::FcmpXchg
+            AtomicOp::CmpXchg
+                | AtomicOp::Mskor
+                | AtomicOp::Wrap
+                | AtomicOp::FcmpXchg
+                | AtomicOp::FcmpXchgFlushIn
         )
     }
 }

@@ -223,16 +223,21 @@ pub fn atomic_apply(op: AtomicOp, width: MemWidth, old: u64, data: u64, cmp: u64
                 old.wrapping_add(data)
             }
         }
-        AtomicOp::FcmpXchg => {
+        AtomicOp::FcmpXchg | AtomicOp::FcmpXchgFlushIn => {
             let ft = match width {
                 MemWidth::B16 => ScalarType::F16,
                 MemWidth::B32 => ScalarType::F32,
                 MemWidth::B64 => ScalarType::F64,
                 MemWidth::B8 => return old,
             };
+            let mode = if op == AtomicOp::FcmpXchg {
+                FloatMode::IEEE
+            } else {
+                FloatMode::FLUSH_IN
+            };
             let eq = eval(
                 Op::Fcmp(FloatCC::Eq),
-                FloatMode::IEEE,
+                mode,
                 ScalarType::I1,
                 &[ft, ft],
                 &[old, cmp],
@@ -532,5 +537,40 @@ mod tests {
         );
         assert_eq!(atomic_apply(AtomicOp::CmpXchg, MemWidth::B32, 7, 9, 7), 9);
         assert_eq!(atomic_apply(AtomicOp::CmpXchg, MemWidth::B32, 7, 9, 8), 7);
+    }
+
+    /// The two float compare-exchanges differ only on denormals: host f32 `==` (IEEE) on the
+    /// operands, with denormals replaced by a signed zero for the flushing form.
+    #[test]
+    fn float_compare_exchange_flushes_only_in_the_flush_in_form() {
+        let daz = |b: u32| {
+            if b & 0x7f80_0000 == 0 {
+                b & 0x8000_0000
+            } else {
+                b
+            }
+        };
+        let vals = [
+            0u32,
+            0x8000_0000,
+            1,
+            0x8000_0005,
+            0x7f_ffff,
+            0x3f80_0000,
+            0x7fc0_0000,
+        ];
+        for &old in &vals {
+            for &cmp in &vals {
+                let data = 0x4242_4242u64;
+                let ieee = f32::from_bits(old) == f32::from_bits(cmp);
+                let flush = f32::from_bits(daz(old)) == f32::from_bits(daz(cmp));
+                let pick = |eq: bool| if eq { data } else { u64::from(old) };
+                let (o, c) = (u64::from(old), u64::from(cmp));
+                let w = MemWidth::B32;
+                assert_eq!(atomic_apply(AtomicOp::FcmpXchg, w, o, data, c), pick(ieee));
+                let got = atomic_apply(AtomicOp::FcmpXchgFlushIn, w, o, data, c);
+                assert_eq!(got, pick(flush), "{old:#x} {cmp:#x}");
+            }
+        }
     }
 }

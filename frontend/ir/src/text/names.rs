@@ -115,7 +115,7 @@ pub const SPACES: [(MemSpace, &str); 3] = [
 
 pub const WIDTHS: [MemWidth; 4] = [MemWidth::B8, MemWidth::B16, MemWidth::B32, MemWidth::B64];
 
-pub const ATOMIC_OPS: [(AtomicOp, &str); 21] = [
+pub const ATOMIC_OPS: [(AtomicOp, &str); 22] = [
     (AtomicOp::Add, "add"),
     (AtomicOp::Sub, "sub"),
     (AtomicOp::Xchg, "xchg"),
@@ -136,6 +136,7 @@ pub const ATOMIC_OPS: [(AtomicOp, &str); 21] = [
     (AtomicOp::Mskor, "mskor"),
     (AtomicOp::Wrap, "wrap"),
     (AtomicOp::FcmpXchg, "fcmpxchg"),
+    (AtomicOp::FcmpXchgFlushIn, "fcmpxchg_flush_in"),
     (AtomicOp::CondXchg32, "condxchg32"),
 ];
 

@@ -409,7 +409,7 @@ impl Lifter<'_> {
         let text = || cf_text(&CfInst::Word(*w));
         match w.op {
             NOP | WAIT_ACK | TC_ACK | VC_ACK => {}
-            TC | VC => {
+            TC | VC | GDS => {
                 let body = self.clause_body(addr, w.addr, &CfInst::Word(*w))?;
                 match body {
                     ClauseBody::Fetch(f) => self.lift_fetch_clause(addr, w, &f)?,

@@ -8,14 +8,15 @@
 //! VTX_READ_8/16/32/64/128 (FMT_8, FMT_16, FMT_32, FMT_32_32, FMT_32_32_32_32 as INT) are
 //! plain zero- or sign-extending loads, the same values without the format machinery.
 //! Instructions of a clause run in order (each sees the previous one's writes). ENDIAN_SWAP
-//! is not lifted. MEM_RD_SCRATCH is lifted by `scratch`. BUFFER_INDEX_MODE adds CF_IDX0/1 to
-//! the buffer id (`index`); a sum naming no bound buffer is a guest trap.
+//! is not lifted. MEM_RD_SCRATCH is lifted by `scratch`, MEM_RD_SCATTER by `mem_rd`, MEM_GDS by
+//! `gds`. BUFFER_INDEX_MODE adds CF_IDX0/1 to the buffer id (`index`); a sum naming no bound
+//! buffer is a guest trap.
 use super::state::CONST_BUFFERS;
 use super::vtx_format::{self, FormatError};
 use super::{LiftError, Lifter};
 use crate::inst::{CfWord, FetchInst};
 use crate::launch::{fetch_buffer, Resource};
-use crate::tables::FetchOp;
+use crate::tables::{CfOp, FetchOp};
 use wavejit_ir::{
     ElemFormat, FormatSrc, IntCC, MemSpace, MemWidth, NumFormat, Op, ScalarType, Sel, TrapKind,
     Value,
@@ -33,6 +34,13 @@ impl Lifter<'_> {
         for (k, f) in insts.iter().enumerate() {
             let at = w.addr + 2 * k as u32;
             self.b.begin_guest_inst(8 * at);
+            // MEM_GDS and MEM_TF_WRITE run only in GDS clauses, and GDS clauses run nothing
+            // else (MEM_GDS_WORD0 MEM_OP, L9829-L9832).
+            let gds_op = matches!(f.op, FetchOp::MEM_GDS | FetchOp::MEM_TF_WRITE);
+            if gds_op != (w.op == CfOp::GDS) {
+                let text = format!("{} in a {} clause", f.op.name(), w.op.name());
+                return Err(self.invalid(cf, at, text, "wrong clause type"));
+            }
             if super::tex::is_tex(f.op) {
                 self.lift_tex(cf, at, f)?
             } else {
@@ -47,6 +55,12 @@ impl Lifter<'_> {
         let un = |me: &Self, why: &str| me.unsupported(cf, at, text.clone(), why);
         if f.op == FetchOp::MEM_RD_SCRATCH {
             return self.lift_scratch_read(cf, at, f);
+        }
+        if f.op == FetchOp::MEM_RD_SCATTER {
+            return self.lift_scatter_read(cf, at, f);
+        }
+        if f.op == FetchOp::MEM_GDS {
+            return self.lift_gds(cf, at, f);
         }
         if f.op != FetchOp::VTX_FETCH {
             return Err(un(self, "fetch instruction not lifted"));
@@ -154,7 +168,13 @@ impl Lifter<'_> {
     /// Register component `chan` of a fetch of `fmt` at `addr`. Integer formats of whole
     /// bytes, shorts or dwords (LLVM's VTX_READ_*) are plain loads, which the JIT compiles
     /// inline; every other format is a formatted load (the IR's unpacking).
-    fn vtx_component(&mut self, fmt: ElemFormat, chan: usize, addr: Value, lanes: Value) -> Value {
+    pub(super) fn vtx_component(
+        &mut self,
+        fmt: ElemFormat,
+        chan: usize,
+        addr: Value,
+        lanes: Value,
+    ) -> Value {
         let fields = fmt.data.fields();
         let width = match fields.first() {
             Some(8) => Some(MemWidth::B8),

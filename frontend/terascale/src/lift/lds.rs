@@ -40,12 +40,13 @@
 //! # Not lifted
 //! ATOMIC_ORDERED_ALLOC_RET (GDS only, L9234: invalid here), SET_LDS_SIZE and the
 //! LDS_BASE_ADDR / LDS_SIZE selects 217/218 (the LDS allocation is not a lift input).
+use super::state::GDS_BYTES;
 use super::{LiftError, Lifter};
 use crate::inst::{sel, AluInst};
 use crate::tables::{lds_info, LdsOp};
-use wavejit_ir::{AtomicOp, MemSpace, MemWidth, Op, ScalarType, Value};
+use wavejit_ir::{AtomicOp, IntCC, MemSpace, MemWidth, Op, ScalarType, Value};
 
-use ScalarType::{F32, I32};
+use ScalarType::{F32, I1, I32, I64};
 
 /// Entries the `oq` file holds: the most a clause may leave outstanding at once.
 pub const OQ_ENTRIES: u32 = 16;
@@ -75,6 +76,23 @@ pub enum QueueUse {
     None,
     Peek,
     Pop,
+}
+
+/// A data-share operation: its LDS_OP / GDS_OP code, the dword offset of the REL and `2`
+/// forms, and its text for errors.
+pub struct DsOp {
+    pub op: LdsOp,
+    pub offset: u32,
+    pub text: String,
+}
+
+/// Where a data-share op's accesses go.
+#[derive(Clone, Copy)]
+pub enum Share {
+    /// The work-group's LDS.
+    Lds,
+    /// The dispatch's GDS at this guest address (uniform `i64`).
+    Gds(Value),
 }
 
 /// An LDS op's return: the entry it appends (A, and B for the two-value ops).
@@ -251,12 +269,30 @@ impl Lifter<'_> {
         s: [Value; 3],
         lanes: Value,
     ) -> Result<Option<Returned>, LiftError> {
-        use LdsOp::*;
         let Some(l) = inst.lds else {
             return Err(self.invalid(cf, at, text(inst), "LDS_IDX_OP without LDS fields"));
         };
-        let off = u32::from(l.offset);
-        let m = Some(lanes);
+        let op = DsOp {
+            op: l.op,
+            offset: u32::from(l.offset),
+            text: text(inst),
+        };
+        self.lift_ds_op(cf, at, &op, Share::Lds, s, lanes)
+    }
+
+    /// Lifts one data-share op (an LDS_OP / GDS_OP code) on `share` with its sources read
+    /// (`s[0]` the byte address) for the lanes in `lanes`; returns the values it returns.
+    pub fn lift_ds_op(
+        &mut self,
+        cf: u32,
+        at: u32,
+        o: &DsOp,
+        share: Share,
+        s: [Value; 3],
+        lanes: Value,
+    ) -> Result<Option<Returned>, LiftError> {
+        use LdsOp::*;
+        let off = o.offset;
         let addr = self.b.splat(s[0]);
         let (d1, d2) = (self.b.splat(s[1]), self.b.splat(s[2]));
         let plus = |me: &mut Self, bytes: u32| {
@@ -264,45 +300,47 @@ impl Lifter<'_> {
             me.b.op(Op::Iadd, I32, &[addr, k])
         };
         let load = |me: &mut Self, w: MemWidth, signed: bool, a: Value| {
-            me.b.load(MemSpace::Lds, w, signed, I32, a, m)
+            let (space, a, m) = me.ds_at(share, a, w, lanes);
+            me.b.load(space, w, signed, I32, a, Some(m))
+        };
+        let store = |me: &mut Self, w: MemWidth, a: Value, v: Value| {
+            let (space, a, m) = me.ds_at(share, a, w, lanes);
+            me.b.store(space, w, a, v, Some(m));
+        };
+        let atomic = |me: &mut Self, op: AtomicOp, a: Value, d: Value, cmp: Option<Value>| {
+            let (space, a, m) = me.ds_at(share, a, MemWidth::B32, lanes);
+            me.b.atomic(op, space, MemWidth::B32, a, d, cmp, Some(m))
         };
         let one = |a: Value| Ok(Some(Returned { a, b: None }));
-        if let Some(op) = rmw_of(l.op) {
-            let old = self
-                .b
-                .atomic(op, MemSpace::Lds, MemWidth::B32, addr, d1, None, m);
-            return if lds_info(l.op).ret {
-                one(old)
-            } else {
-                Ok(None)
-            };
+        let ret = lds_info(o.op).ret;
+        if let Some(op) = rmw_of(o.op) {
+            let old = atomic(self, op, addr, d1, None);
+            return if ret { one(old) } else { Ok(None) };
         }
-        match l.op {
+        match o.op {
             WRITE | BYTE_WRITE | SHORT_WRITE => {
-                let w = match l.op {
+                let w = match o.op {
                     WRITE => MemWidth::B32,
                     BYTE_WRITE => MemWidth::B8,
                     _ => MemWidth::B16,
                 };
-                self.b.store(MemSpace::Lds, w, addr, d1, m);
+                store(self, w, addr, d1);
                 Ok(None)
             }
             WRITE_REL | WRITE2 => {
-                let step = if l.op == WRITE2 { 256 } else { 4 };
+                let step = if o.op == WRITE2 { 256 } else { 4 };
                 let tmp = plus(self, step * off);
-                self.b.store(MemSpace::Lds, MemWidth::B32, addr, d1, m);
-                self.b.store(MemSpace::Lds, MemWidth::B32, tmp, d2, m);
+                store(self, MemWidth::B32, addr, d1);
+                store(self, MemWidth::B32, tmp, d2);
                 Ok(None)
             }
             MSKOR | MSKOR_RET | CMP_STORE | CMP_XCHG_RET => {
-                let op = match l.op {
+                let op = match o.op {
                     MSKOR | MSKOR_RET => AtomicOp::Mskor,
                     _ => AtomicOp::CmpXchg,
                 };
-                let old = self
-                    .b
-                    .atomic(op, MemSpace::Lds, MemWidth::B32, addr, d2, Some(d1), m);
-                if lds_info(l.op).ret {
+                let old = atomic(self, op, addr, d2, Some(d1));
+                if ret {
                     one(old)
                 } else {
                     Ok(None)
@@ -311,16 +349,8 @@ impl Lifter<'_> {
             CMP_STORE_SPF | CMP_XCHG_SPF_RET => {
                 let new = self.b.op(Op::Bitcast, F32, &[d2]);
                 let cmp = self.b.op(Op::Bitcast, F32, &[d1]);
-                let old = self.b.atomic(
-                    AtomicOp::FcmpXchg,
-                    MemSpace::Lds,
-                    MemWidth::B32,
-                    addr,
-                    new,
-                    Some(cmp),
-                    m,
-                );
-                if l.op == CMP_XCHG_SPF_RET {
+                let old = atomic(self, AtomicOp::FcmpXchg, addr, new, Some(cmp));
+                if o.op == CMP_XCHG_SPF_RET {
                     let old = self.b.op(Op::Bitcast, I32, &[old]);
                     one(old)
                 } else {
@@ -328,26 +358,10 @@ impl Lifter<'_> {
                 }
             }
             XCHG_REL_RET | XCHG2_RET => {
-                let step = if l.op == XCHG2_RET { 256 } else { 4 };
+                let step = if o.op == XCHG2_RET { 256 } else { 4 };
                 let tmp = plus(self, step * off);
-                let a = self.b.atomic(
-                    AtomicOp::Xchg,
-                    MemSpace::Lds,
-                    MemWidth::B32,
-                    addr,
-                    d1,
-                    None,
-                    m,
-                );
-                let b = self.b.atomic(
-                    AtomicOp::Xchg,
-                    MemSpace::Lds,
-                    MemWidth::B32,
-                    tmp,
-                    d2,
-                    None,
-                    m,
-                );
+                let a = atomic(self, AtomicOp::Xchg, addr, d1, None);
+                let b = atomic(self, AtomicOp::Xchg, tmp, d2, None);
                 Ok(Some(Returned { a, b: Some(b) }))
             }
             READ_RET => one(load(self, MemWidth::B32, false, addr)),
@@ -356,7 +370,7 @@ impl Lifter<'_> {
             SHORT_READ_RET => one(load(self, MemWidth::B16, true, addr)),
             USHORT_READ_RET => one(load(self, MemWidth::B16, false, addr)),
             READ_REL_RET | READ2_RET => {
-                let second = if l.op == READ2_RET {
+                let second = if o.op == READ2_RET {
                     d1
                 } else {
                     plus(self, 4 * off)
@@ -367,16 +381,38 @@ impl Lifter<'_> {
             }
             READWRITE_RET => {
                 let a = load(self, MemWidth::B32, false, addr);
-                self.b.store(MemSpace::Lds, MemWidth::B32, d1, d2, m);
+                store(self, MemWidth::B32, d1, d2);
                 one(a)
             }
             ATOMIC_ORDERED_ALLOC_RET => Err(self.invalid(
                 cf,
                 at,
-                text(inst),
+                o.text.clone(),
                 "ATOMIC_ORDERED_ALLOC_RET is GDS-only (L9234)",
             )),
-            _ => Err(self.unsupported(cf, at, text(inst), "LDS_OP not lifted")),
+            _ => Err(self.unsupported(cf, at, o.text.clone(), "LDS_OP not lifted")),
         }
+    }
+
+    /// Where an access of `w` at byte address `a` (lane `i32`) of `share` goes: the space,
+    /// the address and the lanes that access memory. LDS: every lane of `lanes` (the
+    /// runtime applies the LDS range rule). GDS: the global address `base + a`, for the
+    /// lanes whose access ends within [`GDS_BYTES`] (the others read 0 and write nothing).
+    fn ds_at(
+        &mut self,
+        share: Share,
+        a: Value,
+        w: MemWidth,
+        lanes: Value,
+    ) -> (MemSpace, Value, Value) {
+        let Share::Gds(base) = share else {
+            return (MemSpace::Lds, a, lanes);
+        };
+        let last = self.b.i32(GDS_BYTES - w.bytes());
+        let inside = self.b.op(Op::Icmp(IntCC::Ule), I1, &[a, last]);
+        let m = self.b.op(Op::And, I1, &[lanes, inside]);
+        let a = self.b.op(Op::Zext, I64, &[a]);
+        let ga = self.b.op(Op::Iadd, I64, &[base, a]);
+        (MemSpace::Global, ga, m)
     }
 }

@@ -12,6 +12,8 @@
 //!   samplers.
 //! - `mem`: CF_ALLOC_EXPORT memory instructions (RAT stores and atomics).
 //! - `scratch`: MEM_WR_SCRATCH and MEM_RD_SCRATCH on the lane's private memory.
+//! - `mem_rd`: MEM_RD_SCATTER (per-lane dword addresses into the pool).
+//! - `gds`: MEM_GDS in GDS clauses (the dispatch's GDS memory, LDS op semantics).
 //! - `mode`: SET_MODE (the float modes of an ALU clause).
 //! - `index`: the CF index registers CF_IDX0/1 and CLAUSE_GLOBAL, and the index modes that
 //!   add CF_IDX to kcache banks and fetch, texture and RAT numbers.
@@ -44,19 +46,19 @@
 //!   are byte offsets into the work-group's LDS ([`wavejit_ir::MemSpace::Lds`]; see `lds`).
 //!   Scratch is the lane's private memory ([`wavejit_ir::MemSpace::Private`]; see
 //!   `scratch`): the launch must give each lane [`scratch_lane_bytes`] bytes.
+//!   MEM_RD_SCATTER reads the pool at per-lane dword addresses (`mem_rd`); MEM_GDS acts on
+//!   the dispatch's GDS memory at the `gds` cells (`gds`).
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! the TEX instructions and fields `tex` lists (SAMPLE_C_L/C_LB, GATHER4_O/C_O,
 //! SET_TEXTURE_OFFSETS, GET_NUMBER_OF_SAMPLES; see `tex` for the resources the others
-//! support), MEM_RD_SCATTER/GDS fetches, exports, streams,
-//! rings, scratch accesses other than four-dword elements (see `scratch`), the RAT
-//! instructions `mem` does not list (STORE_TYPED, CMPXCHG_FLT, STORE_RAW_FDENORM,
-//! STORE_SHORT/BYTE, NOP_RTN), RAT bursts other than cacheless stores, SET_LDS_SIZE (L6587:
-//! the size's unit, the "global mode" and the lane supplying them are undefined), the
-//! LDS_BASE_ADDR/LDS_SIZE selects 217/218 (a physical allocation offset that depends on the
-//! scheduler; a size of undocumented unit), LDS direct reads with THREAD_REL (its field
-//! description is garbled, notes §7.3), more than 16 outstanding LDS
-//! output-queue entries, MOVA_INT to CF_PC (see `index`), INDEX_MODE
+//! support), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists, MEM_TF_WRITE, exports,
+//! streams, rings, scratch programs mixing element sizes (see `scratch`), RATs other than
+//! RAT 0 (see `mem`), SET_LDS_SIZE (L6587: the size's unit, the "global mode" and the lane
+//! supplying them are undefined), the LDS_BASE_ADDR/LDS_SIZE selects 217/218 (a physical
+//! allocation offset that depends on the scheduler; a size of undocumented unit), LDS direct
+//! reads with THREAD_REL (its field description is garbled, notes §7.3), more than 16
+//! outstanding LDS output-queue entries, MOVA_INT to CF_PC (see `index`), INDEX_MODE
 //! GLOBAL/GLOBAL_AR_X (see `index`), JUMPTABLE on jump-table constants, GWS,
 //! CALL_FS inside the fetch subroutine, interrupts, and the special SRC_SELs other than the
 //! masks, aL, the double constants, CLAUSE_GLOBAL, the LDS queues and the LDS direct
@@ -74,9 +76,11 @@ pub mod alu_ops;
 mod cf;
 mod emit;
 mod fetch;
+mod gds;
 mod index;
 mod lds;
 mod mem;
+mod mem_rd;
 mod mode;
 mod scratch;
 pub mod state;

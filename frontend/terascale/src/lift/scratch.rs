@@ -3,9 +3,15 @@
 //! MEM_RD_WORD0-2 L9685-L9811), on the lane's private memory ([`MemSpace::Private`]).
 //!
 //! # Addresses
-//! Scratch is addressed in elements of `ELEM_SIZE + 1` dwords; the document requires
-//! ELEM_SIZE = 3 (four dwords) for scratch (L1005), and only that size is lifted. For
-//! burst step `i` (0 to BURST_COUNT) the element is
+//! Scratch is addressed in elements of `d = ELEM_SIZE + 1` dwords: 1, 2 or 4 (ELEM_SIZE 2,
+//! three dwords, "is not supported", L8322, and is invalid). 3.4.2 says ELEM_SIZE "must be 3"
+//! for scratch (L1013), but WORD1_BUF gives MEM_WR_SCRATCH sizes for ELEMSIZE 0 too and the
+//! address formula covers every size, so every supported size is lifted:
+//! `first_mem = (ARRAY_BASE + use_index * GPR[INDEX]) * (ELEM_SIZE + 1)` dwords (L1017), with
+//! ARRAY_SIZE in the same element units (WORD1_BUF: "[1,4096] when ELEMSIZE = 0, [4,16384]
+//! when ELEMSIZE = 3", L8334). 3.4.2's remark that scratch ARRAY_BASE and ARRAY_SIZE count
+//! four dwords (L1019) is that formula with the recommended size. For burst step `i`
+//! (0 to BURST_COUNT) the element is
 //! `e = ARRAY_BASE + use_index * clamp(GPR[INDEX].x, 0, N - 1) + i`, with
 //! `N = ARRAY_SIZE + 1` elements: the index is clamped first (6.1, L2154), and no element at
 //! or past `ARRAY_BASE + N` is accessed (the burst clamp, L1009 and L1051). `ARRAY_SIZE`
@@ -14,23 +20,28 @@
 //! (sfn_instr_export.cpp `ScratchIOInstr`). The clamp compares the index as a signed
 //! integer. Step `i` reads or writes GPR `RW_GPR + i` (writes) / `DST_GPR + i` (reads).
 //! A step past the burst clamp does nothing: a write is dropped and a read leaves its GPR
-//! unchanged (the document says only that no memory is accessed there).
+//! unchanged (the document says only that no memory is accessed there). A write stores the
+//! COMP_MASK channels among the element's `d` (each step moves `d` dwords, L1013); a read
+//! loads the `d` dwords of a data format of that many 32-bit fields (FMT_32, FMT_32_32,
+//! FMT_32_32_32_32 or their `_FLOAT` forms: the bits are moved unconverted either way), and
+//! a DST_SEL naming a component past them gives 0 (y, z) or one (w), the vertex-fetch rule.
 //!
 //! # Layout
 //! The hardware interleaves the lanes of a wavefront element by element (6.1's legend:
 //! Vectorsize, ThreadInWavefront, component_offset; the formula image itself is lost,
 //! L2154-L2158; 6.3: each burst step advances `(elemsize + 1) * vectorSize` dwords). A lane
 //! can only reach its own elements, so the interleaving is not observable as long as every
-//! access uses the same element size, which the ELEM_SIZE = 3 rule guarantees: element `e`,
-//! component `c` of a lane is the dword at byte `16 * e + 4 * c` of the lane's private
-//! segment. An access past the segment the launch gives is a guest fault (runtime rule);
-//! [`scratch_lane_bytes`] is the segment size a program needs (the launcher's
-//! `private_lane_bytes`), computed from its scratch instructions: the kernel's
-//! configuration registers hold no scratch size.
+//! access uses the same element size: a program whose scratch instructions use different
+//! ELEM_SIZEs is not lifted (where one element size's dwords land in another's depends on
+//! the lost formula). Element `e`, component `c` of a lane is the dword at byte
+//! `4 * (d * e + c)` of the lane's private segment. An access past the segment the launch
+//! gives is a guest fault (runtime rule); [`scratch_lane_bytes`] is the segment size a
+//! program needs (the launcher's `private_lane_bytes`), computed from its scratch
+//! instructions: the kernel's configuration registers hold no scratch size.
 //!
 //! # Not lifted
-//! ELEM_SIZE other than 3, relative GPRs (RW_REL, SRC_REL, DST_REL), LDS_REQ, ENDIAN_SWAP,
-//! and read data formats other than FMT_32_32_32_32 (Mesa's only one). TYPE's ACK bit
+//! Mixed element sizes (above), relative GPRs (RW_REL, SRC_REL, DST_REL), LDS_REQ,
+//! ENDIAN_SWAP, and read data formats other than the 32-bit ones above. TYPE's ACK bit
 //! (WRITE_ACK / WRITE_IND_ACK) and UNCACHED only order memory traffic, which is already in
 //! program order here. Writes have no swizzle (WORD1_BUF): COMP_MASK selects the
 //! components.
@@ -41,9 +52,6 @@ use wavejit_ir::{IntCC, MemSpace, MemWidth, Op, ScalarType, Value};
 
 use ScalarType::{I1, I32};
 
-/// Bytes of one scratch element (ELEM_SIZE = 3).
-const ELEM_BYTES: u32 = 16;
-
 /// `count` bits of `w` from bit `at`.
 fn field(w: u32, at: u32, count: u32) -> u32 {
     (w >> at) & ((1 << count) - 1)
@@ -51,6 +59,8 @@ fn field(w: u32, at: u32, count: u32) -> u32 {
 
 /// The fields of a scratch access, from either encoding.
 struct Access {
+    /// `d`: dwords per element (ELEM_SIZE + 1).
+    dwords: u32,
     base: u32,
     /// `N`: the array size in elements.
     size: u32,
@@ -67,34 +77,77 @@ struct Step {
     lanes: Option<Value>,
 }
 
-/// The private bytes per lane that every scratch access of `program` stays within:
-/// `16 * (ARRAY_BASE + ARRAY_SIZE + 1)` at most over its scratch instructions (0 if none).
-pub fn scratch_lane_bytes(program: &Program) -> u32 {
+/// The scratch instructions of `program` as (ELEM_SIZE, ARRAY_BASE, ARRAY_SIZE field).
+fn scratch_fields(program: &Program) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
     let writes = program.cf.iter().filter_map(|e| match e.inst {
-        CfInst::Mem(m) if m.op == CfMemOp::MEM_WR_SCRATCH => {
-            Some(u32::from(m.array_base) + u32::from(m.array_size & 0xfff) + 1)
-        }
+        CfInst::Mem(m) if m.op == CfMemOp::MEM_WR_SCRATCH => Some((
+            u32::from(m.elem_size),
+            u32::from(m.array_base),
+            u32::from(m.array_size & 0xfff),
+        )),
         _ => None,
     });
     let reads = program.clauses.iter().flat_map(|c| match &c.body {
         ClauseBody::Fetch(f) => f
             .iter()
             .filter(|f| f.op == FetchOp::MEM_RD_SCRATCH)
-            .map(|f| field(f.words[2], 0, 13) + field(f.words[2], 20, 12) + 1)
+            .map(|f| {
+                let [w0, _, w2] = f.words;
+                (field(w0, 5, 2), field(w2, 0, 13), field(w2, 20, 12))
+            })
             .collect(),
         _ => Vec::new(),
     });
-    writes.chain(reads).max().map_or(0, |e| ELEM_BYTES * e)
+    writes.chain(reads)
+}
+
+/// The private bytes per lane that every scratch access of `program` stays within:
+/// `4 * (ELEM_SIZE + 1) * (ARRAY_BASE + ARRAY_SIZE + 1)` at most over its scratch
+/// instructions (0 if none).
+pub fn scratch_lane_bytes(program: &Program) -> u32 {
+    scratch_fields(program)
+        .map(|(es, base, size)| 4 * (es + 1) * (base + size + 1))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Dwords per element of the r600 DATA_FORMATs a scratch read moves unconverted (FMT_32,
+/// FMT_32_FLOAT, FMT_32_32, FMT_32_32_FLOAT, FMT_32_32_32_32, FMT_32_32_32_32_FLOAT:
+/// evergreend.h `V_030008_FMT_*`) and whether the format is a float one.
+fn read_format_dwords(data_format: u32) -> Option<(u32, bool)> {
+    match data_format {
+        13 => Some((1, false)),
+        14 => Some((1, true)),
+        29 => Some((2, false)),
+        30 => Some((2, true)),
+        34 => Some((4, false)),
+        35 => Some((4, true)),
+        _ => None,
+    }
 }
 
 impl Lifter<'_> {
+    /// Dwords per element of a scratch access with `elem_size`, or why it is not lifted.
+    fn scratch_dwords(&self, elem_size: u32) -> Result<u32, (bool, &'static str)> {
+        if elem_size == 2 {
+            return Err((true, "scratch ELEM_SIZE 2 (three dwords are not supported)"));
+        }
+        if scratch_fields(self.p).any(|(es, _, _)| es != elem_size) {
+            let why = "scratch accesses with different ELEM_SIZEs (the lane interleaving \
+                       formula is lost, L2154)";
+            return Err((false, why));
+        }
+        Ok(elem_size + 1)
+    }
+
     /// Step `i` of `a`, or `None` if the burst clamp excludes it for every lane.
     fn scratch_step(&mut self, a: &Access, i: u32) -> Option<Step> {
         if i >= a.size {
             return None;
         }
+        let elem_bytes = 4 * a.dwords;
         let Some(index) = a.index else {
-            let off = self.b.i32(ELEM_BYTES * (a.base + i));
+            let off = self.b.i32(elem_bytes * (a.base + i));
             return Some(Step {
                 offset: self.b.splat(off),
                 lanes: None,
@@ -110,8 +163,8 @@ impl Lifter<'_> {
         });
         let k = self.b.i32(a.base + i);
         let e = self.b.op(Op::Iadd, I32, &[idx, k]);
-        let sixteen = self.b.i32(ELEM_BYTES);
-        let off = self.b.op(Op::Imul, I32, &[e, sixteen]);
+        let bytes = self.b.i32(elem_bytes);
+        let off = self.b.op(Op::Imul, I32, &[e, bytes]);
         Some(Step {
             offset: self.b.splat(off),
             lanes,
@@ -132,9 +185,11 @@ impl Lifter<'_> {
     pub fn lift_scratch_write(&mut self, cf: u32, m: &CfMem) -> Result<(), LiftError> {
         let text = cf_text(&CfInst::Mem(*m));
         let un = |me: &Self, why: &str| me.unsupported(cf, cf, text.clone(), why);
-        if m.elem_size != 3 {
-            return Err(un(self, "scratch ELEM_SIZE other than 3 (four dwords)"));
-        }
+        let dwords = match self.scratch_dwords(u32::from(m.elem_size)) {
+            Ok(d) => d,
+            Err((true, why)) => return Err(self.invalid(cf, cf, text.clone(), why)),
+            Err((false, why)) => return Err(un(self, why)),
+        };
         if m.rw_rel {
             return Err(un(self, "relative RW_GPR"));
         }
@@ -148,6 +203,7 @@ impl Lifter<'_> {
             self.b.use_reg(r, I32)
         });
         let a = Access {
+            dwords,
             base: u32::from(m.array_base),
             size: u32::from(m.array_size & 0xfff) + 1,
             index,
@@ -158,7 +214,7 @@ impl Lifter<'_> {
                 break;
             };
             let lanes = self.step_mask(&s);
-            for c in 0..4u32 {
+            for c in 0..dwords {
                 if m.comp_mask & (1 << c) == 0 {
                     continue;
                 }
@@ -178,21 +234,25 @@ impl Lifter<'_> {
         let text = format!("{} R{}", f.op.name(), f.dst_gpr());
         let un = |me: &Self, why: &str| me.unsupported(cf, at, text.clone(), why);
         let [w0, w1, w2] = f.words;
-        if field(w0, 5, 2) != 3 {
-            return Err(un(self, "scratch ELEM_SIZE other than 3 (four dwords)"));
-        }
+        let dwords = match self.scratch_dwords(field(w0, 5, 2)) {
+            Ok(d) => d,
+            Err((true, why)) => return Err(self.invalid(cf, at, text.clone(), why)),
+            Err((false, why)) => return Err(un(self, why)),
+        };
         if f.src_rel() || f.dst_rel() {
             return Err(un(self, "relative GPR addressing in a fetch"));
         }
         if field(w0, 30, 1) != 0 {
             return Err(un(self, "LDS_REQ (return data to the LDS)"));
         }
-        if field(w1, 22, 6) != 34 {
-            return Err(un(
-                self,
-                "scratch read data format other than FMT_32_32_32_32",
-            ));
-        }
+        let float = match read_format_dwords(field(w1, 22, 6)) {
+            Some((n, float)) if n == dwords => float,
+            _ => {
+                let why = "scratch read data format other than the 32-bit one of ELEM_SIZE + 1 \
+                           fields";
+                return Err(un(self, why));
+            }
+        };
         if field(w2, 16, 2) != 0 {
             return Err(un(self, "endian swap"));
         }
@@ -206,12 +266,13 @@ impl Lifter<'_> {
             self.b.use_reg(r, I32)
         });
         let a = Access {
+            dwords,
             base: field(w2, 0, 13),
             size: field(w2, 20, 12) + 1,
             index,
             burst,
         };
-        let one = if f.num_format_all() == 1 {
+        let one = if f.num_format_all() == 1 && !float {
             1
         } else {
             1f32.to_bits()
@@ -225,7 +286,7 @@ impl Lifter<'_> {
             };
             let lanes = self.step_mask(&s);
             let mut vals = Vec::new();
-            for c in 0..4u32 {
+            for c in 0..dwords {
                 let k = self.b.i32(4 * c);
                 let addr = self.b.op(Op::Iadd, I32, &[s.offset, k]);
                 let space = MemSpace::Private;
@@ -236,8 +297,9 @@ impl Lifter<'_> {
             }
             for (chan, &sel) in f.dst_sel().iter().enumerate() {
                 let v = match sel {
-                    0..=3 => vals[sel as usize],
-                    4 => self.b.i32(0),
+                    0..=3 if u32::from(sel) < dwords => vals[sel as usize],
+                    1 | 2 | 4 => self.b.i32(0),
+                    3 => self.b.i32(one),
                     5 => self.b.i32(one),
                     7 => continue,
                     _ => return Err(self.invalid(cf, at, text.clone(), "reserved DST_SEL 6")),

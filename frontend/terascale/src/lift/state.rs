@@ -14,6 +14,7 @@
 //! | `oq` | lane | 32 | the LDS output queue: a ring of [`OQ_ENTRIES`] entries, A dword in cell `2i`, B in `2i + 1` (see `lds`) |
 //! | `tex` | uniform | 4 | guest addresses of the texture resource table (cells 0, 1) and the sampler table (cells 2, 3); 0 = none bound (see `tex`) |
 //! | `grad` | lane | 6 | the gradients SET_GRADIENTS_H (cells 0-2: x, y, z) and SET_GRADIENTS_V (cells 3-5) stored for SAMPLE_G* (see `tex`); 0 at launch |
+//! | `gds` | uniform | 2 | guest address of the dispatch's [`GDS_BYTES`] of GDS memory (lo, hi); 0 = none (see `gds`) |
 //!
 //! Launch contract: before block 0 runs, the launcher stores T0.xyz (local ids) and T1.xyz
 //! (group ids) per lane (`notes/amd_launch_abi.md` §2.3, [`crate::launch::wave_state`]), the
@@ -25,8 +26,15 @@
 //! address the pool, fetch buffer 3 constant buffer 0. TEX instructions read their resource and
 //! sampler words from the tables `tex` names (layout in `tex`); a launcher that binds no
 //! textures leaves both 0, and a TEX instruction then ends the wave with a guest trap.
+//! MEM_GDS instructions act on the [`GDS_BYTES`] at the `gds` address, which the launcher
+//! allocates zero-filled once per dispatch and shares between all its work-groups; a launcher
+//! that provides none leaves it 0, and a MEM_GDS instruction then traps.
 pub use super::lds::OQ_ENTRIES;
 use wavejit_ir::{FileId, FileKind, Reg, StateLayout};
+
+/// Bytes of GDS a dispatch owns: the whole 64 KB global data share (2.6, Table 2.9), zero
+/// at dispatch start (a launch input, like GCN's GDS in wavejit).
+pub const GDS_BYTES: u32 = 64 << 10;
 
 /// GPRs per lane.
 pub const GPRS: u32 = 128;
@@ -130,6 +138,7 @@ pub struct TsLayout {
     pub oq: FileId,
     pub tex: FileId,
     pub grad: FileId,
+    pub gds: FileId,
 }
 
 impl TsLayout {
@@ -147,6 +156,7 @@ impl TsLayout {
         let oq = layout.add_file("oq", FileKind::Lane, 2 * OQ_ENTRIES);
         let tex = layout.add_file("tex", FileKind::Uniform, 4);
         let grad = layout.add_file("grad", FileKind::Lane, 6);
+        let gds = layout.add_file("gds", FileKind::Uniform, 2);
         TsLayout {
             layout,
             r,
@@ -160,6 +170,7 @@ impl TsLayout {
             oq,
             tex,
             grad,
+            gds,
         }
     }
 
@@ -221,5 +232,10 @@ impl TsLayout {
     /// Component `c` (0-2: x, y, z) of the stored horizontal (`v` false) or vertical gradient.
     pub fn grad(&self, v: bool, c: u32) -> Reg {
         Reg::new(self.grad, 3 * u32::from(v) + c)
+    }
+
+    /// The guest address of the dispatch's GDS memory as a 64-bit pair (0 = none).
+    pub fn gds(&self) -> Reg {
+        Reg::new(self.gds, 0)
     }
 }

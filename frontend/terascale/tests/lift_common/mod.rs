@@ -137,6 +137,12 @@ impl Prog {
         self.cf.push(word(CfOp::TC, 0));
         self
     }
+    /// A GDS clause (CF GDS) of MEM_GDS instructions.
+    pub fn gds(mut self, insts: Vec<FetchInst>) -> Prog {
+        self.bodies.push((self.cf.len(), Body::Fetch(insts)));
+        self.cf.push(word(CfOp::GDS, 0));
+        self
+    }
     pub fn build(mut self) -> Program {
         self.cf.push(word(CfOp::END, 0));
         let mut at = self.cf.len() as u32;
@@ -243,7 +249,8 @@ pub fn lift_err(p: &Program, needle: &str) -> LiftError {
 pub type GprInit = (u32, u32, Box<dyn Fn(u32) -> u32>);
 
 /// The start of a run: GPR values per (register, channel, lane), the pool's bytes, constant
-/// buffer 0, the active lanes and the private bytes per lane.
+/// buffer 0, the active lanes, the private bytes per lane and the GDS bytes (none: the `gds`
+/// address stays 0).
 pub struct Start {
     pub gprs: Vec<GprInit>,
     pub pool: Vec<u8>,
@@ -254,6 +261,7 @@ pub struct Start {
     pub cbs: Vec<(u32, Vec<u32>)>,
     /// The texture resource table's words (empty: none bound).
     pub tex_resources: Vec<u32>,
+    pub gds: Option<Vec<u8>>,
 }
 
 impl Default for Start {
@@ -266,6 +274,7 @@ impl Default for Start {
             private_lane_bytes: 0,
             cbs: Vec::new(),
             tex_resources: Vec::new(),
+            gds: None,
         }
     }
 }
@@ -276,6 +285,7 @@ pub struct Out {
     pub state: WaveState,
     pub pool: Vec<u8>,
     pub private: Vec<u8>,
+    pub gds: Vec<u8>,
     pub result: Result<(), FaultKind>,
 }
 
@@ -303,6 +313,7 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
     let pool = mem.alloc_bytes(&st.pool, 256).unwrap();
     let cb: Vec<u8> = st.cb0.iter().flat_map(|v| v.to_le_bytes()).collect();
     let cb = mem.alloc_bytes(&cb, 256).unwrap();
+    let gds = st.gds.as_ref().map(|g| mem.alloc_bytes(g, 256).unwrap());
     for (n, c, f) in &st.gprs {
         for lane in 0..LANES {
             state.set_lane(l.gpr(*n, *c), lane, f(lane));
@@ -325,6 +336,7 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
         let a = mem.alloc_bytes(&bytes, 256).unwrap();
         set_pair(&mut state, l.tex_resources(), a);
     }
+    set_pair(&mut state, l.gds(), gds.unwrap_or(0));
     let mut private = vec![0u8; (st.private_lane_bytes * LANES) as usize];
     let mut lds = vec![0u8; 64];
     let prog = engine.prepare(Arc::new(f.clone())).unwrap();
@@ -352,11 +364,16 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
     }
     let mut bytes = vec![0u8; st.pool.len()];
     mem.read_bytes(pool, &mut bytes).unwrap();
+    let mut gds_bytes = vec![0u8; st.gds.as_ref().map_or(0, Vec::len)];
+    if let Some(g) = gds {
+        mem.read_bytes(g, &mut gds_bytes).unwrap();
+    }
     Out {
         l,
         state,
         pool: bytes,
         private,
+        gds: gds_bytes,
         result,
     }
 }
@@ -382,5 +399,6 @@ pub fn run_function(f: &Function, st: &Start) -> Out {
     }
     assert!(a.pool == b.pool, "engines disagree on the pool");
     assert!(a.private == b.private, "engines disagree on private memory");
+    assert!(a.gds == b.gds, "engines disagree on GDS memory");
     a
 }

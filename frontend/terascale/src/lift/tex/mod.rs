@@ -413,7 +413,7 @@ impl Lifter<'_> {
     }
 
     /// Traps with `why` unless the table address in `reg` is nonzero.
-    fn require_table(&mut self, reg: wavejit_ir::Reg, text: &str, why: &str) {
+    pub(super) fn require_table(&mut self, reg: wavejit_ir::Reg, text: &str, why: &str) {
         let a = self.b.use_reg(reg, I64);
         let z = self.b.i64(0);
         let none = self.b.op(Op::Icmp(IntCC::Eq), I1, &[a, z]);
