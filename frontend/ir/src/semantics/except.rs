@@ -204,10 +204,10 @@ fn arith(f: Fmt, mode: FloatMode, step: Step, a: &[u64]) -> u32 {
         Step::Fma => q[0].mul_add_r(q[1], q[2], tz),
     };
     if r.status.contains(Status::INVALID_OP) {
-        return de | INVALID;
+        return INVALID;
     }
     if r.status.contains(Status::DIV_BY_ZERO) {
-        return de | DIV_BY_ZERO;
+        return DIV_BY_ZERO;
     }
     de | quad_rounding(f, mode, r.value, r.status.contains(Status::INEXACT))
 }
@@ -397,10 +397,16 @@ fn transcendental(func: Func, f: Fmt, mode: FloatMode, x: u64) -> u32 {
         }
         Func::Sin(_) | Func::Cos(_) if inf => INVALID,
         Func::Sin(_) | Func::Cos(_) if zero => 0,
-        Func::Sin(Angle::Turns) | Func::Cos(Angle::Turns)
-            if float::to_f64(f, x).abs() <= 256.0 && (float::to_f64(f, x) * 4.0).fract() == 0.0 =>
-        {
-            0
+        Func::Sin(Angle::Turns) | Func::Cos(Angle::Turns) => {
+            let t = float::to_f64(f, x);
+            if t.abs() > 256.0 {
+                // The defined 0 or 1 outside the domain: not the function's value.
+                INEXACT
+            } else if (t * 4.0).fract() == 0.0 {
+                0
+            } else {
+                inexact_value(func, f, mode, x)
+            }
         }
         _ => inexact_value(func, f, mode, x),
     };
