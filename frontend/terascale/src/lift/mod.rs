@@ -13,6 +13,7 @@
 //! - `scratch`: MEM_WR_SCRATCH and MEM_RD_SCRATCH on the lane's private memory.
 //! - `mode`: SET_MODE (the float modes of an ALU clause).
 //! - `lds`: LDS in ALU clauses (LDS_IDX_OP, the output queue, direct reads).
+//! - `flags`: the float exception flags, STORE_FLAGS and LOAD_STORE_FLAGS.
 //! - [`state`]: the guest state layout ([`TsLayout`]) and the launch contract.
 //!
 //! # Design
@@ -64,6 +65,7 @@ pub mod alu_ops;
 mod cf;
 mod emit;
 mod fetch;
+mod flags;
 mod lds;
 mod mem;
 mod mode;
@@ -73,8 +75,8 @@ pub mod tex;
 mod vtx_format;
 
 pub use alu_ops::{
-    alu_form, clamp, lift_alu, omod, AluEnv, AluError, AluForm, AluInput, AluValue, Omod, Src,
-    Width,
+    alu_form, clamp, lift_alu, lift_alu_flagged, omod, AluEnv, AluError, AluForm, AluInput,
+    AluValue, Omod, Src, Width,
 };
 pub use scratch::scratch_lane_bytes;
 pub use state::TsLayout;
@@ -153,6 +155,7 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
         },
         oq: lds::OutputQueue::default(),
         clause: alu::ClauseValues::default(),
+        flags: flags::FlagState::default(),
     };
     cx.b.switch_to(prologue);
     cx.prologue();
@@ -185,6 +188,8 @@ pub(crate) struct Lifter<'a> {
     pub oq: lds::OutputQueue,
     /// Values the ALU clause being lifted keeps in SSA.
     pub clause: alu::ClauseValues,
+    /// The exception-flag tracking of the ALU clause being lifted.
+    pub flags: flags::FlagState,
 }
 
 impl Lifter<'_> {

@@ -13,6 +13,7 @@
 //! | `ar` | lane | 1 | the address register AR.x (MOVA*) |
 //! | `oq` | lane | 32 | the LDS output queue: a ring of [`OQ_ENTRIES`] entries, A dword in cell `2i`, B in `2i + 1` (see `lds`) |
 //! | `tex` | uniform | 4 | guest addresses of the texture resource table (cells 0, 1) and the sampler table (cells 2, 3); 0 = none bound (see `tex`) |
+//! | `flags` | lane | 1 | the float exception flags (4.13.2), six bits; written only by clauses that read them (see `flags`) |
 //!
 //! Launch contract: before block 0 runs, the launcher stores T0.xyz (local ids) and T1.xyz
 //! (group ids) per lane (`notes/amd_launch_abi.md` §2.3, [`crate::launch::wave_state`]), the
@@ -119,6 +120,7 @@ pub struct TsLayout {
     pub ar: FileId,
     pub oq: FileId,
     pub tex: FileId,
+    pub flags: FileId,
 }
 
 impl TsLayout {
@@ -135,6 +137,7 @@ impl TsLayout {
         let ar = layout.add_file("ar", FileKind::Lane, 1);
         let oq = layout.add_file("oq", FileKind::Lane, 2 * OQ_ENTRIES);
         let tex = layout.add_file("tex", FileKind::Uniform, 4);
+        let flags = layout.add_file("flags", FileKind::Lane, 1);
         TsLayout {
             layout,
             r,
@@ -147,6 +150,7 @@ impl TsLayout {
             ar,
             oq,
             tex,
+            flags,
         }
     }
 
@@ -198,5 +202,10 @@ impl TsLayout {
     /// The guest address of the sampler table as a 64-bit pair (0 = none bound).
     pub fn tex_samplers(&self) -> Reg {
         Reg::new(self.tex, 2)
+    }
+
+    /// The float exception flags.
+    pub fn flags(&self) -> Reg {
+        Reg::new(self.flags, 0)
     }
 }
