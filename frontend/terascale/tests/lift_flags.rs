@@ -277,7 +277,7 @@ fn double_precision_keeps_denormals_and_the_flags_cross_a_group_barrier() {
     // ADD_64: 1 + b where b is the smallest double denormal (every third lane: a denormal
     // operand, and the sum rounds) or lane * 2^-60 (rounds unless 0).
     let b = |l: u32| {
-        if l % 3 == 0 {
+        if l.is_multiple_of(3) {
             f64::from_bits(1)
         } else {
             f64::from(l) * 2f64.powi(-60)
@@ -308,7 +308,7 @@ fn double_precision_keeps_denormals_and_the_flags_cross_a_group_barrier() {
         };
         let o = run(&p, &st);
         check(&o, class, "ADD_64", 5, |l| {
-            if l % 3 == 0 {
+            if l.is_multiple_of(3) {
                 DE | PE
             } else {
                 PE

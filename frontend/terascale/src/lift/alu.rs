@@ -455,7 +455,8 @@ impl Lifter<'_> {
         // Exception flags (`flags`): the OMOD scalings, then the flag instructions' values.
         for o in &outs {
             let i = &o.inst;
-            if i.enc == AluEnc::Op2 && i.execute_mask_op(class).is_none() {
+            let flag_op = super::flags::is_flag_op(i.op);
+            if i.enc == AluEnc::Op2 && i.execute_mask_op(class).is_none() && !flag_op {
                 self.flags_omod(Omod::from_field(i.omod as u32), o.value, o.exec);
             }
         }

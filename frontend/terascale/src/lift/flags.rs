@@ -40,7 +40,10 @@
 //! rule that sources are read before results are written. LOAD_STORE_FLAGS then replaces the
 //! register with the low six bits of src0 in the lanes that execute it ("clears flags or
 //! restores flags from a previous clause"): its group's flags are dropped there. Both write
-//! like any OP2 result (WRITE_MASK, PV, OMOD/CLAMP as every OP2 slot). The document allows
+//! like any OP2 result (WRITE_MASK, PV, OMOD/CLAMP as every OP2 slot; their OMOD raises no
+//! flags). Their value is known only once the group's last slot is lifted, so a _PREV chain
+//! whose previous slot holds one reads that slot's source instead (the document gives no
+//! order for this circular case). The document allows
 //! them in w only (L6956, L4817); the slot tables (Mesa's flags) accept any vector slot, and
 //! the lifter gives the same result in any slot. "This feature exists only on GPUs that
 //! support double-precision" (L2072): like the 64-bit instructions, the flags are lifted on
