@@ -393,6 +393,13 @@ block0:
     bad("%1 = fexcept.ftos %0 : lane i32", "needs a result type");
     bad("%1 = fexcept.fmin %0, %0 : lane i32", "NaN rule");
     bad("%1 = fexcept %0 : lane i32", "float op");
+    // Typing is the verifier's: the flags are an i32.
+    let text = "function \"t\" wave 64 { lane v[4] }\n\nblock0:\n  %0 = read v[0] : lane f32\n  %1 = fexcept.fadd %0, %0 : lane f32\n  return\n";
+    let f = parse(text).expect("parses");
+    assert!(
+        wavejit_ir::verify::verify(&f).is_err(),
+        "an f32 result verifies"
+    );
 }
 
 #[test]
