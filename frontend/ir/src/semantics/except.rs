@@ -10,7 +10,8 @@
 //!   reports no denormal or other flag beside a NaN operand either.
 //! - **Denormal** (`DENORMAL`): some float operand is denormal (x86's DE, which IEEE 754 lacks).
 //!   Float-to-integer conversions and roundings to integral do not raise it (x86 CVTTSS2SI,
-//!   ROUNDSS).
+//!   ROUNDSS), and an invalid operation or a division by zero is reported alone (x86's
+//!   precedence: `denormal / 0` raises division by zero only).
 //! - **Rounding** (`INEXACT`, `OVERFLOW`, `UNDERFLOW`): from the exact result and one rounding
 //!   in `mode.round` ([`round::round_pack_status`]). Overflow also raises inexact. Underflow is
 //!   "tiny and inexact" with tininess detected **after rounding** (rounded to the precision
@@ -69,9 +70,15 @@ use crate::types::ScalarType;
 use rustc_apfloat::ieee::Quad;
 use rustc_apfloat::{Float, Status};
 
-/// The flags `k` raises on `args` (bits, typed `tys`) in `mode`. Ill-typed operands give 0.
+/// The flags `k` raises on `args` (bits, typed `tys`) in `mode`. Never panics: missing
+/// operands read as 0, and ill-typed ones give 0.
 pub fn flags(k: Except, mode: FloatMode, tys: &[ScalarType], args: &[u64]) -> u32 {
     let Some(&t0) = tys.first() else { return 0 };
+    let mut a = [0u64; 4];
+    for (d, s) in a.iter_mut().zip(args) {
+        *d = *s;
+    }
+    let args = &a;
     if let Some(f) = Fmt::of(t0) {
         return float_op(k, f, mode, args);
     }
