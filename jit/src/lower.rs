@@ -24,7 +24,7 @@
 //!
 //! Everything else (f16, directed rounding, division, saturation, per-lane shift amounts, bit
 //! fields with per-lane offsets or widths, rounding to integral, transcendentals, conversions between float widths, the GPU
-//! helpers) goes through the helper.
+//! helpers, the exception flags of `fexcept`) goes through the helper.
 
 use crate::vals::*;
 use cranelift_codegen::ir::{

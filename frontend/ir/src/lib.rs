@@ -21,6 +21,7 @@
 //! 8. Verified IR ([`verify::verify`]) never makes a back end panic.
 
 pub mod builder;
+pub mod except;
 pub mod format;
 pub mod func;
 pub mod op;
@@ -32,6 +33,7 @@ pub mod types;
 pub mod verify;
 
 pub use builder::FunctionBuilder;
+pub use except::{fpflag, Except};
 pub use format::{DataFormat, ElemFormat, NumFormat, Sel};
 pub use func::*;
 pub use op::*;

@@ -9,6 +9,7 @@
 //! unfused mad, min/max NaN rules, transcendental flavours) and every float op carries a
 //! [`FloatMode`] (denormal flushing of inputs and outputs, rounding).
 
+use crate::except::Except;
 use crate::types::ScalarType;
 use std::fmt;
 
@@ -312,6 +313,10 @@ pub enum Op {
     MsadU8,
     /// (a, b, c) -> byte-wise rounded average (GCN `v_lerp_u8`).
     LerpU8,
+    // --- exception flags ---
+    /// (the operands of the named op) -> i32: the IEEE 754 exception flags that op raises on
+    /// them in this mode ([`crate::except`]: bit order; [`crate::semantics::except`]: rules).
+    Fexcept(Except),
 }
 
 /// Why an op rejects its operand types.
@@ -382,6 +387,7 @@ impl Op {
             | DivFixup | CubeId | CubeSc | CubeTc | CubeMa | CvtPkU8F32 | SadU8 | SadHiU8
             | SadU16 | SadU32 | MsadU8 | LerpU8 => 3,
             DivFmas => 4,
+            Fexcept(k) => k.op().arity(),
         }
     }
 
@@ -432,6 +438,7 @@ impl Op {
                 | Fcmp(_)
                 | FtoU
                 | FtoS
+                | Fexcept(_)
         )
     }
 
@@ -587,6 +594,15 @@ impl Op {
                 op,
                 "(f32, i32, i32) -> i32",
             ),
+            Fexcept(k) => {
+                want(ty == I32, op, "the flags are an i32")?;
+                let inner = k
+                    .op_type(args)
+                    .ok_or_else(|| TypeError(format!("{}: no operands", op.name())))?;
+                k.op()
+                    .check(inner, args)
+                    .map_err(|e| TypeError(format!("{}: {e}", op.name())))
+            }
         }
     }
 
@@ -697,6 +713,7 @@ impl Op {
             SadU32 => "sad_u32",
             MsadU8 => "msad_u8",
             LerpU8 => "lerp_u8",
+            Fexcept(_) => "fexcept",
         }
     }
 }

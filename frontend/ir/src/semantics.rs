@@ -57,11 +57,15 @@
 //! **Conversions** ([`convert`]): float to integer truncates, saturates and maps NaN to 0;
 //! NaN payloads are shifted (widening) or truncated (narrowing) and quieted.
 //!
+//! **Exception flags** ([`except`]): `fexcept` gives the IEEE 754 flags the op it names
+//! raises on its operands in its mode.
+//!
 //! # Integer rules
 //! See [`int`]: wrapping arithmetic, RISC-V division by zero, shift amounts modulo the width,
 //! `clz`/`ctz` of 0 = width, GCN bit-field semantics.
 
 pub mod convert;
+pub mod except;
 mod float;
 mod format;
 pub mod gpu;
@@ -197,6 +201,7 @@ fn dispatch(
         SadU32 => Some(media::sad_u32(a[0], a[1], a[2])),
         MsadU8 => Some(media::msad_u8(a[0], a[1], a[2])),
         LerpU8 => Some(media::lerp_u8(a[0], a[1], a[2])),
+        Fexcept(k) => Some(u64::from(except::flags(k, mode, &tys[..op.arity()], &a))),
     }
 }
 

@@ -363,6 +363,7 @@ fn generation_is_deterministic_and_options_are_honoured() {
         lds: false,
         barrier: false,
         kill: false,
+        flags: false,
         ..GenOptions::default()
     };
     for seed in 0..200 {
@@ -373,7 +374,12 @@ fn generation_is_deterministic_and_options_are_honoured() {
             let wide = matches!(alu_form(op), Ok(AluForm::Wide(_)));
             let extra = matches!(
                 op,
-                AluOp::MOVA_INT | AluOp::LDS_IDX_OP | AluOp::GROUP_BARRIER | AluOp::KILLE
+                AluOp::MOVA_INT
+                    | AluOp::LDS_IDX_OP
+                    | AluOp::GROUP_BARRIER
+                    | AluOp::KILLE
+                    | AluOp::STORE_FLAGS
+                    | AluOp::LOAD_STORE_FLAGS
             );
             assert!(!wide && !extra, "{}", op.name());
         }
@@ -650,8 +656,8 @@ fn memory_accesses_stay_inside_the_buffers() {
 
 /// Over the seeds: every VTX_READ template from both buffers (and the SRC_SEL_X, DST_SEL and
 /// signed variations), both RAT stores' COMP_MASKs and every RAT atomic of the class, every
-/// LDS op of the class with the queue read in both halves, popped and peeked, GROUP_BARRIER
-/// and every KILL op.
+/// LDS op of the class with the queue read in both halves, popped and peeked, GROUP_BARRIER,
+/// every KILL op and the float exception flag moves.
 #[test]
 fn memory_and_special_ops_occur() {
     use wavejit_terascale::inst::sel;
@@ -687,7 +693,10 @@ fn memory_and_special_ops_occur() {
                     if let Some(l) = i.lds {
                         seen.insert(format!("{:?}", l.op));
                     }
-                    if i.op == AluOp::GROUP_BARRIER || i.op.name().starts_with("KILL") {
+                    if i.op == AluOp::GROUP_BARRIER
+                        || i.op.name().starts_with("KILL")
+                        || i.op.name().ends_with("STORE_FLAGS")
+                    {
                         seen.insert(i.op.name().to_string());
                     }
                     for s in &i.src[..1] {
@@ -738,6 +747,7 @@ fn memory_and_special_ops_occur() {
             .map(|s| format!("oq{s}")),
         );
         want.push("GROUP_BARRIER".into());
+        want.extend(["STORE_FLAGS", "LOAD_STORE_FLAGS"].map(String::from));
         want.extend(
             [
                 "KILLE",
@@ -797,6 +807,13 @@ fn each_new_switch_removes_its_shape() {
                 ..d.clone()
             },
             &["KILLE", "KILLGT_INT"],
+        ),
+        (
+            GenOptions {
+                flags: false,
+                ..d.clone()
+            },
+            &["STORE_FLAGS", "LOAD_STORE_FLAGS"],
         ),
         (
             GenOptions {

@@ -106,7 +106,7 @@ pub fn raw_fma_scaled(fmt: Fmt, rm: Round, a: u64, b: u64, c: u64, k: i32) -> u6
     round::round_pack(fmt, neg, sig, exp + k, sticky, rm)
 }
 
-fn to_quad(fmt: Fmt, x: u64) -> Quad {
+pub(super) fn to_quad(fmt: Fmt, x: u64) -> Quad {
     let mut lossy = false;
     let x = u128::from(x);
     match fmt {
@@ -210,7 +210,7 @@ fn host_op<T: HostFloat>(op: Arith, x: T, y: T) -> T {
     }
 }
 
-fn ap_round(rm: Round) -> ApRound {
+pub(super) fn ap_round(rm: Round) -> ApRound {
     match rm {
         Round::NearestEven => ApRound::NearestTiesToEven,
         Round::TowardPositive => ApRound::TowardPositive,

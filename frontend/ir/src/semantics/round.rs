@@ -13,23 +13,98 @@ use crate::op::Round;
 /// business); overflow gives infinity or the largest finite value as IEEE 754 prescribes for
 /// the mode.
 pub fn round_pack(fmt: Fmt, neg: bool, sig: u128, exp: i32, sticky: bool, mode: Round) -> u64 {
+    round_pack_status(fmt, neg, sig, exp, sticky, mode).bits
+}
+
+/// One rounding step and what IEEE 754 says happened in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rounded {
+    pub bits: u64,
+    /// The result differs from the exact value.
+    pub inexact: bool,
+    /// The rounded magnitude exceeded the largest finite value.
+    pub overflow: bool,
+    /// The exact value is non-zero and, rounded to the format's precision with an unbounded
+    /// exponent range, below the smallest normal in magnitude (IEEE 754-2008 §7.5 tininess
+    /// "after rounding", as x86 SSE detects it). Underflow is `tiny && inexact`.
+    pub tiny: bool,
+}
+
+/// [`round_pack`] with its [`Rounded`] status.
+pub fn round_pack_status(
+    fmt: Fmt,
+    neg: bool,
+    sig: u128,
+    exp: i32,
+    sticky: bool,
+    mode: Round,
+) -> Rounded {
     if sig == 0 {
         // Only the sticky part: a magnitude strictly between 0 and 2^exp. Callers keep at least
         // two guard bits, so 2^exp is below half of the smallest denormal.
         let up = sticky && directed_up(neg, mode);
-        return fmt.zero(neg) | u64::from(up);
+        return Rounded {
+            bits: fmt.zero(neg) | u64::from(up),
+            inexact: sticky,
+            overflow: false,
+            tiny: sticky,
+        };
     }
     let p = fmt.precision() as i32;
     let msb = 127 - sig.leading_zeros() as i32;
     let e = msb + exp;
     let emin = 1 - fmt.bias();
+    let tiny = if e == emin - 1 {
+        // Only here can rounding to p bits carry the value up to 2^emin.
+        let (q, _) = round_at(sig, exp, e - (p - 1), sticky, neg, mode);
+        q < 1u128 << p
+    } else {
+        e < emin
+    };
     let mut lsb_exp = e.max(emin) - (p - 1);
+    let (mut q, inexact) = round_at(sig, exp, lsb_exp, sticky, neg, mode);
+    if q == 1u128 << p {
+        q >>= 1;
+        lsb_exp += 1;
+    }
+    let sign = fmt.zero(neg);
+    let status = |bits, overflow| Rounded {
+        bits,
+        inexact: inexact || overflow,
+        overflow,
+        tiny,
+    };
+    if q < 1u128 << (p - 1) {
+        // Denormal (or zero after rounding): the exponent field is 0.
+        return status(sign | q as u64, false);
+    }
+    let biased = i64::from(lsb_exp) + i64::from(p - 1) + i64::from(fmt.bias());
+    if biased >= i64::from(fmt.max_biased_exp()) {
+        return status(overflow(fmt, neg, mode), true);
+    }
+    status(
+        sign | ((biased as u64) << fmt.mant_bits()) | (q as u64 & fmt.mant_mask()),
+        false,
+    )
+}
+
+/// `sig * 2^exp` (plus the sticky part) rounded to a multiple of `2^lsb_exp` in `mode`: the
+/// multiple's count (possibly carried up to the next power of two) and whether it is inexact.
+fn round_at(
+    sig: u128,
+    exp: i32,
+    lsb_exp: i32,
+    sticky: bool,
+    neg: bool,
+    mode: Round,
+) -> (u128, bool) {
+    use std::cmp::Ordering;
     let shift = i64::from(lsb_exp) - i64::from(exp);
-    let (mut q, half_cmp, inexact) = if shift <= 0 {
-        (sig << (-shift) as u32, std::cmp::Ordering::Less, sticky)
+    let (q, half_cmp, inexact) = if shift <= 0 {
+        (sig << (-shift) as u32, Ordering::Less, sticky)
     } else if shift > 128 {
         // Everything is below half an ulp of the smallest denormal.
-        (0, std::cmp::Ordering::Less, true)
+        (0, Ordering::Less, true)
     } else {
         let s = shift as u32;
         let (q, dropped) = if s == 128 {
@@ -39,34 +114,20 @@ pub fn round_pack(fmt: Fmt, neg: bool, sig: u128, exp: i32, sticky: bool, mode: 
         };
         let half = 1u128 << (s - 1);
         let cmp = match dropped.cmp(&half) {
-            std::cmp::Ordering::Equal if sticky => std::cmp::Ordering::Greater,
+            Ordering::Equal if sticky => Ordering::Greater,
             c => c,
         };
         (q, cmp, dropped != 0 || sticky)
     };
     let up = match mode {
         Round::NearestEven => match half_cmp {
-            std::cmp::Ordering::Greater => true,
-            std::cmp::Ordering::Equal => q & 1 == 1,
-            std::cmp::Ordering::Less => false,
+            Ordering::Greater => true,
+            Ordering::Equal => q & 1 == 1,
+            Ordering::Less => false,
         },
         _ => inexact && directed_up(neg, mode),
     };
-    q += u128::from(up);
-    if q == 1u128 << p {
-        q >>= 1;
-        lsb_exp += 1;
-    }
-    let sign = fmt.zero(neg);
-    if q < 1u128 << (p - 1) {
-        // Denormal (or zero after rounding): the exponent field is 0.
-        return sign | q as u64;
-    }
-    let biased = i64::from(lsb_exp) + i64::from(p - 1) + i64::from(fmt.bias());
-    if biased >= i64::from(fmt.max_biased_exp()) {
-        return overflow(fmt, neg, mode);
-    }
-    sign | ((biased as u64) << fmt.mant_bits()) | (q as u64 & fmt.mant_mask())
+    (q + u128::from(up), inexact)
 }
 
 /// Whether a directed mode rounds an inexact magnitude away from zero.
@@ -107,6 +168,11 @@ pub fn scale(fmt: Fmt, x: u64, n: i64, mode: Round) -> u64 {
 
 /// The square root of a positive finite non-zero `x`, rounded once.
 pub fn sqrt(fmt: Fmt, x: u64, mode: Round) -> u64 {
+    sqrt_status(fmt, x, mode).bits
+}
+
+/// [`sqrt`] with its [`Rounded`] status.
+pub fn sqrt_status(fmt: Fmt, x: u64, mode: Round) -> Rounded {
     let (_, sig, exp) = fmt.unpack(x);
     // Make the radicand `m * 2^e2` with `e2` even and `m` of 123..=124 bits, so the integer
     // root has 62 bits: more than precision + 2, and the remainder gives the sticky bit.
@@ -118,5 +184,5 @@ pub fn sqrt(fmt: Fmt, x: u64, mode: Round) -> u64 {
     let m = u128::from(sig) << shift as u32;
     let r = m.isqrt();
     let sticky = r * r != m;
-    round_pack(fmt, false, r, (exp - shift) / 2, sticky, mode)
+    round_pack_status(fmt, false, r, (exp - shift) / 2, sticky, mode)
 }

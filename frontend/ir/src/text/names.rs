@@ -1,13 +1,15 @@
 //! The spellings the printer writes and the parser reads, one table per enum, so the two can
 //! never disagree.
 
+use crate::except::Except;
 use crate::func::{AtomicOp, MemSpace, MemWidth};
 use crate::op::{Angle, FloatCC, IntCC, MinMax, Op, Round, Trans};
+use crate::types::ScalarType;
 
 /// Every [`Op`] variant once, with its first parameter values (the key for [`Op::name`]).
 /// Kept complete by [`ordinal`] (an exhaustive match) and the test below.
 #[rustfmt::skip]
-pub const BASE_OPS: [Op; 103] = {
+pub const BASE_OPS: [Op; 104] = {
     use Op::*;
     [
         Iadd, Isub, Imul, UmulHi, SmulHi, Udiv, Urem, Sdiv, Srem, UaddSat, UsubSat, SaddSat,
@@ -22,7 +24,7 @@ pub const BASE_OPS: [Op; 103] = {
         Fsin(Trans::Ieee, Angle::Radians), Fcos(Trans::Ieee, Angle::Radians), FrexpMant,
         FrexpExp, DivScale, DivScaleFlag, DivFmas, DivFixup, TrigPreop, CubeId, CubeSc, CubeTc,
         CubeMa, CvtPkrtzF16, CvtPknormI16, CvtPknormU16, CvtPkU8F32, SadU8, SadHiU8, SadU16,
-        SadU32, MsadU8, LerpU8,
+        SadU32, MsadU8, LerpU8, Fexcept(Except::Fadd),
     ]
 };
 
@@ -49,7 +51,7 @@ pub fn ordinal(op: Op) -> usize {
         DivScale => 84, DivScaleFlag => 85, DivFmas => 86, DivFixup => 87, TrigPreop => 88,
         CubeId => 89, CubeSc => 90, CubeTc => 91, CubeMa => 92, CvtPkrtzF16 => 93,
         CvtPknormI16 => 94, CvtPknormU16 => 95, CvtPkU8F32 => 96, SadU8 => 97, SadHiU8 => 98,
-        SadU16 => 99, SadU32 => 100, MsadU8 => 101, LerpU8 => 102,
+        SadU16 => 99, SadU32 => 100, MsadU8 => 101, LerpU8 => 102, Fexcept(_) => 103,
     }
 }
 
@@ -157,9 +159,30 @@ pub fn base_op(name: &str) -> Option<Op> {
     BASE_OPS.into_iter().find(|op| op.name() == name)
 }
 
-/// Every op with every parameter value: all 103 variants, comparisons with each condition,
-/// min/max with each NaN rule, transcendentals with each flavour (and angle unit).
+/// Every op with every parameter value: all 104 variants, comparisons with each condition,
+/// min/max with each NaN rule, transcendentals with each flavour (and angle unit), and
+/// `fexcept` of each of those it covers (conversions with each result type they allow).
 pub fn all_ops() -> Vec<Op> {
+    let plain = plain_ops();
+    let mut out = plain.clone();
+    for &op in &plain {
+        for t in ScalarType::ALL {
+            let Some(k) = Except::of(op, t) else { continue };
+            // A conversion's result type must be one some operand type converts to.
+            let named_ok = k.named_type().is_none()
+                || [ScalarType::I32, ScalarType::F32, ScalarType::F64]
+                    .iter()
+                    .any(|&a| op.check(t, &[a]).is_ok());
+            if named_ok && !out.contains(&Op::Fexcept(k)) {
+                out.push(Op::Fexcept(k));
+            }
+        }
+    }
+    out
+}
+
+/// [`all_ops`] without `fexcept`.
+fn plain_ops() -> Vec<Op> {
     use Op::*;
     let mut out = Vec::new();
     for op in BASE_OPS {
@@ -186,6 +209,7 @@ pub fn all_ops() -> Vec<Op> {
                     }
                 }
             }
+            Fexcept(_) => {}
             _ => out.push(op),
         }
     }
@@ -212,9 +236,15 @@ mod tests {
 
     #[test]
     fn all_ops_expands_every_parameter() {
-        // 103 variants; icmp 10 and fcmp 15 conditions; fmin/fmax/fmed3 3 rules each; fclamp
-        // 2; five transcendentals 4 flavours; fsin/fcos 4 flavours x 2 angle units.
-        let expected = 103 - 13 + 10 + 15 + 3 * 3 + 2 + 5 * 4 + 2 * 8;
+        // 103 variants besides fexcept; icmp 10 and fcmp 15 conditions; fmin/fmax/fmed3 3
+        // rules each; fclamp 2; five transcendentals 4 flavours; fsin/fcos 4 flavours x 2
+        // angle units.
+        let plain = 103 - 13 + 10 + 15 + 3 * 3 + 2 + 5 * 4 + 2 * 8;
+        // fexcept of: 8 arithmetic ops, fmin/fmax 3 rules each, fcmp 15, ldexp, 4 roundings
+        // to integral, fract, canonicalize, 20 + 16 transcendentals, 2 frexp; ftou/ftos to 4
+        // integer types, utof/stof to 3 float types, fconvert to 3.
+        let fexcept = 8 + 6 + 15 + 1 + 4 + 2 + 20 + 16 + 2 + 2 * 4 + 2 * 3 + 3;
+        let expected = plain + fexcept;
         let ops = all_ops();
         assert_eq!(ops.len(), expected);
         for (i, a) in ops.iter().enumerate() {

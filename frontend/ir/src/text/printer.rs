@@ -113,20 +113,8 @@ fn write_float_comment(out: &mut impl Write, ty: ScalarType, bits: u64) -> fmt::
 
 /// `name[.params][.mode]`, e.g. `fcmp.ult`, `fsin.clamped.turns.flush.rtz`.
 pub fn write_op(out: &mut impl Write, op: Op, mode: FloatMode) -> fmt::Result {
-    use Op::*;
     out.write_str(op.name())?;
-    let params: Vec<&str> = match op {
-        Icmp(cc) => vec![name_of(&INT_CCS, cc)],
-        Fcmp(cc) => vec![name_of(&FLOAT_CCS, cc)],
-        Fmin(m) | Fmax(m) | Fmed3(m) => vec![name_of(&MIN_MAXES, m)],
-        Fclamp { dx10: true } => vec!["dx10"],
-        Fsqrt(t) | Frcp(t) | Frsq(t) | Fexp2(t) | Flog2(t) => vec![name_of(&TRANSES, t)],
-        Fsin(t, a) | Fcos(t, a) => vec![name_of(&TRANSES, t), name_of(&ANGLES, a)],
-        _ => vec![],
-    };
-    for p in params {
-        write!(out, ".{p}")?;
-    }
+    write_params(out, op)?;
     match (mode.flush_in, mode.flush_out) {
         (true, true) => out.write_str(".flush")?,
         (true, false) => out.write_str(".flush_in")?,
@@ -135,6 +123,30 @@ pub fn write_op(out: &mut impl Write, op: Op, mode: FloatMode) -> fmt::Result {
     }
     if mode.round != Round::NearestEven {
         write!(out, ".{}", name_of(&ROUNDS, mode.round))?;
+    }
+    Ok(())
+}
+
+/// `.params` of `op` in their fixed order; `fexcept` writes its op (with that op's
+/// parameters) and a conversion's result type.
+fn write_params(out: &mut impl Write, op: Op) -> fmt::Result {
+    use Op::*;
+    let params: Vec<&str> = match op {
+        Icmp(cc) => vec![name_of(&INT_CCS, cc)],
+        Fcmp(cc) => vec![name_of(&FLOAT_CCS, cc)],
+        Fmin(m) | Fmax(m) | Fmed3(m) => vec![name_of(&MIN_MAXES, m)],
+        Fclamp { dx10: true } => vec!["dx10"],
+        Fsqrt(t) | Frcp(t) | Frsq(t) | Fexp2(t) | Flog2(t) => vec![name_of(&TRANSES, t)],
+        Fsin(t, a) | Fcos(t, a) => vec![name_of(&TRANSES, t), name_of(&ANGLES, a)],
+        Fexcept(k) => {
+            write!(out, ".{}", k.op().name())?;
+            write_params(out, k.op())?;
+            k.named_type().map(|t| t.name()).into_iter().collect()
+        }
+        _ => vec![],
+    };
+    for p in params {
+        write!(out, ".{p}")?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 
 use super::names::*;
 use super::ParseError;
+use crate::except::Except;
 use crate::func::{MemSpace, MemWidth};
 use crate::op::{FloatMode, Op};
 use crate::types::ScalarType;
@@ -118,21 +119,31 @@ pub fn b_width(p: &Part<'_>) -> PResult<MemWidth> {
 
 /// Reads an op's parameters (in their fixed order) and then its float-mode suffixes.
 pub fn op_suffixes(op: Op, head: &Part<'_>, ps: &[Part<'_>]) -> PResult<(Op, FloatMode)> {
+    let mut rest = ps.iter().peekable();
+    let op = op_params(op, head, &mut rest)?;
+    modes(op, rest)
+}
+
+type Parts<'p, 'a> = std::iter::Peekable<std::slice::Iter<'p, Part<'a>>>;
+
+fn pick<K: Copy>(table: &[(K, &'static str)], p: &Part<'_>, what: &str) -> PResult<K> {
+    lookup(table, p.text).ok_or_else(|| {
+        let names: Vec<&str> = table.iter().map(|(_, n)| *n).collect();
+        part_err(
+            p,
+            format!("unknown {what} `{}` (one of {})", p.text, names.join(", ")),
+        )
+    })
+}
+
+/// The parameters of `op` (a base op from [`base_op`]) taken from the front of `rest`.
+fn op_params<'p>(op: Op, head: &Part<'_>, rest: &mut Parts<'p, '_>) -> PResult<Op> {
     use Op::*;
-    let mut rest = ps.iter();
+    let name = op.name();
     let mut param = |what: &str| {
         rest.next()
-            .ok_or_else(|| part_err(head, format!("{} needs a {what} suffix", op.name())))
+            .ok_or_else(|| part_err(head, format!("{name} needs a {what} suffix")))
     };
-    fn pick<K: Copy>(table: &[(K, &'static str)], p: &Part<'_>, what: &str) -> PResult<K> {
-        lookup(table, p.text).ok_or_else(|| {
-            let names: Vec<&str> = table.iter().map(|(_, n)| *n).collect();
-            part_err(
-                p,
-                format!("unknown {what} `{}` (one of {})", p.text, names.join(", ")),
-            )
-        })
-    }
     let op = match op {
         Icmp(_) => Icmp(pick(&INT_CCS, param("condition")?, "condition")?),
         Fcmp(_) => Fcmp(pick(&FLOAT_CCS, param("condition")?, "condition")?),
@@ -153,16 +164,44 @@ pub fn op_suffixes(op: Op, head: &Part<'_>, ps: &[Part<'_>]) -> PResult<(Op, Flo
                 Fcos(t, a)
             }
         }
-        other => other,
-    };
-    let mut rest: Vec<&Part<'_>> = rest.collect();
-    let op = match op {
-        Fclamp { .. } if rest.first().is_some_and(|p| p.text == "dx10") => {
-            rest.remove(0);
+        Fclamp { .. } if rest.peek().is_some_and(|p| p.text == "dx10") => {
+            rest.next();
             Fclamp { dx10: true }
+        }
+        // `fexcept.OP[.PARAMS][.TYPE]`: the reported op, its parameters, and for a
+        // conversion its result type.
+        Fexcept(_) => {
+            let inner_part = rest
+                .next()
+                .ok_or_else(|| part_err(head, "fexcept needs the float op it reports on"))?;
+            let unknown = || {
+                part_err(
+                    inner_part,
+                    format!("`{}` has no exception flags", inner_part.text),
+                )
+            };
+            let base = base_op(inner_part.text).ok_or_else(unknown)?;
+            let inner = op_params(base, inner_part, rest)?;
+            let kind = Except::of(inner, ScalarType::I32).ok_or_else(unknown)?;
+            match kind.named_type() {
+                Some(_) => {
+                    let tp = rest.next().ok_or_else(|| {
+                        part_err(inner_part, format!("{} needs a result type", inner.name()))
+                    })?;
+                    let t = ScalarType::from_name(tp.text)
+                        .ok_or_else(|| part_err(tp, format!("unknown type `{}`", tp.text)))?;
+                    Fexcept(kind.with_type(t))
+                }
+                None => Fexcept(kind),
+            }
         }
         other => other,
     };
+    Ok(op)
+}
+
+/// The float-mode suffixes of `op`: at most one flush and one rounding suffix.
+fn modes(op: Op, rest: Parts<'_, '_>) -> PResult<(Op, FloatMode)> {
     let mut mode = FloatMode::IEEE;
     let (mut flush_seen, mut round_seen) = (false, false);
     for p in rest {

@@ -63,6 +63,11 @@
 //! # Barriers
 //! GROUP_BARRIER ends the block with [`Terminator::Barrier`] after its group's writes; the
 //! clause continues in a new block.
+//!
+//! # Exception flags
+//! In a clause that holds STORE_FLAGS or LOAD_STORE_FLAGS, each slot's value comes with its
+//! float exception flags and the flag instructions are valued after the group's last slot
+//! (see `flags`).
 use super::state::Cf;
 use super::{AluForm, AluInput, AluValue, Omod, Src};
 use super::{LiftError, Lifter};
@@ -143,6 +148,7 @@ impl Lifter<'_> {
         self.oq_begin();
         self.reset_float_mode();
         self.clause = ClauseValues::default();
+        self.flags_begin_clause(groups);
         for g in groups {
             let barrier = self.lift_group(&Grp { cf, cfa, g })?;
             if barrier {
@@ -279,6 +285,17 @@ impl Lifter<'_> {
                     index_writes.push(self.set_cf_idx(which, lanes));
                     continue;
                 }
+                // Valued once the group's flags are known (before phase 3, `flags`); the
+                // placeholder is src0, which LOAD_STORE_FLAGS loads.
+                AluOp::STORE_FLAGS | AluOp::LOAD_STORE_FLAGS => {
+                    outs.push(SlotOut {
+                        slot: inst.slot,
+                        value: s[0],
+                        inst,
+                        exec: lanes,
+                    });
+                    continue;
+                }
                 AluOp::KILLE
                 | AluOp::KILLGT
                 | AluOp::KILLGE
@@ -307,6 +324,7 @@ impl Lifter<'_> {
                 .find(|d| d.0 == op && d.1 == inst.src && matches!(form, AluForm::Slot(_)))
             {
                 let v = outs[j].value;
+                self.flags_reused(&inst, lanes);
                 outs.push(SlotOut {
                     slot: inst.slot,
                     value: v,
@@ -318,7 +336,7 @@ impl Lifter<'_> {
             let value = match form {
                 AluForm::Slot(n) => {
                     let input = AluInput::Slot(&s[..n]);
-                    self.alu_value(x.cf, at, &inst, input)?
+                    self.alu_value(x.cf, at, &inst, input, lanes)?
                 }
                 AluForm::Chained(n) => {
                     // The previous slot is the next higher vector slot (computed before).
@@ -336,7 +354,7 @@ impl Lifter<'_> {
                         srcs: &s[..n],
                         prev: pv,
                     };
-                    self.alu_value(x.cf, at, &inst, input)?
+                    self.alu_value(x.cf, at, &inst, input, lanes)?
                 }
                 AluForm::Wide(w) => {
                     let (even, odd) = match inst.slot {
@@ -370,7 +388,7 @@ impl Lifter<'_> {
                             super::Width::W32 => Src::W32(he[j]),
                         })
                         .collect();
-                    let v = self.alu_value(x.cf, at, &inst, AluInput::Wide(&srcs))?;
+                    let v = self.alu_value(x.cf, at, &inst, AluInput::Wide(&srcs), lanes)?;
                     let pair = [(even, ei), (odd, oi)];
                     let vals: [Value; 2] = match v {
                         AluValue::Double { hi, lo } => [lo, hi],
@@ -417,7 +435,7 @@ impl Lifter<'_> {
                         v4[k] = [reads[r].1[0], reads[r].1[1]];
                         idx[k] = r;
                     }
-                    let v = self.alu_value(x.cf, at, &inst, AluInput::Vector(&v4))?;
+                    let v = self.alu_value(x.cf, at, &inst, AluInput::Vector(&v4), lanes)?;
                     for (k, r) in idx.into_iter().enumerate() {
                         let value = match v {
                             AluValue::Slots(s4) => s4[k],
@@ -458,6 +476,20 @@ impl Lifter<'_> {
                 inst,
                 exec: lanes,
             });
+        }
+        // Exception flags (`flags`): the OMOD scalings, then the flag instructions' values.
+        for o in &outs {
+            let i = &o.inst;
+            let flag_op = super::flags::is_flag_op(i.op);
+            if i.enc == AluEnc::Op2 && i.execute_mask_op(class).is_none() && !flag_op {
+                self.flags_omod(Omod::from_field(i.omod as u32), o.value, o.exec);
+            }
+        }
+        for o in outs
+            .iter_mut()
+            .filter(|o| super::flags::is_flag_op(o.inst.op))
+        {
+            o.value = self.flags_store(&o.inst, o.value, o.exec);
         }
         // Phase 3: output modifiers and writes.
         for o in &outs {
@@ -518,6 +550,7 @@ impl Lifter<'_> {
             let v = self.andn64(v, k);
             self.set(Cf::Valid, v);
         }
+        self.flags_end_group();
         let pop = queue == super::lds::QueueUse::Pop;
         match pushed {
             Some((at, inst, r)) => self.oq_commit(x.cf, at, Some(&inst), pop, Some(r))?,
@@ -619,14 +652,16 @@ impl Lifter<'_> {
         }
     }
 
+    /// The value of `inst`, run in `lanes` (its flags join the group's: `flags`).
     fn alu_value(
         &mut self,
         cf: u32,
         at: u32,
         inst: &AluInst,
         input: AluInput<'_>,
+        lanes: Value,
     ) -> Result<AluValue, LiftError> {
-        super::lift_alu(&mut self.b, inst.op, &self.env, input)
+        self.flagged_value(inst, input, lanes)
             .map_err(|e| self.unsupported(cf, at, text(inst), &e.to_string()))
     }
 

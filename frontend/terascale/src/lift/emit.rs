@@ -1,8 +1,15 @@
 //! A thin layer over [`FunctionBuilder`] for the ALU semantics: guest values are `i32` (a
 //! dword) or `i64` (a register pair joined), float ops bitcast in and out, and every float op
 //! carries the float mode of its precision.
+//!
+//! **Exception flags.** When [`Emit::flags`] is set (a clause that reads the flags, see
+//! `flags`), every float op emitted through [`Emit::f32_in`], [`Emit::d_mode`],
+//! [`Emit::dcmp`] or [`Emit::op_mode`] also emits its `fexcept` and ORs it in: an
+//! instruction's flags are those of the IEEE operations its value is made of, intermediate
+//! results included (MULADD is a MUL then an ADD). Steps that only implement a rule and are
+//! no operation of the instruction run under [`Emit::unflagged`].
 
-use wavejit_ir::{FloatCC, FloatMode, FunctionBuilder, IntCC, Op, ScalarType, Value};
+use wavejit_ir::{Except, FloatCC, FloatMode, FunctionBuilder, IntCC, Op, ScalarType, Value};
 
 use ScalarType::{F32, F64, I1, I32, I64};
 
@@ -13,6 +20,8 @@ pub struct Emit<'a> {
     pub m32: FloatMode,
     /// Float mode of double-precision ops.
     pub m64: FloatMode,
+    /// The instruction's exception flags so far (`i32`, IR bit order), when tracked.
+    pub flags: Option<Value>,
 }
 
 impl Emit<'_> {
@@ -31,7 +40,32 @@ impl Emit<'_> {
     /// `op` on single-precision operands given as dwords; the result as a dword.
     pub fn f32_in(&mut self, op: Op, mode: FloatMode, args: &[Value], ty: ScalarType) -> Value {
         let fargs: Vec<Value> = args.iter().map(|&a| self.cast(a, F32)).collect();
-        self.b.op_mode(op, mode, ty, &fargs)
+        self.op_mode(op, mode, ty, &fargs)
+    }
+
+    /// A float op on typed operands, its flags recorded when tracked.
+    pub fn op_mode(&mut self, op: Op, mode: FloatMode, ty: ScalarType, args: &[Value]) -> Value {
+        if let (Some(acc), Some(k)) = (self.flags, Except::of(op, ty)) {
+            let f = self.b.op_mode(Op::Fexcept(k), mode, I32, args);
+            self.flags = Some(self.b.op(Op::Or, I32, &[acc, f]));
+        }
+        self.b.op_mode(op, mode, ty, args)
+    }
+
+    /// Runs `f` without recording flags: for steps that implement a rule of the instruction
+    /// (a tie test, a NaN fix-up) rather than one of its IEEE operations.
+    pub fn unflagged<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.flags.take();
+        let r = f(self);
+        self.flags = saved;
+        r
+    }
+
+    /// ORs `flags` (`i32`) into the instruction's flags when tracked.
+    pub fn raise(&mut self, flags: Value) {
+        if let Some(acc) = self.flags {
+            self.flags = Some(self.b.op(Op::Or, I32, &[acc, flags]));
+        }
     }
 
     /// A single-precision op in the instruction's mode: dwords in, dword out.
@@ -51,7 +85,7 @@ impl Emit<'_> {
 
     pub fn d_mode(&mut self, op: Op, mode: FloatMode, args: &[Value]) -> Value {
         let fargs: Vec<Value> = args.iter().map(|&a| self.cast(a, F64)).collect();
-        let r = self.b.op_mode(op, mode, F64, &fargs);
+        let r = self.op_mode(op, mode, F64, &fargs);
         self.cast(r, I64)
     }
 
@@ -70,7 +104,7 @@ impl Emit<'_> {
 
     pub fn dcmp(&mut self, cc: FloatCC, a: Value, b: Value) -> Value {
         let (a, b) = (self.cast(a, F64), self.cast(b, F64));
-        self.b.op_mode(Op::Fcmp(cc), self.m64, I1, &[a, b])
+        self.op_mode(Op::Fcmp(cc), self.m64, I1, &[a, b])
     }
 
     pub fn icmp(&mut self, cc: IntCC, a: Value, b: Value) -> Value {

@@ -18,6 +18,7 @@
 //! - `index`: the CF index registers CF_IDX0/1 and CLAUSE_GLOBAL, and the index modes that
 //!   add CF_IDX to kcache banks and fetch, texture and RAT numbers.
 //! - `lds`: LDS in ALU clauses (LDS_IDX_OP, the output queue, direct reads).
+//! - `flags`: the float exception flags, STORE_FLAGS and LOAD_STORE_FLAGS.
 //! - [`state`]: the guest state layout ([`TsLayout`]) and the launch contract.
 //!
 //! # Design
@@ -76,6 +77,7 @@ pub mod alu_ops;
 mod cf;
 mod emit;
 mod fetch;
+mod flags;
 mod gds;
 mod index;
 mod lds;
@@ -88,8 +90,8 @@ pub mod tex;
 mod vtx_format;
 
 pub use alu_ops::{
-    alu_form, clamp, lift_alu, omod, AluEnv, AluError, AluForm, AluInput, AluValue, Omod, Src,
-    Width,
+    alu_form, clamp, lift_alu, lift_alu_flagged, omod, AluEnv, AluError, AluForm, AluInput,
+    AluValue, Omod, Src, Width,
 };
 pub use scratch::scratch_lane_bytes;
 pub use state::TsLayout;
@@ -209,6 +211,7 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
         },
         oq: lds::OutputQueue::default(),
         clause: alu::ClauseValues::default(),
+        flags: flags::FlagState::default(),
     };
     cx.b.switch_to(prologue);
     cx.prologue();
@@ -258,6 +261,8 @@ pub(crate) struct Lifter<'a> {
     pub oq: lds::OutputQueue,
     /// Values the ALU clause being lifted keeps in SSA.
     pub clause: alu::ClauseValues,
+    /// The exception-flag tracking of the ALU clause being lifted.
+    pub flags: flags::FlagState,
 }
 
 impl<'a> Lifter<'a> {

@@ -15,6 +15,7 @@
 //! | `tex` | uniform | 4 | guest addresses of the texture resource table (cells 0, 1) and the sampler table (cells 2, 3); 0 = none bound (see `tex`) |
 //! | `grad` | lane | 6 | the gradients SET_GRADIENTS_H (cells 0-2: x, y, z) and SET_GRADIENTS_V (cells 3-5) stored for SAMPLE_G* (see `tex`); 0 at launch |
 //! | `gds` | uniform | 2 | guest address of the dispatch's [`GDS_BYTES`] of GDS memory (lo, hi); 0 = none (see `gds`) |
+//! | `flags` | lane | 1 | the float exception flags (4.13.2), six bits; written only by clauses that read them (see `flags`) |
 //!
 //! Launch contract: before block 0 runs, the launcher stores T0.xyz (local ids) and T1.xyz
 //! (group ids) per lane (`notes/amd_launch_abi.md` §2.3, [`crate::launch::wave_state`]), the
@@ -139,6 +140,7 @@ pub struct TsLayout {
     pub tex: FileId,
     pub grad: FileId,
     pub gds: FileId,
+    pub flags: FileId,
 }
 
 impl TsLayout {
@@ -157,6 +159,7 @@ impl TsLayout {
         let tex = layout.add_file("tex", FileKind::Uniform, 4);
         let grad = layout.add_file("grad", FileKind::Lane, 6);
         let gds = layout.add_file("gds", FileKind::Uniform, 2);
+        let flags = layout.add_file("flags", FileKind::Lane, 1);
         TsLayout {
             layout,
             r,
@@ -171,6 +174,7 @@ impl TsLayout {
             tex,
             grad,
             gds,
+            flags,
         }
     }
 
@@ -237,5 +241,10 @@ impl TsLayout {
     /// The guest address of the dispatch's GDS memory as a 64-bit pair (0 = none).
     pub fn gds(&self) -> Reg {
         Reg::new(self.gds, 0)
+    }
+
+    /// The float exception flags.
+    pub fn flags(&self) -> Reg {
+        Reg::new(self.flags, 0)
     }
 }

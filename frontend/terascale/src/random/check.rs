@@ -381,7 +381,12 @@ fn inst(
         Err(_)
             if matches!(
                 i.op,
-                AluOp::NOP | AluOp::MOVA_INT | AluOp::GROUP_BARRIER | AluOp::LDS_IDX_OP
+                AluOp::NOP
+                    | AluOp::MOVA_INT
+                    | AluOp::GROUP_BARRIER
+                    | AluOp::LDS_IDX_OP
+                    | AluOp::STORE_FLAGS
+                    | AluOp::LOAD_STORE_FLAGS
             ) || is_kill(i.op) =>
         {
             None

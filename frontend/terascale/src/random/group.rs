@@ -56,6 +56,9 @@ pub const KILLS: [AluOp; 10] = [
     AluOp::KILLGE_UINT,
 ];
 
+/// The float exception flag moves.
+pub const FLAG_OPS: [AluOp; 2] = [AluOp::STORE_FLAGS, AluOp::LOAD_STORE_FLAGS];
+
 pub fn is_kill(op: AluOp) -> bool {
     KILLS.contains(&op)
 }
@@ -591,8 +594,19 @@ impl<'r> Picker<'r> {
                 0..=4 => Some(AluOp::NOP),
                 5..=7 if self.opts.barrier => Some(AluOp::GROUP_BARRIER),
                 8..=12 if self.opts.kill => KILLS.choose(self.rng).copied(),
+                13..=15 if self.opts.flags => FLAG_OPS.choose(self.rng).copied(),
                 _ => None,
             };
+            if let Some(op) = special.filter(|op| FLAG_OPS.contains(op)) {
+                // The document allows the flag moves in w only (seed 000 L6956, L4817).
+                if b.slots[Slot::W.index()].is_none() {
+                    let mut i = self.inst(op, Slot::W);
+                    i.dst_gpr = self.rng.gen_range(0..GPR_POOL);
+                    self.sources(st, &mut b, &mut i, op);
+                    b.slots[Slot::W.index()] = Some(i);
+                }
+                continue;
+            }
             if let Some(op) = special {
                 if let Some(&s) = self.free_vector(&b).choose(self.rng) {
                     let mut i = self.inst(op, s);

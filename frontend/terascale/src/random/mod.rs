@@ -57,6 +57,8 @@
 //!   returning ops a group popping the output queue (`MOV Rn, OQAP_POP`, and OQBP for the
 //!   two-value ops), sometimes after a group that peeks; the queue is empty at clause end;
 //! - GROUP_BARRIER and KILL* in random groups (never writing a GPR);
+//! - STORE_FLAGS and LOAD_STORE_FLAGS in slot w of random groups (the float exception
+//!   flags; LOAD_STORE_FLAGS loads a random source);
 //! - inside a loop's body (not in a subroutine): aL (SRC_SEL 238) as a source, and
 //!   instructions with INDEX_MODE 4 whose relative operands add aL (at most 3: a loop runs at
 //!   most 4 trips, the loop constant's init is 0 and step 1) instead of AR.x.
@@ -161,6 +163,8 @@ pub struct GenOptions {
     pub barrier: bool,
     /// KILL* in random groups.
     pub kill: bool,
+    /// STORE_FLAGS and LOAD_STORE_FLAGS (slot w) in random groups.
+    pub flags: bool,
     /// DX9 loops (`LOOP_START` with the loop constant).
     pub dx9_loops: bool,
     /// CALL/RETURN subroutines.
@@ -195,6 +199,7 @@ impl Default for GenOptions {
             lds: true,
             barrier: true,
             kill: true,
+            flags: true,
             dx9_loops: true,
             calls: true,
             pop2_after: true,

@@ -6,7 +6,8 @@
 //!   (kills, MOVA*, SET_MODE, barriers, LDS, interpolation, flag moves: the group and control
 //!   flow lifters own them).
 //! - [`lift_alu`] emits the IR through a [`FunctionBuilder`] and returns the slot results
-//!   ([`AluValue`]). **Sources arrive as read, with the neg/abs input modifiers already applied
+//!   ([`AluValue`]); [`lift_alu_flagged`] also returns the instruction's float exception
+//!   flags (the `fexcept` of every IEEE operation its value is made of: `emit`). **Sources arrive as read, with the neg/abs input modifiers already applied
 //!   by the caller** (float sign-bit flips on the dword; on a double, on its high dword), as `i32`
 //!   values (one dword each, lane or uniform). Results are `i32` dwords. The output modifiers
 //!   are separate: [`omod`], then [`clamp`] (4.9.1), applied by the caller to float results.
@@ -183,7 +184,7 @@ pub fn alu_form(op: AluOp) -> Result<AluForm, AluError> {
         SET_LDS_SIZE | LDS_IDX_OP => return not("LDS, memory lifter"),
         GROUP_BARRIER | GROUP_SEQ_BEGIN | GROUP_SEQ_END => return not("synchronisation"),
         SET_CF_IDX0 | SET_CF_IDX1 => return not("CF index register, group lifter"),
-        STORE_FLAGS | LOAD_STORE_FLAGS => return not("exception flags, not modelled"),
+        STORE_FLAGS | LOAD_STORE_FLAGS => return not("exception flags, group lifter"),
         INTERP_XY | INTERP_ZW | INTERP_X | INTERP_Z | INTERP_LOAD_P0 | INTERP_LOAD_P10
         | INTERP_LOAD_P20 => return not("pixel interpolation"),
         PRED_SET_CLR => Slot(0),
@@ -232,6 +233,28 @@ pub fn lift_alu(
     env: &AluEnv,
     input: AluInput<'_>,
 ) -> Result<AluValue, AluError> {
+    lift_with(b, op, env, input, None).map(|(v, _)| v)
+}
+
+/// [`lift_alu`], and the instruction's float exception flags (`i32`, the IR's
+/// [`wavejit_ir::fpflag`] bits; 0 for an op without float operations).
+pub fn lift_alu_flagged(
+    b: &mut FunctionBuilder,
+    op: AluOp,
+    env: &AluEnv,
+    input: AluInput<'_>,
+) -> Result<(AluValue, Value), AluError> {
+    let zero = b.i32(0);
+    lift_with(b, op, env, input, Some(zero)).map(|(v, f)| (v, f.unwrap_or(zero)))
+}
+
+fn lift_with(
+    b: &mut FunctionBuilder,
+    op: AluOp,
+    env: &AluEnv,
+    input: AluInput<'_>,
+    flags: Option<Value>,
+) -> Result<(AluValue, Option<Value>), AluError> {
     let form = alu_form(op)?;
     if env.class == ChipClass::Cayman && evergreen_only(op) {
         return Err(AluError::NotOnClass(op, env.class));
@@ -241,16 +264,18 @@ pub fn lift_alu(
         b,
         m32: env.f32_mode,
         m64: env.f64_mode,
+        flags,
     };
-    match (form, input) {
-        (AluForm::Slot(n), AluInput::Slot(s)) if s.len() == n => Ok(slot(&mut e, op, s)),
+    let v = match (form, input) {
+        (AluForm::Slot(n), AluInput::Slot(s)) if s.len() == n => slot(&mut e, op, s),
         (AluForm::Chained(n), AluInput::Chained { srcs, prev }) if srcs.len() == n => {
-            Ok(AluValue::Scalar(chained(&mut e, op, srcs, prev)))
+            AluValue::Scalar(chained(&mut e, op, srcs, prev))
         }
-        (AluForm::Wide(w), AluInput::Wide(s)) if widths_match(w, s) => Ok(wide(&mut e, op, s)),
-        (AluForm::Vector, AluInput::Vector(v)) => Ok(vector(&mut e, op, v)),
-        _ => Err(bad),
-    }
+        (AluForm::Wide(w), AluInput::Wide(s)) if widths_match(w, s) => wide(&mut e, op, s),
+        (AluForm::Vector, AluInput::Vector(v)) => vector(&mut e, op, v),
+        _ => return Err(bad),
+    };
+    Ok((v, e.flags))
 }
 
 fn widths_match(w: &[Width], s: &[Src]) -> bool {
@@ -275,6 +300,7 @@ pub fn omod(b: &mut FunctionBuilder, m: Omod, mode: FloatMode, v: Value) -> Valu
         b,
         m32: mode,
         m64: mode,
+        flags: None,
     };
     let k = e.k(k.to_bits());
     e.f(Op::Fmul, &[v, k])
@@ -288,6 +314,7 @@ pub fn clamp(b: &mut FunctionBuilder, mode: FloatMode, v: Value) -> Value {
         b,
         m32: mode,
         m64: mode,
+        flags: None,
     };
     e.f(Op::Fclamp { dx10: true }, &[v])
 }

@@ -1,7 +1,7 @@
 //! Single-slot instructions: float, integer, conversion, compare and predicate ops.
 use super::super::emit::Emit;
 use super::*;
-use wavejit_ir::{Angle, FloatCC, FloatMode, IntCC, MinMax, Op, Round, Trans};
+use wavejit_ir::{fpflag, Angle, Except, FloatCC, FloatMode, IntCC, MinMax, Op, Round, Trans};
 use wavejit_ir::{ScalarType, Value};
 
 use ScalarType::{I1, I32, I64};
@@ -105,10 +105,13 @@ pub(super) fn slot(e: &mut Emit, op: AluOp, s: &[Value]) -> AluValue {
         }
         FLT_TO_INT_RPI => {
             // floor(x + 0.5) with an exact sum (the doc's "equivalently": fract == 0.5 ->
-            // ceil, else round to nearest even), so 0.49999997 gives 0.
-            let fr = e.f_mode(Op::Ffract, FloatMode::IEEE, &[x]);
-            let half = e.k(0.5f32.to_bits());
-            let tie = e.f32_in(Op::Fcmp(FloatCC::Eq), FloatMode::IEEE, &[fr, half], I1);
+            // ceil, else round to nearest even), so 0.49999997 gives 0. The tie test is no
+            // operation of the instruction: it raises no flags.
+            let tie = e.unflagged(|e| {
+                let fr = e.f_mode(Op::Ffract, FloatMode::IEEE, &[x]);
+                let half = e.k(0.5f32.to_bits());
+                e.f32_in(Op::Fcmp(FloatCC::Eq), FloatMode::IEEE, &[fr, half], I1)
+            });
             let c = e.f(Op::Fceil, &[x]);
             let r = e.f(Op::Frint, &[x]);
             let f = e.sel(tie, c, r);
@@ -158,11 +161,11 @@ pub(super) fn slot(e: &mut Emit, op: AluOp, s: &[Value]) -> AluValue {
             e.split(r).0
         }
         INT_TO_FLT => {
-            let r = e.b.op_mode(Op::StoF, m, ScalarType::F32, &[x]);
+            let r = e.op_mode(Op::StoF, m, ScalarType::F32, &[x]);
             e.cast(r, I32)
         }
         UINT_TO_FLT => {
-            let r = e.b.op_mode(Op::UtoF, m, ScalarType::F32, &[x]);
+            let r = e.op_mode(Op::UtoF, m, ScalarType::F32, &[x]);
             e.cast(r, I32)
         }
         BFM_INT => e.op(Op::Bfm, I32, &[x, y]),
@@ -188,7 +191,7 @@ pub(super) fn slot(e: &mut Emit, op: AluOp, s: &[Value]) -> AluValue {
                 flush_in: false,
                 ..m
             };
-            let r = e.b.op_mode(Op::Fconvert, keep, ScalarType::F32, &[h]);
+            let r = e.op_mode(Op::Fconvert, keep, ScalarType::F32, &[h]);
             e.cast(r, I32)
         }
         UBYTE0_FLT | UBYTE1_FLT | UBYTE2_FLT | UBYTE3_FLT => {
@@ -200,7 +203,7 @@ pub(super) fn slot(e: &mut Emit, op: AluOp, s: &[Value]) -> AluValue {
             };
             let (off, w) = (e.k(n), e.k(8));
             let byte = e.op(Op::Ubfe, I32, &[x, off, w]);
-            let r = e.b.op_mode(Op::UtoF, m, ScalarType::F32, &[byte]);
+            let r = e.op_mode(Op::UtoF, m, ScalarType::F32, &[byte]);
             e.cast(r, I32)
         }
         BCNT_INT => e.op(Op::Popcnt, I32, &[x]),
@@ -234,7 +237,7 @@ pub(super) fn slot(e: &mut Emit, op: AluOp, s: &[Value]) -> AluValue {
         OFFSET_TO_FLT => {
             let (o, w) = (e.k(0), e.k(4));
             let v = e.op(Op::Sbfe, I32, &[x, o, w]);
-            let f = e.b.op_mode(Op::StoF, m, ScalarType::F32, &[v]);
+            let f = e.op_mode(Op::StoF, m, ScalarType::F32, &[v]);
             let f = e.cast(f, I32);
             let sixteenth = e.k(0.0625f32.to_bits());
             e.f(Op::Fmul, &[f, sixteenth])
@@ -376,8 +379,18 @@ fn scale(e: &mut Emit, op: AluOp, v: Value) -> Value {
 }
 
 /// FLT_TO_INT_FLOOR/RPI saturation (L3939, L3957): ±max_int (0x7FFFFFFF / 0x80000001) for
-/// magnitudes beyond 2^31 and infinities; a NaN by its sign bit.
+/// magnitudes beyond 2^31 and infinities; a NaN by its sign bit. The conversion of the
+/// rounded value raises invalid for NaN and out-of-range values; it is exact, so the
+/// inexact flag comes from `x` itself (not integral: what truncating `x` reports).
 fn flt_to_int_sat(e: &mut Emit, x: Value, whole: Value) -> Value {
+    if e.flags.is_some() {
+        let xf = e.cast(x, ScalarType::F32);
+        let f =
+            e.b.op_mode(Op::Fexcept(Except::FtoS(I32)), e.m32, I32, &[xf]);
+        let inexact = e.k(fpflag::INEXACT);
+        let f = e.op(Op::And, I32, &[f, inexact]);
+        e.raise(f);
+    }
     let i = e.f32_in(Op::FtoS, e.m32, &[whole], I32);
     let neg_max = e.k(0x8000_0001);
     let i = e.op(Op::Smax, I32, &[i, neg_max]);

@@ -92,7 +92,7 @@ pub(super) fn wide(e: &mut Emit, op: AluOp, s: &[Src]) -> AluValue {
             let mant = e.sel(nan, d[0], mant);
             let mant = e.sel(inf, nan64, mant);
             let df = e.cast(d[0], ScalarType::F64);
-            let exp = e.b.op_mode(Op::FrexpExp, fm, I32, &[df]);
+            let exp = e.op_mode(Op::FrexpExp, fm, I32, &[df]);
             let special = e.or1(inf, nan);
             let ones = e.k(u32::MAX);
             let exp = e.sel(special, ones, exp);
@@ -107,7 +107,7 @@ pub(super) fn wide(e: &mut Emit, op: AluOp, s: &[Src]) -> AluValue {
                 ..m
             };
             let x = e.cast(d[1], ScalarType::F64);
-            let r = e.b.op_mode(Op::Ldexp, fm, ScalarType::F64, &[x, d[0]]);
+            let r = e.op_mode(Op::Ldexp, fm, ScalarType::F64, &[x, d[0]]);
             e.cast(r, I64)
         }
         // Table 8.2: exact; denormals give ±0; a NaN keeps its sign and its mantissa in bits
@@ -115,8 +115,7 @@ pub(super) fn wide(e: &mut Emit, op: AluOp, s: &[Src]) -> AluValue {
         FLT32_TO_FLT64 => {
             let x = d[0];
             let xf = e.cast(x, ScalarType::F32);
-            let conv =
-                e.b.op_mode(Op::Fconvert, flush_in(e.m32), ScalarType::F64, &[xf]);
+            let conv = e.op_mode(Op::Fconvert, flush_in(e.m32), ScalarType::F64, &[xf]);
             let conv = e.cast(conv, I64);
             let x64 = e.op(Op::Zext, I64, &[x]);
             let (k29, k32) = (e.k64(29), e.k64(32));
@@ -137,8 +136,7 @@ pub(super) fn wide(e: &mut Emit, op: AluOp, s: &[Src]) -> AluValue {
         // to the even slot, the odd slot gets 0 (the example's "always 0").
         FLT64_TO_FLT32 => {
             let x = e.cast(d[0], ScalarType::F64);
-            let conv =
-                e.b.op_mode(Op::Fconvert, flush_in(e.m32), ScalarType::F32, &[x]);
+            let conv = e.op_mode(Op::Fconvert, flush_in(e.m32), ScalarType::F32, &[x]);
             let conv = e.cast(conv, I32);
             let (hi, _) = e.split(d[0]);
             let sign_mask = e.k(0x8000_0000);
