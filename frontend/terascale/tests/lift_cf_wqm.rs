@@ -2,7 +2,7 @@
 //! interpreter and the JIT (lift/cf.rs; seed 000 Table 3.7 L1207-L1212, Table 3.6): PUSH_WQM,
 //! POP_WQM and ELSE_WQM are PUSH/POP/ELSE followed by widening the active mask to whole quads
 //! (PUSH_WQM takes one stack entry), REACTIVATE(_WQM) and ALU_REACTIVATE_BEFORE reactivate
-//! the valid lanes the top frame saved. Expected masks are computed here on the host: quads
+//! the valid lanes the top frame saved; JUMP_ANY pops, then jumps if any lane passes. Expected masks are computed here on the host: quads
 //! are lanes 4k..4k+3.
 mod lift_common;
 use lift_common::*;
@@ -203,4 +203,36 @@ fn alu_reactivate_before_reactivates_then_runs_its_clause() {
         let want = if wqm { quads(ACTIVE) } else { ACTIVE };
         assert_eq!(marked(&o, 0), want, "WQM {wqm}");
     }
+}
+
+#[test]
+fn jump_any_pops_first_and_jumps_when_a_lane_passes() {
+    // 0: JUMP_ANY @2 (COND c); 1: R2.x = 1; 2: R2.y = 1. COND ACTIVE: the active lanes pass,
+    // so it jumps over 1; COND FALSE: none passes, so it falls through.
+    for (c, skipped) in [(0u8, true), (1, false)] {
+        let p = Prog::new(CLASS)
+            .cf(cond(word(CfOp::JUMP_ANY, 2), 0, c))
+            .alu(vec![mark(0)])
+            .alu(vec![mark(1)])
+            .build();
+        let o = run(&p, &start());
+        assert_eq!(o.result, Ok(()));
+        assert_eq!(marked(&o, 0), if skipped { 0 } else { ACTIVE }, "COND {c}");
+        assert_eq!(marked(&o, 1), ACTIVE, "COND {c}");
+    }
+    // 0: PUSH @4; 1: exec = lanes > 9; 2: JUMP_ANY POP:1 @4 (COND ACTIVE); 3: R2.x = 1;
+    // 4: R2.y = 1. The pop comes first, so every lane of ACTIVE is back at 4 and the stack is
+    // empty (a further POP would underflow).
+    let p = Prog::new(CLASS)
+        .cf(word(CfOp::PUSH, 4))
+        .alu(vec![above_9()])
+        .cf(cond(word(CfOp::JUMP_ANY, 4), 1, 0))
+        .alu(vec![mark(0)])
+        .alu(vec![mark(1)])
+        .cf(cond(word(CfOp::POP, 0), 1, 0))
+        .build();
+    let o = run(&p, &start());
+    assert_eq!(o.result, Err(FaultKind::StackUnderflow));
+    assert_eq!(marked(&o, 0), 0);
+    assert_eq!(marked(&o, 1), ACTIVE);
 }

@@ -47,6 +47,11 @@
 //!   compute dispatch does not program: unsupported.
 //! - JUMP: if no lane passes the test, pop POP_COUNT and jump (Table 3.7 pops only then;
 //!   3.7.2's "first pops" would break LLVM's `JUMP @x POP:1` after ALU_PUSH_BEFORE).
+//! - JUMP_ANY (Cayman): pop POP_COUNT, then jump if any lane passes the test; the active
+//!   mask is unchanged. Table 3.7's row (L1210) contradicts itself: its jump column copies
+//!   JUMP's "if all pixels fail test", its description says "Jump to ADDR unless all pixels
+//!   fail the condition test"; we follow the description, which the name agrees with (R5xx's
+//!   JUMP_ANY flag also means "jump if any active lane wants to", notes/ctm_map.md).
 //! - ELSE: lanes of the mask saved by the top frame ("active as of the last surviving PUSH")
 //!   that pass COND swap active and inactive-branch; if none is active, pop POP_COUNT and
 //!   jump. 3.7.2 (L1248) says ELSE pops first, but the compilers' if/else only balances the
@@ -469,6 +474,13 @@ impl Lifter<'_> {
                     s.pop_n(pc);
                     Ok(())
                 })?;
+            }
+            JUMP_ANY => {
+                self.pop_n(w.pop_count);
+                let t = self.test(w);
+                let any = self.is_zero64(t);
+                let any = self.b.op(Op::Not, I1, &[any]);
+                self.branch_with(any, w.addr, |_| Ok(()))?;
             }
             ELSE | ELSE_WQM => {
                 self.else_op(w.valid_pixel_mode, w.cond);
