@@ -2,8 +2,8 @@
 //! interpreter and the JIT (lift/cf.rs; seed 000 Table 3.7 L1207-L1212, Table 3.6): PUSH_WQM,
 //! POP_WQM and ELSE_WQM are PUSH/POP/ELSE followed by widening the active mask to whole quads
 //! (PUSH_WQM takes one stack entry), REACTIVATE(_WQM) and ALU_REACTIVATE_BEFORE reactivate
-//! the valid lanes the top frame saved; JUMP_ANY pops, then jumps if any lane passes. Expected masks are computed here on the host: quads
-//! are lanes 4k..4k+3.
+//! the valid lanes the top frame saved; JUMP_ANY pops, then jumps if any lane passes.
+//! Expected masks are computed here on the host: quads are lanes 4k..4k+3.
 mod lift_common;
 use lift_common::*;
 use wavejit_runtime::FaultKind;
