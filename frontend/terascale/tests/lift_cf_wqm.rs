@@ -236,3 +236,18 @@ fn jump_any_pops_first_and_jumps_when_a_lane_passes() {
     assert_eq!(marked(&o, 0), 0);
     assert_eq!(marked(&o, 1), ACTIVE);
 }
+
+#[test]
+fn set_priority_and_lds_dealloc_change_nothing_observable() {
+    // 0: R2.x = 1; 1: SET_PRIORITY; 2: LDS_DEALLOC; 3: R2.y = 1.
+    let p = Prog::new(CLASS)
+        .alu(vec![mark(0)])
+        .cf(word(CfOp::SET_PRIORITY, 0))
+        .cf(word(CfOp::LDS_DEALLOC, 0))
+        .alu(vec![mark(1)])
+        .build();
+    let o = run(&p, &start());
+    assert_eq!(o.result, Ok(()));
+    assert_eq!(marked(&o, 0), ACTIVE);
+    assert_eq!(marked(&o, 1), ACTIVE);
+}

@@ -82,6 +82,10 @@
 //!   wave with a guest trap. Its RETURN is RETURN (the index's RETURN_FS has no opcode). The
 //!   "fetch-program mode" CALL_FS activates is not modelled: the text names no operation it
 //!   changes. CALL_FS inside the fetch subroutine is unsupported (only a VS calls one).
+//! - No effect: NOP; WAIT_ACK, TC_ACK and VC_ACK (every access completes in order here);
+//!   Cayman SET_PRIORITY (scheduling only); Cayman LDS_DEALLOC, which releases the LDS early
+//!   (L298, L8029): a program that touches the LDS afterwards reads undefined contents, and
+//!   keeping them is one such content.
 //! - HALT traps ([`TrapKind::Explicit`]): on hardware the wave waits for the driver to
 //!   resume it (L2751), which no launch does.
 //! - ALU clauses: ALU_PUSH_BEFORE pushes once before the clause (notes §3.4: the reading
@@ -413,7 +417,7 @@ impl Lifter<'_> {
         use CfOp::*;
         let text = || cf_text(&CfInst::Word(*w));
         match w.op {
-            NOP | WAIT_ACK | TC_ACK | VC_ACK => {}
+            NOP | WAIT_ACK | TC_ACK | VC_ACK | SET_PRIORITY | LDS_DEALLOC => {}
             TC | VC | GDS => {
                 let body = self.clause_body(addr, w.addr, &CfInst::Word(*w))?;
                 match body {

@@ -51,17 +51,22 @@
 //!   the dispatch's GDS memory at the `gds` cells (`gds`).
 //!
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
+//! Each has a reason: it belongs to another shader stage, its meaning needs host state a
+//! compute launch never programs, or the document leaves it undefined. They are
 //! the TEX instructions and fields `tex` lists (SAMPLE_C_L/C_LB, GATHER4_O/C_O,
 //! SET_TEXTURE_OFFSETS, GET_NUMBER_OF_SAMPLES; see `tex` for the resources the others
-//! support), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists, MEM_TF_WRITE, exports,
+//! support), the geometry-shader CF instructions (EMIT_VERTEX, EMIT_CUT_VERTEX,
+//! CUT_VERTEX), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists, MEM_TF_WRITE, exports,
 //! streams, rings, scratch programs mixing element sizes (see `scratch`), RATs other than
 //! RAT 0 (see `mem`), SET_LDS_SIZE (L6587: the size's unit, the "global mode" and the lane
 //! supplying them are undefined), the LDS_BASE_ADDR/LDS_SIZE selects 217/218 (a physical
 //! allocation offset that depends on the scheduler; a size of undocumented unit), LDS direct
 //! reads with THREAD_REL (its field description is garbled, notes §7.3), more than 16
 //! outstanding LDS output-queue entries, MOVA_INT to CF_PC (see `index`), INDEX_MODE
-//! GLOBAL/GLOBAL_AR_X (see `index`), JUMPTABLE on jump-table constants, GWS,
-//! CALL_FS inside the fetch subroutine, interrupts, and the special SRC_SELs other than the
+//! GLOBAL/GLOBAL_AR_X (see `index`), JUMPTABLE on jump-table constants, GWS and
+//! GLOBAL_WAVE_SYNC (waves of other work-groups cannot be made to wait without results
+//! depending on the thread count, as for GCN's GWS), CALL_FS inside the fetch subroutine,
+//! INTERRUPT and INTERRUPT_AND_SLEEP (no host handler exists), and the special SRC_SELs other than the
 //! masks, aL, the double constants, CLAUSE_GLOBAL, the LDS queues and the LDS direct
 //! reads. MOVA and MOVA_FLOOR have no Evergreen or Cayman encoding (R600/R700 only), so
 //! they never occur.
