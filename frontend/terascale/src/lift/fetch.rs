@@ -50,6 +50,28 @@ impl Lifter<'_> {
         Ok(())
     }
 
+    /// The element format and written components of a VTX-style fetch (DATA_FORMAT,
+    /// NUM_FORMAT_ALL, FORMAT_COMP_ALL, SRF_MODE_ALL, DST_SEL; see `vtx_format`).
+    pub(super) fn fetch_format(
+        &self,
+        cf: u32,
+        at: u32,
+        text: &str,
+        f: &FetchInst,
+    ) -> Result<(ElemFormat, [bool; 4]), LiftError> {
+        vtx_format::elem_format(
+            f.data_format(),
+            f.num_format_all(),
+            f.format_comp_all(),
+            f.srf_mode_all(),
+            f.dst_sel(),
+        )
+        .map_err(|e| match e {
+            FormatError::Unsupported(why) => self.unsupported(cf, at, text.to_string(), why),
+            FormatError::Invalid(why) => self.invalid(cf, at, text.to_string(), why),
+        })
+    }
+
     fn lift_vtx(&mut self, cf: u32, at: u32, f: &FetchInst) -> Result<(), LiftError> {
         let text = format!("{} R{}, #{}", f.op.name(), f.dst_gpr(), f.buffer_id());
         let un = |me: &Self, why: &str| me.unsupported(cf, at, text.clone(), why);
@@ -84,17 +106,7 @@ impl Lifter<'_> {
         if f.endian_swap() != 0 {
             return Err(un(self, "endian swap"));
         }
-        let (fmt, write) = vtx_format::elem_format(
-            f.data_format(),
-            f.num_format_all(),
-            f.format_comp_all(),
-            f.srf_mode_all(),
-            f.dst_sel(),
-        )
-        .map_err(|e| match e {
-            FormatError::Unsupported(why) => un(self, why),
-            FormatError::Invalid(why) => self.invalid(cf, at, text.clone(), why),
-        })?;
+        let (fmt, write) = self.fetch_format(cf, at, &text, f)?;
         let act = self.active();
         let lanes = self.b.mask_from_bits(act);
         let sr = self.l.gpr(u32::from(f.src_gpr()), u32::from(f.src_sel_x()));

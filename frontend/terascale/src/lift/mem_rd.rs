@@ -22,7 +22,6 @@
 //! # Not lifted
 //! SRC_REL/DST_REL, LDS_REQ, ENDIAN_SWAP. UNCACHED, COALESCED_READ and FETCH_WHOLE_QUAD are
 //! cache and performance hints with no effect here.
-use super::vtx_format::{self, FormatError};
 use super::{LiftError, Lifter};
 use crate::inst::FetchInst;
 use wavejit_ir::{Op, ScalarType};
@@ -59,17 +58,7 @@ impl Lifter<'_> {
         if dst + burst > 127 {
             return Err(self.invalid(cf, at, text.clone(), "burst past R127"));
         }
-        let (fmt, write) = vtx_format::elem_format(
-            f.data_format(),
-            f.num_format_all(),
-            f.format_comp_all(),
-            f.srf_mode_all(),
-            f.dst_sel(),
-        )
-        .map_err(|e| match e {
-            FormatError::Unsupported(why) => un(self, why),
-            FormatError::Invalid(why) => self.invalid(cf, at, text.clone(), why),
-        })?;
+        let (fmt, write) = self.fetch_format(cf, at, &text, f)?;
         let act = self.active();
         let lanes = self.b.mask_from_bits(act);
         let array_base = self.b.i64(u64::from(field(w2, 0, 13)));
