@@ -33,23 +33,18 @@
 //! the op does not return. MEM_TF_WRITE (tessellation factors) has no meaning for compute.
 use super::lds::{DsOp, Returned, Share};
 use super::{LiftError, Lifter};
-use crate::inst::FetchInst;
+use crate::inst::{bits, FetchInst};
 use crate::tables::{lds_by_code, LdsOp};
 use crate::ChipClass;
 use wavejit_ir::{ScalarType, Value};
 
 use ScalarType::{I32, I64};
 
-/// `count` bits of `w` from bit `at`.
-fn field(w: u32, at: u32, count: u32) -> u32 {
-    (w >> at) & ((1 << count) - 1)
-}
-
 impl Lifter<'_> {
     /// MEM_GDS in a GDS clause.
     pub fn lift_gds(&mut self, cf: u32, at: u32, f: &FetchInst) -> Result<(), LiftError> {
         let [w0, w1, w2] = f.words;
-        let code = field(w1, 9, 6) as u16;
+        let code = bits(w1, 9, 6) as u16;
         let info = lds_by_code(self.p.class, code);
         let text = match info {
             Some(i) => format!("MEM_GDS {}", i.text),
@@ -65,14 +60,14 @@ impl Lifter<'_> {
                 "Evergreen GDS addressing (UAV_ID based, undocumented)",
             ));
         }
-        if field(w1, 24, 8) != 0 {
+        if bits(w1, 24, 8) != 0 {
             let why = "UAV_ID, UAV_INDEX_MODE, ALLOC_CONSUME or BCAST_FIRST_REQ";
             return Err(un(self, why));
         }
-        if field(w1, 16, 7) != 0 {
+        if bits(w1, 16, 7) != 0 {
             return Err(un(self, "WORD1 [22:16] (undocumented role) other than 0"));
         }
-        if field(w0, 18, 2) != 0 || field(w1, 7, 2) != 0 {
+        if bits(w0, 18, 2) != 0 || bits(w1, 7, 2) != 0 {
             return Err(un(self, "relative GPR addressing"));
         }
         use LdsOp::*;
@@ -84,10 +79,10 @@ impl Lifter<'_> {
         }
         let bound = self.l.gds();
         self.require_table(bound, &text, "no GDS memory is bound");
-        let src_gpr = field(w0, 11, 7);
+        let src_gpr = bits(w0, 11, 7);
         let mut s = [Value(u32::MAX); 3];
         for (k, slot) in s.iter_mut().enumerate() {
-            let sel = field(w0, 20 + 3 * k as u32, 3);
+            let sel = bits(w0, 20 + 3 * k as u32, 3);
             *slot = match sel {
                 _ if k >= usize::from(info.srcs) => self.b.i32(0),
                 0..=3 => {
@@ -109,10 +104,10 @@ impl Lifter<'_> {
             text: text.clone(),
         };
         let ret = self.lift_ds_op(cf, at, &op, Share::Gds(base), s, lanes)?;
-        let dst = field(w1, 0, 7);
+        let dst = bits(w1, 0, 7);
         let mut writes = Vec::new();
         for chan in 0..4 {
-            let sel = field(w2, 3 * chan, 3);
+            let sel = bits(w2, 3 * chan, 3);
             let v = match (sel, &ret) {
                 (7, _) => continue,
                 (_, None) => continue,

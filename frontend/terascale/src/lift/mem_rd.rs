@@ -23,15 +23,10 @@
 //! SRC_REL/DST_REL, LDS_REQ, ENDIAN_SWAP. UNCACHED, COALESCED_READ and FETCH_WHOLE_QUAD are
 //! cache and performance hints with no effect here.
 use super::{LiftError, Lifter};
-use crate::inst::FetchInst;
+use crate::inst::{bits, FetchInst};
 use wavejit_ir::{Op, ScalarType};
 
 use ScalarType::{I32, I64};
-
-/// `count` bits of `w` from bit `at`.
-fn field(w: u32, at: u32, count: u32) -> u32 {
-    (w >> at) & ((1 << count) - 1)
-}
 
 impl Lifter<'_> {
     /// MEM_RD_SCATTER in a fetch clause.
@@ -39,7 +34,7 @@ impl Lifter<'_> {
         let text = format!("{} R{}", f.op.name(), f.dst_gpr());
         let un = |me: &Self, why: &str| me.unsupported(cf, at, text.clone(), why);
         let [w0, _, w2] = f.words;
-        let es = field(w0, 5, 2);
+        let es = bits(w0, 5, 2);
         if es == 2 {
             let why = "ELEM_SIZE 2 (three dwords are illegal)";
             return Err(self.invalid(cf, at, text.clone(), why));
@@ -47,13 +42,13 @@ impl Lifter<'_> {
         if f.src_rel() || f.dst_rel() {
             return Err(un(self, "relative GPR addressing in a fetch"));
         }
-        if field(w0, 30, 1) != 0 {
+        if bits(w0, 30, 1) != 0 {
             return Err(un(self, "LDS_REQ (return data to the LDS)"));
         }
-        if field(w2, 16, 2) != 0 {
+        if bits(w2, 16, 2) != 0 {
             return Err(un(self, "endian swap"));
         }
-        let burst = field(w0, 26, 4);
+        let burst = bits(w0, 26, 4);
         let dst = u32::from(f.dst_gpr());
         if dst + burst > 127 {
             return Err(self.invalid(cf, at, text.clone(), "burst past R127"));
@@ -61,9 +56,9 @@ impl Lifter<'_> {
         let (fmt, write) = self.fetch_format(cf, at, &text, f)?;
         let act = self.active();
         let lanes = self.b.mask_from_bits(act);
-        let array_base = self.b.i64(u64::from(field(w2, 0, 13)));
+        let array_base = self.b.i64(u64::from(bits(w2, 0, 13)));
         // A per-lane access needs a lane-shaped address even when no GPR takes part.
-        let dword = if field(w0, 12, 1) == 1 {
+        let dword = if bits(w0, 12, 1) == 1 {
             let r = self.l.gpr(u32::from(f.src_gpr()), u32::from(f.src_sel_x()));
             let index = self.b.use_reg(r, I32);
             let index = self.b.op(Op::Zext, I64, &[index]);

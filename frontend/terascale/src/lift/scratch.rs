@@ -46,16 +46,11 @@
 //! program order here. Writes have no swizzle (WORD1_BUF): COMP_MASK selects the
 //! components.
 use super::{cf_text, LiftError, Lifter};
-use crate::inst::{CfInst, CfMem, ClauseBody, FetchInst, Program};
+use crate::inst::{bits, CfInst, CfMem, ClauseBody, FetchInst, Program};
 use crate::tables::{CfMemOp, FetchOp};
 use wavejit_ir::{IntCC, MemSpace, MemWidth, Op, ScalarType, Value};
 
 use ScalarType::{I1, I32};
-
-/// `count` bits of `w` from bit `at`.
-fn field(w: u32, at: u32, count: u32) -> u32 {
-    (w >> at) & ((1 << count) - 1)
-}
 
 /// The fields of a scratch access, from either encoding.
 struct Access {
@@ -93,7 +88,7 @@ fn scratch_fields(program: &Program) -> impl Iterator<Item = (u32, u32, u32)> + 
             .filter(|f| f.op == FetchOp::MEM_RD_SCRATCH)
             .map(|f| {
                 let [w0, _, w2] = f.words;
-                (field(w0, 5, 2), field(w2, 0, 13), field(w2, 20, 12))
+                (bits(w0, 5, 2), bits(w2, 0, 13), bits(w2, 20, 12))
             })
             .collect(),
         _ => Vec::new(),
@@ -234,7 +229,7 @@ impl Lifter<'_> {
         let text = format!("{} R{}", f.op.name(), f.dst_gpr());
         let un = |me: &Self, why: &str| me.unsupported(cf, at, text.clone(), why);
         let [w0, w1, w2] = f.words;
-        let dwords = match self.scratch_dwords(field(w0, 5, 2)) {
+        let dwords = match self.scratch_dwords(bits(w0, 5, 2)) {
             Ok(d) => d,
             Err((true, why)) => return Err(self.invalid(cf, at, text.clone(), why)),
             Err((false, why)) => return Err(un(self, why)),
@@ -242,10 +237,10 @@ impl Lifter<'_> {
         if f.src_rel() || f.dst_rel() {
             return Err(un(self, "relative GPR addressing in a fetch"));
         }
-        if field(w0, 30, 1) != 0 {
+        if bits(w0, 30, 1) != 0 {
             return Err(un(self, "LDS_REQ (return data to the LDS)"));
         }
-        let float = match read_format_dwords(field(w1, 22, 6)) {
+        let float = match read_format_dwords(bits(w1, 22, 6)) {
             Some((n, float)) if n == dwords => float,
             _ => {
                 let why = "scratch read data format other than the 32-bit one of ELEM_SIZE + 1 \
@@ -253,22 +248,22 @@ impl Lifter<'_> {
                 return Err(un(self, why));
             }
         };
-        if field(w2, 16, 2) != 0 {
+        if bits(w2, 16, 2) != 0 {
             return Err(un(self, "endian swap"));
         }
-        let burst = field(w0, 26, 4);
+        let burst = bits(w0, 26, 4);
         let dst = u32::from(f.dst_gpr());
         if dst + burst > 127 {
             return Err(self.invalid(cf, at, text.clone(), "burst past R127"));
         }
-        let index = (field(w0, 12, 1) == 1).then(|| {
+        let index = (bits(w0, 12, 1) == 1).then(|| {
             let r = self.l.gpr(u32::from(f.src_gpr()), u32::from(f.src_sel_x()));
             self.b.use_reg(r, I32)
         });
         let a = Access {
             dwords,
-            base: field(w2, 0, 13),
-            size: field(w2, 20, 12) + 1,
+            base: bits(w2, 0, 13),
+            size: bits(w2, 20, 12) + 1,
             index,
             burst,
         };
