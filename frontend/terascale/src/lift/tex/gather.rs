@@ -3,10 +3,11 @@
 //!
 //! The footprint is the bilinear one of `sample` (steps 1-4, with the sampler's wrap modes
 //! and border colour) on level BASE_LEVEL, whatever the filters. INT formats are the
-//! exception: "the hardware incorrectly forces nearest filtering if the texture format is
-//! integer", so their footprint starts at the point-sampled texel (`i0 = floor(u)`, no
-//! half-texel shift) and `i1 = i0 + 1` (Mesa sfn_nir_lower_tex.cpp `r600_nir_lower_int_tg4`,
-//! which subtracts half a texel from the coordinates of integer gathers to undo it).
+//! exception: the hardware filters them as point samples even here, so their footprint
+//! starts at the point-sampled texel (`i0 = floor(u)`, no half-texel shift) and
+//! `i1 = i0 + 1` (Mesa sfn_nir_lower_tex.cpp `r600_nir_lower_int_tg4` documents the bug and
+//! subtracts half a texel from the coordinates of integer gathers to undo it; it skips cube
+//! maps, for which we apply the same rule unconfirmed).
 //!
 //! The result is one component of the four texels (INST_MOD selects it, notes/hd6900_map.md
 //! §5, after the resource's DST_SEL: OpenGL's textureGather reads the swizzled component, so
@@ -14,8 +15,8 @@
 //! `a = (i0, j1)`, `b = (i1, j1)`, `c = (i1, j0)`, `d = (i0, j0)` (OpenGL 4.6 §8.14.2,
 //! returned as (a, b, c, d)), Cayman returns x = a, y = b, z = c, w = d, and Evergreen
 //! x = c, y = a, z = b, w = d: Mesa's r600_shader.c `tgsi_tex` sets the TG4 DST_SEL to the
-//! identity on Cayman and to (y, z, x, w) otherwise ("GATHER4 result order is different"),
-//! and sfn_instr_tex.cpp `lower_tg4` uses (y, z, x, w) for chips up to Evergreen. The
+//! identity on Cayman and to (y, z, x, w) otherwise to restore OpenGL's order, and
+//! sfn_instr_tex.cpp `lower_tg4` uses (y, z, x, w) for chips up to Evergreen. The
 //! instruction's DST_SEL then picks from the four results.
 //!
 //! GATHER4_C/GATHER4_C_O compare each gathered value with src0.W (`sample`, "Depth

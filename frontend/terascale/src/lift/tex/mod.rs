@@ -83,8 +83,8 @@
 //! and marks z unnormalized for both array kinds): `clamp(floor(u + 0.5), 0, D - 1)`,
 //! OpenGL 4.6 §8.14.2's layer rule, `u = z * D` when COORD_TYPE_Z is normalized, else `z`;
 //! the slice is never filtered or minified. SAMPLE_C_L and SAMPLE_C_LB hold their compare
-//! reference in z, and a 1D array's slice then comes from y (with COORD_TYPE_Y; `tgsi_tex`:
-//! "the array index is read from Y" for these two); 2D arrays, cube maps and 3D textures
+//! reference in z, and a 1D array's slice then comes from y (with COORD_TYPE_Y; `tgsi_tex`
+//! reads the array index from Y for these two only); 2D arrays, cube maps and 3D textures
 //! have no component left and trap with them (`sample`, "Depth compare").
 //!
 //! # Cube maps and cube arrays

@@ -39,10 +39,9 @@
 //! "This instruction compares the reference value in src0.W with the sampled value". That
 //! holds for every form but SAMPLE_C_L and SAMPLE_C_LB, whose W carries the LOD or the bias
 //! and whose reference is src0.Z: Mesa's r600_shader.c `tgsi_tex` moves the reference to W
-//! for the other shadow samples "except SAMPLE_C_L/C_LB", which "expect the depth in Z",
-//! sfn_instr_tex.cpp `prepare_coord` puts it in z for txl/txb ("shadow goes into z and lod
-//! or bias go into w"), and LLVM's R600TextureIntrinsicsReplacer leaves it in z for its
-//! txlc/txbc. A 1D array's slice then comes from y (parent module doc); a 2D array, cube map
+//! for every shadow sample but these two, which read it from Z; sfn_instr_tex.cpp
+//! `prepare_coord` puts it in z for txl/txb with the LOD or bias in w; and LLVM's
+//! R600TextureIntrinsicsReplacer leaves it in z for its txlc/txbc. A 1D array's slice then comes from y (parent module doc); a 2D array, cube map
 //! or 3D texture traps (Mesa lowers shadow txl/txb on arrays and cubes to SAMPLE_C_G,
 //! sfn_nir_lower_tex.cpp `r600_nir_lower_txl_txf_array_or_cube`). Each
 //! texel's (or border colour's) component X, as f32, is compared before filtering (as D3D10
