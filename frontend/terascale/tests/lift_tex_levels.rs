@@ -1,8 +1,8 @@
 //! TEX mip levels and arrays through the lifter on both engines (lift/tex module doc,
 //! "Addressing and mip levels"; lift/tex/lod.rs "Levels"; lift/tex/ld.rs): SAMPLE_L over
 //! LODs from magnification to past LAST_LEVEL with MIP_FILTER none/point/linear, on 1D, 2D,
-//! 3D textures and 1D/2D arrays, BASE_LEVEL above 0, both linear ARRAY_MODEs, and LD with a
-//! level in W. Expected values come from tex_common's host sampler and its own computation
+//! 3D textures, 1D/2D arrays, cube maps and cube arrays, BASE_LEVEL above 0, both linear
+//! ARRAY_MODEs, and LD with a level in W. Expected values come from tex_common's host sampler and its own computation
 //! of Mesa's level layout; each level holds different texel values (1000 apart), so reading
 //! the wrong level or address fails.
 mod tex_common;

@@ -1,10 +1,10 @@
 //! TEX instructions that look across the 2x2 quad or compare, on both engines
-//! (lift/tex/lod.rs, sample.rs "Depth compare", gather.rs): SAMPLE and SAMPLE_LB with the
-//! LOD from coarse quad derivatives, SAMPLE_G after SET_GRADIENTS_H/V, GET_GRADIENTS_H/V
-//! (coarse and fine), SAMPLE_C/SAMPLE_C_LZ/SAMPLE_C_G with every DEPTH_COMPARE_FUNCTION, and
-//! SAMPLE_C_L/SAMPLE_C_LB with the reference in z. Expected values: tex_common's host sampler, with
-//! the derivatives, `ρ` and `λ` computed here from the formulas (host f32 arithmetic, f64
-//! log2 rounded once to f32).
+//! (lift/tex/lod.rs, sample.rs "Depth compare"): SAMPLE and SAMPLE_LB (plus its src.w bias)
+//! with the LOD from coarse quad derivatives, SAMPLE_G after SET_GRADIENTS_H/V,
+//! GET_GRADIENTS_H/V (coarse and fine), SAMPLE_C/SAMPLE_C_LZ/SAMPLE_C_G with every
+//! DEPTH_COMPARE_FUNCTION, and SAMPLE_C_L/SAMPLE_C_LB with the reference in z. Expected
+//! values: tex_common's host sampler, with the derivatives, `ρ` and `λ` computed here from
+//! the formulas (host f32 arithmetic, f64 log2 rounded once to f32).
 mod tex_common;
 
 use tex_common::*;
