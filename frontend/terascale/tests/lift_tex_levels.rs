@@ -1,14 +1,15 @@
 //! TEX mip levels and arrays through the lifter on both engines (lift/tex module doc,
 //! "Addressing and mip levels"; lift/tex/lod.rs "Levels"; lift/tex/ld.rs): SAMPLE_L over
 //! LODs from magnification to past LAST_LEVEL with MIP_FILTER none/point/linear, on 1D, 2D,
-//! 3D textures and 1D/2D arrays, BASE_LEVEL above 0, both linear ARRAY_MODEs, and LD with a
-//! level in W. Expected values come from tex_common's host sampler and its own computation
+//! 3D textures, 1D/2D arrays, cube maps and cube arrays, BASE_LEVEL above 0, both linear
+//! ARRAY_MODEs, and LD with a level in W. Expected values come from tex_common's host sampler and its own computation
 //! of Mesa's level layout; each level holds different texel values (1000 apart), so reading
 //! the wrong level or address fails.
 mod tex_common;
 
 use tex_common::*;
 use wavejit_terascale::tables::FetchOp;
+use wavejit_terascale::ChipClass;
 
 /// LODs from -1.3 to 4.6 over the lanes (magnification, each level, past LAST_LEVEL).
 fn lods(l: u32) -> f32 {
@@ -317,7 +318,8 @@ fn cube_maps_sample_one_face_per_lane() {
                     let c = [0, 1, 2].map(|k| f32::from_bits(s2[lane][k]));
                     if op == FetchOp::TEX_GATHER4 {
                         let axes = x.axes(c, 0, true);
-                        [2, 3, 1, 0].map(|corner| x.corner(&axes, 0, corner)[0])
+                        gather_corners(ChipClass::Evergreen)
+                            .map(|corner| x.corner(&axes, 0, corner)[0])
                     } else {
                         x.sample(c, f32::from_bits(s2[lane][3]))
                     }
@@ -326,7 +328,7 @@ fn cube_maps_sample_one_face_per_lane() {
             );
         }
     }
-    // RESINFO reports TEX_DEPTH + 1 as z; seamless filtering, cube arrays and LD trap.
+    // RESINFO reports TEX_DEPTH + 1 as z; seamless filtering and LD trap.
     let data = vec![0u8; 8192];
     let src: Vec<[u32; 4]> = (0..LANES).map(|l| [l % 3, 0, 0, 0]).collect();
     let out = run(
@@ -343,10 +345,87 @@ fn cube_maps_sample_one_face_per_lane() {
     };
     for (dd, s, op) in [
         (d, SAMP, FetchOp::TEX_SAMPLE_LZ),
-        (Desc { d: 2, ..d }, cube_ok, FetchOp::TEX_SAMPLE_LZ),
         (d, cube_ok, FetchOp::TEX_LD),
     ] {
         let e = try_run(&[tex(op)], &setup(data.clone(), dd, s, src.clone())).unwrap_err();
         assert!(e.contains("not one wavejit implements"), "{op:?}: {e}");
+    }
+}
+
+/// Cube-array sources: face coordinates around [1, 2], z = face + 8 * layer as Mesa's
+/// `r600_nir_lower_cube_to_2darray` builds it (faces 0-5, layers 0-3: one past the last
+/// layer, which clamps), with a few lanes off the integers and a few negative.
+fn cube_array_src(lod: impl Fn(u32) -> f32) -> Vec<[u32; 4]> {
+    (0..LANES)
+        .map(|l| {
+            let x = 0.8 + 0.0231 * ((l * 3) % 64) as f32;
+            let y = 0.85 + 0.0197 * ((l * 5) % 64) as f32;
+            let z = match l % 11 {
+                10 => -1.3,
+                9 => 8.0 * 1.0 + 6.7,
+                _ => {
+                    8.0 * ((l / 7) % 4) as f32 + (l % 6) as f32 + if l % 5 == 0 { 0.4 } else { 0.0 }
+                }
+            };
+            [x, y, z, lod(l)].map(f32::to_bits)
+        })
+        .collect()
+}
+
+#[test]
+fn cube_arrays_sample_face_and_layer_from_z() {
+    // Three cubes (TEX_DEPTH 2): 18 slices per level, slice 6 * layer + face.
+    let d = mipped(
+        Desc {
+            dim: 3,
+            w: 8,
+            h: 8,
+            d: 3,
+            pitch: 64,
+            ..D2
+        },
+        2,
+    );
+    for (clamp, mip) in [([2, 2, 0], 2), ([0, 1, 0], 0)] {
+        let s = Samp {
+            clamp,
+            cube_wrap_off: true,
+            ..samp(mip)
+        };
+        for op in [FetchOp::TEX_SAMPLE_L, FetchOp::TEX_GATHER4] {
+            let t = tex(op);
+            let src = cube_array_src(lods);
+            let s2 = src.clone();
+            check_with(
+                &t,
+                &d,
+                &s,
+                src,
+                |lane, x| {
+                    let c = [0, 1, 2].map(|k| f32::from_bits(s2[lane][k]));
+                    if op == FetchOp::TEX_GATHER4 {
+                        let axes = x.axes(c, 0, true);
+                        gather_corners(ChipClass::Evergreen)
+                            .map(|corner| x.corner(&axes, 0, corner)[0])
+                    } else {
+                        x.sample(c, f32::from_bits(s2[lane][3]))
+                    }
+                },
+                &format!("cube array {op:?} clamp {clamp:?} mip {mip}"),
+            );
+        }
+    }
+    // The slice rule itself, by hand: z = 8 * 2 + 4 reads slice 16, z = 8 * 5 + 7 slice 17.
+    assert_eq!(host_cube_slice(20.0, 3), 16);
+    assert_eq!(host_cube_slice(47.0, 3), 17);
+    // RESINFO's z is the layer count (TEX_DEPTH + 1).
+    let src: Vec<[u32; 4]> = (0..LANES).map(|l| [l % 3, 0, 0, 0]).collect();
+    let out = run(
+        &[tex(FetchOp::TEX_GET_TEXTURE_RESINFO)],
+        &setup(vec![0u8; 256], d, SAMP, src.clone()),
+    );
+    for (lane, got) in out.iter().enumerate() {
+        let m = (8 >> src[lane][0]).max(1);
+        assert_eq!(*got, [m, m, 3, 3], "lane {lane}");
     }
 }

@@ -1,10 +1,10 @@
 //! TEX instructions that look across the 2x2 quad or compare, on both engines
-//! (lift/tex/lod.rs, sample.rs "Depth compare", gather.rs): SAMPLE and SAMPLE_LB with the
-//! LOD from coarse quad derivatives, SAMPLE_G after SET_GRADIENTS_H/V, GET_GRADIENTS_H/V
-//! (coarse and fine), SAMPLE_C/SAMPLE_C_LZ/SAMPLE_C_G with every DEPTH_COMPARE_FUNCTION, and
-//! GATHER4/GATHER4_C with every component. Expected values: tex_common's host sampler, with
-//! the derivatives, `ρ` and `λ` computed here from the formulas (host f32 arithmetic, f64
-//! log2 rounded once to f32).
+//! (lift/tex/lod.rs, sample.rs "Depth compare"): SAMPLE and SAMPLE_LB (plus its src.w bias)
+//! with the LOD from coarse quad derivatives, SAMPLE_G after SET_GRADIENTS_H/V,
+//! GET_GRADIENTS_H/V (coarse and fine), SAMPLE_C/SAMPLE_C_LZ/SAMPLE_C_G with every
+//! DEPTH_COMPARE_FUNCTION, and SAMPLE_C_L/SAMPLE_C_LB with the reference in z. Expected
+//! values: tex_common's host sampler, with the derivatives, `ρ` and `λ` computed here from
+//! the formulas (host f32 arithmetic, f64 log2 rounded once to f32).
 mod tex_common;
 
 use tex_common::*;
@@ -44,6 +44,11 @@ fn quad_src(w: impl Fn(u32) -> f32) -> Vec<[u32; 4]> {
 
 /// `λ` (before the clamp) from per-axis derivatives (module doc of lift/tex/lod.rs).
 fn host_lambda(d: &Desc, t: &Tex, dx: [f32; 3], dy: [f32; 3]) -> f32 {
+    host_lambda_biased(d, t, dx, dy, None)
+}
+
+/// `λ` with the _LB forms' src.w bias added to `log2(ρ)` before LOD_BIAS / 16.
+fn host_lambda_biased(d: &Desc, t: &Tex, dx: [f32; 3], dy: [f32; 3], w: Option<f32>) -> f32 {
     let spatial = [true, matches!(d.dim, 1 | 2 | 5), d.dim == 2];
     let size = [d.w, d.h, d.d].map(|n| (n >> d.base_level).max(1) as f32);
     let mut sq = [0f32; 2];
@@ -58,7 +63,17 @@ fn host_lambda(d: &Desc, t: &Tex, dx: [f32; 3], dy: [f32; 3]) -> f32 {
     }
     let (rx, ry) = (sq[0].sqrt(), sq[1].sqrt());
     let rho = if ry > rx { ry } else { rx };
-    ((rho as f64).log2() as f32) + t.lod_bias as f32 / 16.0
+    let l = (rho as f64).log2() as f32;
+    let l = match w {
+        Some(w) => l + w,
+        None => l,
+    };
+    l + t.lod_bias as f32 / 16.0
+}
+
+/// Per-lane src.w for the _LB forms: biases from -1.8 to 1.8.
+fn lb_bias(lane: u32) -> f32 {
+    ((lane * 7 % 13) as f32 - 6.0) * 0.3
 }
 
 /// Coarse derivatives of component `k` of `src` at `lane`.
@@ -146,7 +161,7 @@ fn sample_takes_its_lod_from_coarse_quad_derivatives() {
                 lod_bias: bias,
                 ..tex(op)
             };
-            let src = quad_src(|_| 7.0);
+            let src = quad_src(lb_bias);
             let s2 = src.clone();
             check_with(
                 &t,
@@ -155,7 +170,8 @@ fn sample_takes_its_lod_from_coarse_quad_derivatives() {
                 src,
                 |lane, x| {
                     let dd = [0, 1, 2].map(|k| coarse(&s2, lane, k));
-                    let l = host_lambda(&d, &t, dd.map(|v| v.0), dd.map(|v| v.1));
+                    let w = (op == FetchOp::TEX_SAMPLE_LB).then(|| lb_bias(lane as u32));
+                    let l = host_lambda_biased(&d, &t, dd.map(|v| v.0), dd.map(|v| v.1), w);
                     let c = [0, 1, 2].map(|k| f32::from_bits(s2[lane][k]));
                     x.sample(c, l)
                 },
@@ -211,6 +227,8 @@ fn sample_g_uses_the_stored_gradients() {
             levels: &levels,
             elem: &elem,
             compare: None,
+            texel_offset: half_offsets(&t),
+            slice_from_y: false,
         };
         for lane in 0..LANES as usize {
             let g = |r: &Vec<[u32; 4]>| [0, 1, 2].map(|k| f32::from_bits(r[lane][k]));
@@ -298,6 +316,8 @@ fn sample_c_compares_each_texel_before_filtering() {
                     levels: &levels,
                     elem: &elem,
                     compare: Some(f32::from_bits(s2[lane][3])),
+                    texel_offset: half_offsets(&t),
+                    slice_from_y: false,
                 };
                 let c = [0, 1, 2].map(|k| f32::from_bits(s2[lane][k]));
                 assert_eq!(
@@ -334,6 +354,8 @@ fn sample_c_compares_each_texel_before_filtering() {
             levels: &levels,
             elem: &elem,
             compare: Some(f32::from_bits(s2[lane][3])),
+            texel_offset: half_offsets(&t),
+            slice_from_y: false,
         };
         let dd = [0, 1, 2].map(|k| coarse(&s2, lane, k));
         let l = host_lambda(&d, &t, dd.map(|v| v.0), dd.map(|v| v.1));
@@ -342,93 +364,88 @@ fn sample_c_compares_each_texel_before_filtering() {
     }
 }
 
-/// A FMT_32_32_32_32_FLOAT texture: component `c` of texel (x, y, z) is
-/// `tex_value(x, y, z) + 0.25 c`.
-fn rgba(levels: &[HostLevel]) -> Vec<u8> {
-    let lv = &levels[0];
-    let mut out = vec![0u8; levels_bytes(levels, 16)];
-    for z in 0..lv.slices {
-        for y in 0..lv.rows {
-            for x in 0..lv.pitch {
-                for c in 0..4 {
-                    let v = tex_value(x, y, z) + 0.25 * c as f32;
-                    let at = (((z * lv.rows + y) * lv.pitch + x) * 16 + 4 * c) as usize;
-                    out[at..at + 4].copy_from_slice(&v.to_bits().to_le_bytes());
-                }
-            }
-        }
-    }
-    out
-}
-
 #[test]
-fn gather4_returns_one_component_of_the_bilinear_footprint() {
-    let d = Desc {
-        w: 5,
-        h: 4,
-        pitch: 8,
-        fmt: 35,
-        dst_sel: [2, 0, 5, 4],
+fn sample_c_l_and_c_lb_take_the_reference_from_z_and_the_lod_or_bias_from_w() {
+    // A 2D texture (x, y, reference, LOD/bias) and a 1D array (x, slice in y, reference,
+    // LOD/bias), Mesa's layouts for these forms.
+    let d2 = mip_desc(Desc {
+        w: 16,
+        h: 12,
+        pitch: 64,
         ..D2
-    };
-    let levels = host_levels(&d, 16);
-    let data = rgba(&levels);
-    let elem = |_: usize, [x, y, z]: [i64; 3]| {
-        let lv = &levels[0];
-        let at = (((z * lv.rows as i64 + y) * lv.pitch as i64 + x) * 16) as usize;
-        [0, 1, 2, 3]
-            .map(|c| u32::from_le_bytes(data[at + 4 * c..at + 4 * c + 4].try_into().unwrap()))
-    };
-    for compare in [false, true] {
-        for inst_mod in 0..4 {
-            for clamp in [[0, 1, 0], [6, 7, 0]] {
-                let op = if compare {
-                    FetchOp::TEX_GATHER4_C
-                } else {
-                    FetchOp::TEX_GATHER4
-                };
-                let t = Tex {
-                    inst_mod,
-                    offset: [1, -3, 0],
-                    ..tex(op)
-                };
-                let s = Samp {
-                    clamp,
-                    compare: 6,
-                    ..SAMP
-                };
-                let src = coords_src(|l| (l as f32 - 10.0) * 1.5);
-                let out = run(&[t], &setup(data.clone(), d, s, src.clone()));
+    });
+    let a1 = mip_desc(Desc {
+        dim: 4,
+        w: 16,
+        h: 1,
+        d: 5,
+        pitch: 64,
+        ..D2
+    });
+    let refs = |l: u32| 100.0 + (l as f32 - 32.0) * 3.0;
+    let lods = |l: u32| (l % 9) as f32 * 0.45 - 0.6;
+    for (name, d) in [("2D", d2), ("1D array", a1)] {
+        for (op, lod_bias) in [(FetchOp::TEX_SAMPLE_C_L, 5), (FetchOp::TEX_SAMPLE_C_LB, -3)] {
+            let s = Samp {
+                compare: 3,
+                ..TRILINEAR
+            };
+            let t = Tex {
+                lod_bias,
+                ..tex(op)
+            };
+            let src: Vec<[u32; 4]> = (0..LANES)
+                .map(|l| {
+                    let c = quad_coords(l);
+                    let y = if d.dim == 4 {
+                        l as f32 / 13.0 - 0.6
+                    } else {
+                        c[1]
+                    };
+                    [c[0], y, refs(l), lods(l)].map(f32::to_bits)
+                })
+                .collect();
+            let levels = host_levels(&d, 4);
+            let data = f32_levels(&levels, |l, x, y, z| tex_value(x, y, z) + 40.0 * l as f32);
+            let out = run(&[t], &setup(data.clone(), d, s, src.clone()));
+            let elem = |l: usize, i: [i64; 3]| f32_elem(&data, &levels[l], i);
+            for lane in 0..LANES as usize {
                 let x = Sample {
                     d: &d,
                     s: &s,
                     t: &t,
                     levels: &levels,
                     elem: &elem,
-                    compare: None,
+                    compare: Some(refs(lane as u32)),
+                    texel_offset: half_offsets(&t),
+                    slice_from_y: true,
                 };
-                for lane in 0..LANES as usize {
-                    let c = [0, 1, 2].map(|k| f32::from_bits(src[lane][k]));
-                    let axes = x.axes(c, 0, true);
-                    let want = [2, 3, 1, 0].map(|corner| {
-                        let v = x.corner(&axes, 0, corner);
-                        let g = match d.dst_sel[inst_mod as usize] {
-                            k @ 0..=3 => v[k as usize],
-                            4 => 0,
-                            _ => ONE,
-                        };
-                        if compare {
-                            host_compare(f32::from_bits(src[lane][3]), 6, g)
-                        } else {
-                            g
-                        }
-                    });
-                    assert_eq!(
-                        out[lane], want,
-                        "{op:?} comp {inst_mod} clamp {clamp:?} lane {lane}"
-                    );
-                }
+                let w = lods(lane as u32);
+                let l = if op == FetchOp::TEX_SAMPLE_C_L {
+                    w + lod_bias as f32 / 16.0
+                } else {
+                    let dd = [0, 1, 2].map(|k| coarse(&src, lane, k));
+                    host_lambda_biased(&d, &t, dd.map(|v| v.0), dd.map(|v| v.1), Some(w))
+                };
+                let c = [0, 1, 2].map(|k| f32::from_bits(src[lane][k]));
+                assert_eq!(out[lane], x.sample(c, l), "{name} {op:?} lane {lane}");
             }
+        }
+    }
+    // No component is left for the slice of a 2D array or a cube map, or a 3D z: trap.
+    let cube_ok = Samp {
+        cube_wrap_off: true,
+        ..SAMP
+    };
+    for dim in [2, 3, 5] {
+        let d = Desc { dim, ..D2 };
+        for op in [FetchOp::TEX_SAMPLE_C_L, FetchOp::TEX_SAMPLE_C_LB] {
+            let st = setup(f32_texture(&d, tex_value), d, cube_ok, coords_src(|_| 0.0));
+            let e = try_run(&[tex(op)], &st).unwrap_err();
+            assert!(
+                e.contains("not one wavejit implements"),
+                "dim {dim} {op:?}: {e}"
+            );
         }
     }
 }
@@ -458,6 +475,8 @@ fn inactive_lanes_keep_their_registers_but_feed_their_quad() {
         levels: &levels,
         elem: &elem,
         compare: None,
+        texel_offset: half_offsets(&t),
+        slice_from_y: false,
     };
     for lane in 0..LANES as usize {
         let want = if st.active >> lane & 1 == 0 {
@@ -539,6 +558,8 @@ fn keep_gradients_stores_the_quad_derivatives_and_returns_the_border_colour() {
         levels: &levels,
         elem: &elem,
         compare: None,
+        texel_offset: half_offsets(&t),
+        slice_from_y: false,
     };
     for (lane, got) in out.iter().enumerate() {
         let dd = [0, 1, 2].map(|k| coarse(&src, lane, k));

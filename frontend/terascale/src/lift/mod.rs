@@ -53,10 +53,10 @@
 //! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
 //! Each has a reason: it belongs to another shader stage, its meaning needs host state a
 //! compute launch never programs, or the document leaves it undefined. They are
-//! the TEX instructions and fields `tex` lists (SAMPLE_C_L/C_LB, GATHER4_O/C_O,
-//! SET_TEXTURE_OFFSETS, GET_NUMBER_OF_SAMPLES; see `tex` for the resources the others
-//! support), the geometry-shader CF instructions (EMIT_VERTEX, EMIT_CUT_VERTEX,
-//! CUT_VERTEX), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists, MEM_TF_WRITE, exports,
+//! the TEX instructions and fields `tex` lists (GET_NUMBER_OF_SAMPLES; see `tex` for the
+//! resources the others support), the geometry-shader CF instructions (EMIT_VERTEX,
+//! EMIT_CUT_VERTEX, CUT_VERTEX), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists,
+//! MEM_TF_WRITE, exports,
 //! streams, rings, scratch programs mixing element sizes (see `scratch`), RATs other than
 //! RAT 0 (see `mem`), SET_LDS_SIZE (L6587: the size's unit, the "global mode" and the lane
 //! supplying them are undefined), the LDS_BASE_ADDR/LDS_SIZE selects 217/218 (a physical

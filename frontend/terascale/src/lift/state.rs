@@ -16,6 +16,7 @@
 //! | `grad` | lane | 6 | the gradients SET_GRADIENTS_H (cells 0-2: x, y, z) and SET_GRADIENTS_V (cells 3-5) stored for SAMPLE_G* (see `tex`); 0 at launch |
 //! | `gds` | uniform | 2 | guest address of the dispatch's [`GDS_BYTES`] of GDS memory (lo, hi); 0 = none (see `gds`) |
 //! | `flags` | lane | 1 | the float exception flags (4.13.2), six bits; written only by clauses that read them (see `flags`) |
+//! | `texoff` | lane | 3 | the texel offsets x, y, z (integers) SET_TEXTURE_OFFSETS stores for GATHER4_O/GATHER4_C_O (see `tex`); 0 at launch |
 //!
 //! Launch contract: before block 0 runs, the launcher stores T0.xyz (local ids) and T1.xyz
 //! (group ids) per lane (`notes/amd_launch_abi.md` §2.3, [`crate::launch::wave_state`]), the
@@ -141,6 +142,7 @@ pub struct TsLayout {
     pub grad: FileId,
     pub gds: FileId,
     pub flags: FileId,
+    pub texoff: FileId,
 }
 
 impl TsLayout {
@@ -160,6 +162,7 @@ impl TsLayout {
         let grad = layout.add_file("grad", FileKind::Lane, 6);
         let gds = layout.add_file("gds", FileKind::Uniform, 2);
         let flags = layout.add_file("flags", FileKind::Lane, 1);
+        let texoff = layout.add_file("texoff", FileKind::Lane, 3);
         TsLayout {
             layout,
             r,
@@ -175,6 +178,7 @@ impl TsLayout {
             grad,
             gds,
             flags,
+            texoff,
         }
     }
 
@@ -246,5 +250,10 @@ impl TsLayout {
     /// The float exception flags.
     pub fn flags(&self) -> Reg {
         Reg::new(self.flags, 0)
+    }
+
+    /// Component `c` (0-2: x, y, z) of the texel offsets SET_TEXTURE_OFFSETS stored.
+    pub fn tex_offset(&self, c: u32) -> Reg {
+        Reg::new(self.texoff, c)
     }
 }

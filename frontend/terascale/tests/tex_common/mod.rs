@@ -40,6 +40,7 @@ pub fn tex(op: FetchOp) -> Tex {
     let inst = match op {
         TEX_LD => 3,
         TEX_GET_TEXTURE_RESINFO => 4,
+        TEX_GET_NUMBER_OF_SAMPLES => 5,
         TEX_GET_COMP_TEX_LOD => 6,
         TEX_GET_GRADIENTS_H => 7,
         TEX_GET_GRADIENTS_V => 8,
@@ -62,6 +63,7 @@ pub fn tex(op: FetchOp) -> Tex {
         TEX_SAMPLE_C_G => 28,
         TEX_GATHER4_C => 29,
         TEX_SAMPLE_C_G_LB => 30,
+        TEX_GATHER4_C_O => 31,
         _ => unreachable!(),
     };
     Tex {
@@ -102,8 +104,13 @@ pub fn words(t: &Tex) -> [u32; 3] {
     [w0, w1, w2]
 }
 
-/// CF 0: TC over `insts` at CF address 2; CF 1: END.
+/// CF 0: TC over `insts` at CF address 2; CF 1: END (an Evergreen program).
 pub fn program(insts: &[Tex]) -> Program {
+    program_for(insts, ChipClass::Evergreen)
+}
+
+/// [`program`] for chip class `class`.
+pub fn program_for(insts: &[Tex], class: ChipClass) -> Program {
     let n = insts.len() as u32;
     let word = |op, addr, count| {
         CfInst::Word(CfWord {
@@ -121,7 +128,7 @@ pub fn program(insts: &[Tex]) -> Program {
         })
     };
     Program {
-        class: ChipClass::Evergreen,
+        class,
         cf: vec![
             CfEntry {
                 addr: 0,
@@ -151,8 +158,12 @@ pub fn program(insts: &[Tex]) -> Program {
 }
 
 pub fn lift_p(p: &Program) -> Result<Function, LiftError> {
+    let chip = match p.class {
+        ChipClass::Evergreen => Chip::Cypress,
+        ChipClass::Cayman => Chip::Cayman,
+    };
     let cfg = LiftConfig {
-        chip: Chip::Cypress,
+        chip,
         name: "tex".into(),
         base: 0x1000,
         fetch_subroutine: None,
@@ -394,7 +405,12 @@ fn run_on(engine: &dyn Engine, f: &Arc<Function>, st: &Setup) -> Result<WaveStat
 
 /// Runs on both engines; they must agree (state, or the fault's text).
 pub fn try_run(insts: &[Tex], st: &Setup) -> Result<WaveState, String> {
-    let f = Arc::new(lift_p(&program(insts)).unwrap_or_else(|e| panic!("{e}")));
+    try_run_on(insts, st, ChipClass::Evergreen)
+}
+
+/// [`try_run`] lifted for chip class `class`.
+pub fn try_run_on(insts: &[Tex], st: &Setup, class: ChipClass) -> Result<WaveState, String> {
+    let f = Arc::new(lift_p(&program_for(insts, class)).unwrap_or_else(|e| panic!("{e}")));
     wavejit_ir::verify::verify(&f).unwrap_or_else(|e| panic!("verify: {e}"));
     let a = run_on(&Interpreter, &f, st);
     let jit = wavejit_jit::Jit::new().expect("the JIT starts");
@@ -418,7 +434,12 @@ pub fn try_run(insts: &[Tex], st: &Setup) -> Result<WaveState, String> {
 
 /// R2.xyzw per lane after running `insts`.
 pub fn run(insts: &[Tex], st: &Setup) -> Vec<[u32; 4]> {
-    let s = try_run(insts, st).unwrap_or_else(|e| panic!("fault: {e}"));
+    run_on_class(insts, st, ChipClass::Evergreen)
+}
+
+/// [`run`] lifted for chip class `class`.
+pub fn run_on_class(insts: &[Tex], st: &Setup, class: ChipClass) -> Vec<[u32; 4]> {
+    let s = try_run_on(insts, st, class).unwrap_or_else(|e| panic!("fault: {e}"));
     let l = TsLayout::new(LANES);
     (0..LANES)
         .map(|lane| [0, 1, 2, 3].map(|c| s.lane(l.gpr(2, c), lane)))
@@ -449,8 +470,8 @@ fn p2(v: u32) -> u32 {
 pub fn host_levels(d: &Desc, bpe: u32) -> Vec<HostLevel> {
     let layered = matches!(d.dim, 3..=5);
     let is3d = d.dim == 2;
-    // A cube map is six slices.
-    let depth = if d.dim == 3 { 6 } else { d.d };
+    // A cube map is six slices per layer.
+    let depth = if d.dim == 3 { 6 * d.d } else { d.d };
     let mut out = Vec::new();
     let mut next = d.mip;
     for l in 0..=d.last_level {
@@ -556,9 +577,21 @@ pub fn host_axis(
     mode: u32,
     linear: bool,
 ) -> ([i64; 2], [bool; 2], f32) {
+    host_axis_off(s, n, normalized, off as f32 / 2.0, mode, linear)
+}
+
+/// [`host_axis`] with the texel-space offset `off` (already in texels).
+pub fn host_axis_off(
+    s: f32,
+    n: u32,
+    normalized: bool,
+    off: f32,
+    mode: u32,
+    linear: bool,
+) -> ([i64; 2], [bool; 2], f32) {
     let mut u = if normalized { s * n as f32 } else { s };
-    if off != 0 {
-        u += off as f32 / 2.0;
+    if off != 0.0 {
+        u += off;
     }
     if mode == 4 || mode == 5 {
         let v = if mode == 5 { u.abs() } else { u };
@@ -596,6 +629,16 @@ pub fn host_slice(s: f32, n: u32, normalized: bool) -> i64 {
     ((u + 0.5).floor() as i32).clamp(0, n as i32 - 1) as i64
 }
 
+/// A cube map's slice from z = `face + 8 * layer` (lift/tex module doc): the rounded value
+/// split by integer division, layer clamped to `layers - 1`, face to 5, then `6 * layer +
+/// face`.
+pub fn host_cube_slice(z: f32, layers: u32) -> i64 {
+    let v = ((z + 0.5).floor() as i64).max(0);
+    let layer = (v / 8).min(i64::from(layers) - 1);
+    let face = (v % 8).min(5);
+    6 * layer + face
+}
+
 pub fn lerp(a: u32, b: u32, w: f32) -> u32 {
     let (a, b) = (f32::from_bits(a), f32::from_bits(b));
     (a * (1.0 - w) + b * w).to_bits()
@@ -630,6 +673,16 @@ pub struct Sample<'a> {
     pub elem: &'a dyn Fn(usize, [i64; 3]) -> [u32; 4],
     /// The reference of a depth compare.
     pub compare: Option<f32>,
+    /// Per axis, the offset added to the texel-space coordinate (`t.offset / 2` unless a
+    /// test sets GATHER4_O's whole-texel offsets).
+    pub texel_offset: [f32; 3],
+    /// SAMPLE_C_L/C_LB: a 1D array's slice comes from y.
+    pub slice_from_y: bool,
+}
+
+/// The default `texel_offset` of `t`: its OFFSET fields in half texels.
+pub fn half_offsets(t: &Tex) -> [f32; 3] {
+    t.offset.map(|o| o as f32 / 2.0)
 }
 
 impl Sample<'_> {
@@ -663,18 +716,24 @@ impl Sample<'_> {
         (0..3)
             .map(|a| {
                 if a == 2 && layered {
-                    let i = host_slice(coords[2], lv.size[2], self.t.normalized && !cube);
+                    let i = if cube {
+                        host_cube_slice(coords[2], d.d)
+                    } else if d.dim == 4 && self.slice_from_y {
+                        host_slice(coords[1], lv.size[2], self.t.normalized)
+                    } else {
+                        host_slice(coords[2], lv.size[2], self.t.normalized)
+                    };
                     return ([i, i], [false, false], 0.0, false);
                 }
                 if !spatial[a] {
                     return ([0, 0], [false, false], 0.0, false);
                 }
                 let lin = if a == 2 { self.s.z == 2 } else { lin };
-                let (i, b, w) = host_axis(
+                let (i, b, w) = host_axis_off(
                     coords[a],
                     lv.size[a],
                     self.t.normalized,
-                    self.t.offset[a],
+                    self.texel_offset[a],
                     self.s.clamp[a],
                     lin,
                 );
@@ -750,6 +809,23 @@ impl Sample<'_> {
     }
 }
 
+/// The footprint corners (bit 0: `i1`, bit 1: `j1`) GATHER4 returns in x, y, z, w on
+/// `class`: OpenGL's order (i0, j1), (i1, j1), (i1, j0), (i0, j0) put where the DST_SEL
+/// Mesa's `tgsi_tex` programs for TG4 (identity on Cayman, (y, z, x, w) otherwise) reads
+/// it from.
+pub fn gather_corners(class: ChipClass) -> [usize; 4] {
+    let gl = [2, 3, 1, 0];
+    let mesa_dst_sel = match class {
+        ChipClass::Cayman => [0, 1, 2, 3],
+        ChipClass::Evergreen => [1, 2, 0, 3],
+    };
+    let mut hw = [0; 4];
+    for (i, &sel) in mesa_dst_sel.iter().enumerate() {
+        hw[sel] = gl[i];
+    }
+    hw
+}
+
 /// Coordinates that cover negative values, values beyond 1 and texel centres.
 pub fn coord(lane: u32, k: u32) -> f32 {
     let base = [-1.37f32, -0.61, -2.2][k as usize];
@@ -817,6 +893,8 @@ pub fn check_with(
         levels: &levels,
         elem: &elem,
         compare: None,
+        texel_offset: half_offsets(t),
+        slice_from_y: false,
     };
     for lane in 0..LANES as usize {
         let w = want(lane, &x);

@@ -15,8 +15,10 @@
 //! # GET_TEXTURE_RESINFO
 //! With `l = min(src.x, 31)` (an unsigned LOD): x = `max(1, width >> l)`,
 //! y = `max(1, height >> l)`, z = `max(1, depth >> l)` for 3D and `depth` (TEX_DEPTH + 1:
-//! the slice count of arrays) otherwise, w = `LAST_LEVEL - BASE_LEVEL + 1`, all integers (Mesa's TXQ uses the results
-//! as integers). The document only says "width, height, depth, and number of mipmap levels"
+//! the slice count of arrays, the layer count of cube arrays) otherwise,
+//! w = `LAST_LEVEL - BASE_LEVEL + 1`, all integers (Mesa's TXQ uses the results as
+//! integers; for a cube array's layer count it reads a driver constant instead, so what
+//! the hardware returns in z there is unconfirmed). The document only says "width, height, depth, and number of mipmap levels"
 //! (L9539).
 use super::ir::Ir;
 use super::{Lifter, Tex};

@@ -4,7 +4,8 @@
 //! - SAMPLE_LZ / SAMPLE_C_LZ: 0 ("LOD and fraction forced to zero before level-clamping").
 //! - SAMPLE_L: `src.w + LOD_BIAS / 16` (LOD_BIAS is S3.4, L9634: "added to the computed
 //!   bias for this lookup"; it applies to every form below as well).
-//! - SAMPLE, SAMPLE_LB, SAMPLE_C (hardware-computed): from the derivatives of the texel-space
+//! - SAMPLE, SAMPLE_C (hardware-computed), and SAMPLE_LB, SAMPLE_C_LB (the same plus the
+//!   bias src.w, below): from the derivatives of the texel-space
 //!   coordinates across the lane's 2x2 quad. Lanes `4k .. 4k + 3` form a quad: `4k` is the
 //!   top left, `4k + 1` its x neighbour (lane ^ 1), `4k + 2` its y neighbour (lane ^ 2). This
 //!   is the pixel-quad order of pixel shaders; a compute dispatch has no pixels, so its quads
@@ -20,7 +21,12 @@
 //! `ρx = sqrt(Σ ddx_a²)`, `ρy = sqrt(Σ ddy_a²)` (f32, axes in order x, y, z),
 //! `λ = log2(max(ρx, ρy)) + LOD_BIAS / 16`, with the IR's sqrt (correctly rounded) and log2
 //! (libm's f64 log2 rounded to f32; `log2(0) = -inf`: a constant coordinate magnifies).
-//! SAMPLE_LB therefore computes what SAMPLE does: the field is added to both.
+//! SAMPLE_LB and SAMPLE_C_LB add src.w first: `λ = (log2(max(ρx, ρy)) + src.w) + LOD_BIAS /
+//! 16`. The document names only the LOD_BIAS field for them, but Mesa implements txb by
+//! SAMPLE_LB/SAMPLE_C_LB with the bias in src.w (r600_shader.c `tgsi_tex`, TXB's bias in
+//! W; sfn_instr_tex.cpp `prepare_coord`), which only works if the hardware adds it; the
+//! order of the two f32 additions is ours. SAMPLE_G_LB and SAMPLE_C_G_LB, which no compiler
+//! we know emits, add only the field.
 //!
 //! `λ` is clamped to [MIN_LOD, MAX_LOD] (a NaN `λ` stays NaN). `λ > 0` minifies
 //! (XY_MIN_FILTER), otherwise magnifies (XY_MAG_FILTER; NaN magnifies).
@@ -37,6 +43,10 @@
 //! included), X that `λ` clamped to [MIN_LOD, MAX_LOD] and then to the levels the resource
 //! has, `[0, LAST_LEVEL - BASE_LEVEL]` (D3D10.1's `lod` and OpenGL's textureQueryLod clamp to
 //! the accessible levels); Z and W are 0; DST_SEL 5 is 1.0. NaN stays NaN in both.
+//!
+//! # SET_TEXTURE_OFFSETS
+//! Stores the source's x, y, z in the lane's `texoff` cells for the active lanes (parent
+//! module doc).
 //!
 //! # GET_GRADIENTS_H/V, SET_GRADIENTS_H/V, KEEP_GRADIENTS
 //! GET returns the four source components' quad derivatives along x (H) or y (V): coarse as
@@ -136,7 +146,7 @@ impl Lifter<'_> {
                 let w = self.tex_srcf(t, 3);
                 self.b.op_mode(Op::Fadd, F32_MODE, F32, &[w, bias])
             }
-            LodSrc::Quad | LodSrc::Gradients => {
+            LodSrc::Quad | LodSrc::Bias | LodSrc::Gradients => {
                 let used = self.spatial_axes(r);
                 let base = {
                     let b = r.base_level;
@@ -145,7 +155,7 @@ impl Lifter<'_> {
                 };
                 let mut sq = [None::<Value>, None];
                 for a in 0..3 {
-                    let (dx, dy) = if src == LodSrc::Quad {
+                    let (dx, dy) = if src != LodSrc::Gradients {
                         let c = self.tex_srcf(t, a);
                         self.quad_derivs(c, false)
                     } else {
@@ -177,7 +187,13 @@ impl Lifter<'_> {
                 let gt = ir.fcmp(FloatCC::Gt, ry, rx);
                 let rho = ir.fsel(gt, ry, rx);
                 let l = ir.f(Op::Flog2(Trans::Ieee), &[rho]);
-                ir.f(Op::Fadd, &[l, bias])
+                let l = if src == LodSrc::Bias {
+                    let w = self.tex_srcf(t, 3);
+                    self.b.op_mode(Op::Fadd, F32_MODE, F32, &[l, w])
+                } else {
+                    l
+                };
+                self.b.op_mode(Op::Fadd, F32_MODE, F32, &[l, bias])
             }
         }
     }
@@ -275,6 +291,17 @@ impl Lifter<'_> {
         }
         let one = self.b.i32(1f32.to_bits());
         self.tex_write_raw(t, e, one);
+    }
+
+    /// SET_TEXTURE_OFFSETS: stores the source's x, y, z (integers) for the active lanes.
+    pub(super) fn tex_set_offsets(&mut self, t: &Tex) {
+        let act = self.active();
+        let lanes = self.b.mask_from_bits(act);
+        for k in 0..3 {
+            let c = self.tex_src(t, k);
+            let reg = self.l.tex_offset(k as u32);
+            self.b.def_reg(reg, c, Some(lanes));
+        }
     }
 
     pub(super) fn tex_set_gradients(&mut self, t: &Tex, v: bool) {

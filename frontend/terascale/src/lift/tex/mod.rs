@@ -3,8 +3,8 @@
 //! arithmetic, level selection, texel addresses, one `load_format` per texel component and
 //! the filter blend. Submodules: `ir` (IR helpers, wrap modes), `resource` (resource and
 //! sampler words, mip-level geometry), `lod` (LOD, quad derivatives, gradient state),
-//! `sample` (the SAMPLE family and depth compares), `gather` (GATHER4), `ld` (LD and
-//! GET_TEXTURE_RESINFO).
+//! `sample` (the SAMPLE family, depth compares, cube slices, texel offsets), `gather`
+//! (GATHER4*), `ld` (LD and GET_TEXTURE_RESINFO).
 //!
 //! # Launch convention (compute launches bind no textures, so wavejit defines one)
 //! The `tex` uniform cells of [`super::TsLayout`] hold two guest addresses the launcher fills:
@@ -33,8 +33,8 @@
 //!   TD_*_SAMPLER*_BORDER_* registers; they are used when BORDER_COLOR_TYPE is 3.
 //!
 //! An address of 0 means nothing is bound: the instruction traps (a guest fault naming it).
-//! A resource this module does not implement (TYPE invalid; DIM MSAA; a cube map array
-//! (CUBEMAP with TEX_DEPTH > 0); a tiled ARRAY_MODE (>= 2); BASE_LEVEL above LAST_LEVEL; an
+//! A resource this module does not implement (TYPE invalid; DIM MSAA; a tiled ARRAY_MODE
+//! (>= 2); BASE_LEVEL above LAST_LEVEL; an
 //! unlisted DATA_FORMAT; NUM_FORMAT_ALL 3; FORMAT_COMP 2/3 (biased); a reserved DST_SEL; a
 //! buffer with STRIDE 0 or an ENDIAN_SWAP, or read by anything but LD; a cube map read by
 //! LD) or sampler (filters other than point/bilinear, Z_FILTER 3, MIP_FILTER 3; a depth
@@ -82,23 +82,46 @@
 //! their slice from z (Mesa r600_shader.c `tgsi_tex` moves a 1D array's layer from y to z
 //! and marks z unnormalized for both array kinds): `clamp(floor(u + 0.5), 0, D - 1)`,
 //! OpenGL 4.6 §8.14.2's layer rule, `u = z * D` when COORD_TYPE_Z is normalized, else `z`;
-//! the slice is never filtered or minified.
+//! the slice is never filtered or minified. SAMPLE_C_L and SAMPLE_C_LB hold their compare
+//! reference in z, and a 1D array's slice then comes from y (with COORD_TYPE_Y; `tgsi_tex`
+//! reads the array index from Y for these two only); 2D arrays, cube maps and 3D textures
+//! have no component left and trap with them (`sample`, "Depth compare").
 //!
-//! A cube map (DIM 3) is six slices, the faces in CUBE's face-id order (Mesa lays a cube out
-//! as a 6-layer array). Its TEX source is what Mesa's `tgsi_tex` feeds it after the CUBE ALU
-//! op: x and y are the face coordinates `sc / (2 |ma|) + 1.5` and `tc / (2 |ma|) + 1.5`, in
-//! [1, 2], and z the face id. We sample face `clamp(floor(z + 0.5), 0, 5)` (z is never
-//! scaled) as a 2D texture at `(x - 1, y - 1)`, OpenGL's `(s, t)` of the face. Hardware cube
-//! filtering is seamless unless the sampler's WORD2 DISABLE_CUBE_WRAP (bit 29) is set (Mesa
-//! sets it for non-seamless samplers); seamless filtering across faces is not implemented,
-//! so a cube map needs that bit, and each face then wraps with the sampler's CLAMP modes.
+//! # Cube maps and cube arrays
+//! A cube map (DIM 3) holds `L = TEX_DEPTH + 1` layers of six faces each, slice `6 * layer +
+//! face`, the faces in CUBE's face-id order: Mesa lays a cube array out as a 2D array of
+//! `6 L` slices and writes TEX_DEPTH = `array_size / 6 - 1` (evergreen_state.c
+//! `evergreen_create_sampler_view_custom`), a plain cube map being `L = 1`. Its TEX source
+//! is what Mesa feeds it after the CUBE ALU op (sfn_nir_lower_tex.cpp
+//! `r600_nir_lower_cube_to_2darray`; r600_shader.c `tgsi_tex` alike): x and y are the face
+//! coordinates `sc / (2 |ma|) + 1.5` and `tc / (2 |ma|) + 1.5`, in [1, 2], and z is
+//! `face + 8 * layer` (the face id plus eight times the rounded, non-negative layer; z is
+//! never scaled). We read `v = max(floor(z + 0.5), 0)` and sample slice
+//! `6 * min(v >> 3, L - 1) + min(v & 7, 5)` as a 2D texture at `(x - 1, y - 1)`, OpenGL's
+//! `(s, t)` of the face; the clamps of values Mesa never produces are ours (undocumented).
+//! Hardware cube filtering is seamless unless the sampler's WORD2 DISABLE_CUBE_WRAP (bit 29)
+//! is set (Mesa sets it for non-seamless samplers); seamless filtering across faces is not
+//! implemented, so a cube map needs that bit, and each face then wraps with the sampler's
+//! CLAMP modes.
+//!
+//! # SET_TEXTURE_OFFSETS
+//! "Sets texture offsets from a GPR for use with GATHER4_O and GATHER4_C_O": the source's
+//! x, y, z (after SRC_SEL) are stored, for the active lanes, in the lane's `texoff` cells
+//! ([`super::TsLayout::tex_offset`]; 0 at launch), like SET_GRADIENTS_H/V; it needs no
+//! resource. The values are integer texel offsets: Mesa's `tgsi_tex` points the source at
+//! the TGSI offset register unchanged and sfn_instr_tex.cpp `emit_set_offsets` at the NIR
+//! offset, both whole texels, while the immediate OFFSET fields get the texels shifted left
+//! once (half texels, `get_offset`). GATHER4_O/GATHER4_C_O add them (as f32) where the
+//! immediate offsets go (`sample`, step 1). Mesa keeps them in [-8, 7] (r600_pipe.c's
+//! gather offset caps); larger values follow the same formula, which the document does not
+//! confirm.
 //!
 //! # Unsupported at lift time
-//! SAMPLE_C_L and SAMPLE_C_LB (the document takes both the LOD and the reference from
-//! src0.W), GATHER4_O/GATHER4_C_O and SET_TEXTURE_OFFSETS (the unit of GPR offsets is not
-//! documented), GET_NUMBER_OF_SAMPLES (MSAA resources are not implemented), SRC_REL/DST_REL,
-//! ALT_CONST, RESOURCE/SAMPLER_INDEX_MODE, INST_MOD on LD (LDFPTR), the reserved SRC_SEL 6/7
-//! and DST_SEL 6.
+//! GET_NUMBER_OF_SAMPLES (Mesa reads the count from W, sfn `emit_tex_texture_samples`, and
+//! stores log2 of an MSAA resource's sample count in LAST_LEVEL, but what a single-sample
+//! resource returns is not documented and MSAA resources are not implemented),
+//! SRC_REL/DST_REL, ALT_CONST, RESOURCE/SAMPLER_INDEX_MODE, INST_MOD on LD (LDFPTR), the
+//! reserved SRC_SEL 6/7 and DST_SEL 6.
 use super::{LiftError, Lifter};
 use crate::inst::{bits, FetchInst};
 use crate::tables::FetchOp;
@@ -184,10 +207,12 @@ pub fn is_tex(op: FetchOp) -> bool {
 enum LodSrc {
     /// SAMPLE_LZ, SAMPLE_C_LZ: 0 (and no LOD_BIAS).
     Zero,
-    /// SAMPLE_L: src.w.
+    /// SAMPLE_L, SAMPLE_C_L: src.w.
     Explicit,
-    /// SAMPLE, SAMPLE_LB, SAMPLE_C: derivatives of the coordinates across the 2x2 quad.
+    /// SAMPLE, SAMPLE_C: derivatives of the coordinates across the 2x2 quad.
     Quad,
+    /// SAMPLE_LB, SAMPLE_C_LB: `Quad` plus the bias in src.w.
+    Bias,
     /// SAMPLE_G, SAMPLE_G_LB, SAMPLE_C_G, SAMPLE_C_G_LB: the stored SET_GRADIENTS_H/V.
     Gradients,
 }
@@ -201,9 +226,11 @@ enum Kind {
         lod: LodSrc,
         compare: bool,
     },
-    /// GATHER4 (component INST_MOD) and GATHER4_C.
+    /// GATHER4 (component INST_MOD), GATHER4_C; `offsets`: GATHER4_O/GATHER4_C_O, whose
+    /// texel offsets are the lane's stored SET_TEXTURE_OFFSETS values.
     Gather {
         compare: bool,
+        offsets: bool,
     },
     /// GET_GRADIENTS_H (`v` false) / _V; INST_MOD 1 asks for fine derivatives.
     GetGradients {
@@ -212,10 +239,25 @@ enum Kind {
     SetGradients {
         v: bool,
     },
+    /// SET_TEXTURE_OFFSETS.
+    SetOffsets,
     /// KEEP_GRADIENTS.
     KeepGradients,
     /// GET_COMP_TEX_LOD.
     GetLod,
+}
+
+impl Kind {
+    /// SAMPLE_C_L and SAMPLE_C_LB, whose compare reference is src.z (`sample`).
+    fn reference_in_z(self) -> bool {
+        matches!(
+            self,
+            Kind::Sample {
+                lod: LodSrc::Explicit | LodSrc::Bias,
+                compare: true
+            }
+        )
+    }
 }
 
 /// The decoded TEX words.
@@ -252,6 +294,10 @@ impl Lifter<'_> {
                 self.tex_set_gradients(&t, v);
                 return Ok(());
             }
+            Kind::SetOffsets => {
+                self.tex_set_offsets(&t);
+                return Ok(());
+            }
             Kind::KeepGradients => {
                 self.tex_keep_gradients(&t);
                 if t.dst_sel.iter().all(|&s| s > 3) {
@@ -285,10 +331,19 @@ impl Lifter<'_> {
             bad = self.b.op(Op::Or, I1, &[bad, nok]);
             let compare = matches!(
                 t.kind,
-                Kind::Sample { compare: true, .. } | Kind::Gather { compare: true }
+                Kind::Sample { compare: true, .. } | Kind::Gather { compare: true, .. }
             );
             if compare {
                 bad = self.b.op(Op::Or, I1, &[bad, r.is_int]);
+            }
+            if t.kind.reference_in_z() {
+                // SAMPLE_C_L/C_LB hold the reference in z: no component is left for the
+                // slice of a 2D array or a cube map, or for a 3D texture's z (`sample`).
+                for dim in [2, 3, 5] {
+                    let k = self.b.i32(dim);
+                    let e = self.b.op(Op::Icmp(IntCC::Eq), I1, &[r.dim, k]);
+                    bad = self.b.op(Op::Or, I1, &[bad, e]);
+                }
             }
             // Cube maps only with DISABLE_CUBE_WRAP (faces filtered on their own).
             let wrap_on = self.b.op(Op::Not, I1, &[s.cube_wrap_off]);
@@ -313,7 +368,7 @@ impl Lifter<'_> {
             Kind::ResInfo => self.tex_resinfo(&t),
             Kind::Ld => self.tex_ld(&t),
             Kind::Sample { lod, compare } => self.tex_sample(&t, lod, compare),
-            Kind::Gather { compare } => self.tex_gather(&t, compare),
+            Kind::Gather { compare, .. } => self.tex_gather(&t, compare),
             Kind::GetLod => self.tex_get_lod(&t),
             Kind::KeepGradients => {
                 // Values do not cross the check's block boundary: read the words again.
@@ -322,7 +377,9 @@ impl Lifter<'_> {
                 let b = self.border_color(&t, &r, &s);
                 self.tex_write(&t, &r, b);
             }
-            Kind::GetGradients { .. } | Kind::SetGradients { .. } => unreachable!(),
+            Kind::GetGradients { .. } | Kind::SetGradients { .. } | Kind::SetOffsets => {
+                unreachable!()
+            }
         }
         Ok(())
     }
@@ -336,30 +393,32 @@ impl Lifter<'_> {
             TEX_GET_TEXTURE_RESINFO => Kind::ResInfo,
             TEX_SAMPLE_LZ => sample(LodSrc::Zero, false),
             TEX_SAMPLE_L => sample(LodSrc::Explicit, false),
-            TEX_SAMPLE | TEX_SAMPLE_LB => sample(LodSrc::Quad, false),
+            TEX_SAMPLE => sample(LodSrc::Quad, false),
+            TEX_SAMPLE_LB => sample(LodSrc::Bias, false),
             TEX_SAMPLE_G | TEX_SAMPLE_G_LB => sample(LodSrc::Gradients, false),
             TEX_SAMPLE_C => sample(LodSrc::Quad, true),
+            TEX_SAMPLE_C_L => sample(LodSrc::Explicit, true),
+            TEX_SAMPLE_C_LB => sample(LodSrc::Bias, true),
             TEX_SAMPLE_C_LZ => sample(LodSrc::Zero, true),
             TEX_SAMPLE_C_G | TEX_SAMPLE_C_G_LB => sample(LodSrc::Gradients, true),
-            TEX_GATHER4 => Kind::Gather { compare: false },
-            TEX_GATHER4_C => Kind::Gather { compare: true },
+            TEX_GATHER4 | TEX_GATHER4_O | TEX_GATHER4_C | TEX_GATHER4_C_O => Kind::Gather {
+                compare: matches!(f.op, TEX_GATHER4_C | TEX_GATHER4_C_O),
+                offsets: matches!(f.op, TEX_GATHER4_O | TEX_GATHER4_C_O),
+            },
+            TEX_SET_TEXTURE_OFFSETS => Kind::SetOffsets,
             TEX_GET_GRADIENTS_H => Kind::GetGradients { v: false },
             TEX_GET_GRADIENTS_V => Kind::GetGradients { v: true },
             TEX_SET_GRADIENTS_H => Kind::SetGradients { v: false },
             TEX_SET_GRADIENTS_V => Kind::SetGradients { v: true },
             TEX_KEEP_GRADIENTS => Kind::KeepGradients,
             TEX_GET_COMP_TEX_LOD => Kind::GetLod,
-            TEX_SAMPLE_C_L | TEX_SAMPLE_C_LB => {
+            TEX_GET_NUMBER_OF_SAMPLES => {
                 return Err(un(
-                    "the document takes both the LOD and the compare reference from src0.W",
+                    "GET_NUMBER_OF_SAMPLES: what a single-sample resource returns is not \
+                     documented (MSAA resources are not implemented)",
                 ))
             }
-            _ => {
-                return Err(un(
-                    "TEX instruction not lifted (GATHER4_O/C_O, SET_TEXTURE_OFFSETS and \
-                     GET_NUMBER_OF_SAMPLES are not)",
-                ))
-            }
+            _ => return Err(un("not a TEX instruction")),
         };
         let [w0, w1, w2] = f.words;
         if bits(w0, 23, 1) != 0 || bits(w1, 7, 1) != 0 {

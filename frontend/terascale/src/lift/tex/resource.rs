@@ -15,7 +15,8 @@ const LEVELS: u32 = 16;
 pub(super) struct Res {
     /// DIM (0 for buffers).
     pub dim: Value,
-    /// Level-0 width, height, depth or slice count (a cube: 6; a buffer: elements, 1, 1).
+    /// Level-0 width, height, depth or slice count (a cube map: 6 per layer; a buffer:
+    /// elements, 1, 1).
     pub size: [Value; 3],
     /// Bytes from one element to the next along x (the format's size; a buffer's STRIDE).
     pub bytes: Value,
@@ -155,11 +156,13 @@ impl Lifter<'_> {
         let depth = ir.field(w[1], 14, 13);
         let tsize = [width, height, depth].map(|v| ir.addk(v, 1));
         let depth = tsize[2];
-        // A cube map's six faces are its slices (Mesa lays a cube out as a 6-layer array).
+        // A cube map's six faces per layer are its slices (Mesa lays a cube array out as a
+        // 2D array of 6 * layers slices, TEX_DEPTH + 1 the layer count).
         let tdim0 = ir.field(w[0], 0, 3);
         let cube = ir.eqk(tdim0, 3);
         let six = ir.k(6);
-        let tsize = [tsize[0], tsize[1], ir.sel(cube, six, tsize[2])];
+        let faces = ir.op(Op::Imul, I32, &[depth, six]);
+        let tsize = [tsize[0], tsize[1], ir.sel(cube, faces, tsize[2])];
         let array_mode = ir.field(w[1], 28, 4);
         let k8 = ir.0.i64(8);
         let lo = ir.op(Op::Zext, I64, &[w[2]]);
@@ -249,10 +252,7 @@ impl Lifter<'_> {
         let dim_2da = ir.eqk(tdim, 5);
         let layered = ir.or(dim_1da, dim_2da);
         let dim_ok = ir.or(dim_le_3d, layered);
-        // Cube maps without arrays (TEX_DEPTH 0).
-        let one_face_set = ir.eqk(depth, 1);
-        let cube_ok = ir.and(cube, one_face_set);
-        let dim_ok = ir.or(dim_ok, cube_ok);
+        let dim_ok = ir.or(dim_ok, cube);
         let layered = ir.or(layered, cube);
         let tex_ok = [
             dim_ok,

@@ -3,7 +3,10 @@
 //! # One level (per axis the DIM samples spatially, `n` the level's size on that axis)
 //! 1. `u = s * n` (COORD_TYPE normalized) or `u = s` (unnormalized: "[0, dim)", L9640, taken
 //!    as texels of the level sampled), in f32, then `+ OFFSET / 2`: OFFSET is a 5-bit signed
-//!    field documented as "ranging from [-8, 8)" (L9652), i.e. half-texel units.
+//!    field documented as "ranging from [-8, 8)" (L9652), i.e. half-texel units (Mesa
+//!    writes texels shifted left once, sfn_instr_tex.cpp `get_offset`). GATHER4_O and
+//!    GATHER4_C_O add the stored SET_TEXTURE_OFFSETS integers instead (parent module doc);
+//!    an offset of 0 adds nothing.
 //! 2. CLAMP_HALF_BORDER (4) clamps `u` to `[0, n]`, MIRROR_ONCE_HALF_BORDER (5) clamps `|u|`
 //!    (OpenGL's GL_CLAMP and GL_MIRROR_CLAMP_EXT, the modes Mesa maps onto them).
 //! 3. Bilinear: `u -= 0.5`. The texel coordinate becomes signed fixed point with 8 fraction
@@ -32,8 +35,15 @@
 //!    sampler slot's words 4-7. They replace the texel's four components before the DST_SEL
 //!    swizzles.
 //!
-//! # Depth compare (SAMPLE_C, SAMPLE_C_LZ, SAMPLE_C_G, SAMPLE_C_G_LB; GATHER4_C)
-//! "This instruction compares the reference value in src0.W with the sampled value": each
+//! # Depth compare (SAMPLE_C*; GATHER4_C, GATHER4_C_O)
+//! "This instruction compares the reference value in src0.W with the sampled value". That
+//! holds for every form but SAMPLE_C_L and SAMPLE_C_LB, whose W carries the LOD or the bias
+//! and whose reference is src0.Z: Mesa's r600_shader.c `tgsi_tex` moves the reference to W
+//! for every shadow sample but these two, which read it from Z; sfn_instr_tex.cpp
+//! `prepare_coord` puts it in z for txl/txb with the LOD or bias in w; and LLVM's
+//! R600TextureIntrinsicsReplacer leaves it in z for its txlc/txbc. A 1D array's slice then comes from y (parent module doc); a 2D array, cube map
+//! or 3D texture traps (Mesa lowers shadow txl/txb on arrays and cubes to SAMPLE_C_G,
+//! sfn_nir_lower_tex.cpp `r600_nir_lower_txl_txf_array_or_cube`). Each
 //! texel's (or border colour's) component X, as f32, is compared before filtering (as D3D10
 //! and OpenGL 4.6 §8.23.1 do) by DEPTH_COMPARE_FUNCTION applied as `reference OP texel`:
 //! NEVER, LESS, EQUAL, LEQUAL, GREATER, NOTEQUAL, GEQUAL, ALWAYS (IEEE comparisons: a NaN
@@ -43,7 +53,7 @@
 //! modelled (exact for the 32-bit float formats depth textures use); INT formats trap.
 use super::ir::{wrap, Ir};
 use super::resource::{Level, Res, Smp};
-use super::{Lifter, LodSrc, Tex, SAMPLER_BYTES};
+use super::{Kind, Lifter, LodSrc, Tex, SAMPLER_BYTES};
 use crate::lift::F32_MODE;
 use wavejit_ir::{FloatCC, FormatSrc, IntCC, MemSpace, Op, ScalarType, Value};
 
@@ -76,7 +86,7 @@ impl Lifter<'_> {
         coord: Value,
         n: Value,
         normalized: bool,
-        offset: i32,
+        offset: Option<Value>,
         mode: Value,
         linear: Value,
         used: Value,
@@ -88,8 +98,7 @@ impl Lifter<'_> {
         } else {
             coord
         };
-        if offset != 0 {
-            let o = ir.fk(offset as f32 / 2.0);
+        if let Some(o) = offset {
             u = ir.f(Op::Fadd, &[u, o]);
         }
         // Half-border modes clamp the coordinate to [0, n] (|u| for the mirrored one).
@@ -163,8 +172,47 @@ impl Lifter<'_> {
         }
     }
 
+    /// A cube map's slice from z = `face + 8 * layer` (parent module doc, "Cube maps"):
+    /// `v = max(floor(z + 0.5), 0)`, `6 * min(v >> 3, layers - 1) + min(v & 7, 5)`.
+    fn tex_cube_slice(&mut self, z: Value, layers: Value) -> Value {
+        let mut ir = Ir(&mut self.b);
+        let h = ir.fk(0.5);
+        let u = ir.f(Op::Fadd, &[z, h]);
+        let fl = ir.f(Op::Ffloor, &[u]);
+        let v = ir.0.op_mode(Op::FtoS, F32_MODE, I32, &[fl]);
+        let zero = ir.k(0);
+        let v = ir.op(Op::Smax, I32, &[v, zero]);
+        let k3 = ir.k(3);
+        let layer = ir.op(Op::Lshr, I32, &[v, k3]);
+        let top = ir.addk(layers, u32::MAX);
+        let layer = ir.op(Op::Umin, I32, &[layer, top]);
+        let k7 = ir.k(7);
+        let face = ir.op(Op::And, I32, &[v, k7]);
+        let k5 = ir.k(5);
+        let face = ir.op(Op::Umin, I32, &[face, k5]);
+        let k6 = ir.k(6);
+        let base = ir.op(Op::Imul, I32, &[layer, k6]);
+        ir.add(base, face)
+    }
+
+    /// Per axis, the f32 texel offset added to the coordinate: OFFSET_X/Y/Z / 2 (half
+    /// texels; none when 0), or for GATHER4_O/GATHER4_C_O the lane's stored
+    /// SET_TEXTURE_OFFSETS integers (whole texels) converted to f32.
+    fn tex_offsets(&mut self, t: &Tex) -> [Option<Value>; 3] {
+        if let Kind::Gather { offsets: true, .. } = t.kind {
+            return [0, 1, 2].map(|c| {
+                let reg = self.l.tex_offset(c);
+                let v = self.b.use_reg(reg, I32);
+                Some(self.b.op_mode(Op::StoF, F32_MODE, F32, &[v]))
+            });
+        }
+        t.offset
+            .map(|o| (o != 0).then(|| self.b.f32(o as f32 / 2.0)))
+    }
+
     /// The three axes of a sample of level `lv` (x, y spatial or slice, z spatial or slice).
-    /// A `footprint` (GATHER4) takes the bilinear indices whatever the format.
+    /// INT formats take point indices (no half-texel shift) even for a GATHER4 footprint
+    /// (see `gather`).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn tex_axes(
         &mut self,
@@ -174,7 +222,6 @@ impl Lifter<'_> {
         lv: &Level,
         coords: [Value; 3],
         linear_xy: Value,
-        footprint: bool,
     ) -> [Axis; 3] {
         let [_, uy, uz] = self.spatial_axes(r);
         // A cube face's coordinates arrive in [1, 2] (parent module doc).
@@ -189,18 +236,15 @@ impl Lifter<'_> {
             c
         };
         let not_int = self.b.op(Op::Not, I1, &[r.is_int]);
-        let lin = if footprint {
-            linear_xy
-        } else {
-            self.b.op(Op::And, I1, &[linear_xy, not_int])
-        };
+        let lin = self.b.op(Op::And, I1, &[linear_xy, not_int]);
         let zlin = self.b.op(Op::And, I1, &[s.z_linear, not_int]);
         let t_ = self.b.bool(true);
+        let offsets = self.tex_offsets(t);
         let x = self.tex_axis(
             coords[0],
             lv.size[0],
             t.normalized[0],
-            t.offset[0],
+            offsets[0],
             s.clamp[0],
             lin,
             t_,
@@ -209,7 +253,7 @@ impl Lifter<'_> {
             coords[1],
             lv.size[1],
             t.normalized[1],
-            t.offset[1],
+            offsets[1],
             s.clamp[1],
             lin,
             uy,
@@ -218,20 +262,26 @@ impl Lifter<'_> {
             coords[2],
             lv.size[2],
             t.normalized[2],
-            t.offset[2],
+            offsets[2],
             s.clamp[2],
             zlin,
             uz,
         );
-        // Arrays take the slice, cube maps the face, from z (a face index is never scaled).
-        let slice = if t.normalized[2] {
-            let a = self.tex_slice(coords[2], lv.size[2], true);
-            let b = self.tex_slice(coords[2], lv.size[2], false);
-            let i = self.b.op(Op::Select, I32, &[r.is_cube, b.i[0], a.i[0]]);
-            Axis { i: [i, i], ..a }
-        } else {
-            self.tex_slice(coords[2], lv.size[2], false)
-        };
+        // Arrays take the slice from z (a 1D array from y under SAMPLE_C_L/C_LB), cube maps
+        // the face and layer (never scaled).
+        let mut slice = self.tex_slice(coords[2], lv.size[2], t.normalized[2]);
+        if t.kind.reference_in_z() {
+            let from_y = self.tex_slice(coords[1], lv.size[2], t.normalized[1]);
+            let a1 = self.b.i32(4);
+            let is1da = self.b.op(Op::Icmp(IntCC::Eq), I1, &[r.dim, a1]);
+            let i = self
+                .b
+                .op(Op::Select, I32, &[is1da, from_y.i[0], slice.i[0]]);
+            slice.i = [i, i];
+        }
+        let face = self.tex_cube_slice(coords[2], r.depth);
+        let i = self.b.op(Op::Select, I32, &[r.is_cube, face, slice.i[0]]);
+        slice.i = [i, i];
         let pick = |b: &mut wavejit_ir::FunctionBuilder, l: Value, a: &Axis, z: &Axis| Axis {
             i: [0, 1].map(|k| b.op(Op::Select, I32, &[l, a.i[k], z.i[k]])),
             border: [0, 1].map(|k| b.op(Op::Select, I1, &[l, a.border[k], z.border[k]])),
@@ -329,7 +379,7 @@ impl Lifter<'_> {
     /// The filtered element components of level `l` (module doc, steps 1-7).
     fn tex_sample_level(&mut self, t: &Tex, r: &Res, s: &Smp, l: Value, j: &Job) -> [Value; 4] {
         let lv = self.tex_level(r, l);
-        let axes = self.tex_axes(t, r, s, &lv, j.coords, j.linear_xy, false);
+        let axes = self.tex_axes(t, r, s, &lv, j.coords, j.linear_xy);
         let mut corners = Vec::new();
         for c in 0..8usize {
             let mut v = self.tex_corner(r, &lv, &axes, c, j.lanes, j.border);
@@ -372,7 +422,8 @@ impl Lifter<'_> {
         let linear_xy = ir.eqk(filt, 1);
         let coords = [0, 1, 2].map(|k| self.tex_srcf(t, k));
         let compare = if compare {
-            Some((self.tex_srcf(t, 3), s.compare))
+            let k = if t.kind.reference_in_z() { 2 } else { 3 };
+            Some((self.tex_srcf(t, k), s.compare))
         } else {
             None
         };
