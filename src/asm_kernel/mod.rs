@@ -151,6 +151,7 @@ fn declared_kernels<T>(
 }
 
 /// One `; wavejit: KEY VALUE` line.
+#[derive(Debug)]
 struct Override<'a> {
     line: usize,
     key: &'a str,
@@ -219,7 +220,7 @@ mod tests {
         let found = declared_kernels(
             text,
             |l| l.split(';').next().unwrap(),
-            |n| (n != "c").then(|| n.len()),
+            |n| (n != "c").then_some(n.len()),
         );
         assert_eq!(found.unwrap(), [("a".to_string(), 1), ("b".to_string(), 1)]);
         let missing = declared_kernels(".globl c\n", |l| l, |n| (n != "c").then_some(0));

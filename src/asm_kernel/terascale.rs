@@ -120,34 +120,7 @@ pub fn parse(path: &str, stem: &str, text: &str, target: &str, chip: Chip) -> Re
             }
         }
     }
-    // The kernel each line's program text belongs to (the last kernel label above it).
-    let mut owner = vec![None; lines.len()];
-    let mut current = None;
-    for (i, line) in lines.iter().enumerate() {
-        match line {
-            Line::Label(name) if kernels.iter().any(|k| k.0 == *name) => {
-                if kernels.iter().any(|k| k.0 == *name && k.1 != i) {
-                    return Err(fail((
-                        i + 1,
-                        format!("kernel label `{name}:` appears twice"),
-                    )));
-                }
-                current = kernels.iter().position(|k| k.0 == *name);
-            }
-            Line::Program if kernels.is_empty() => owner[i] = Some(0),
-            Line::Program => {
-                let Some(k) = current else {
-                    let what = code_part(text.lines().nth(i).unwrap_or("")).trim();
-                    return Err(fail((
-                        i + 1,
-                        format!("`{what}` comes before the first kernel label"),
-                    )));
-                };
-                owner[i] = Some(k);
-            }
-            _ => {}
-        }
-    }
+    let owner = owners(text, &lines, &kernels).map_err(fail)?;
     if kernels.is_empty() {
         if owner.iter().all(Option::is_none) {
             return Err(Error::Other(format!("{path}: no instructions")));
@@ -197,6 +170,41 @@ pub fn parse(path: &str, stem: &str, text: &str, target: &str, chip: Chip) -> Re
             chip,
         },
     })
+}
+
+/// The kernel (an index into `kernels`, each a name and the index of its label line) each
+/// line's program text belongs to: the last kernel label above it, or the one kernel of a
+/// file without kernel labels.
+fn owners(
+    text: &str,
+    lines: &[Line],
+    kernels: &[(String, usize)],
+) -> Result<Vec<Option<usize>>, (usize, String)> {
+    let mut owner = vec![None; lines.len()];
+    let mut current = None;
+    for (i, line) in lines.iter().enumerate() {
+        match line {
+            Line::Label(name) if kernels.iter().any(|k| k.0 == *name) => {
+                if kernels.iter().any(|k| k.0 == *name && k.1 != i) {
+                    return Err((i + 1, format!("kernel label `{name}:` appears twice")));
+                }
+                current = kernels.iter().position(|k| k.0 == *name);
+            }
+            Line::Program if kernels.is_empty() => owner[i] = Some(0),
+            Line::Program => {
+                let Some(k) = current else {
+                    let what = code_part(text.lines().nth(i).unwrap_or("")).trim();
+                    return Err((
+                        i + 1,
+                        format!("`{what}` comes before the first kernel label"),
+                    ));
+                };
+                owner[i] = Some(k);
+            }
+            _ => {}
+        }
+    }
+    Ok(owner)
 }
 
 /// The LDS bytes per work-group: [`DEFAULT_LDS_BYTES`] or the file's `lds_size`.
