@@ -17,7 +17,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a kernel of a GCN code object, an r600 object (or a GCN `.s` file, see README
+    /// Run a kernel of a GCN code object, an r600 object or a `.s` file of either ISA (see README
     /// "Assembly files").
     Run(wavejit::cli::RunOptions),
     /// Disassembly in the ISA's conventional syntax.

@@ -71,11 +71,7 @@ fn kernels<'a>(l: &'a Loaded, kernel: Option<&str>) -> Result<Vec<&'a Kernel>> {
 /// `wavejit info`: chip, kernels, resources, the argument convention.
 pub fn describe(l: &Loaded) -> String {
     let mut s = String::new();
-    let class = match l.chip.class() {
-        wavejit_terascale::ChipClass::Evergreen => "VLIW5",
-        wavejit_terascale::ChipClass::Cayman => "VLIW4",
-    };
-    let _ = write!(s, "target: {} ({class}", l.chip.name());
+    let _ = write!(s, "target: {} ({}", l.chip.name(), class_name(l.chip));
     if l.chip != l.object.chip {
         let _ = write!(
             s,
@@ -90,23 +86,36 @@ pub fn describe(l: &Loaded) -> String {
     );
     for k in &l.object.kernels {
         let _ = writeln!(s, "kernel {}:", k.name);
-        let _ = writeln!(
-            s,
-            "  code: {} bytes at .text+{:#x}; gprs {}, stack {}, wave{}",
-            k.code.len(),
-            k.text_offset,
-            k.num_gprs,
-            k.stack_size,
-            launch::wave_size(l.chip)
-        );
-        let _ = writeln!(s, "  lds: {} bytes", k.lds_size);
-        let _ = writeln!(
-            s,
-            "  arguments: constant buffer 0 after its {}-byte header, each at its natural alignment (no metadata)",
-            launch::IMPLICIT_HEADER_BYTES
-        );
+        let place = format!("at .text+{:#x}", k.text_offset);
+        describe_kernel(&mut s, l.chip, k, &place);
     }
     s
+}
+
+/// `VLIW5` (Evergreen, Northern Islands) or `VLIW4` (Cayman).
+pub fn class_name(chip: Chip) -> &'static str {
+    match chip.class() {
+        wavejit_terascale::ChipClass::Evergreen => "VLIW5",
+        wavejit_terascale::ChipClass::Cayman => "VLIW4",
+    }
+}
+
+/// The resource and argument lines `info` prints for kernel `k` (whose code lies `place`).
+pub fn describe_kernel(s: &mut String, chip: Chip, k: &Kernel, place: &str) {
+    let _ = writeln!(
+        s,
+        "  code: {} bytes {place}; gprs {}, stack {}, wave{}",
+        k.code.len(),
+        k.num_gprs,
+        k.stack_size,
+        launch::wave_size(chip)
+    );
+    let _ = writeln!(s, "  lds: {} bytes", k.lds_size);
+    let _ = writeln!(
+        s,
+        "  arguments: constant buffer 0 after its {}-byte header, each at its natural alignment (no metadata)",
+        launch::IMPLICIT_HEADER_BYTES
+    );
 }
 
 fn decode(l: &Loaded, k: &Kernel) -> Result<Program> {

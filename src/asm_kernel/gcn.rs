@@ -1,15 +1,11 @@
-//! `.s` files: GCN assembly text (LLVM 14 AMDGPU syntax) run under a fixed launch convention.
+//! GCN `.s` files: LLVM 14 AMDGPU assembly text run under a fixed launch convention (the GCN
+//! part of the contract in [`super`], repeated in README.md "Assembly files").
 //!
-//! A `.s` file carries no code object, so nothing in it says which chip it is for, where its
-//! arguments are or which registers the hardware fills in. This module states all of it (a
-//! contract, repeated in README.md "Assembly files"):
-//!
-//! - **Target**: `--target CHIP` is required (`gfx900`, `tahiti`, `gfx8`, ...).
-//! - **Kernels**: every name declared with `.globl NAME` (or `.global NAME`) whose label
-//!   `NAME:` is in the file is a kernel entering at that label, as in `llc` output. A file
-//!   declaring none holds one kernel named after the file stem (`add.s` -> `add`) entering at
-//!   its first instruction. A kernel's code runs from its entry to the end of the file; a
-//!   branch outside that range is a guest fault.
+//! - **Target**: a GCN chip name (`gfx900`, `tahiti`, `gfx8`, ...).
+//! - **Kernels** (named by the shared rule of [`super`]): a kernel enters at its `.globl`
+//!   label, or at the first instruction of a file declaring none, and runs from there to the
+//!   end of the file; a branch outside that range is a guest fault. Other labels are branch
+//!   targets.
 //! - **Addresses**: the entry is placed at guest address 0, so `s_getpc_b64` and every pc in
 //!   a message are byte offsets from the kernel's entry, as `wavejit disasm` prints them.
 //! - **Initial state** (HSA-like, one user SGPR pair):
@@ -29,20 +25,16 @@
 //!   window), so a program sets it first, e.g. `s_mov_b32 m0, 0xffff`. `ds_gws_*` and
 //!   `ds_ordered_count` stop the wave with a fault.
 //!
-//! Overrides, one per comment line, for the whole file: `; wavejit: KEY VALUE` with KEY one of
-//! `float_mode` (the RSRC1 FLOAT_MODE byte, e.g. `0xc0` flushes f32 denormals), `ieee_mode`
-//! (0 or 1), `dx10_clamp` (0 or 1), `lds_size` (bytes, at most 65536). An unknown key or a
-//! repeated one is an error.
+//! Override keys: `float_mode` (the RSRC1 FLOAT_MODE byte, e.g. `0xc0` flushes f32
+//! denormals), `ieee_mode` (0 or 1), `dx10_clamp` (0 or 1), `lds_size` (bytes, at most 65536).
 //!
 //! The kernels become synthetic [`loader::Kernel`]s run through the same preparation and
 //! dispatch as kernels of code objects ([`crate::gcn::prepare_kernel`]).
 
 use crate::gcn::{Launcher, RunRequest};
-use crate::launch::RunOutcome;
 use crate::spec::ArgSpec;
 use crate::{Error, Result};
 use std::fmt::Write;
-use std::path::Path;
 use wavejit_gcn::loader::{
     self, ArgKind, KernelArg, LoadError, SystemSgprs, UserSgpr, UserSgprSlot,
 };
@@ -62,12 +54,6 @@ fn sgpr_file(gen: Gen) -> u32 {
     }
 }
 const VGPR_FILE: u32 = 256;
-
-/// Whether `path` names an assembly file (extension `.s`).
-pub fn is_asm_file(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("s"))
-}
 
 /// Launch settings of every kernel of a file (defaults overridden by `; wavejit:` comments).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,9 +75,9 @@ impl Default for Mode {
     }
 }
 
-/// An assembled `.s` file.
+/// An assembled GCN `.s` file.
 #[derive(Clone, Debug)]
-pub struct AsmFile {
+pub struct GcnAsm {
     /// The file's path as given, for messages.
     pub path: String,
     /// The `--target` name and its generation.
@@ -104,51 +90,22 @@ pub struct AsmFile {
     pub mode: Mode,
 }
 
-/// Reads, assembles and describes the kernels of a `.s` file for `target`.
-pub fn load(path: &Path, target: Option<&str>) -> Result<AsmFile> {
-    let shown = path.display().to_string();
-    let target = target.ok_or_else(|| {
-        Error::Usage(format!(
-            "{shown}: an assembly file needs --target CHIP (e.g. gfx900, fiji, hawaii, tahiti)"
-        ))
-    })?;
-    let gen =
-        Gen::from_chip(target).ok_or_else(|| Error::Usage(format!("unknown target '{target}'")))?;
-    let bytes = crate::cli::read(path)?;
-    let text =
-        String::from_utf8(bytes).map_err(|_| Error::Other(format!("{shown}: not UTF-8 text")))?;
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    parse(&shown, &stem, &text, target, gen)
-}
-
-/// [`load`] on text already read: `stem` names the kernel of a file declaring no `.globl`.
-pub fn parse(path: &str, stem: &str, text: &str, target: &str, gen: Gen) -> Result<AsmFile> {
-    let fail = |line: usize, msg: String| Error::Other(format!("{path}: line {line}: {msg}"));
-    let mode = directives(text).map_err(|(line, msg)| fail(line, msg))?;
-    let (code, labels) =
-        wavejit_gcn::assemble_with_labels(gen, text).map_err(|e| fail(e.line, e.msg))?;
-    let mut entries = Vec::new();
-    for (line, name) in globals(text) {
-        let offset = *labels.get(&name).ok_or_else(|| {
-            fail(
-                line,
-                format!("`{name}` is declared .globl but has no label `{name}:`"),
-            )
-        })?;
-        if !entries.iter().any(|(n, _)| *n == name) {
-            entries.push((name, offset));
-        }
-    }
+/// Assembles `text` (the file `path`) for `gen`: `stem` names the kernel of a file declaring
+/// no `.globl`.
+pub fn parse(path: &str, stem: &str, text: &str, target: &str, gen: Gen) -> Result<GcnAsm> {
+    let fail = |(line, msg): (usize, String)| super::line_error(path, line, msg);
+    let mode = directives(text).map_err(fail)?;
+    let (code, labels) = wavejit_gcn::assemble_with_labels(gen, text)
+        .map_err(|e| super::line_error(path, e.line, e.msg))?;
+    let mut entries =
+        super::declared_kernels(text, code_part, |name| labels.get(name).copied()).map_err(fail)?;
     if entries.is_empty() {
         entries.push((stem.to_string(), 0));
     }
     if code.is_empty() {
         return Err(Error::Other(format!("{path}: no instructions")));
     }
-    Ok(AsmFile {
+    Ok(GcnAsm {
         path: path.to_string(),
         target: target.to_string(),
         gen,
@@ -168,70 +125,28 @@ fn code_part(line: &str) -> &str {
     &line[..end]
 }
 
-/// (1-based line, name) of every `.globl NAME` / `.global NAME` declaration.
-fn globals(text: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let mut words = code_part(line).split_whitespace();
-        if matches!(words.next(), Some(".globl" | ".global")) {
-            // `.globl a, b` declares several names.
-            for name in words.flat_map(|w| w.split(',')).filter(|n| !n.is_empty()) {
-                out.push((i + 1, name.to_string()));
-            }
-        }
-    }
-    out
-}
-
-/// The `; wavejit: KEY VALUE` overrides of a file.
+/// The launch settings of a file: the defaults, with its `; wavejit:` overrides.
 fn directives(text: &str) -> Result<Mode, (usize, String)> {
     let mut mode = Mode::default();
-    let mut seen: Vec<&str> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some((_, comment)) = line.split_once(';') else {
-            continue;
-        };
-        let Some(rest) = comment.trim().strip_prefix("wavejit:") else {
-            continue;
-        };
-        let bad = |why: &str| (i + 1, format!("bad directive `wavejit:{rest}`: {why}"));
-        let words: Vec<&str> = rest.split_whitespace().collect();
-        let [key, value] = words[..] else {
-            return Err(bad("expected KEY VALUE"));
-        };
-        let n = parse_u64(value).ok_or_else(|| bad("the value is not a number"))?;
-        let flag = || match n {
+    let keys = ["float_mode", "ieee_mode", "dx10_clamp", "lds_size"];
+    for o in super::overrides(text, &keys)? {
+        let flag = || match o.value {
             0 => Ok(false),
             1 => Ok(true),
-            _ => Err(bad("expected 0 or 1")),
+            _ => Err(o.bad("expected 0 or 1")),
         };
-        match key {
+        match o.key {
             "float_mode" => {
-                mode.float_mode = u8::try_from(n).map_err(|_| bad("FLOAT_MODE is one byte"))?
+                mode.float_mode =
+                    u8::try_from(o.value).map_err(|_| o.bad("FLOAT_MODE is one byte"))?
             }
             "ieee_mode" => mode.ieee_mode = flag()?,
             "dx10_clamp" => mode.dx10_clamp = flag()?,
-            "lds_size" if n <= u64::from(DEFAULT_LDS_BYTES) => mode.lds_size = n as u32,
-            "lds_size" => return Err(bad("at most 65536 bytes")),
-            _ => {
-                return Err(bad(
-                    "unknown key (float_mode ieee_mode dx10_clamp lds_size)",
-                ))
-            }
+            _ if o.value <= u64::from(DEFAULT_LDS_BYTES) => mode.lds_size = o.value as u32,
+            _ => return Err(o.bad("at most 65536 bytes")),
         }
-        if seen.contains(&key) {
-            return Err(bad("repeated"));
-        }
-        seen.push(key);
     }
     Ok(mode)
-}
-
-fn parse_u64(s: &str) -> Option<u64> {
-    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(h, 16).ok(),
-        None => s.parse().ok(),
-    }
 }
 
 /// The kernel argument metadata the convention gives `args`: natural offsets from 0.
@@ -260,7 +175,7 @@ fn kernarg_layout(args: &[ArgSpec]) -> Vec<KernelArg> {
         .collect()
 }
 
-impl AsmFile {
+impl GcnAsm {
     /// The entry offset of kernel `name`, or the loader's "not found" error listing the kernels.
     fn entry(&self, name: &str) -> Result<usize> {
         self.entries
@@ -334,11 +249,6 @@ impl AsmFile {
     /// Places the arguments in guest memory, lifts kernel `req.kernel` and prepares it.
     pub fn prepare(&self, req: &RunRequest<'_>) -> Result<Launcher> {
         crate::gcn::prepare_kernel(&self.kernel(req.kernel, req.args)?, self.gen, req)
-    }
-
-    /// [`AsmFile::prepare`], then one dispatch over the grid.
-    pub fn run(&self, req: &RunRequest<'_>) -> Result<RunOutcome> {
-        RunOutcome::run(Box::new(self.prepare(req)?))
     }
 
     /// The named kernel, or every kernel.
