@@ -55,7 +55,10 @@
 //! compute launch never programs, or the document leaves it undefined. They are
 //! the TEX instructions and fields `tex` lists (GET_NUMBER_OF_SAMPLES; see `tex` for the
 //! resources the others support), the geometry-shader CF instructions (EMIT_VERTEX,
-//! EMIT_CUT_VERTEX, CUT_VERTEX), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists,
+//! EMIT_CUT_VERTEX, CUT_VERTEX), the pixel-interpolation ALU ops INTERP_* (they read vertex
+//! parameters the pixel-shader front end lays out in the LDS; a compute launch has none and
+//! the document does not give the layout), GROUP_SEQ_BEGIN/END (named in the index only:
+//! no opcode, no description), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists,
 //! MEM_TF_WRITE, exports,
 //! streams, rings, scratch programs mixing element sizes (see `scratch`), RATs other than
 //! RAT 0 (see `mem`), SET_LDS_SIZE (L6587: the size's unit, the "global mode" and the lane
