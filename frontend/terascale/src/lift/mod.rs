@@ -70,11 +70,12 @@ use crate::chip::Chip;
 use crate::inst::{CfInst, Program};
 use crate::launch::wave_size;
 use std::collections::HashMap;
-use wavejit_ir::{Block, FloatMode, Function, FunctionBuilder, Terminator, TrapKind};
+use wavejit_ir::{merge_blocks, Block, FloatMode, Function, FunctionBuilder, Terminator, TrapKind};
 
 mod alu;
 pub mod alu_ops;
 mod cf;
+mod depth;
 mod emit;
 mod fetch;
 mod flags;
@@ -152,6 +153,28 @@ pub const F64_MODE: FloatMode = FloatMode::IEEE;
 
 /// Lifts `program` to one IR function (see the module doc).
 pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> {
+    // Lift until the stack shapes each CF instruction was lifted with are those its edges
+    // bring (`depth`); structured code needs one lift (a second when a RETURN or a loop's
+    // back edge brings a new shape). Each CF instruction's state only rises (dead, one
+    // shape, unknown), so this ends.
+    let mut entries = HashMap::new();
+    loop {
+        let (mut func, flow) = lift_once(program, cfg, depth::Flow::next(entries))?;
+        let (all, stable) = flow.finish();
+        if stable {
+            merge_blocks(&mut func);
+            return Ok(func);
+        }
+        entries = all;
+    }
+}
+
+/// One lift with the stack shapes of `flow.entries` (see [`lift`]).
+fn lift_once(
+    program: &Program,
+    cfg: &LiftConfig,
+    flow: depth::Flow,
+) -> Result<(Function, depth::Flow), LiftError> {
     let class = cfg.chip.class();
     if program.class != class {
         return Err(LiftError::WrongClass {
@@ -196,6 +219,15 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
         }
         None => None,
     };
+    let mut cf_of = HashMap::new();
+    for (&addr, &blk) in &blocks {
+        cf_of.insert(blk, depth::Node { in_fs: false, addr });
+    }
+    if let Some(fs) = &fs {
+        for (&addr, &blk) in &fs.blocks {
+            cf_of.insert(blk, depth::Node { in_fs: true, addr });
+        }
+    }
     let mut cx = Lifter {
         b,
         l,
@@ -212,17 +244,20 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
         oq: lds::OutputQueue::default(),
         clause: alu::ClauseValues::default(),
         flags: flags::FlagState::default(),
+        shadow: depth::Shadow::start(),
+        flow,
+        cf_of,
     };
     cx.b.switch_to(prologue);
     cx.prologue();
     let first = cx.target(0);
-    cx.b.terminate(Terminator::Jump(first));
+    cx.goto(first);
     cx.lift_program()?;
     if cx.other.is_some() {
         cx.switch_program();
         cx.lift_program()?;
     }
-    Ok(cx.b.finish())
+    Ok((cx.b.finish(), cx.flow))
 }
 
 /// One block per CF instruction of `p`, at guest pc `base + 8 * addr`.
@@ -263,6 +298,12 @@ pub(crate) struct Lifter<'a> {
     pub clause: alu::ClauseValues,
     /// The exception-flag tracking of the ALU clause being lifted.
     pub flags: flags::FlagState,
+    /// The stack shape at the point being lifted (see `depth`).
+    pub shadow: depth::Shadow,
+    /// The stack shapes of this lift's edges and CF instructions.
+    pub flow: depth::Flow,
+    /// The CF instruction each CF block lifts.
+    pub cf_of: HashMap<Block, depth::Node>,
 }
 
 impl<'a> Lifter<'a> {
@@ -272,6 +313,10 @@ impl<'a> Lifter<'a> {
         for (i, e) in p.cf.iter().enumerate() {
             let blk = self.blocks[&e.addr];
             self.b.switch_to(blk);
+            self.shadow = self.flow.enter(depth::Node {
+                in_fs: self.in_fs,
+                addr: e.addr,
+            });
             self.b.begin_guest_inst(8 * e.addr);
             let next =
                 p.cf.get(i + 1)
@@ -298,6 +343,30 @@ impl<'a> Lifter<'a> {
             Some(&blk) => blk,
             None => self.trap_block(TrapKind::BadJump),
         }
+    }
+
+    /// Ends the current block with a jump to `to`, an edge of the stack shape (`depth`) when
+    /// `to` is a CF block.
+    pub fn goto(&mut self, to: Block) {
+        self.reach(to);
+        self.b.terminate(Terminator::Jump(to));
+    }
+
+    /// Records an edge with the current stack shape to `to` if it is a CF block.
+    pub fn reach(&mut self, to: Block) {
+        if let Some(&n) = self.cf_of.get(&to) {
+            self.flow.reach(n, &self.shadow);
+        }
+    }
+
+    /// The block of the CF instruction `n`, if it exists.
+    pub fn node_block(&self, n: depth::Node) -> Option<Block> {
+        let blocks = if n.in_fs == self.in_fs {
+            Some(&self.blocks)
+        } else {
+            self.other.as_ref().map(|o| &o.blocks)
+        };
+        blocks.and_then(|b| b.get(&n.addr).copied())
     }
 
     /// A new block that traps with `kind` (the current block stays current).
