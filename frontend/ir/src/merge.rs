@@ -8,13 +8,19 @@
 //! 2. **merges** a block into its only predecessor when that predecessor ends in an
 //!    unconditional `jump` to it: the predecessor takes its instructions (values renumbered),
 //!    its terminator and terminator pc, and adds its guest-instruction count;
-//! 3. **removes** the blocks nothing reaches any more and renumbers the rest in order.
+//! 3. **copies** a small block (tail duplication) into a predecessor ending in a `jump` to
+//!    it when it has other predecessors too (or must stay, see below): the same as a merge,
+//!    but the block stays for its other predecessors. A block grows by at most
+//!    [`COPY_LIMIT`] copied instructions (a loop's exit test joined to the end of its body
+//!    saves a block transition per iteration for a few instructions of code);
+//! 4. **removes** the blocks nothing reaches any more and renumbers the rest in order.
 //!
 //! # Invariants
-//! - Block 0 stays the entry and is never merged into another block.
+//! - Block 0 stays the entry and is never merged into another block (it may be copied).
+//! - Each block is joined to a given block at most once (a cycle of jumps is not unrolled).
 //! - **Possible indirect-jump targets stay**: when the function has a `jump_indirect`, every
 //!   block with a `guest_pc` is kept as a block of its own with that pc (edges may still be
-//!   threaded past it, or merge it into nothing: it is never absorbed).
+//!   threaded past it, or copied: it is never absorbed). A copy has no `guest_pc`.
 //! - **Guest behaviour is unchanged**: instructions run in the same order with the same
 //!   operands; a merged block keeps each instruction's guest pc, so faults report the same
 //!   pcs, and its terminator keeps its `term_pc`.
@@ -24,6 +30,9 @@
 //!   still burns fuel on every trip).
 //! - Barriers, branches and the other terminators are never merged across: only `jump`.
 use crate::func::{Block, BlockData, Function, Terminator, Value};
+
+/// Instructions copies of small blocks may add to one block (see the module doc).
+pub const COPY_LIMIT: usize = 32;
 
 /// Threads, merges and removes blocks of `func` (see the module doc).
 pub fn merge_blocks(func: &mut Function) {
@@ -105,15 +114,33 @@ fn pred_counts(func: &Function) -> Vec<u32> {
 fn merge_chains(func: &mut Function, indirect: bool) {
     let mut preds = pred_counts(func);
     for p in 0..func.blocks.len() {
+        // Blocks joined to `p` so far (a chain of copies that came back would never end)
+        // and the instructions copies added.
+        let mut joined = vec![p];
+        let mut copied = 0;
         while let Terminator::Jump(b) = func.blocks[p].term {
             let bi = b.index();
-            if bi == p || bi == 0 || pinned(&func.blocks[bi], indirect) || preds[bi] != 1 {
+            if joined.contains(&bi) {
                 break;
             }
-            let absorbed = std::mem::replace(&mut func.blocks[bi], empty_block());
-            append(&mut func.blocks[p], absorbed);
-            // `b` is unreachable now; its successors keep their single edge, now from `p`.
-            preds[bi] = 0;
+            joined.push(bi);
+            if bi != 0 && !pinned(&func.blocks[bi], indirect) && preds[bi] == 1 {
+                let absorbed = std::mem::replace(&mut func.blocks[bi], empty_block());
+                append(&mut func.blocks[p], absorbed);
+                // `b` is unreachable now; its successors keep their edge, now from `p`.
+                preds[bi] = 0;
+            } else if copied + func.blocks[bi].insts.len() <= COPY_LIMIT {
+                let mut copy = func.blocks[bi].clone();
+                copy.guest_pc = None;
+                copied += copy.insts.len();
+                preds[bi] -= 1;
+                for s in copy.term.successors() {
+                    preds[s.index()] += 1;
+                }
+                append(&mut func.blocks[p], copy);
+            } else {
+                break;
+            }
         }
     }
 }

@@ -20,7 +20,8 @@
 //! LOOP_START* (one entry = 4 subentries) also saves the enclosing loop's state, CALL
 //! (1 subentry) the return address. A push beyond [`STACK_SUBENTRIES`] traps with
 //! [`TrapKind::StackOverflow`]; popping an empty stack, or RETURN without a call frame on
-//! top, with [`TrapKind::StackUnderflow`]. A pop restores the saved mask minus the innermost
+//! top, with [`TrapKind::StackUnderflow`]. These checks are emitted only where the stack
+//! shape of every path (`depth`) does not prove them to pass. A pop restores the saved mask minus the innermost
 //! loop's break and continue lanes: those stay inactive "until the innermost loop exits" /
 //! "until the end of the current iteration" (3.7.3, L1261-L1263), whatever the pops in
 //! between restore.

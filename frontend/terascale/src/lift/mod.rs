@@ -4,6 +4,7 @@
 //! - [`alu_ops`]: the value semantics of every ALU instruction, one slot (or one reduction
 //!   group) at a time, with the output modifiers as separate helpers.
 //! - `cf`: the CF program, the active-mask stack, loops and calls.
+//! - `depth`: the static stack shape that lets `cf` omit the stack checks no path can fail.
 //! - `alu`: ALU clauses: instruction groups, operands, predication, exec-mask updates.
 //! - `fetch`: vertex-fetch clauses (buffer loads), with `vtx_format` mapping their
 //!   DATA_FORMAT/NUM_FORMAT fields to IR element formats.
@@ -26,9 +27,14 @@
 //!   (`cf` cells: valid mask = launch active mask, empty stack, no loop) and jumps to CF
 //!   address 0. Every CF instruction gets one IR block with `guest_pc = base + 8 * addr`
 //!   (3.7.1, L1236-L1240: ADDR counts 64-bit words); its clause (if any) is lifted into it. A
-//!   stack check or a GROUP_BARRIER splits it into further blocks without a guest pc. A CF
-//!   target that is not a CF instruction of the program, and falling off the end of the CF
-//!   program, go to a block that traps with [`TrapKind::BadJump`].
+//!   branch, a stack check the stack shape cannot prove safe (`depth`) or a GROUP_BARRIER
+//!   splits it into further blocks without a guest pc. A CF target that is not a CF
+//!   instruction of the program, and falling off the end of the CF program, go to a block
+//!   that traps with [`TrapKind::BadJump`]. The lifted function then goes through
+//!   [`wavejit_ir::merge_blocks`]: straight-line CF instructions join one block (a block
+//!   absorbed by its predecessor loses its guest pc, unless the program has an indirect jump,
+//!   RETURN or JUMPTABLE, which keeps every CF block), trampolines disappear and small blocks
+//!   such as a LOOP_END test are copied into the blocks that jump to them.
 //! - **Guest pcs**: IR instructions carry the byte offset in the code of their CF
 //!   instruction, ALU instruction (`8 * slot address`) or fetch instruction. A fetch
 //!   subroutine ([`LiftConfig::fetch_subroutine`]) is lifted after the kernel into the same
