@@ -756,31 +756,32 @@ impl Lifter<'_> {
         let out_of_count = self.b.op(Op::And, I1, &[counted, out_of_count]);
         let none = self.is_zero64(next);
         let exit = self.b.op(Op::Or, I1, &[none, out_of_count]);
-        let again = self.b.create_block();
+        // The next iteration's state, selected so that the exit keeps the current one: the
+        // loop's back edge is then a branch straight to its first CF instruction, with no
+        // block of its own.
+        let iter = self.get(Cf::Iter, I64);
+        let z = self.b.i64(0);
+        let ai = self.get(Cf::LoopIndex, I32);
+        let step = self.b.i32(LOOP_CONST >> 24);
+        let ai_next = self.b.op(Op::Iadd, I32, &[ai, step]);
+        for (c, ty, cur, new) in [
+            (Cf::Iter, I64, iter, next),
+            (Cf::Continue, I64, cont, z),
+            (Cf::LoopIndex, I32, ai, ai_next),
+        ] {
+            let v = self.b.op(Op::Select, ty, &[exit, cur, new]);
+            self.set(c, v);
+        }
+        let v = self.b.op(Op::Select, I64, &[exit, act, next]);
+        self.set_active(v);
+        let to = self.target(w.addr);
+        self.reach(to);
         let leave = self.b.create_block();
         self.b.terminate(Terminator::Branch {
             cond: exit,
             then_to: leave,
-            else_to: again,
+            else_to: to,
         });
-        // Next iteration.
-        self.b.switch_to(again);
-        let act = self.active();
-        let cont = self.get(Cf::Continue, I64);
-        let brk = self.get(Cf::Break, I64);
-        let lanes = self.or64(act, cont);
-        let lanes = self.andn64(lanes, brk);
-        let next = self.test_of(w, lanes);
-        self.set_active(next);
-        self.set(Cf::Iter, next);
-        let z = self.b.i64(0);
-        self.set(Cf::Continue, z);
-        let ai = self.get(Cf::LoopIndex, I32);
-        let step = self.b.i32(LOOP_CONST >> 24);
-        let ai = self.b.op(Op::Iadd, I32, &[ai, step]);
-        self.set(Cf::LoopIndex, ai);
-        let to = self.target(w.addr);
-        self.goto(to);
         // Exit: pop the loop frame (and anything above it).
         self.b.switch_to(leave);
         let sp = self.below_top(Cf::LoopSp);
