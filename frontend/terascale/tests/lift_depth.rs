@@ -275,3 +275,25 @@ fn proven_underflows_still_trap() {
     assert!(stack_checks(&f) > 0);
     assert_eq!(o.result, Err(FaultKind::StackUnderflow));
 }
+
+#[test]
+fn deeply_nested_loops_with_a_growing_stack_still_overflow() {
+    // Ten nested DX10 loops around a PUSH that is never popped: each nesting level changes
+    // the shape around one more back edge, so the lifter needs a round per level (or gives
+    // up and keeps every check). The loop frames take 40 subentries; the 89th push
+    // overflows.
+    const D: u32 = 10;
+    let mut p = Prog::new(CLASS);
+    for i in 0..D {
+        // Loop i ends at LOOP_END 2D - i; without lanes it continues after it.
+        p = p.cf(word(CfOp::LOOP_START_DX10, 2 * D - i + 1));
+    }
+    p = p.cf(word(CfOp::PUSH, 2 * D + 1));
+    for j in 0..D {
+        // LOOP_END D + 1 + j closes loop D - 1 - j, whose body starts after its LOOP_START.
+        p = p.cf(word(CfOp::LOOP_END, D - j));
+    }
+    let (f, o) = lifted_and_run(&p.build());
+    assert!(stack_checks(&f) > 0);
+    assert_eq!(o.result, Err(FaultKind::StackOverflow));
+}

@@ -17,7 +17,8 @@
 //! - [`super::lift`] iterates to a fixed point: the function it returns was lifted with
 //!   states that equal the join of all edges of that same lift, so an omitted check is
 //!   omitted only where every path agrees. An instruction no edge reaches is lifted as
-//!   [`Shadow::Dead`] and keeps its checks.
+//!   [`Shadow::Dead`] and keeps its checks. A program that needs more rounds than the lifter
+//!   allows is lifted with every state unknown ([`Flow::unknown`]): all checks stay.
 //! - A check the shadow shows to fail on every path is kept (it traps as before), and the
 //!   code after it is [`Shadow::Dead`]: it records nothing.
 //! - The shadow models only what the checks read (`Sp`, `Sub`, `LoopSp`, the frames'
@@ -240,6 +241,8 @@ pub(crate) struct Flow {
     pub ret_sites: Vec<Node>,
     /// Whether a RETURN whose frame is not known was lifted.
     pub unknown_return: bool,
+    /// Lift every CF instruction as [`Shadow::Unknown`] ([`Flow::unknown`]).
+    all_unknown: bool,
 }
 
 impl Flow {
@@ -261,8 +264,19 @@ impl Flow {
         self.reached.insert(n, j);
     }
 
+    /// A lift that takes every state as unknown (every check kept; no fixed point needed).
+    pub fn unknown() -> Flow {
+        Flow {
+            all_unknown: true,
+            ..Flow::default()
+        }
+    }
+
     /// The state to lift `n` with (recorded as such).
     pub fn enter(&mut self, n: Node) -> Shadow {
+        if self.all_unknown {
+            return Shadow::Unknown;
+        }
         let s = Self::get(&self.entries, n).join(&Self::get(&self.reached, n));
         self.lifted.insert(n, s.clone());
         s
@@ -283,5 +297,72 @@ impl Flow {
         let stable = all.iter().all(|(n, s)| *s == Self::get(&self.lifted, *n))
             && self.lifted.iter().all(|(n, s)| *s == Self::get(&all, *n));
         (all, stable)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const N: Node = Node {
+        in_fs: false,
+        addr: 3,
+    };
+
+    #[test]
+    fn shapes_join_push_and_pop() {
+        let mut s = Shadow::start();
+        assert!(!s.push(Pushed::Loop, 4));
+        s.enter_loop();
+        assert!(!s.push(Pushed::Push, 1));
+        assert!(!s.push(Pushed::Call(N), 1));
+        // Known shapes join to themselves, differing ones to unknown; dead joins to anything.
+        let other = Shadow::start();
+        assert_eq!(s.join(&s), s);
+        assert_eq!(s.join(&other), Shadow::Unknown);
+        assert_eq!(Shadow::Dead.join(&s), s);
+        // RETURN finds the call frame and its return site; then the PUSH frame is on top.
+        let mut r = s.clone();
+        assert!(!r.below_top(false));
+        assert!(!r.top_is_call_check());
+        assert_eq!(r.ret(), Some(N));
+        assert!(
+            r.top_is_call_check(),
+            "a PUSH frame on top fails RETURN's check"
+        );
+        assert_eq!(r, Shadow::Dead);
+        // LOOP_BREAK's unwind drops the frames above the loop's; the loop exit empties it.
+        let mut u = s.clone();
+        assert!(!u.below_top(true));
+        u.unwind_to_loop();
+        u.leave_loop();
+        assert_eq!(u, Shadow::start());
+        assert!(
+            u.below_top(false),
+            "popping the empty stack needs its check"
+        );
+        assert_eq!(u, Shadow::Dead);
+    }
+
+    #[test]
+    fn a_push_past_the_capacity_keeps_its_check() {
+        let mut s = Shadow::start();
+        for _ in 0..STACK_SUBENTRIES / 4 {
+            assert!(!s.push(Pushed::Push, 4));
+        }
+        assert!(s.push(Pushed::Push, 1));
+        assert_eq!(s, Shadow::Dead);
+    }
+
+    #[test]
+    fn the_unknown_flow_keeps_every_check() {
+        let mut f = Flow::unknown();
+        f.reach(N, &Shadow::start());
+        assert_eq!(f.enter(N), Shadow::Unknown);
+        let mut s = f.enter(N);
+        assert!(s.push(Pushed::Push, 1));
+        assert!(s.below_top(false));
+        assert!(s.below_top(true));
+        assert!(s.top_is_call_check());
     }
 }

@@ -161,10 +161,12 @@ pub const F64_MODE: FloatMode = FloatMode::IEEE;
 pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> {
     // Lift until the stack shapes each CF instruction was lifted with are those its edges
     // bring (`depth`); structured code needs one lift (a second when a RETURN or a loop's
-    // back edge brings a new shape). Each CF instruction's state only rises (dead, one
-    // shape, unknown), so this ends.
+    // back edge brings a new shape, one more per loop nesting level whose shape changes).
+    // Each CF instruction's state only rises (dead, one shape, unknown), so this ends; past
+    // `MAX_LIFTS` every state is taken as unknown, which keeps every check.
+    const MAX_LIFTS: usize = 8;
     let mut entries = HashMap::new();
-    loop {
+    for _ in 0..MAX_LIFTS {
         let (mut func, flow) = lift_once(program, cfg, depth::Flow::next(entries))?;
         let (all, stable) = flow.finish();
         if stable {
@@ -173,6 +175,9 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
         }
         entries = all;
     }
+    let (mut func, _) = lift_once(program, cfg, depth::Flow::unknown())?;
+    merge_blocks(&mut func);
+    Ok(func)
 }
 
 /// One lift with the stack shapes of `flow.entries` (see [`lift`]).
