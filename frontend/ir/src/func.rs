@@ -324,6 +324,94 @@ impl InstKind {
     }
 }
 
+impl InstKind {
+    /// Replaces every operand value `v` by `f(v)`: exactly the operands [`InstKind::args`]
+    /// lists (a pure op's slots beyond its arity and a formatted store's components beyond
+    /// its count stay as they are).
+    pub fn map_args(&mut self, mut f: impl FnMut(Value) -> Value) {
+        use InstKind::*;
+        let opt = |m: &mut Option<Value>, f: &mut dyn FnMut(Value) -> Value| {
+            if let Some(v) = m {
+                *v = f(*v);
+            }
+        };
+        let fmt = |s: &mut FormatSrc, f: &mut dyn FnMut(Value) -> Value| {
+            if let FormatSrc::Dynamic(v) = s {
+                *v = f(*v);
+            }
+        };
+        match self {
+            Const(_) | LaneId | ReadReg(_) => {}
+            Splat(v) | MaskFromBits(v) | Ballot(v) => *v = f(*v),
+            Pure { op, args, .. } => args[..op.arity()].iter_mut().for_each(|v| *v = f(*v)),
+            WriteReg { value, mask, .. } => {
+                *value = f(*value);
+                opt(mask, &mut f);
+            }
+            ReadRegIndexed { index, .. } => *index = f(*index),
+            WriteRegIndexed {
+                index, value, mask, ..
+            } => {
+                *index = f(*index);
+                *value = f(*value);
+                opt(mask, &mut f);
+            }
+            Load { addr, mask, .. } => {
+                *addr = f(*addr);
+                opt(mask, &mut f);
+            }
+            Store {
+                addr, value, mask, ..
+            } => {
+                *addr = f(*addr);
+                *value = f(*value);
+                opt(mask, &mut f);
+            }
+            LoadFormat {
+                format, addr, mask, ..
+            } => {
+                fmt(format, &mut f);
+                *addr = f(*addr);
+                opt(mask, &mut f);
+            }
+            StoreFormat {
+                format,
+                addr,
+                data,
+                count,
+                mask,
+                ..
+            } => {
+                fmt(format, &mut f);
+                *addr = f(*addr);
+                let n = *count as usize;
+                data.iter_mut().take(n).for_each(|v| *v = f(*v));
+                opt(mask, &mut f);
+            }
+            Atomic {
+                addr,
+                data,
+                cmp,
+                mask,
+                ..
+            } => {
+                *addr = f(*addr);
+                *data = f(*data);
+                opt(cmp, &mut f);
+                opt(mask, &mut f);
+            }
+            ReadLane { value, lane } => {
+                *value = f(*value);
+                *lane = f(*lane);
+            }
+            Shuffle { value, src } => {
+                *value = f(*value);
+                *src = f(*src);
+            }
+        }
+    }
+}
+
 impl Inst {
     /// The operand values, in order.
     pub fn args(&self) -> Vec<Value> {

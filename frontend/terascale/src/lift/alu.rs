@@ -12,8 +12,11 @@
 //! # SSA within a clause ([`ClauseValues`])
 //! Only what later clauses or blocks can observe reaches the state; the rest stays in SSA:
 //! - execution masks are made once per clause and predicate value;
-//! - PV/PS writes stay pending and are stored once, at clause end or before a GROUP_BARRIER
-//!   (a write under the same lanes replaces the pending one, which covers the same lanes);
+//! - PV/PS writes stay pending and are stored only before a GROUP_BARRIER (a write under
+//!   the same lanes replaces the pending one, which covers the same lanes); at clause end
+//!   they are dropped: "nor are PV values preserved past the end of the ALU clause" (4.6.2,
+//!   L1458), so a first group reading PV (which "makes no sense", ibid.) reads the `pv`
+//!   cells as a barrier left them (0 at launch);
 //! - a fixed kcache constant is loaded once per clause;
 //! - a GPR or PV read by a group whose instructions all run under the lanes `M` the value
 //!   was written under gets the written value itself, not the blend with the older value:
@@ -159,7 +162,9 @@ impl Lifter<'_> {
                 self.clause = ClauseValues::default();
             }
         }
-        self.store_pv();
+        // PV values are not preserved past the end of the clause (4.6.2, L1458): the pending
+        // ones are dropped, not stored.
+        self.clause.pv = Default::default();
         let at = groups.last().map_or(cf, |g| g.addr);
         self.oq_end(cf, at, super::cf_text(&crate::inst::CfInst::Alu(*cfa)))
     }
@@ -607,7 +612,7 @@ impl Lifter<'_> {
         }
     }
 
-    /// Stores every pending PV value (at clause end and before a block split).
+    /// Stores every pending PV value (before a block split).
     fn store_pv(&mut self) {
         for slot in 0..5 {
             self.store_pv_slot(slot);

@@ -20,7 +20,8 @@
 //! LOOP_START* (one entry = 4 subentries) also saves the enclosing loop's state, CALL
 //! (1 subentry) the return address. A push beyond [`STACK_SUBENTRIES`] traps with
 //! [`TrapKind::StackOverflow`]; popping an empty stack, or RETURN without a call frame on
-//! top, with [`TrapKind::StackUnderflow`]. A pop restores the saved mask minus the innermost
+//! top, with [`TrapKind::StackUnderflow`]. These checks are emitted only where the stack
+//! shape of every path (`depth`) does not prove them to pass. A pop restores the saved mask minus the innermost
 //! loop's break and continue lanes: those stay inactive "until the innermost loop exits" /
 //! "until the end of the current iteration" (3.7.3, L1261-L1263), whatever the pops in
 //! between restore.
@@ -96,6 +97,7 @@
 //!   inactive-break/-continue.
 //! - CF_END (Cayman) and END_OF_PROGRAM (Evergreen) end the wave after the instruction
 //!   (L820: "regardless of whether the instruction is conditionally executed").
+use super::depth::{Node, Pushed, Shadow};
 use super::state::{Cf, Frame, FRAME_CELLS, STACK_SUBENTRIES};
 use super::{cf_text, LiftError, Lifter};
 use crate::inst::{CfAlu, CfInst, CfWord, ClauseBody};
@@ -253,13 +255,21 @@ impl Lifter<'_> {
         self.b.write_reg_indexed(file, f as u32, idx, v, None);
     }
 
-    /// Pushes a frame of `kind` costing `cost` subentries, saving the active mask, the
-    /// loop state (loop frames) or the return pc `ret` (call frames). Traps on overflow.
-    fn push(&mut self, kind: u32, cost: u32, ret: u64) {
-        let sub = self.get(Cf::Sub, I32);
-        let k = self.b.i32(STACK_SUBENTRIES - cost);
-        let over = self.b.op(Op::Icmp(IntCC::Ugt), I1, &[sub, k]);
-        self.check(over, TrapKind::StackOverflow);
+    /// Pushes a frame costing `cost` subentries, saving the active mask, the loop state
+    /// (loop frames) or the return pc (call frames). Traps on overflow (checked unless the
+    /// stack shape proves it fits, `depth`).
+    fn push(&mut self, pushed: Pushed, cost: u32) {
+        if self.shadow.push(pushed, cost) {
+            let sub = self.get(Cf::Sub, I32);
+            let k = self.b.i32(STACK_SUBENTRIES - cost);
+            let over = self.b.op(Op::Icmp(IntCC::Ugt), I1, &[sub, k]);
+            self.check(over, TrapKind::StackOverflow);
+        }
+        let kind = match pushed {
+            Pushed::Push => KIND_PUSH,
+            Pushed::Loop => KIND_LOOP,
+            Pushed::Call(_) => KIND_CALL,
+        };
         let sp = self.get(Cf::Sp, I32);
         let sub = self.get(Cf::Sub, I32);
         let idx = self.frame_index(sp);
@@ -287,8 +297,8 @@ impl Lifter<'_> {
                 self.frame_write(idx, f, v);
             }
         }
-        if kind == KIND_CALL {
-            let r = self.b.i64(ret);
+        if let Pushed::Call(ret) = pushed {
+            let r = self.b.i64(self.base + 8 * u64::from(ret.addr));
             self.frame_write(idx, Frame::Return, r);
             let d = self.get(Cf::CallDepth, I32);
             self.frame_write(idx, Frame::CallDepth, d);
@@ -301,13 +311,16 @@ impl Lifter<'_> {
         self.set(Cf::Sub, sub1);
     }
 
-    /// `cell - 1`, the index of the frame below the depth `cell` holds; an empty stack (0)
-    /// traps with [`TrapKind::StackUnderflow`].
+    /// `cell - 1`, the index of the frame below the depth `cell` (`Sp` or `LoopSp`) holds;
+    /// an empty stack (0) traps with [`TrapKind::StackUnderflow`] (checked unless the stack
+    /// shape proves it is not empty, `depth`).
     fn below_top(&mut self, cell: Cf) -> Value {
-        let depth = self.get(cell, I32);
-        let z = self.b.i32(0);
-        let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[depth, z]);
-        self.check(empty, TrapKind::StackUnderflow);
+        if self.shadow.below_top(cell == Cf::LoopSp) {
+            let depth = self.get(cell, I32);
+            let z = self.b.i32(0);
+            let empty = self.b.op(Op::Icmp(IntCC::Eq), I1, &[depth, z]);
+            self.check(empty, TrapKind::StackUnderflow);
+        }
         let depth = self.get(cell, I32);
         let one = self.b.i32(1);
         self.b.op(Op::Isub, I32, &[depth, one])
@@ -317,6 +330,7 @@ impl Lifter<'_> {
     /// done with the innermost loop; a loop frame also restores the enclosing loop.
     fn pop(&mut self) {
         let sp = self.below_top(Cf::Sp);
+        self.shadow.pop();
         self.set(Cf::Sp, sp);
         self.restore_frame(sp);
     }
@@ -382,8 +396,10 @@ impl Lifter<'_> {
             else_to: no,
         });
         self.b.switch_to(yes);
+        let shadow = self.shadow.clone();
         taken(self)?;
-        self.b.terminate(Terminator::Jump(to));
+        self.goto(to);
+        self.shadow = shadow;
         self.b.switch_to(no);
         Ok(())
     }
@@ -407,7 +423,7 @@ impl Lifter<'_> {
             self.b.terminate(Terminator::Return);
         } else {
             let to = self.target(next);
-            self.b.terminate(Terminator::Jump(to));
+            self.goto(to);
         }
         Ok(())
     }
@@ -450,7 +466,7 @@ impl Lifter<'_> {
                 })?;
                 let wqm = w.op == PUSH_WQM;
                 let cost = if wqm || w.whole_quad_mode { 4 } else { 1 };
-                self.push(KIND_PUSH, cost, 0);
+                self.push(Pushed::Push, cost);
                 let mut t = self.test(w);
                 if wqm {
                     t = self.whole_quads(t);
@@ -561,10 +577,16 @@ impl Lifter<'_> {
         let lim = self.b.i32(MAX_CALL_DEPTH);
         let ok = self.b.op(Op::Icmp(IntCC::Ule), I1, &[nd, lim]);
         let go = self.b.op(Op::And, I1, &[any, ok]);
-        let ret = self.base + 8 * u64::from(next);
+        let ret = Node {
+            in_fs: self.in_fs,
+            addr: next,
+        };
+        if self.node_block(ret).is_some() {
+            self.flow.ret_sites.push(ret);
+        }
         let (wc, count) = (*w, w.count);
         self.branch_to(go, to, move |s| {
-            s.push(KIND_CALL, 1, ret);
+            s.push(Pushed::Call(ret), 1);
             let depth = s.get(Cf::CallDepth, I32);
             let cnt = s.b.i32(u32::from(count));
             let nd = s.b.op(Op::Iadd, I32, &[depth, cnt]);
@@ -655,6 +677,15 @@ impl Lifter<'_> {
         let off = self.b.op(Op::Imul, I64, &[idx, eight]);
         let first = self.b.i64(self.base + 8 * u64::from(addr + 1));
         let pc = self.b.op(Op::Iadd, I64, &[first, off]);
+        for entry in addr + 1..w.addr {
+            let n = Node {
+                in_fs: self.in_fs,
+                addr: entry,
+            };
+            if let Some(blk) = self.node_block(n) {
+                self.reach(blk);
+            }
+        }
         self.b.terminate(Terminator::JumpIndirect(pc));
         Ok(())
     }
@@ -700,7 +731,8 @@ impl Lifter<'_> {
             s.pop_n(pc);
             Ok(())
         })?;
-        self.push(KIND_LOOP, 4, 0);
+        self.push(Pushed::Loop, 4);
+        self.shadow.enter_loop();
         let t = self.test(w);
         self.set_active(t);
         self.set(Cf::Iter, t);
@@ -740,34 +772,36 @@ impl Lifter<'_> {
         let out_of_count = self.b.op(Op::And, I1, &[counted, out_of_count]);
         let none = self.is_zero64(next);
         let exit = self.b.op(Op::Or, I1, &[none, out_of_count]);
-        let again = self.b.create_block();
+        // The next iteration's state, selected so that the exit keeps the current one: the
+        // loop's back edge is then a branch straight to its first CF instruction, with no
+        // block of its own.
+        let iter = self.get(Cf::Iter, I64);
+        let z = self.b.i64(0);
+        let ai = self.get(Cf::LoopIndex, I32);
+        let step = self.b.i32(LOOP_CONST >> 24);
+        let ai_next = self.b.op(Op::Iadd, I32, &[ai, step]);
+        for (c, ty, cur, new) in [
+            (Cf::Iter, I64, iter, next),
+            (Cf::Continue, I64, cont, z),
+            (Cf::LoopIndex, I32, ai, ai_next),
+        ] {
+            let v = self.b.op(Op::Select, ty, &[exit, cur, new]);
+            self.set(c, v);
+        }
+        let v = self.b.op(Op::Select, I64, &[exit, act, next]);
+        self.set_active(v);
+        let to = self.target(w.addr);
+        self.reach(to);
         let leave = self.b.create_block();
         self.b.terminate(Terminator::Branch {
             cond: exit,
             then_to: leave,
-            else_to: again,
+            else_to: to,
         });
-        // Next iteration.
-        self.b.switch_to(again);
-        let act = self.active();
-        let cont = self.get(Cf::Continue, I64);
-        let brk = self.get(Cf::Break, I64);
-        let lanes = self.or64(act, cont);
-        let lanes = self.andn64(lanes, brk);
-        let next = self.test_of(w, lanes);
-        self.set_active(next);
-        self.set(Cf::Iter, next);
-        let z = self.b.i64(0);
-        self.set(Cf::Continue, z);
-        let ai = self.get(Cf::LoopIndex, I32);
-        let step = self.b.i32(LOOP_CONST >> 24);
-        let ai = self.b.op(Op::Iadd, I32, &[ai, step]);
-        self.set(Cf::LoopIndex, ai);
-        let to = self.target(w.addr);
-        self.b.terminate(Terminator::Jump(to));
         // Exit: pop the loop frame (and anything above it).
         self.b.switch_to(leave);
         let sp = self.below_top(Cf::LoopSp);
+        self.shadow.leave_loop();
         self.set(Cf::Sp, sp);
         self.restore_frame(sp);
     }
@@ -776,6 +810,7 @@ impl Lifter<'_> {
     /// loop an underflow.
     fn unwind_to_loop(&mut self) {
         let lf = self.below_top(Cf::LoopSp);
+        self.shadow.unwind_to_loop();
         let lsp = self.get(Cf::LoopSp, I32);
         self.set(Cf::Sp, lsp);
         let idx = self.frame_index(lf);
@@ -789,11 +824,21 @@ impl Lifter<'_> {
 
     fn lift_return(&mut self) {
         let top = self.below_top(Cf::Sp);
-        let idx = self.frame_index(top);
-        let kind = self.frame_read(idx, Frame::Kind, I32);
-        let kc = self.b.i32(KIND_CALL);
-        let not_call = self.b.op(Op::Icmp(IntCC::Ne), I1, &[kind, kc]);
-        self.check(not_call, TrapKind::StackUnderflow);
+        if self.shadow.top_is_call_check() {
+            let idx = self.frame_index(top);
+            let kind = self.frame_read(idx, Frame::Kind, I32);
+            let kc = self.b.i32(KIND_CALL);
+            let not_call = self.b.op(Op::Icmp(IntCC::Ne), I1, &[kind, kc]);
+            self.check(not_call, TrapKind::StackUnderflow);
+        }
+        match self.shadow.ret() {
+            Some(n) => {
+                if let Some(blk) = self.node_block(n) {
+                    self.reach(blk);
+                }
+            }
+            None => self.flow.unknown_return |= self.shadow == Shadow::Unknown,
+        }
         let sp = self.get(Cf::Sp, I32);
         let one = self.b.i32(1);
         let top = self.b.op(Op::Isub, I32, &[sp, one]);
@@ -841,7 +886,7 @@ impl Lifter<'_> {
         }
         self.lock_kcache_banks(addr, a)?;
         if a.op == ALU_PUSH_BEFORE {
-            self.push(KIND_PUSH, 1, 0);
+            self.push(Pushed::Push, 1);
         }
         if a.op == ALU_REACTIVATE_BEFORE {
             self.reactivate(a.whole_quad_mode);

@@ -4,6 +4,7 @@
 //! - [`alu_ops`]: the value semantics of every ALU instruction, one slot (or one reduction
 //!   group) at a time, with the output modifiers as separate helpers.
 //! - `cf`: the CF program, the active-mask stack, loops and calls.
+//! - `depth`: the static stack shape that lets `cf` omit the stack checks no path can fail.
 //! - `alu`: ALU clauses: instruction groups, operands, predication, exec-mask updates.
 //! - `fetch`: vertex-fetch clauses (buffer loads), with `vtx_format` mapping their
 //!   DATA_FORMAT/NUM_FORMAT fields to IR element formats.
@@ -26,9 +27,14 @@
 //!   (`cf` cells: valid mask = launch active mask, empty stack, no loop) and jumps to CF
 //!   address 0. Every CF instruction gets one IR block with `guest_pc = base + 8 * addr`
 //!   (3.7.1, L1236-L1240: ADDR counts 64-bit words); its clause (if any) is lifted into it. A
-//!   stack check or a GROUP_BARRIER splits it into further blocks without a guest pc. A CF
-//!   target that is not a CF instruction of the program, and falling off the end of the CF
-//!   program, go to a block that traps with [`TrapKind::BadJump`].
+//!   branch, a stack check the stack shape cannot prove safe (`depth`) or a GROUP_BARRIER
+//!   splits it into further blocks without a guest pc. A CF target that is not a CF
+//!   instruction of the program, and falling off the end of the CF program, go to a block
+//!   that traps with [`TrapKind::BadJump`]. The lifted function then goes through
+//!   [`wavejit_ir::merge_blocks`]: straight-line CF instructions join one block (a block
+//!   absorbed by its predecessor loses its guest pc, unless the program has an indirect jump,
+//!   RETURN or JUMPTABLE, which keeps every CF block), trampolines disappear and small blocks
+//!   such as a LOOP_END test are copied into the blocks that jump to them.
 //! - **Guest pcs**: IR instructions carry the byte offset in the code of their CF
 //!   instruction, ALU instruction (`8 * slot address`) or fetch instruction. A fetch
 //!   subroutine ([`LiftConfig::fetch_subroutine`]) is lifted after the kernel into the same
@@ -78,11 +84,12 @@ use crate::chip::Chip;
 use crate::inst::{CfInst, Program};
 use crate::launch::wave_size;
 use std::collections::HashMap;
-use wavejit_ir::{Block, FloatMode, Function, FunctionBuilder, Terminator, TrapKind};
+use wavejit_ir::{merge_blocks, Block, FloatMode, Function, FunctionBuilder, Terminator, TrapKind};
 
 mod alu;
 pub mod alu_ops;
 mod cf;
+mod depth;
 mod emit;
 mod fetch;
 mod flags;
@@ -160,6 +167,33 @@ pub const F64_MODE: FloatMode = FloatMode::IEEE;
 
 /// Lifts `program` to one IR function (see the module doc).
 pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> {
+    // Lift until the stack shapes each CF instruction was lifted with are those its edges
+    // bring (`depth`); structured code needs one lift (a second when a RETURN or a loop's
+    // back edge brings a new shape, one more per loop nesting level whose shape changes).
+    // Each CF instruction's state only rises (dead, one shape, unknown), so this ends; past
+    // `MAX_LIFTS` every state is taken as unknown, which keeps every check.
+    const MAX_LIFTS: usize = 8;
+    let mut entries = HashMap::new();
+    for _ in 0..MAX_LIFTS {
+        let (mut func, flow) = lift_once(program, cfg, depth::Flow::next(entries))?;
+        let (all, stable) = flow.finish();
+        if stable {
+            merge_blocks(&mut func);
+            return Ok(func);
+        }
+        entries = all;
+    }
+    let (mut func, _) = lift_once(program, cfg, depth::Flow::unknown())?;
+    merge_blocks(&mut func);
+    Ok(func)
+}
+
+/// One lift with the stack shapes of `flow.entries` (see [`lift`]).
+fn lift_once(
+    program: &Program,
+    cfg: &LiftConfig,
+    flow: depth::Flow,
+) -> Result<(Function, depth::Flow), LiftError> {
     let class = cfg.chip.class();
     if program.class != class {
         return Err(LiftError::WrongClass {
@@ -204,6 +238,15 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
         }
         None => None,
     };
+    let mut cf_of = HashMap::new();
+    for (&addr, &blk) in &blocks {
+        cf_of.insert(blk, depth::Node { in_fs: false, addr });
+    }
+    if let Some(fs) = &fs {
+        for (&addr, &blk) in &fs.blocks {
+            cf_of.insert(blk, depth::Node { in_fs: true, addr });
+        }
+    }
     let mut cx = Lifter {
         b,
         l,
@@ -220,17 +263,20 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
         oq: lds::OutputQueue::default(),
         clause: alu::ClauseValues::default(),
         flags: flags::FlagState::default(),
+        shadow: depth::Shadow::start(),
+        flow,
+        cf_of,
     };
     cx.b.switch_to(prologue);
     cx.prologue();
     let first = cx.target(0);
-    cx.b.terminate(Terminator::Jump(first));
+    cx.goto(first);
     cx.lift_program()?;
     if cx.other.is_some() {
         cx.switch_program();
         cx.lift_program()?;
     }
-    Ok(cx.b.finish())
+    Ok((cx.b.finish(), cx.flow))
 }
 
 /// One block per CF instruction of `p`, at guest pc `base + 8 * addr`.
@@ -271,6 +317,12 @@ pub(crate) struct Lifter<'a> {
     pub clause: alu::ClauseValues,
     /// The exception-flag tracking of the ALU clause being lifted.
     pub flags: flags::FlagState,
+    /// The stack shape at the point being lifted (see `depth`).
+    pub shadow: depth::Shadow,
+    /// The stack shapes of this lift's edges and CF instructions.
+    pub flow: depth::Flow,
+    /// The CF instruction each CF block lifts.
+    pub cf_of: HashMap<Block, depth::Node>,
 }
 
 impl<'a> Lifter<'a> {
@@ -280,6 +332,10 @@ impl<'a> Lifter<'a> {
         for (i, e) in p.cf.iter().enumerate() {
             let blk = self.blocks[&e.addr];
             self.b.switch_to(blk);
+            self.shadow = self.flow.enter(depth::Node {
+                in_fs: self.in_fs,
+                addr: e.addr,
+            });
             self.b.begin_guest_inst(8 * e.addr);
             let next =
                 p.cf.get(i + 1)
@@ -306,6 +362,30 @@ impl<'a> Lifter<'a> {
             Some(&blk) => blk,
             None => self.trap_block(TrapKind::BadJump),
         }
+    }
+
+    /// Ends the current block with a jump to `to`, an edge of the stack shape (`depth`) when
+    /// `to` is a CF block.
+    pub fn goto(&mut self, to: Block) {
+        self.reach(to);
+        self.b.terminate(Terminator::Jump(to));
+    }
+
+    /// Records an edge with the current stack shape to `to` if it is a CF block.
+    pub fn reach(&mut self, to: Block) {
+        if let Some(&n) = self.cf_of.get(&to) {
+            self.flow.reach(n, &self.shadow);
+        }
+    }
+
+    /// The block of the CF instruction `n`, if it exists.
+    pub fn node_block(&self, n: depth::Node) -> Option<Block> {
+        let blocks = if n.in_fs == self.in_fs {
+            Some(&self.blocks)
+        } else {
+            self.other.as_ref().map(|o| &o.blocks)
+        };
+        blocks.and_then(|b| b.get(&n.addr).copied())
     }
 
     /// A new block that traps with `kind` (the current block stays current).
