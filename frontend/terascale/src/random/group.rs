@@ -254,6 +254,8 @@ pub(super) struct Picker<'r> {
     ops: Vec<AluOp>,
     /// The clauses being generated run inside a loop (aL is defined).
     pub(super) in_loop: bool,
+    /// The program's scratch ELEM_SIZE (0 or 1; every scratch access uses it).
+    pub(super) scratch_es: u8,
 }
 
 impl<'r> Picker<'r> {
@@ -262,12 +264,18 @@ impl<'r> Picker<'r> {
             .into_iter()
             .filter(|&op| opts.double_ops || !matches!(alu_form(op), Ok(AluForm::Wide(_))))
             .collect();
+        let scratch_es = if opts.scratch {
+            rng.gen_range(0..=1)
+        } else {
+            0
+        };
         Picker {
             rng,
             class,
             opts: opts.clone(),
             ops,
             in_loop: false,
+            scratch_es,
         }
     }
 

@@ -83,7 +83,9 @@ fn node_list_variants(nodes: &[Node], out: &mut Vec<Vec<Node>>) {
                 }
             }
             Node::Loop { body, .. } => out.push(splice(i, strip_loop_exits(body))),
-            Node::Call { body, .. } => out.push(splice(i, body.clone())),
+            Node::Call { body, .. } | Node::JumpAny { body, .. } => {
+                out.push(splice(i, body.clone()))
+            }
             _ => {}
         }
     }
@@ -123,7 +125,23 @@ fn node_variants(n: &Node) -> Vec<Node> {
                 });
             }
         }
-        Node::Fetch { .. } | Node::Rat { .. } => {}
+        Node::Fetch { .. }
+        | Node::Rat { .. }
+        | Node::Gds { .. }
+        | Node::CfWord(_)
+        | Node::Scratch(_) => {}
+        Node::JumpAny { cond, body } => {
+            let mut bodies = Vec::new();
+            node_list_variants(body, &mut bodies);
+            out.extend(bodies.into_iter().map(|body| Node::JumpAny { cond: *cond, body }));
+        }
+        Node::AluReactivate { clause, wqm } => {
+            out.extend(
+                clause_variants(clause, false)
+                    .into_iter()
+                    .map(|clause| Node::AluReactivate { clause, wqm: *wqm }),
+            );
+        }
         Node::If {
             push,
             cond,

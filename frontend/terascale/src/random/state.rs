@@ -1,8 +1,8 @@
 //! Random initial wave states, biased to the values where implementations disagree: NaN
 //! payloads (quiet and signalling, both signs), -0, denormals, infinities, integer edges and
 //! double halves, a partial active mask, constant buffer contents for the kcache and the
-//! fetches, and the pool and LDS contents the memory instructions read and write.
-use super::{CONST_BUFFERS, KCACHE_LINES, LDS_BYTES, POOL_BYTES};
+//! fetches, and the pool, LDS and GDS contents the memory instructions read and write.
+use super::{CONST_BUFFERS, GDS_WINDOW, KCACHE_LINES, LDS_BYTES, POOL_BYTES};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -85,6 +85,8 @@ pub struct InitialState {
     pub pool: Vec<u32>,
     /// The LDS's dwords ([`LDS_BYTES`] bytes).
     pub lds: Vec<u32>,
+    /// The first [`GDS_WINDOW`] bytes of GDS (the rest starts at zero).
+    pub gds: Vec<u32>,
 }
 
 impl InitialState {
@@ -119,6 +121,7 @@ impl InitialState {
             .collect();
         let pool = (0..POOL_BYTES / 4).map(|_| edge_value(r)).collect();
         let lds = (0..LDS_BYTES / 4).map(|_| edge_value(r)).collect();
+        let gds = (0..GDS_WINDOW / 4).map(|_| edge_value(r)).collect();
         InitialState {
             lanes,
             gprs,
@@ -126,6 +129,7 @@ impl InitialState {
             const_buffers,
             pool,
             lds,
+            gds,
         }
     }
 
@@ -146,6 +150,11 @@ impl InitialState {
     /// The little-endian bytes of the LDS.
     pub fn lds_bytes(&self) -> Vec<u8> {
         self.lds.iter().flat_map(|d| d.to_le_bytes()).collect()
+    }
+
+    /// The little-endian bytes of the GDS window.
+    pub fn gds_bytes(&self) -> Vec<u8> {
+        self.gds.iter().flat_map(|d| d.to_le_bytes()).collect()
     }
 
     /// The little-endian bytes of constant buffer `bank` (for guest memory).
