@@ -639,7 +639,13 @@ fn memory_accesses_stay_inside_the_buffers() {
                         let (comp, bytes) = vtx_element(f.data_format());
                         let base = mask_of(setup, f.src_sel_x());
                         let end = base + u32::from(f.offset()) + bytes;
-                        let size = if f.buffer_id() == 1 { POOL_BYTES } else { cb0 };
+                        // With BUFFER_INDEX_MODE, buffer 1 + CF_IDX (0 or 2) is the pool
+                        // or constant buffer 0 (buffer 3).
+                        let size = match (f.buffer_id(), w2 >> 21 & 3) {
+                            (1, 0) => POOL_BYTES,
+                            (1, _) => POOL_BYTES.min(cb0),
+                            _ => cb0,
+                        };
                         assert!(end <= size, "{class:?} seed {seed}: fetch ends at {end}");
                         assert_eq!(base % comp, 0, "{class:?} seed {seed}: mask {base:#x}");
                         assert_eq!(u32::from(f.offset()) % comp, 0);

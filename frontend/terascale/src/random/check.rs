@@ -2,14 +2,14 @@
 //! tree so the minimiser can reject an edit that breaks one, then the layout round trip.
 use super::group::{
     float_in, float_out, four_slot_wide, is_kill, is_pred_set, literal_count, produces_pv,
-    LOOP_INDEX_SEL,
+    CLAUSE_GLOBAL_SEL, LOOP_INDEX_SEL,
 };
 use super::mem::{
     gds_ops, is_generated_atomic, is_generated_store, lds_max_offset, lds_returns_b,
     lds_src1_is_address, rat_index_mask,
 };
 use super::{
-    AluClause, GenError, Node, Push, RandomProgram, CONST_BUFFERS, COUNTER_GPR,
+    AluClause, GenError, Node, Push, RandomProgram, CF_IDX_MASK, CONST_BUFFERS, COUNTER_GPR,
     FETCH_GPR, FETCH_MASK, GDS_ADDR_MASK, GDS_GPR, GPR_POOL, KCACHE_LINES, LDS_ADDR_GPR,
     LDS_ADDR_MASK, MAX_FETCH_OFFSET, MAX_RAT_BURST, MAX_SCATTER_BASE, RAT_GPR, REL_SPAN,
     SCATTER_MASK, STORE_INDEX_MASK,
@@ -211,7 +211,10 @@ fn setup_clause(c: &AluClause, gpr: u8, max: u32) -> Result<(), String> {
 /// A VTX read of a LLVM template's format from the pool or constant buffer 0 at
 /// `R[FETCH_GPR].c + OFFSET`.
 fn vtx(f: &FetchInst) -> Result<(), String> {
+    // BUFFER_INDEX_MODE only on buffer 1: + CF_IDX (0 or 2) names the pool or buffer 3.
+    let index_mode = bits(f.words[2], 21, 2);
     let ok = f.op == FetchOp::VTX_FETCH
+        && (index_mode == 0 || (index_mode <= 2 && f.buffer_id() == 1))
         && matches!(f.buffer_id(), 1 | 3)
         && f.src_gpr() == FETCH_GPR
         && !f.src_rel()
@@ -387,6 +390,11 @@ struct State {
     queue: VecDeque<bool>,
     /// The clause runs inside a loop (aL is defined).
     in_loop: bool,
+    /// The previous group's PV.x is an unpredicated `AND_INT` with this literal mask.
+    prev_and_lit: Option<u32>,
+    /// The group of the last MOVA_INT to AR.x, when its value was masked with
+    /// [`CF_IDX_MASK`].
+    idx_mova_at: Option<usize>,
 }
 
 fn clause(class: ChipClass, c: &AluClause, role: Role, in_loop: bool) -> Result<(), String> {
@@ -401,6 +409,12 @@ fn clause(class: ChipClass, c: &AluClause, role: Role, in_loop: bool) -> Result<
         }
         windows.push((bases[i], 16 * k.mode as u16));
     }
+    for (i, &m) in c.bank_index.iter().enumerate() {
+        // Bank 0 + CF_IDX (0 or 2) is a bound constant buffer.
+        if m != 0 && (m > 2 || !c.ext || c.kcache[i].mode == 0 || c.kcache[i].bank != 0) {
+            return Err(format!("kcache set {i}: bank index mode {m}"));
+        }
+    }
     if c.groups.is_empty() {
         return Err("empty clause".into());
     }
@@ -413,6 +427,8 @@ fn clause(class: ChipClass, c: &AluClause, role: Role, in_loop: bool) -> Result<
         lds_addr_at: None,
         queue: VecDeque::new(),
         in_loop,
+        prev_and_lit: None,
+        idx_mova_at: None,
     };
     let last = c.groups.len() - 1;
     for (gi, g) in c.groups.iter().enumerate() {
@@ -472,6 +488,10 @@ fn group(
         ));
     }
     let mova = g.insts.iter().any(|i| i.op == AluOp::MOVA_INT);
+    let mova_ar = g
+        .insts
+        .iter()
+        .any(|i| i.op == AluOp::MOVA_INT && i.mova_dst(class).unwrap_or(0) == 0);
     let rel_ok = !mova && st.mova_at.is_some_and(|m| gi >= m + 2);
     let pop = queue_use(g, st)?;
     let mut writes = Vec::new();
@@ -500,9 +520,14 @@ fn group(
     }
     st.ps = g.in_slot(Slot::T).is_some_and(produces_pv);
     st.pred |= g.insts.iter().any(|i| i.update_pred);
-    if mova {
+    if mova_ar {
         st.mova_at = Some(gi);
+        st.idx_mova_at = (st.prev_and_lit == Some(CF_IDX_MASK)).then_some(gi);
     }
+    st.prev_and_lit = g
+        .in_slot(Slot::X)
+        .filter(|i| i.op == AluOp::AND_INT && i.pred_sel == 0 && i.src[1].sel == sel::LITERAL)
+        .and_then(|i| g.literals.get(i.src[1].chan as usize).copied());
     if g.insts.iter().any(|i| i.write && i.dst_gpr == LDS_ADDR_GPR) {
         st.lds_addr_at = Some(gi);
     }
@@ -571,6 +596,8 @@ fn inst(
                     | AluOp::LDS_IDX_OP
                     | AluOp::STORE_FLAGS
                     | AluOp::LOAD_STORE_FLAGS
+                    | AluOp::SET_CF_IDX0
+                    | AluOp::SET_CF_IDX1
             ) || is_kill(i.op) =>
         {
             None
@@ -586,7 +613,17 @@ fn inst(
     }
     // aL is at most 3 in a loop, AR.x at most REL_SPAN - 1: both keep the base's bound.
     let rel_ok = rel_ok || al;
-    let no_write = matches!(i.op, AluOp::GROUP_BARRIER | AluOp::LDS_IDX_OP) || is_kill(i.op);
+    let set_cf_idx = matches!(i.op, AluOp::SET_CF_IDX0 | AluOp::SET_CF_IDX1);
+    if set_cf_idx
+        && (class != ChipClass::Evergreen
+            || i.pred_sel != 0
+            || st.idx_mova_at.is_none_or(|m| m + 1 != gi))
+    {
+        return Err("SET_CF_IDX without a masked MOVA_INT in the group before".into());
+    }
+    let no_write = matches!(i.op, AluOp::GROUP_BARRIER | AluOp::LDS_IDX_OP)
+        || is_kill(i.op)
+        || set_cf_idx;
     if no_write && (i.write || i.omod != 0 || i.clamp) {
         return Err("writes a GPR or has output modifiers".into());
     }
@@ -631,6 +668,7 @@ fn inst(
             }
             sel::LDS_OQ_A..=sel::LDS_OQ_B_POP => true,
             LOOP_INDEX_SEL => st.in_loop,
+            CLAUSE_GLOBAL_SEL => class == ChipClass::Cayman,
             sel::PV => gi > 0 && st.pv[s.chan as usize],
             sel::PS => class == ChipClass::Evergreen && gi > 0 && st.ps,
             sel::LITERAL | sel::ZERO | sel::ONE | sel::ONE_INT | sel::M_1_INT | sel::HALF => true,
@@ -645,8 +683,17 @@ fn inst(
         return Err("output modifier on a non-float result".into());
     }
     if i.op == AluOp::MOVA_INT {
-        if i.write || i.dst_gpr != 0 || i.src[0].sel != sel::PV || i.slot != Slot::X {
-            return Err("MOVA_INT must read PV into AR.x from slot x".into());
+        // Cayman MOVA_DST: 0 AR.x, 2/3 CF_IDX0/1 (from a CF_IDX_MASK value), 4-7
+        // CLAUSE_GLOBAL bytes.
+        let dst_ok = match i.mova_dst(class) {
+            None | Some(0) => i.dst_gpr == 0,
+            Some(2 | 3) => st.prev_and_lit == Some(CF_IDX_MASK),
+            Some(4..=7) => true,
+            Some(_) => false,
+        };
+        if i.write || !dst_ok || i.src[0].sel != sel::PV || i.src[0].chan != 0 || i.slot != Slot::X
+        {
+            return Err("MOVA_INT must read PV.x from slot x into AR.x or an index".into());
         }
     } else if i.write {
         let counter = match role {

@@ -204,6 +204,7 @@ impl Picker<'_> {
         AluClause {
             kcache: [KCache::default(); 4],
             ext: false,
+            bank_index: [0; 4],
             groups: vec![self.addr_group(&mut st, gpr, masks)],
         }
     }
@@ -366,6 +367,10 @@ impl Picker<'_> {
         w[0] |= (chan as u32) << 24;
         if self.rng.gen_bool(0.3) {
             w[1] |= 1 << 30;
+        }
+        // BUFFER_INDEX_MODE: buffer 1 + CF_IDX (0 or 2) is the pool or constant buffer 0.
+        if self.opts.cf_index && buffer == 1 && self.rng.gen_bool(0.25) {
+            w[2] |= self.rng.gen_range(1..=2u32) << 21;
         }
         if self.rng.gen_bool(0.3) {
             w[1] &= !(0xfff << 9);

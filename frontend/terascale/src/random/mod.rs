@@ -63,6 +63,24 @@
 //!   instructions with INDEX_MODE 4 whose relative operands add aL (at most 3: a loop runs at
 //!   most 4 trips, the loop constant's init is 0 and step 1) instead of AR.x.
 //!
+//! - CF_IDX0/1 (Cayman `MOVA_INT` with MOVA_DST 2/3; Evergreen `MOVA_INT` to AR then
+//!   `SET_CF_IDX0/1`) from a value masked with [`CF_IDX_MASK`] in the group before, so every
+//!   index is 0 or 2 whatever runs first; their uses: KCACHE_BANK_INDEX_MODE on bank-0 locks
+//!   of ALU_EXTENDED clauses and VTX BUFFER_INDEX_MODE on buffer 1 (both name bound buffers
+//!   for either value); Cayman CLAUSE_GLOBAL: MOVA_DST 4-7 from any value, read as SRC_SEL
+//!   225;
+//! - Cayman CF: `JUMP_ANY` over a region (POP_COUNT 0), ifs of PUSH_WQM/ELSE_WQM/POP_WQM
+//!   (outside loops: whole-quad widening there would wake lanes whose counters were never
+//!   set), REACTIVATE/REACTIVATE_WQM/ALU_REACTIVATE_BEFORE outside loops (lift/cf.rs: "do
+//!   not do this inside a loop"), SET_PRIORITY and LDS_DEALLOC;
+//! - further RAT forms (STORE_TYPED, NOP_RTN, MSKOR, Evergreen STORE_RAW_FDENORM and float
+//!   compare-exchanges, Cayman STORE_SHORT/STORE_BYTE, stores through MEM_RAT) and bursts of
+//!   up to [`MAX_RAT_BURST`] more steps;
+//! - MEM_RD_SCATTER in fetch clauses (their setup masks `R[FETCH_GPR].x` to
+//!   [`SCATTER_MASK`]); MEM_WR_SCRATCH and MEM_RD_SCRATCH, all of one ELEM_SIZE (0 or 1) per
+//!   program, indexed by any GPR (the lifter clamps scratch indices into the array);
+//! - Cayman GDS clauses of MEM_GDS ops at `R[GDS_GPR].x` (masked to [`GDS_ADDR_MASK`]).
+//!
 //! Memory stays inside what the fuzz harness provides: the pool of [`POOL_BYTES`], constant
 //! buffer 0 of [`CB_DWORDS`] dwords and an LDS of [`LDS_BYTES`]. The address GPRs
 //! (`LDS_ADDR_GPR`, `FETCH_GPR`, `RAT_GPR`) lie between the random pool and the counters and
@@ -126,6 +144,10 @@ pub const MAX_FETCH_OFFSET: u32 = 240;
 pub const STORE_INDEX_MASK: u32 = 0xff;
 /// Largest RAT atomic address (bytes, dword aligned).
 pub const ATOMIC_ADDR_MASK: u32 = 0x3fc;
+/// Every CF_IDX0/1 write takes a value masked with this (0 or 2): bank 0 + CF_IDX is a bound
+/// constant buffer (0 or 2) and VTX buffer 1 + CF_IDX a bound fetch buffer (the pool or
+/// constant buffer 0, [`crate::launch::fetch_buffer`]).
+pub const CF_IDX_MASK: u32 = 2;
 /// Largest RAT burst count (steps after the first).
 pub const MAX_RAT_BURST: u8 = 3;
 /// Largest MEM_RD_SCATTER index: a clause with scatter reads masks `R[FETCH_GPR].x` to it
@@ -259,6 +281,9 @@ pub struct AluClause {
     pub kcache: [KCache; 4],
     /// Issued as ALU_EXTENDED.
     pub ext: bool,
+    /// KCACHE_BANK_INDEX_MODE of sets 0-3 (CF_ALU_WORD0_EXT; only with `ext`): 1/2 add
+    /// CF_IDX0/1 to a bank-0 lock.
+    pub bank_index: [u8; 4],
     pub groups: Vec<AluGroup>,
 }
 
@@ -630,7 +655,7 @@ impl Lowering {
             whole_quad_mode,
             barrier: true,
             ext: c.ext.then_some(AluExt {
-                bank_index_mode: [0; 4],
+                bank_index_mode: c.bank_index,
                 barrier: true,
             }),
         });

@@ -7,7 +7,8 @@
 //! fetch instruction; drop a group of a clause, or a run of up to four (an LDS sequence only
 //! goes whole), never a condition clause's exec-mask group, never a loop's counter clauses;
 //! drop an instruction, or every instruction of one op, from a group; replace a PV, PS, kcache,
-//! literal or relative source by the inline constant 0, clear a relative destination.
+//! literal or relative source by the inline constant 0, clear a relative destination, make
+//! every operand of an instruction absolute (INDEX_MODE 0).
 //! Literal dwords and LAST bits are recomputed after every edit.
 use super::group::literal_count;
 use super::{check, AluClause, Node, RandomProgram};
@@ -284,6 +285,18 @@ fn clause_variants(c: &AluClause, keep_last: bool) -> Vec<AluClause> {
             if i.dst_rel {
                 let mut ng = g.clone();
                 ng.insts[j].dst_rel = false;
+                edits.push(ng);
+            }
+            // Every operand absolute and no index mode (an aL-relative op may then leave its
+            // loop).
+            if i.index_mode != 0 || i.dst_rel || i.src.iter().any(|s| s.rel) {
+                let mut ng = g.clone();
+                let n = &mut ng.insts[j];
+                n.index_mode = 0;
+                n.dst_rel = false;
+                for s in n.src.iter_mut() {
+                    s.rel = false;
+                }
                 edits.push(ng);
             }
             for mut ng in edits {
