@@ -152,6 +152,9 @@ pub struct CampaignReport {
     pub skipped: u64,
     pub mismatches: u64,
     pub elapsed: std::time::Duration,
+    /// Programs run that contain each instruction form (filled by campaigns that count
+    /// their mix; printed on a second line).
+    pub mix: BTreeMap<String, u64>,
 }
 
 impl fmt::Display for CampaignReport {
@@ -190,6 +193,9 @@ impl fmt::Display for CampaignReport {
                 "; dropped as unsupported by the lifter: {}",
                 list(&self.unsupported)
             )?;
+        }
+        if !self.mix.is_empty() {
+            write!(f, "\nprograms containing: {}", list(&self.mix))?;
         }
         Ok(())
     }

@@ -13,18 +13,19 @@
 //! A disagreement is minimised with [`random::minimise`] and written as a reproducer
 //! directory ([`write_reproducer`]). The generator emits only programs the lifter takes, so
 //! any lifter error (unsupported included), or IR that does not verify, is a failure.
-use super::{
-    compare, drive, prepare, run_wave, Budget, CampaignReport, Diff, Run, WaveMemory,
-};
+use super::{compare, drive, prepare, run_wave, Budget, CampaignReport, Diff, Run, WaveMemory};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wavejit_ir::Function;
 use wavejit_runtime::{Engine, GuestMemory, WaveState};
+use wavejit_terascale::inst::{CfInst, ClauseBody, Program};
 use wavejit_terascale::launch::wave_size;
 use wavejit_terascale::lift::state::GDS_BYTES;
 use wavejit_terascale::lift::{lift, scratch_lane_bytes, LiftConfig, TsLayout};
 use wavejit_terascale::random::{self, GenOptions, InitialState, RandomProgram, GPR_ROWS};
-use wavejit_terascale::{print_program, Chip, ChipClass};
+use wavejit_terascale::tables::FetchOp;
+use wavejit_terascale::{print_program, AluOp, Chip, ChipClass};
 
 /// Guest instructions one run may execute (generated loops run at most a few trips).
 pub const FUEL: u64 = 200_000;
@@ -276,6 +277,11 @@ pub fn run_campaign(
             };
             report.programs += 1;
             report.instructions += case.program.instructions() as u64;
+            if let Ok(p) = case.program.lower() {
+                for form in forms(&p) {
+                    *report.mix.entry(form).or_default() += 1;
+                }
+            }
             *report.per_gen.entry(class_name(class)).or_default() += 1;
             let (diff, a) = runner.compare_runs(&case, &f, lane_bytes);
             report.executed += a.executed;
@@ -296,6 +302,77 @@ pub fn run_campaign(
             ))
         },
     )
+}
+
+/// The instruction forms a program contains: its CF instructions (ALU_EXTENDED and RAT
+/// instructions by form), fetch-clause instructions, and the ALU forms that name a feature
+/// rather than a value op (LDS, flags, the CF index writes and reads, indexed resources).
+fn forms(p: &Program) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for e in &p.cf {
+        match e.inst {
+            CfInst::Word(w) => {
+                out.insert(w.op.name().to_string());
+            }
+            CfInst::Alu(a) => {
+                out.insert(a.op.name().to_string());
+                if let Some(x) = a.ext {
+                    out.insert("ALU_EXTENDED".into());
+                    if x.bank_index_mode.iter().any(|&m| m != 0) {
+                        out.insert("KCACHE_BANK_INDEX_MODE".into());
+                    }
+                }
+            }
+            CfInst::Mem(m) => match m.rat {
+                Some(r) => {
+                    out.insert(format!("{} {}", m.op.name(), r.inst.name()));
+                    if m.burst_count > 0 {
+                        out.insert(format!("{} burst", m.op.name()));
+                    }
+                }
+                None => {
+                    out.insert(m.op.name().to_string());
+                }
+            },
+        }
+    }
+    for c in &p.clauses {
+        match &c.body {
+            ClauseBody::Fetch(f) => {
+                for f in f {
+                    out.insert(f.op.name().to_string());
+                    if f.op == FetchOp::VTX_FETCH && (f.words[2] >> 21) & 3 != 0 {
+                        out.insert("BUFFER_INDEX_MODE".into());
+                    }
+                }
+            }
+            ClauseBody::Alu(groups) => {
+                for i in groups.iter().flat_map(|g| &g.insts) {
+                    let name = match i.op {
+                        AluOp::MOVA_INT => match i.mova_dst(p.class) {
+                            Some(2 | 3) => "MOVA_INT to CF_IDX",
+                            Some(4..=7) => "MOVA_INT to CLAUSE_GLOBAL",
+                            _ => "MOVA_INT",
+                        },
+                        AluOp::LDS_IDX_OP
+                        | AluOp::SET_CF_IDX0
+                        | AluOp::SET_CF_IDX1
+                        | AluOp::STORE_FLAGS
+                        | AluOp::LOAD_STORE_FLAGS
+                        | AluOp::GROUP_BARRIER => i.op.name(),
+                        _ => "",
+                    };
+                    if !name.is_empty() {
+                        out.insert(name.to_string());
+                    }
+                    if i.src.iter().any(|s| s.sel == 225) && p.class == ChipClass::Cayman {
+                        out.insert("CLAUSE_GLOBAL read".into());
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 fn case_dir(out: &Path, case: &Case) -> Result<PathBuf, std::io::Error> {

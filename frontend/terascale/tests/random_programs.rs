@@ -630,7 +630,11 @@ fn memory_accesses_stay_inside_the_buffers() {
                         if f.op == FetchOp::MEM_RD_SCATTER {
                             // Dword ARRAY_BASE + INDEXED * R.x + step * (ELEM_SIZE + 1).
                             let (_, bytes) = vtx_element(f.data_format());
-                            let idx = if w0 >> 12 & 1 == 1 { mask_of(setup, 0) } else { 0 };
+                            let idx = if w0 >> 12 & 1 == 1 {
+                                mask_of(setup, 0)
+                            } else {
+                                0
+                            };
                             let last = (w0 >> 26 & 15) * ((w0 >> 5 & 3) + 1);
                             let end = 4 * ((w2 & 0x1fff) + idx + last) + bytes;
                             assert!(end <= POOL_BYTES, "{class:?} seed {seed}: scatter to {end}");
@@ -681,7 +685,10 @@ fn memory_accesses_stay_inside_the_buffers() {
                 }
                 Node::Gds { setup, .. } => {
                     let end = mask_of(setup, 0) + 4;
-                    assert!(end <= random::GDS_WINDOW, "{class:?} seed {seed}: GDS {end}");
+                    assert!(
+                        end <= random::GDS_WINDOW,
+                        "{class:?} seed {seed}: GDS {end}"
+                    );
                 }
                 _ => {}
             });
@@ -843,17 +850,21 @@ fn memory_and_special_ops_occur() {
         want.push("GROUP_BARRIER".into());
         want.extend(["STORE_FLAGS", "LOAD_STORE_FLAGS"].map(String::from));
         want.extend(["MEM_RAT", "MEM_RAT_CACHELESS"].map(|f| format!("burst {f}")));
-        want.extend([RatInst::STORE_TYPED, RatInst::NOP_RTN, RatInst::MSKOR].map(|r| format!("{r:?}")));
-        want.extend(match class {
-            ChipClass::Evergreen => vec![
-                RatInst::STORE_RAW_FDENORM,
-                RatInst::CMPXCHG_FLT,
-                RatInst::CMPXCHG_FLT_RTN,
-            ],
-            ChipClass::Cayman => vec![RatInst::STORE_SHORT, RatInst::STORE_BYTE],
-        }
-        .iter()
-        .map(|r| format!("{r:?}")));
+        want.extend(
+            [RatInst::STORE_TYPED, RatInst::NOP_RTN, RatInst::MSKOR].map(|r| format!("{r:?}")),
+        );
+        want.extend(
+            match class {
+                ChipClass::Evergreen => vec![
+                    RatInst::STORE_RAW_FDENORM,
+                    RatInst::CMPXCHG_FLT,
+                    RatInst::CMPXCHG_FLT_RTN,
+                ],
+                ChipClass::Cayman => vec![RatInst::STORE_SHORT, RatInst::STORE_BYTE],
+            }
+            .iter()
+            .map(|r| format!("{r:?}")),
+        );
         for es in [0, 1] {
             want.push(format!("scratch write es{es}"));
             want.push(format!("scratch read es{es}"));

@@ -15,11 +15,13 @@ use super::{
     SCATTER_MASK, STORE_INDEX_MASK,
 };
 use crate::chip::ChipClass;
-use crate::inst::{bits, sel, AluGroup, AluInst, CfInst, CfMem, ClauseBody, FetchInst, Program, Slot};
-use crate::tables::{lds_by_code, CfOp};
+use crate::inst::{
+    bits, sel, AluGroup, AluInst, CfInst, CfMem, ClauseBody, FetchInst, Program, Slot,
+};
 use crate::lift::{alu_form, AluForm};
 use crate::opcode::AluOp;
 use crate::tables;
+use crate::tables::{lds_by_code, CfOp};
 use crate::tables::{lds_info, CfMemOp, FetchOp};
 use std::collections::VecDeque;
 
@@ -296,7 +298,10 @@ fn scatter(f: &FetchInst, x_mask: Option<u32>) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("scatter read {:08x?} outside the generator's shapes", f.words))
+        Err(format!(
+            "scatter read {:08x?} outside the generator's shapes",
+            f.words
+        ))
     }
 }
 
@@ -324,7 +329,10 @@ fn scratch_read(f: &FetchInst) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("scratch read {:08x?} outside the generator's shapes", f.words))
+        Err(format!(
+            "scratch read {:08x?} outside the generator's shapes",
+            f.words
+        ))
     }
 }
 
@@ -342,7 +350,9 @@ fn scratch_write(m: &CfMem) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("scratch write {m:?} outside the generator's shapes"))
+        Err(format!(
+            "scratch write {m:?} outside the generator's shapes"
+        ))
     }
 }
 
@@ -373,7 +383,10 @@ fn gds(class: ChipClass, f: &FetchInst) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("GDS op {:08x?} outside the generator's shapes", f.words))
+        Err(format!(
+            "GDS op {:08x?} outside the generator's shapes",
+            f.words
+        ))
     }
 }
 
@@ -621,9 +634,8 @@ fn inst(
     {
         return Err("SET_CF_IDX without a masked MOVA_INT in the group before".into());
     }
-    let no_write = matches!(i.op, AluOp::GROUP_BARRIER | AluOp::LDS_IDX_OP)
-        || is_kill(i.op)
-        || set_cf_idx;
+    let no_write =
+        matches!(i.op, AluOp::GROUP_BARRIER | AluOp::LDS_IDX_OP) || is_kill(i.op) || set_cf_idx;
     if no_write && (i.write || i.omod != 0 || i.clamp) {
         return Err("writes a GPR or has output modifiers".into());
     }

@@ -9,7 +9,8 @@
 //! MUL_64 and FREXP_64 (the same pair twice), and for a `_PREV` chain a slot whose next slot
 //! (y for x, z for y, w for z) holds an unpredicated single-slot op.
 use super::{
-    AluClause, GenOptions, CF_IDX_MASK, CONST_BUFFERS, COUNTER_GPR, GPR_POOL, KCACHE_LINES, REL_SPAN,
+    AluClause, GenOptions, CF_IDX_MASK, CONST_BUFFERS, COUNTER_GPR, GPR_POOL, KCACHE_LINES,
+    REL_SPAN,
 };
 use crate::chip::ChipClass;
 use crate::inst::{sel, AluGroup, AluInst, AluSrc, KCache, Slot};

@@ -278,13 +278,19 @@ impl Picker<'_> {
             ("SRC_GPR", u32::from(self.rng.gen_range(0..GPR_POOL))),
             ("SRC_SEL_X", self.rng.gen_range(0..4)),
             ("BURST_COUNT", u32::from(burst)),
-            ("DST_GPR", u32::from(self.rng.gen_range(0..GPR_POOL - burst))),
+            (
+                "DST_GPR",
+                u32::from(self.rng.gen_range(0..GPR_POOL - burst)),
+            ),
             ("ARRAY_BASE", self.rng.gen_range(0..=15)),
             ("ARRAY_SIZE", self.rng.gen_range(0..=31)),
             ("DATA_FORMAT", *formats.choose(self.rng).unwrap_or(&13)),
         ];
         for name in ["DST_SEL_X", "DST_SEL_Y", "DST_SEL_Z", "DST_SEL_W"] {
-            set.push((name, *[0u32, 1, 2, 3, 4, 5, 7].choose(self.rng).unwrap_or(&7)));
+            set.push((
+                name,
+                *[0u32, 1, 2, 3, 4, 5, 7].choose(self.rng).unwrap_or(&7),
+            ));
         }
         mem_words(self.class, FetchOp::MEM_RD_SCRATCH, &set)
     }

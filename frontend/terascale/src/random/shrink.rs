@@ -134,7 +134,11 @@ fn node_variants(n: &Node) -> Vec<Node> {
         Node::JumpAny { cond, body } => {
             let mut bodies = Vec::new();
             node_list_variants(body, &mut bodies);
-            out.extend(bodies.into_iter().map(|body| Node::JumpAny { cond: *cond, body }));
+            out.extend(
+                bodies
+                    .into_iter()
+                    .map(|body| Node::JumpAny { cond: *cond, body }),
+            );
         }
         Node::AluReactivate { clause, wqm } => {
             out.extend(
