@@ -731,6 +731,49 @@ fn memory_accesses_stay_inside_the_buffers() {
     assert!(counts.iter().all(|&n| n > 100), "{counts:?}");
 }
 
+/// The CF index writes and reads of an ALU instruction: `SET_CF_IDX*`, `MOVA_DST n` (Cayman
+/// MOVA_INT to CF_IDX or CLAUSE_GLOBAL), `CLAUSE_GLOBAL read` (SRC_SEL 225).
+fn index_features(class: ChipClass, i: &wavejit_terascale::inst::AluInst) -> Vec<String> {
+    let mut out = Vec::new();
+    if matches!(i.op, AluOp::SET_CF_IDX0 | AluOp::SET_CF_IDX1) {
+        out.push(i.op.name().to_string());
+    }
+    if let Some(d @ 2..) = i.mova_dst(class) {
+        out.push(format!("MOVA_DST {d}"));
+    }
+    let n = tables::alu_info(i.op).srcs as usize;
+    if class == ChipClass::Cayman && i.src[..n.min(3)].iter().any(|s| s.sel == 225) {
+        out.push("CLAUSE_GLOBAL read".into());
+    }
+    out
+}
+
+/// The indexed resources of a program: `bank index m` (KCACHE_BANK_INDEX_MODE m) and
+/// `buffer index m` (VTX BUFFER_INDEX_MODE m).
+fn resource_index_features(p: &Program) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in &p.cf {
+        if let CfInst::Alu(a) = e.inst {
+            for m in a.ext.map_or([0; 4], |x| x.bank_index_mode) {
+                if m != 0 {
+                    out.push(format!("bank index {m}"));
+                }
+            }
+        }
+    }
+    for c in &p.clauses {
+        if let ClauseBody::Fetch(f) = &c.body {
+            for f in f.iter().filter(|f| f.op == FetchOp::VTX_FETCH) {
+                let m = f.words[2] >> 21 & 3;
+                if m != 0 {
+                    out.push(format!("buffer index {m}"));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Over the seeds: every VTX_READ template from both buffers (and the SRC_SEL_X, DST_SEL and
 /// signed variations), both RAT stores' COMP_MASKs and every RAT atomic of the class, every
 /// LDS op of the class with the queue read in both halves, popped and peeked, GROUP_BARRIER,
@@ -768,6 +811,7 @@ fn memory_and_special_ops_occur() {
                 }
                 _ => {}
             });
+            seen.extend(resource_index_features(p));
             for c in &p.clauses {
                 if let ClauseBody::Fetch(f) = &c.body {
                     for f in f {
@@ -794,6 +838,7 @@ fn memory_and_special_ops_occur() {
                     if let Some(l) = i.lds {
                         seen.insert(format!("{:?}", l.op));
                     }
+                    seen.extend(index_features(class, i));
                     if i.op == AluOp::GROUP_BARRIER
                         || i.op.name().starts_with("KILL")
                         || i.op.name().ends_with("STORE_FLAGS")
@@ -848,6 +893,29 @@ fn memory_and_special_ops_occur() {
             .map(|s| format!("oq{s}")),
         );
         want.push("GROUP_BARRIER".into());
+        want.extend(
+            match class {
+                ChipClass::Evergreen => vec!["SET_CF_IDX0", "SET_CF_IDX1"],
+                ChipClass::Cayman => vec![
+                    "MOVA_DST 2",
+                    "MOVA_DST 3",
+                    "MOVA_DST 4",
+                    "MOVA_DST 7",
+                    "CLAUSE_GLOBAL read",
+                ],
+            }
+            .into_iter()
+            .map(String::from),
+        );
+        want.extend(
+            [
+                "bank index 1",
+                "bank index 2",
+                "buffer index 1",
+                "buffer index 2",
+            ]
+            .map(String::from),
+        );
         want.extend(["STORE_FLAGS", "LOAD_STORE_FLAGS"].map(String::from));
         want.extend(["MEM_RAT", "MEM_RAT_CACHELESS"].map(|f| format!("burst {f}")));
         want.extend(
@@ -1060,6 +1128,24 @@ fn each_new_switch_removes_its_shape() {
             },
             &["GDS", "MEM_GDS"],
         ),
+        (
+            GenOptions {
+                cf_index: false,
+                ..d.clone()
+            },
+            &[
+                "SET_CF_IDX0",
+                "SET_CF_IDX1",
+                "MOVA_DST 2",
+                "MOVA_DST 3",
+                "MOVA_DST 4",
+                "CLAUSE_GLOBAL read",
+                "bank index 1",
+                "bank index 2",
+                "buffer index 1",
+                "buffer index 2",
+            ],
+        ),
     ];
     for (opts, gone) in cases {
         for class in ChipClass::ALL {
@@ -1068,6 +1154,14 @@ fn each_new_switch_removes_its_shape() {
                 let l = p.lower().expect("lowers");
                 let mut names = cf_ops(&l);
                 names.extend(ops_of(&l).iter().map(|o| o.name().to_string()));
+                names.extend(resource_index_features(&l));
+                for c in &l.clauses {
+                    if let ClauseBody::Alu(groups) = &c.body {
+                        for i in groups.iter().flat_map(|g| &g.insts) {
+                            names.extend(index_features(class, i));
+                        }
+                    }
+                }
                 for e in &l.cf {
                     if let CfInst::Mem(m) = e.inst {
                         if let Some(r) = m.rat {
