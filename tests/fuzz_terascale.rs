@@ -87,6 +87,8 @@ fn time_boxed_campaign_finds_no_mismatch() {
         "MEM_RD_SCRATCH",
         "MEM_WR_SCRATCH",
         "MEM_GDS",
+        "TEX_SAMPLE",
+        "TEX_LD",
     ] {
         assert!(report.mix.contains_key(form), "no {form}: {report}");
     }

@@ -2,11 +2,12 @@
 //! random programs ([`wavejit_terascale::random`]: nested control flow with loops, calls and
 //! the ALU_* CF forms, instruction groups with PV/PS, kcache, literals, predicates and
 //! relative addressing, CF_IDX and CLAUSE_GLOBAL, fetch clauses with scatter and scratch
-//! reads, RAT stores and atomics, scratch writes, LDS ops, Cayman GDS clauses and the Cayman
-//! WQM/REACTIVATE CF forms) on a chip of each class. Each run gets its own guest memory: the
+//! reads and TEX instructions, RAT stores and atomics, scratch writes, LDS ops, Cayman GDS
+//! clauses and the Cayman WQM/REACTIVATE CF forms) on a chip of each class. Each run gets its own guest memory: the
 //! pool buffer ([`random::POOL_BYTES`], at `pool_base`: fetch buffer 1 and RAT 0), the
 //! constant buffers and the GDS ([`GDS_BYTES`] at the `gds` cell, its first
-//! [`random::GDS_WINDOW`] bytes from the initial state), plus an LDS of [`random::LDS_BYTES`]
+//! [`random::GDS_WINDOW`] bytes from the initial state), the textures of
+//! [`random::TEXTURES`] with their resource and sampler tables, plus an LDS of [`random::LDS_BYTES`]
 //! and the private segments the program's scratch accesses need
 //! ([`scratch_lane_bytes`], zero at the start); the pool, the LDS, the GDS window and the
 //! private memory are compared after the run.
@@ -202,6 +203,10 @@ fn run(engine: &dyn Engine, case: &Case, f: &Arc<Function>, lane_bytes: u32) -> 
     if let Err(e) = mem.write_bytes(gds, &gds_window) {
         return Run::failed(format!("GDS setup: {e}"));
     }
+    let (resources, samplers) = match tex_tables(&mut mem, st) {
+        Ok(t) => t,
+        Err(why) => return Run::failed(why),
+    };
     let l = TsLayout::new(f.layout.wave_size);
     let mut w = WaveState::new(Arc::new(f.layout.clone()));
     for n in 0..GPR_ROWS {
@@ -218,6 +223,8 @@ fn run(engine: &dyn Engine, case: &Case, f: &Arc<Function>, lane_bytes: u32) -> 
     pair(&mut w, l.active(), st.active);
     pair(&mut w, l.pool_base(), pool);
     pair(&mut w, l.gds(), gds);
+    pair(&mut w, l.tex_resources(), resources);
+    pair(&mut w, l.tex_samplers(), samplers);
     for (b, &addr) in cbs.iter().enumerate() {
         pair(&mut w, l.const_buffer(b as u32), addr);
     }
@@ -381,6 +388,31 @@ fn case_dir(out: &Path, case: &Case) -> Result<PathBuf, std::io::Error> {
     Ok(dir)
 }
 
+/// The textures of `st` ([`random::TEXTURES`], 256-byte aligned) and the resource and sampler
+/// tables naming them; returns the tables' guest addresses.
+fn tex_tables(mem: &mut GuestMemory, st: &InitialState) -> Result<(u64, u64), String> {
+    let mut resources = Vec::new();
+    for (t, texels) in random::TEXTURES.iter().zip(&st.texels) {
+        let bytes: Vec<u8> = texels.iter().flat_map(|d| d.to_le_bytes()).collect();
+        let base = mem
+            .alloc_bytes(&bytes, 256)
+            .map_err(|e| format!("texture: {e}"))?;
+        resources.extend(t.resource_words(base).iter().flat_map(|d| d.to_le_bytes()));
+    }
+    let samplers: Vec<u8> = random::SAMPLERS
+        .iter()
+        .flatten()
+        .flat_map(|d| d.to_le_bytes())
+        .collect();
+    let r = mem
+        .alloc_bytes(&resources, 256)
+        .map_err(|e| format!("resource table: {e}"))?;
+    let s = mem
+        .alloc_bytes(&samplers, 256)
+        .map_err(|e| format!("sampler table: {e}"))?;
+    Ok((r, s))
+}
+
 /// `initial_state.json`: every GPR row the programs read, the active mask, the constant
 /// buffers, the pool and the LDS, as hex.
 fn state_json(case: &Case) -> serde_json::Value {
@@ -410,6 +442,7 @@ fn state_json(case: &Case) -> serde_json::Value {
         "pool_hex": super::hex(&st.pool_bytes()),
         "lds_hex": super::hex(&st.lds_bytes()),
         "gds_hex": super::hex(&st.gds_bytes()),
+        "texels_hex": st.texels.iter().map(|t| super::hex(&t.iter().flat_map(|d| d.to_le_bytes()).collect::<Vec<u8>>())).collect::<Vec<String>>(),
         "note": "the pool is fetch buffer 1 and RAT 0 (pool_base); the LDS starts at byte 0; \
                  gds_hex is the start of the 64 KiB GDS (the rest is zero); scratch starts zero",
     })

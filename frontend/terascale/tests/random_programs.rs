@@ -623,8 +623,9 @@ fn memory_accesses_stay_inside_the_buffers() {
                     for f in insts {
                         counts[0] += 1;
                         let [w0, _, w2] = f.words;
-                        if f.op == FetchOp::MEM_RD_SCRATCH {
-                            // Private memory: the lifter clamps the index into the array.
+                        if f.op == FetchOp::MEM_RD_SCRATCH || f.op.name().starts_with("TEX_") {
+                            // Private memory (the lifter clamps the index into the array) and
+                            // textures (wrap modes; LD reads 0 outside).
                             continue;
                         }
                         if f.op == FetchOp::MEM_RD_SCATTER {
@@ -825,6 +826,14 @@ fn memory_and_special_ops_occur() {
                             FetchOp::MEM_GDS => {
                                 seen.insert(format!("gds{}", f.words[1] >> 9 & 63));
                             }
+                            op if op.name().starts_with("TEX_") => {
+                                seen.insert(op.name().to_string());
+                                seen.insert(format!(
+                                    "res{} smp{}",
+                                    f.words[0] >> 8 & 255,
+                                    f.words[2] >> 15 & 31
+                                ));
+                            }
                             _ => {}
                         }
                     }
@@ -938,6 +947,12 @@ fn memory_and_special_ops_occur() {
             want.push(format!("scratch read es{es}"));
         }
         want.extend(["scatter es0", "scatter es1", "scatter es3"].map(String::from));
+        want.extend(random::TEX_OPS.iter().map(|(op, _)| op.name().to_string()));
+        for r in 0..random::TEXTURES.len() {
+            for smp in 0..random::SAMPLERS.len() {
+                want.push(format!("res{r} smp{smp}"));
+            }
+        }
         if class == ChipClass::Cayman {
             // Every GDS op the GDS lifter takes (the LDS ops without REL/2 forms or a
             // second address), by its code.
@@ -1127,6 +1142,21 @@ fn each_new_switch_removes_its_shape() {
                 ..d.clone()
             },
             &["GDS", "MEM_GDS"],
+        ),
+        (
+            GenOptions {
+                tex: false,
+                ..d.clone()
+            },
+            &[
+                "TEX_LD",
+                "TEX_GET_TEXTURE_RESINFO",
+                "TEX_SAMPLE",
+                "TEX_SAMPLE_L",
+                "TEX_SAMPLE_LB",
+                "TEX_SAMPLE_LZ",
+                "TEX_GATHER4",
+            ],
         ),
         (
             GenOptions {

@@ -6,13 +6,13 @@ use super::group::{
 };
 use super::mem::{
     gds_ops, is_generated_atomic, is_generated_store, lds_max_offset, lds_returns_b,
-    lds_src1_is_address, rat_index_mask,
+    lds_src1_is_address, rat_index_mask, TEX_OPS,
 };
 use super::{
     AluClause, GenError, Node, Push, RandomProgram, CF_IDX_MASK, CONST_BUFFERS, COUNTER_GPR,
     FETCH_GPR, FETCH_MASK, GDS_ADDR_MASK, GDS_GPR, GPR_POOL, KCACHE_LINES, LDS_ADDR_GPR,
-    LDS_ADDR_MASK, MAX_FETCH_OFFSET, MAX_RAT_BURST, MAX_SCATTER_BASE, RAT_GPR, REL_SPAN,
-    SCATTER_MASK, STORE_INDEX_MASK,
+    LDS_ADDR_MASK, MAX_FETCH_OFFSET, MAX_RAT_BURST, MAX_SCATTER_BASE, RAT_GPR, REL_SPAN, SAMPLERS,
+    SCATTER_MASK, STORE_INDEX_MASK, TEXTURES,
 };
 use crate::chip::ChipClass;
 use crate::inst::{
@@ -127,7 +127,9 @@ fn nodes(class: ChipClass, ns: &[Node], in_loop: Option<u8>) -> Result<(), Strin
                     match f.op {
                         FetchOp::MEM_RD_SCATTER => scatter(f, literal_of(setup, 0))?,
                         FetchOp::MEM_RD_SCRATCH => scratch_read(f)?,
-                        _ => vtx(f)?,
+                        FetchOp::VTX_FETCH => vtx(f)?,
+                        _ if !*vc => tex(f)?,
+                        _ => return Err(format!("{} in a VC clause", f.op.name())),
                     }
                 }
             }
@@ -300,6 +302,34 @@ fn scatter(f: &FetchInst, x_mask: Option<u32>) -> Result<(), String> {
     } else {
         Err(format!(
             "scatter read {:08x?} outside the generator's shapes",
+            f.words
+        ))
+    }
+}
+
+/// A TEX instruction of [`TEX_OPS`] on a bound resource and sampler, from and to the random
+/// pool, with no relative GPR, ALT_CONST or index mode, no reserved DST_SEL, GPR components
+/// as sources (see `Picker::tex`), and no offsets on LD.
+fn tex(f: &FetchInst) -> Result<(), String> {
+    let [w0, w1, w2] = f.words;
+    let ok = TEX_OPS
+        .iter()
+        .any(|&(op, code)| op == f.op && bits(w0, 0, 5) == code)
+        && bits(w0, 5, 3) == 0
+        && (bits(w0, 8, 8) as usize) < TEXTURES.len()
+        && bits(w0, 16, 7) < u32::from(GPR_POOL)
+        && bits(w0, 23, 9) == 0
+        && bits(w1, 0, 7) < u32::from(GPR_POOL)
+        && bits(w1, 7, 2) == 0
+        && (0..4).all(|c| bits(w1, 9 + 3 * c, 3) != 6)
+        && (f.op != FetchOp::TEX_LD || (bits(w2, 0, 15) == 0 && bits(w1, 21, 7) == 0))
+        && (bits(w2, 15, 5) as usize) < SAMPLERS.len()
+        && (0..4).all(|c| bits(w2, 20 + 3 * c, 3) <= 5);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "TEX {:08x?} outside the generator's shapes",
             f.words
         ))
     }

@@ -5,7 +5,7 @@ use super::group::{Build, ClauseState, Picker};
 use super::{
     AluClause, Node, ATOMIC_ADDR_MASK, FETCH_GPR, FETCH_MASK, GDS_ADDR_MASK, GDS_GPR, GPR_POOL,
     LDS_ADDR_GPR, LDS_ADDR_MASK, MAX_FETCH_OFFSET, MAX_RAT_BURST, MAX_SCATTER_BASE, RAT_GPR,
-    SCATTER_MASK, STORE_INDEX_MASK,
+    SAMPLERS, SCATTER_MASK, STORE_INDEX_MASK, TEXTURES,
 };
 use crate::chip::ChipClass;
 use crate::inst::{sel, AluGroup, AluSrc, CfMem, FetchInst, KCache, LdsIdx, RatFields, Slot};
@@ -112,6 +112,17 @@ pub fn gds_ops(class: ChipClass) -> Vec<LdsOp> {
         })
         .collect()
 }
+
+/// The TEX instructions the generator emits and their TEX_INST codes (seed 000 8.3).
+pub const TEX_OPS: [(FetchOp, u32); 7] = [
+    (FetchOp::TEX_LD, 3),
+    (FetchOp::TEX_GET_TEXTURE_RESINFO, 4),
+    (FetchOp::TEX_SAMPLE, 16),
+    (FetchOp::TEX_SAMPLE_L, 17),
+    (FetchOp::TEX_SAMPLE_LB, 18),
+    (FetchOp::TEX_SAMPLE_LZ, 19),
+    (FetchOp::TEX_GATHER4, 21),
+];
 
 /// MEM_OP of a memory-read/GDS fetch instruction (VC_INST 2; tables/fetch.rs).
 fn mem_op_code(op: FetchOp) -> u32 {
@@ -220,6 +231,9 @@ impl Picker<'_> {
         ];
         let scatter = self.opts.scatter && self.rng.gen_bool(0.3);
         let scratch = self.opts.scratch && self.rng.gen_bool(0.25);
+        // TEX runs in TC clauses only.
+        let vc = self.class == ChipClass::Evergreen && self.rng.gen_bool(0.5);
+        let tex = self.opts.tex && !vc && self.rng.gen_bool(0.3);
         let mut masks = masks;
         if scatter {
             masks[0] = SCATTER_MASK;
@@ -230,11 +244,47 @@ impl Picker<'_> {
             .map(|_| match self.rng.gen_range(0..10) {
                 0..=3 if scatter => self.scatter_read(),
                 4..=6 if scratch => self.scratch_read(),
+                7..=9 if tex => self.tex(),
                 _ => self.vtx(),
             })
             .collect();
-        let vc = self.class == ChipClass::Evergreen && self.rng.gen_bool(0.5);
         Node::Fetch { setup, vc, insts }
+    }
+
+    /// A TEX instruction of [`TEX_OPS`] on resource 0-1 and sampler 0-2 from a random GPR,
+    /// with random SRC_SEL (components only), DST_SEL, coordinate types, LOD bias and (not on LD) texel offsets.
+    fn tex(&mut self) -> FetchInst {
+        let (op, inst) = *TEX_OPS.choose(self.rng).unwrap_or(&TEX_OPS[0]);
+        let res = self.rng.gen_range(0..TEXTURES.len() as u32);
+        let smp = self.rng.gen_range(0..SAMPLERS.len() as u32);
+        let w0 = inst | res << 8 | u32::from(self.rng.gen_range(0..GPR_POOL)) << 16;
+        let mut w1 = u32::from(self.rng.gen_range(0..GPR_POOL));
+        for c in 0..4 {
+            w1 |= *[0u32, 1, 2, 3, 4, 5, 7].choose(self.rng).unwrap_or(&7) << (9 + 3 * c);
+        }
+        if op != FetchOp::TEX_LD {
+            w1 |= (self.rng.gen_range(-16i32..16) as u32 & 0x7f) << 21;
+        }
+        if self.rng.gen_bool(0.7) {
+            w1 |= 0xf << 28;
+        }
+        let mut w2 = smp << 15;
+        // Sources are GPR components only: the lifter builds IR that does not verify from
+        // constant (uniform) coordinates ("shuffle of uniform value" in the quad
+        // derivatives of SAMPLE; "a uniform instruction takes no mask" for SAMPLE_LZ with
+        // x, y, z constant), lifter bugs reported rather than fixed here.
+        for c in 0..4 {
+            w2 |= self.rng.gen_range(0..=3u32) << (20 + 3 * c);
+        }
+        if op != FetchOp::TEX_LD && self.rng.gen_bool(0.3) {
+            for c in 0..3 {
+                w2 |= (self.rng.gen_range(-4i32..4) as u32 & 31) << (5 * c);
+            }
+        }
+        FetchInst {
+            op,
+            words: [w0, w1, w2],
+        }
     }
 
     /// MEM_RD_SCATTER of a VTX_READ template's element at dword

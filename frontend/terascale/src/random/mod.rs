@@ -79,7 +79,10 @@
 //! - MEM_RD_SCATTER in fetch clauses (their setup masks `R[FETCH_GPR].x` to
 //!   [`SCATTER_MASK`]); MEM_WR_SCRATCH and MEM_RD_SCRATCH, all of one ELEM_SIZE (0 or 1) per
 //!   program, indexed by any GPR (the lifter clamps scratch indices into the array);
-//! - Cayman GDS clauses of MEM_GDS ops at `R[GDS_GPR].x` (masked to [`GDS_ADDR_MASK`]).
+//! - Cayman GDS clauses of MEM_GDS ops at `R[GDS_GPR].x` (masked to [`GDS_ADDR_MASK`]);
+//! - TEX instructions (LD, GET_TEXTURE_RESINFO, SAMPLE, SAMPLE_L/LB/LZ, GATHER4) in TC
+//!   clauses on resources 0-1 ([`TEXTURES`]) and samplers 0-2 ([`SAMPLERS`]), from random
+//!   GPRs: the wrap modes keep sampled texels inside the texture and LD reads 0 outside it.
 //!
 //! Memory stays inside what the fuzz harness provides: the pool of [`POOL_BYTES`], constant
 //! buffer 0 of [`CB_DWORDS`] dwords and an LDS of [`LDS_BYTES`]. The address GPRs
@@ -97,8 +100,9 @@ mod state;
 
 pub use check::check;
 pub use group::{value_ops, EXEC_PRED_SETS};
+pub use mem::TEX_OPS;
 pub use shrink::minimise;
-pub use state::{edge_value, InitialState, CB_DWORDS, GPR_ROWS};
+pub use state::{edge_value, InitialState, Texture, CB_DWORDS, GPR_ROWS, SAMPLERS, TEXTURES};
 
 use crate::chip::ChipClass;
 use crate::decode::{decode_program, DecodeError};
@@ -232,6 +236,8 @@ pub struct GenOptions {
     pub scratch: bool,
     /// Cayman GDS clauses of MEM_GDS.
     pub gds: bool,
+    /// TEX instructions in TC clauses on the harness's textures and samplers.
+    pub tex: bool,
 }
 
 impl Default for GenOptions {
@@ -269,6 +275,7 @@ impl Default for GenOptions {
             scatter: true,
             scratch: true,
             gds: true,
+            tex: true,
         }
     }
 }
