@@ -61,6 +61,37 @@ fn time_boxed_campaign_finds_no_mismatch() {
         report.executed > report.instructions,
         "loops should execute more than they contain: {report}"
     );
+    // The lifter features the generator claims reach both engines.
+    for form in [
+        "JUMP_ANY",
+        "PUSH_WQM",
+        "ELSE_WQM",
+        "POP_WQM",
+        "REACTIVATE",
+        "REACTIVATE_WQM",
+        "ALU_REACTIVATE_BEFORE",
+        "SET_PRIORITY",
+        "LDS_DEALLOC",
+        "MOVA_INT to CF_IDX",
+        "MOVA_INT to CLAUSE_GLOBAL",
+        "SET_CF_IDX0",
+        "CLAUSE_GLOBAL read",
+        "KCACHE_BANK_INDEX_MODE",
+        "BUFFER_INDEX_MODE",
+        "MEM_RAT_CACHELESS STORE_RAW_FDENORM",
+        "MEM_RAT_CACHELESS STORE_TYPED",
+        "MEM_RAT_CACHELESS STORE_BYTE",
+        "MEM_RAT burst",
+        "MEM_RAT_CACHELESS burst",
+        "MEM_RD_SCATTER",
+        "MEM_RD_SCRATCH",
+        "MEM_WR_SCRATCH",
+        "MEM_GDS",
+        "TEX_SAMPLE",
+        "TEX_LD",
+    ] {
+        assert!(report.mix.contains_key(form), "no {form}: {report}");
+    }
 }
 
 /// An engine that runs the interpreter but flips bit 0 of R3.x lane 0 after every block that
@@ -150,15 +181,35 @@ fn planted_bug_is_minimised_into_a_reproducer() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-/// An engine that runs the interpreter but, after every block that writes memory of `space`,
-/// flips bit 0 of that memory's first byte (the pool's, or the LDS's): a planted bug only the
-/// memory comparison can see.
-struct FlipMem(MemSpace);
+/// The memory a [`FlipMem`] engine corrupts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Pool,
+    Lds,
+    Gds,
+    Private,
+}
+
+impl Target {
+    /// The space of the stores after which the engine flips a bit.
+    fn space(self) -> MemSpace {
+        match self {
+            Target::Pool | Target::Gds => MemSpace::Global,
+            Target::Lds => MemSpace::Lds,
+            Target::Private => MemSpace::Private,
+        }
+    }
+}
+
+/// An engine that runs the interpreter but, after every block that writes the target's
+/// memory space, flips bit 0 of the target memory's first byte (the pool's, the LDS's, the
+/// GDS's or lane 0's private segment): a planted bug only the memory comparison can see.
+struct FlipMem(Target);
 
 struct FlipMemProgram {
     inner: Arc<dyn Program>,
     func: Arc<Function>,
-    space: MemSpace,
+    target: Target,
 }
 
 impl Engine for FlipMem {
@@ -170,7 +221,7 @@ impl Engine for FlipMem {
         Ok(Arc::new(FlipMemProgram {
             inner: Interpreter.prepare(func.clone())?,
             func,
-            space: self.0,
+            target: self.0,
         }))
     }
 }
@@ -178,38 +229,82 @@ impl Engine for FlipMem {
 impl Program for FlipMemProgram {
     fn run_block(&self, block: Block, ctx: &mut WaveCtx<'_>) -> Result<BlockExit, Fault> {
         let exit = self.inner.run_block(block, ctx)?;
+        let space = self.target.space();
         let writes = self.func.blocks[block.index()].insts.iter().any(|i| {
-            matches!(i.kind, InstKind::Store { space, .. } | InstKind::Atomic { space, .. }
-                if space == self.space)
+            matches!(i.kind, InstKind::Store { space: s, .. } | InstKind::Atomic { space: s, .. }
+                if s == space)
         });
         if writes {
-            if self.space == MemSpace::Lds {
-                ctx.lds[0] ^= 1;
-            } else {
-                let pool = TsLayout::new(self.func.layout.wave_size).pool_base();
-                let addr = u64::from(ctx.state.uniform(pool))
-                    | u64::from(ctx.state.uniform(pool.offset(1))) << 32;
-                let mut b = [0u8];
-                if ctx.mem.read_bytes(addr, &mut b).is_ok() {
-                    let _ = ctx.mem.write_bytes(addr, &[b[0] ^ 1]);
+            let l = TsLayout::new(self.func.layout.wave_size);
+            let base = match self.target {
+                Target::Lds => {
+                    ctx.lds[0] ^= 1;
+                    return Ok(exit);
                 }
+                Target::Private => {
+                    if let Some(b) = ctx.private.first_mut() {
+                        *b ^= 1;
+                    }
+                    return Ok(exit);
+                }
+                Target::Pool => l.pool_base(),
+                Target::Gds => l.gds(),
+            };
+            let addr = u64::from(ctx.state.uniform(base))
+                | u64::from(ctx.state.uniform(base.offset(1))) << 32;
+            let mut b = [0u8];
+            if ctx.mem.read_bytes(addr, &mut b).is_ok() {
+                let _ = ctx.mem.write_bytes(addr, &[b[0] ^ 1]);
             }
         }
         Ok(exit)
     }
 }
 
-/// The pool and the LDS are compared: a planted bug in either is found and minimised to a
-/// program that still writes that memory.
+/// The pool, the LDS, the GDS window and the private memory are compared: a planted bug in
+/// any is found and minimised to a program that still writes that memory.
 #[test]
 fn planted_memory_bugs_are_found() {
-    for (space, name, what) in [
-        (MemSpace::Global, "buffer+0x0", "MEM_RAT"),
-        (MemSpace::Lds, "lds+0x0", "LDS_"),
+    let only = GenOptions {
+        rat: false,
+        lds: false,
+        gds: false,
+        scratch: false,
+        ..GenOptions::default()
+    };
+    for (target, class, name, what, hex) in [
+        (
+            Target::Pool,
+            ChipClass::Evergreen,
+            "buffer+0x0",
+            "MEM_RAT",
+            Some("pool_hex"),
+        ),
+        (
+            Target::Lds,
+            ChipClass::Evergreen,
+            "lds+0x0",
+            "LDS_",
+            Some("lds_hex"),
+        ),
+        (
+            Target::Gds,
+            ChipClass::Cayman,
+            "gds+0x0",
+            "GDS_",
+            Some("gds_hex"),
+        ),
+        (
+            Target::Private,
+            ChipClass::Evergreen,
+            "private+0x0",
+            "MEM_WR_SCRATCH",
+            None,
+        ),
     ] {
         let out = scratch(name);
         let opts = CampaignOptions {
-            classes: vec![ChipClass::Evergreen],
+            classes: vec![class],
             budget: Budget {
                 duration: Duration::from_secs(60),
                 max_programs: Some(60),
@@ -218,12 +313,14 @@ fn planted_memory_bugs_are_found() {
                 progress: false,
             },
             gen: GenOptions {
-                rat: space == MemSpace::Global,
-                lds: space == MemSpace::Lds,
-                ..GenOptions::default()
+                rat: target == Target::Pool,
+                lds: target == Target::Lds,
+                gds: target == Target::Gds,
+                scratch: target == Target::Private,
+                ..only.clone()
             },
         };
-        let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FlipMem(space)))
+        let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FlipMem(target)))
             .expect_err("the planted bug is found");
         assert!(err.contains("engines disagree"), "{err}");
         let dir = std::fs::read_dir(&out)
@@ -239,15 +336,12 @@ fn planted_memory_bugs_are_found() {
         assert!(read("program.s").contains(what), "{}", read("program.s"));
         let state: serde_json::Value =
             serde_json::from_str(&read("initial_state.json")).expect("JSON state");
-        let hex = if space == MemSpace::Lds {
-            "lds_hex"
-        } else {
-            "pool_hex"
-        };
-        assert!(
-            state[hex].as_str().is_some_and(|s| !s.is_empty()),
-            "{state}"
-        );
+        if let Some(hex) = hex {
+            assert!(
+                state[hex].as_str().is_some_and(|s| !s.is_empty()),
+                "{state}"
+            );
+        }
         let _ = std::fs::remove_dir_all(&out);
     }
 }

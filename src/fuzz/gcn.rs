@@ -11,7 +11,9 @@
 //!
 //! One wave64 runs alone ([`super::run_wave`]).
 
-use super::{compare, drive, hex, prepare, run_wave, Budget, CampaignReport, Diff, Run};
+use super::{
+    compare, drive, hex, prepare, run_wave, Budget, CampaignReport, Diff, Run, WaveMemory,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
@@ -288,7 +290,11 @@ impl Runner {
             f,
             &mut state,
             &self.mem,
-            &mut lds,
+            WaveMemory {
+                lds: &mut lds,
+                private: &mut [],
+                private_lane_bytes: 0,
+            },
             engine.name(),
             FUEL,
         );
@@ -301,6 +307,8 @@ impl Runner {
             state: Some(state),
             buffer,
             lds,
+            gds: Vec::new(),
+            private: Vec::new(),
             executed,
         }
     }

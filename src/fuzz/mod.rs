@@ -152,6 +152,9 @@ pub struct CampaignReport {
     pub skipped: u64,
     pub mismatches: u64,
     pub elapsed: std::time::Duration,
+    /// Programs run that contain each instruction form (filled by campaigns that count
+    /// their mix; printed on a second line).
+    pub mix: BTreeMap<String, u64>,
 }
 
 impl fmt::Display for CampaignReport {
@@ -190,6 +193,9 @@ impl fmt::Display for CampaignReport {
                 "; dropped as unsupported by the lifter: {}",
                 list(&self.unsupported)
             )?;
+        }
+        if !self.mix.is_empty() {
+            write!(f, "\nprograms containing: {}", list(&self.mix))?;
         }
         Ok(())
     }
@@ -246,6 +252,10 @@ pub struct Run {
     /// The memory the program can write (global buffer), after the run.
     pub buffer: Vec<u8>,
     pub lds: Vec<u8>,
+    /// The global data share's compared window after the run (empty when not modelled).
+    pub gds: Vec<u8>,
+    /// The wave's private (scratch) memory after the run (empty when it has none).
+    pub private: Vec<u8>,
     pub executed: u64,
 }
 
@@ -256,6 +266,8 @@ impl Run {
             state: None,
             buffer: Vec::new(),
             lds: Vec::new(),
+            gds: Vec::new(),
+            private: Vec::new(),
             executed: 0,
         }
     }
@@ -317,6 +329,14 @@ fn prepare(engine: &dyn Engine, f: &Arc<Function>) -> Result<Arc<dyn Program>, S
     }
 }
 
+/// A wave's memories besides guest memory: its LDS and its private segments (lane `l` owns
+/// `private[l * private_lane_bytes..][..private_lane_bytes]`).
+pub struct WaveMemory<'a> {
+    pub lds: &'a mut [u8],
+    pub private: &'a mut [u8],
+    pub private_lane_bytes: u32,
+}
+
 /// Runs one wave from block 0 until it returns, faults or runs out of `fuel` guest
 /// instructions; returns how it ended and the guest instructions executed.
 pub fn run_wave(
@@ -324,13 +344,17 @@ pub fn run_wave(
     f: &Function,
     state: &mut WaveState,
     mem: &GuestMemory,
-    lds: &mut [u8],
+    wm: WaveMemory<'_>,
     engine: &str,
     fuel: u64,
 ) -> (End, u64) {
     let mut block = Block(0);
     let mut executed = 0u64;
-    let mut private: [u8; 0] = [];
+    let WaveMemory {
+        lds,
+        private,
+        private_lane_bytes,
+    } = wm;
     loop {
         let Some(data) = f.blocks.get(block.index()) else {
             return (
@@ -347,8 +371,8 @@ pub fn run_wave(
             state: &mut *state,
             mem,
             lds: &mut *lds,
-            private: &mut private,
-            private_lane_bytes: 0,
+            private: &mut *private,
+            private_lane_bytes,
         };
         match catch_unwind(AssertUnwindSafe(|| program.run_block(block, &mut ctx))) {
             Ok(Ok(BlockExit::Jump(b) | BlockExit::Barrier(b))) => block = b,
@@ -385,6 +409,8 @@ pub fn compare(layout: &StateLayout, a: &Run, b: &Run) -> Option<Diff> {
         }
         lines.extend(byte_diffs("buffer", &a.buffer, &b.buffer));
         lines.extend(byte_diffs("lds", &a.lds, &b.lds));
+        lines.extend(byte_diffs("gds", &a.gds, &b.gds));
+        lines.extend(byte_diffs("private", &a.private, &b.private));
     }
     (outcome_differs || !lines.is_empty()).then(|| Diff {
         reference: a.end.clone(),

@@ -1,23 +1,32 @@
 //! Differential fuzzing of the TeraScale path (see [`super`] for what is compared): seeded
 //! random programs ([`wavejit_terascale::random`]: nested control flow with loops, calls and
 //! the ALU_* CF forms, instruction groups with PV/PS, kcache, literals, predicates and
-//! relative addressing, fetch clauses, RAT stores and atomics, LDS ops) on a chip of each
-//! class. Each run gets its own guest memory: the pool buffer ([`random::POOL_BYTES`], at
-//! `pool_base`: fetch buffer 1 and RAT 0) and the constant buffers, plus an LDS of
-//! [`random::LDS_BYTES`]; the pool and the LDS are compared after the run.
+//! relative addressing, CF_IDX and CLAUSE_GLOBAL, fetch clauses with scatter and scratch
+//! reads and TEX instructions, RAT stores and atomics, scratch writes, LDS ops, Cayman GDS
+//! clauses and the Cayman WQM/REACTIVATE CF forms) on a chip of each class. Each run gets its own guest memory: the
+//! pool buffer ([`random::POOL_BYTES`], at `pool_base`: fetch buffer 1 and RAT 0), the
+//! constant buffers and the GDS ([`GDS_BYTES`] at the `gds` cell, its first
+//! [`random::GDS_WINDOW`] bytes from the initial state), the textures of
+//! [`random::TEXTURES`] with their resource and sampler tables, plus an LDS of [`random::LDS_BYTES`]
+//! and the private segments the program's scratch accesses need
+//! ([`scratch_lane_bytes`], zero at the start); the pool, the LDS, the GDS window and the
+//! private memory are compared after the run.
 //! A disagreement is minimised with [`random::minimise`] and written as a reproducer
-//! directory ([`write_reproducer`]). A program the lifter rejects as unsupported is skipped and
-//! counted; any other lifter error, or IR that does not verify, is a failure (the generator
-//! emits only valid programs).
-use super::{compare, drive, prepare, run_wave, Budget, CampaignReport, Diff, Run};
+//! directory ([`write_reproducer`]). The generator emits only programs the lifter takes, so
+//! any lifter error (unsupported included), or IR that does not verify, is a failure.
+use super::{compare, drive, prepare, run_wave, Budget, CampaignReport, Diff, Run, WaveMemory};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wavejit_ir::Function;
 use wavejit_runtime::{Engine, GuestMemory, WaveState};
+use wavejit_terascale::inst::{CfInst, ClauseBody, Program};
 use wavejit_terascale::launch::wave_size;
-use wavejit_terascale::lift::{lift, LiftConfig, LiftError, TsLayout};
+use wavejit_terascale::lift::state::GDS_BYTES;
+use wavejit_terascale::lift::{lift, scratch_lane_bytes, LiftConfig, TsLayout};
 use wavejit_terascale::random::{self, GenOptions, InitialState, RandomProgram, GPR_ROWS};
-use wavejit_terascale::{print_program, Chip, ChipClass};
+use wavejit_terascale::tables::FetchOp;
+use wavejit_terascale::{print_program, AluOp, Chip, ChipClass};
 
 /// Guest instructions one run may execute (generated loops run at most a few trips).
 pub const FUEL: u64 = 200_000;
@@ -106,8 +115,8 @@ impl Case {
 
 /// What lifting a case gave.
 enum Lifted {
-    Function(Arc<Function>),
-    Unsupported(String),
+    /// The function and the private bytes per lane its scratch accesses need.
+    Function(Arc<Function>, u32),
     Failure(String),
 }
 
@@ -124,10 +133,9 @@ fn lift_case(case: &Case) -> Lifted {
     };
     match lift(&program, &cfg) {
         Ok(f) => match wavejit_ir::verify::verify(&f) {
-            Ok(()) => Lifted::Function(Arc::new(f)),
+            Ok(()) => Lifted::Function(Arc::new(f), scratch_lane_bytes(&program)),
             Err(e) => Lifted::Failure(format!("lifted IR does not verify: {e}")),
         },
-        Err(e @ LiftError::Unsupported { .. }) => Lifted::Unsupported(e.to_string()),
         Err(e) => Lifted::Failure(e.to_string()),
     }
 }
@@ -147,24 +155,25 @@ impl Runner {
     }
 
     /// How the engines' runs of a lifted case differ (`None`: they agree).
-    fn compare_runs(&self, case: &Case, f: &Arc<Function>) -> (Option<Diff>, Run) {
-        let a = run(&*self.reference, case, f);
-        let b = run(&*self.candidate, case, f);
+    fn compare_runs(&self, case: &Case, f: &Arc<Function>, lane_bytes: u32) -> (Option<Diff>, Run) {
+        let a = run(&*self.reference, case, f, lane_bytes);
+        let b = run(&*self.candidate, case, f, lane_bytes);
         (compare(&f.layout, &a, &b), a)
     }
 
     /// Lifts and runs `case`; `None` if the engines agree or the case does not lift.
     pub fn diff(&self, case: &Case) -> Option<Diff> {
         match lift_case(case) {
-            Lifted::Function(f) => self.compare_runs(case, &f).0,
+            Lifted::Function(f, lane_bytes) => self.compare_runs(case, &f, lane_bytes).0,
             _ => None,
         }
     }
 }
 
-/// One engine's run of a case: the wave state from `case.init`, the pool and the constant
-/// buffers in guest memory, the LDS from `case.init`; the pool and the LDS are read back.
-fn run(engine: &dyn Engine, case: &Case, f: &Arc<Function>) -> Run {
+/// One engine's run of a case: the wave state from `case.init`, the pool, the constant
+/// buffers and the GDS in guest memory, the LDS from `case.init`, zeroed private segments of
+/// `lane_bytes`; the pool, the LDS, the GDS window and the private memory are read back.
+fn run(engine: &dyn Engine, case: &Case, f: &Arc<Function>, lane_bytes: u32) -> Run {
     let program = match prepare(engine, f) {
         Ok(p) => p,
         Err(why) => return Run::failed(why),
@@ -186,6 +195,18 @@ fn run(engine: &dyn Engine, case: &Case, f: &Arc<Function>) -> Run {
             Err(e) => return Run::failed(format!("constant buffer {b}: {e}")),
         }
     }
+    let gds = match mem.alloc(u64::from(GDS_BYTES), 256) {
+        Ok(a) => a,
+        Err(e) => return Run::failed(format!("GDS: {e}")),
+    };
+    let gds_window = st.gds_bytes();
+    if let Err(e) = mem.write_bytes(gds, &gds_window) {
+        return Run::failed(format!("GDS setup: {e}"));
+    }
+    let (resources, samplers) = match tex_tables(&mut mem, st) {
+        Ok(t) => t,
+        Err(why) => return Run::failed(why),
+    };
     let l = TsLayout::new(f.layout.wave_size);
     let mut w = WaveState::new(Arc::new(f.layout.clone()));
     for n in 0..GPR_ROWS {
@@ -201,20 +222,35 @@ fn run(engine: &dyn Engine, case: &Case, f: &Arc<Function>) -> Run {
     };
     pair(&mut w, l.active(), st.active);
     pair(&mut w, l.pool_base(), pool);
+    pair(&mut w, l.gds(), gds);
+    pair(&mut w, l.tex_resources(), resources);
+    pair(&mut w, l.tex_samplers(), samplers);
     for (b, &addr) in cbs.iter().enumerate() {
         pair(&mut w, l.const_buffer(b as u32), addr);
     }
     let mut lds = st.lds_bytes();
-    let (end, executed) = run_wave(&*program, f, &mut w, &mem, &mut lds, engine.name(), FUEL);
+    let mut private = vec![0u8; f.layout.wave_size as usize * lane_bytes as usize];
+    let wm = WaveMemory {
+        lds: &mut lds,
+        private: &mut private,
+        private_lane_bytes: lane_bytes,
+    };
+    let (end, executed) = run_wave(&*program, f, &mut w, &mem, wm, engine.name(), FUEL);
     let mut buffer = vec![0u8; pool_bytes.len()];
     if let Err(e) = mem.read_bytes(pool, &mut buffer) {
         return Run::failed(format!("pool readback: {e}"));
+    }
+    let mut gds_after = vec![0u8; gds_window.len()];
+    if let Err(e) = mem.read_bytes(gds, &mut gds_after) {
+        return Run::failed(format!("GDS readback: {e}"));
     }
     Run {
         end,
         state: Some(w),
         buffer,
         lds,
+        gds: gds_after,
+        private,
         executed,
     }
 }
@@ -233,14 +269,8 @@ pub fn run_campaign(
         class_name,
         |class, seed, report| {
             let case = Case::new(class, seed, &opts.gen)?;
-            let f = match lift_case(&case) {
-                Lifted::Function(f) => f,
-                Lifted::Unsupported(why) => {
-                    report.skipped += 1;
-                    let what = why.split(": ").last().unwrap_or(&why).to_string();
-                    *report.unsupported.entry(what).or_default() += 1;
-                    return Ok(());
-                }
+            let (f, lane_bytes) = match lift_case(&case) {
+                Lifted::Function(f, lane_bytes) => (f, lane_bytes),
                 Lifted::Failure(msg) => {
                     report.mismatches += 1;
                     let small = case.minimised(|c| matches!(lift_case(c), Lifted::Failure(_)));
@@ -254,8 +284,13 @@ pub fn run_campaign(
             };
             report.programs += 1;
             report.instructions += case.program.instructions() as u64;
+            if let Ok(p) = case.program.lower() {
+                for form in forms(&p) {
+                    *report.mix.entry(form).or_default() += 1;
+                }
+            }
             *report.per_gen.entry(class_name(class)).or_default() += 1;
-            let (diff, a) = runner.compare_runs(&case, &f);
+            let (diff, a) = runner.compare_runs(&case, &f, lane_bytes);
             report.executed += a.executed;
             let Some(diff) = diff else {
                 report.count_outcome(&a.end);
@@ -276,10 +311,106 @@ pub fn run_campaign(
     )
 }
 
+/// The instruction forms a program contains: its CF instructions (ALU_EXTENDED and RAT
+/// instructions by form), fetch-clause instructions, and the ALU forms that name a feature
+/// rather than a value op (LDS, flags, the CF index writes and reads, indexed resources).
+fn forms(p: &Program) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for e in &p.cf {
+        match e.inst {
+            CfInst::Word(w) => {
+                out.insert(w.op.name().to_string());
+            }
+            CfInst::Alu(a) => {
+                out.insert(a.op.name().to_string());
+                if let Some(x) = a.ext {
+                    out.insert("ALU_EXTENDED".into());
+                    if x.bank_index_mode.iter().any(|&m| m != 0) {
+                        out.insert("KCACHE_BANK_INDEX_MODE".into());
+                    }
+                }
+            }
+            CfInst::Mem(m) => match m.rat {
+                Some(r) => {
+                    out.insert(format!("{} {}", m.op.name(), r.inst.name()));
+                    if m.burst_count > 0 {
+                        out.insert(format!("{} burst", m.op.name()));
+                    }
+                }
+                None => {
+                    out.insert(m.op.name().to_string());
+                }
+            },
+        }
+    }
+    for c in &p.clauses {
+        match &c.body {
+            ClauseBody::Fetch(f) => {
+                for f in f {
+                    out.insert(f.op.name().to_string());
+                    if f.op == FetchOp::VTX_FETCH && (f.words[2] >> 21) & 3 != 0 {
+                        out.insert("BUFFER_INDEX_MODE".into());
+                    }
+                }
+            }
+            ClauseBody::Alu(groups) => {
+                for i in groups.iter().flat_map(|g| &g.insts) {
+                    let name = match i.op {
+                        AluOp::MOVA_INT => match i.mova_dst(p.class) {
+                            Some(2 | 3) => "MOVA_INT to CF_IDX",
+                            Some(4..=7) => "MOVA_INT to CLAUSE_GLOBAL",
+                            _ => "MOVA_INT",
+                        },
+                        AluOp::LDS_IDX_OP
+                        | AluOp::SET_CF_IDX0
+                        | AluOp::SET_CF_IDX1
+                        | AluOp::STORE_FLAGS
+                        | AluOp::LOAD_STORE_FLAGS
+                        | AluOp::GROUP_BARRIER => i.op.name(),
+                        _ => "",
+                    };
+                    if !name.is_empty() {
+                        out.insert(name.to_string());
+                    }
+                    if i.src.iter().any(|s| s.sel == 225) && p.class == ChipClass::Cayman {
+                        out.insert("CLAUSE_GLOBAL read".into());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 fn case_dir(out: &Path, case: &Case) -> Result<PathBuf, std::io::Error> {
     let dir = out.join(format!("{}-seed{}", class_name(case.class()), case.seed));
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
+}
+
+/// The textures of `st` ([`random::TEXTURES`], 256-byte aligned) and the resource and sampler
+/// tables naming them; returns the tables' guest addresses.
+fn tex_tables(mem: &mut GuestMemory, st: &InitialState) -> Result<(u64, u64), String> {
+    let mut resources = Vec::new();
+    for (t, texels) in random::TEXTURES.iter().zip(&st.texels) {
+        let bytes: Vec<u8> = texels.iter().flat_map(|d| d.to_le_bytes()).collect();
+        let base = mem
+            .alloc_bytes(&bytes, 256)
+            .map_err(|e| format!("texture: {e}"))?;
+        resources.extend(t.resource_words(base).iter().flat_map(|d| d.to_le_bytes()));
+    }
+    let samplers: Vec<u8> = random::SAMPLERS
+        .iter()
+        .flatten()
+        .flat_map(|d| d.to_le_bytes())
+        .collect();
+    let r = mem
+        .alloc_bytes(&resources, 256)
+        .map_err(|e| format!("resource table: {e}"))?;
+    let s = mem
+        .alloc_bytes(&samplers, 256)
+        .map_err(|e| format!("sampler table: {e}"))?;
+    Ok((r, s))
 }
 
 /// `initial_state.json`: every GPR row the programs read, the active mask, the constant
@@ -310,7 +441,10 @@ fn state_json(case: &Case) -> serde_json::Value {
         "const_buffers_hex": cbs,
         "pool_hex": super::hex(&st.pool_bytes()),
         "lds_hex": super::hex(&st.lds_bytes()),
-        "note": "the pool is fetch buffer 1 and RAT 0 (pool_base); the LDS starts at byte 0",
+        "gds_hex": super::hex(&st.gds_bytes()),
+        "texels_hex": st.texels.iter().map(|t| super::hex(&t.iter().flat_map(|d| d.to_le_bytes()).collect::<Vec<u8>>())).collect::<Vec<String>>(),
+        "note": "the pool is fetch buffer 1 and RAT 0 (pool_base); the LDS starts at byte 0; \
+                 gds_hex is the start of the 64 KiB GDS (the rest is zero); scratch starts zero",
     })
 }
 

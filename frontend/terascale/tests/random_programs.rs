@@ -9,7 +9,7 @@ use wavejit_terascale::random::{
     self, check, generate, minimise, program_and_state, value_ops, AluClause, GenOptions,
     InitialState, Node, RandomProgram, CB_DWORDS, GPR_ROWS, LDS_BYTES, POOL_BYTES,
 };
-use wavejit_terascale::tables::{self, CfAluOp, CfMemOp, CfOp, SlotRule};
+use wavejit_terascale::tables::{self, CfAluOp, CfMemOp, CfOp, FetchOp, RatInst, SlotRule};
 use wavejit_terascale::{decode_program, encode_program, AluOp, ChipClass};
 
 const SEEDS: u64 = 2000;
@@ -170,10 +170,23 @@ fn every_claimed_cf_op_is_generated() {
         CfOp::TC.name(),
         CfMemOp::MEM_RAT.name(),
         CfMemOp::MEM_RAT_CACHELESS.name(),
+        CfMemOp::MEM_WR_SCRATCH.name(),
     ];
     for class in ChipClass::ALL {
         let mut own = match class {
-            ChipClass::Cayman => vec![CfOp::END.name()],
+            ChipClass::Cayman => vec![
+                CfOp::END.name(),
+                CfOp::JUMP_ANY.name(),
+                CfOp::PUSH_WQM.name(),
+                CfOp::POP_WQM.name(),
+                CfOp::ELSE_WQM.name(),
+                CfOp::REACTIVATE.name(),
+                CfOp::REACTIVATE_WQM.name(),
+                CfAluOp::ALU_REACTIVATE_BEFORE.name(),
+                CfOp::SET_PRIORITY.name(),
+                CfOp::LDS_DEALLOC.name(),
+                CfOp::GDS.name(),
+            ],
             ChipClass::Evergreen => vec![
                 CfOp::NOP.name(),
                 CfOp::VC.name(),
@@ -316,13 +329,20 @@ fn loops_are_bounded_by_their_counter() {
                     walk(body, true, loops);
                 }
                 Node::If {
+                    push,
                     then_body,
                     else_body,
                     ..
                 } => {
+                    // Whole-quad widening in a loop would wake lanes without a counter.
+                    assert!(!(in_loop && *push == random::Push::PushWqmThenAlu));
                     walk(then_body, in_loop, loops);
                     walk(else_body.as_deref().unwrap_or(&[]), in_loop, loops);
                 }
+                Node::JumpAny { body, .. } => walk(body, in_loop, loops),
+                // "Do not do this inside a loop" (lift/cf.rs).
+                Node::CfWord(CfOp::REACTIVATE | CfOp::REACTIVATE_WQM)
+                | Node::AluReactivate { .. } => assert!(!in_loop),
                 Node::Break(_) | Node::Continue(_) | Node::AluBreak(_) | Node::AluContinue(_) => {
                     assert!(in_loop)
                 }
@@ -332,7 +352,12 @@ fn loops_are_bounded_by_their_counter() {
                     assert!(!in_loop);
                     walk(body, false, loops)
                 }
-                Node::Alu(_) | Node::Fetch { .. } | Node::Rat { .. } => {}
+                Node::Alu(_)
+                | Node::Fetch { .. }
+                | Node::Rat { .. }
+                | Node::CfWord(_)
+                | Node::Scratch(_)
+                | Node::Gds { .. } => {}
             }
         }
     }
@@ -364,6 +389,8 @@ fn generation_is_deterministic_and_options_are_honoured() {
         barrier: false,
         kill: false,
         flags: false,
+        scratch: false,
+        cf_index: false,
         ..GenOptions::default()
     };
     for seed in 0..200 {
@@ -547,7 +574,9 @@ fn each_node(nodes: &[Node], f: &mut impl FnMut(&Node)) {
                 each_node(then_body, f);
                 each_node(else_body.as_deref().unwrap_or(&[]), f);
             }
-            Node::Loop { body, .. } | Node::Call { body, .. } => each_node(body, f),
+            Node::Loop { body, .. } | Node::Call { body, .. } | Node::JumpAny { body, .. } => {
+                each_node(body, f)
+            }
             _ => {}
         }
     }
@@ -593,10 +622,35 @@ fn memory_accesses_stay_inside_the_buffers() {
                 Node::Fetch { setup, insts, .. } => {
                     for f in insts {
                         counts[0] += 1;
+                        let [w0, _, w2] = f.words;
+                        if f.op == FetchOp::MEM_RD_SCRATCH || f.op.name().starts_with("TEX_") {
+                            // Private memory (the lifter clamps the index into the array) and
+                            // textures (wrap modes; LD reads 0 outside).
+                            continue;
+                        }
+                        if f.op == FetchOp::MEM_RD_SCATTER {
+                            // Dword ARRAY_BASE + INDEXED * R.x + step * (ELEM_SIZE + 1).
+                            let (_, bytes) = vtx_element(f.data_format());
+                            let idx = if w0 >> 12 & 1 == 1 {
+                                mask_of(setup, 0)
+                            } else {
+                                0
+                            };
+                            let last = (w0 >> 26 & 15) * ((w0 >> 5 & 3) + 1);
+                            let end = 4 * ((w2 & 0x1fff) + idx + last) + bytes;
+                            assert!(end <= POOL_BYTES, "{class:?} seed {seed}: scatter to {end}");
+                            continue;
+                        }
                         let (comp, bytes) = vtx_element(f.data_format());
                         let base = mask_of(setup, f.src_sel_x());
                         let end = base + u32::from(f.offset()) + bytes;
-                        let size = if f.buffer_id() == 1 { POOL_BYTES } else { cb0 };
+                        // With BUFFER_INDEX_MODE, buffer 1 + CF_IDX (0 or 2) is the pool
+                        // or constant buffer 0 (buffer 3).
+                        let size = match (f.buffer_id(), w2 >> 21 & 3) {
+                            (1, 0) => POOL_BYTES,
+                            (1, _) => POOL_BYTES.min(cb0),
+                            _ => cb0,
+                        };
                         assert!(end <= size, "{class:?} seed {seed}: fetch ends at {end}");
                         assert_eq!(base % comp, 0, "{class:?} seed {seed}: mask {base:#x}");
                         assert_eq!(u32::from(f.offset()) % comp, 0);
@@ -605,13 +659,37 @@ fn memory_accesses_stay_inside_the_buffers() {
                 Node::Rat { setup, mem } => {
                     counts[1] += 1;
                     let idx = mask_of(setup, 0);
-                    let store = mem.op == CfMemOp::MEM_RAT_CACHELESS;
-                    let end = if store { 4 * (idx + 4) } else { idx + 4 };
+                    let r = mem.rat.expect("RAT fields").inst;
+                    // Index units (lift/mem.rs): bytes for the atomics and NOP_RTN, dwords
+                    // for MSKOR and STORE_TYPED, the element for the stores; four channels.
+                    let (unit, span, bytes) = match r {
+                        RatInst::STORE_SHORT => (2, 8, false),
+                        RatInst::STORE_BYTE => (1, 4, false),
+                        RatInst::STORE_DWORD
+                        | RatInst::STORE_RAW
+                        | RatInst::STORE_RAW_FDENORM
+                        | RatInst::STORE_TYPED
+                        | RatInst::MSKOR => (4, 16, false),
+                        _ => (1, 4, true),
+                    };
+                    let stride = if mem.op == CfMemOp::MEM_RAT_CACHELESS {
+                        u32::from(mem.array_size & 0xff) + 1
+                    } else {
+                        u32::from(mem.elem_size) + 1
+                    };
+                    let end = unit * idx + 4 * stride * u32::from(mem.burst_count) + span;
                     assert!(
                         end <= POOL_BYTES,
                         "{class:?} seed {seed}: RAT ends at {end}"
                     );
-                    assert!(store || idx.is_multiple_of(4));
+                    assert!(!bytes || idx.is_multiple_of(4));
+                }
+                Node::Gds { setup, .. } => {
+                    let end = mask_of(setup, 0) + 4;
+                    assert!(
+                        end <= random::GDS_WINDOW,
+                        "{class:?} seed {seed}: GDS {end}"
+                    );
                 }
                 _ => {}
             });
@@ -654,6 +732,49 @@ fn memory_accesses_stay_inside_the_buffers() {
     assert!(counts.iter().all(|&n| n > 100), "{counts:?}");
 }
 
+/// The CF index writes and reads of an ALU instruction: `SET_CF_IDX*`, `MOVA_DST n` (Cayman
+/// MOVA_INT to CF_IDX or CLAUSE_GLOBAL), `CLAUSE_GLOBAL read` (SRC_SEL 225).
+fn index_features(class: ChipClass, i: &wavejit_terascale::inst::AluInst) -> Vec<String> {
+    let mut out = Vec::new();
+    if matches!(i.op, AluOp::SET_CF_IDX0 | AluOp::SET_CF_IDX1) {
+        out.push(i.op.name().to_string());
+    }
+    if let Some(d @ 2..) = i.mova_dst(class) {
+        out.push(format!("MOVA_DST {d}"));
+    }
+    let n = tables::alu_info(i.op).srcs as usize;
+    if class == ChipClass::Cayman && i.src[..n.min(3)].iter().any(|s| s.sel == 225) {
+        out.push("CLAUSE_GLOBAL read".into());
+    }
+    out
+}
+
+/// The indexed resources of a program: `bank index m` (KCACHE_BANK_INDEX_MODE m) and
+/// `buffer index m` (VTX BUFFER_INDEX_MODE m).
+fn resource_index_features(p: &Program) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in &p.cf {
+        if let CfInst::Alu(a) = e.inst {
+            for m in a.ext.map_or([0; 4], |x| x.bank_index_mode) {
+                if m != 0 {
+                    out.push(format!("bank index {m}"));
+                }
+            }
+        }
+    }
+    for c in &p.clauses {
+        if let ClauseBody::Fetch(f) = &c.body {
+            for f in f.iter().filter(|f| f.op == FetchOp::VTX_FETCH) {
+                let m = f.words[2] >> 21 & 3;
+                if m != 0 {
+                    out.push(format!("buffer index {m}"));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Over the seeds: every VTX_READ template from both buffers (and the SRC_SEL_X, DST_SEL and
 /// signed variations), both RAT stores' COMP_MASKs and every RAT atomic of the class, every
 /// LDS op of the class with the queue read in both halves, popped and peeked, GROUP_BARRIER,
@@ -661,7 +782,7 @@ fn memory_accesses_stay_inside_the_buffers() {
 #[test]
 fn memory_and_special_ops_occur() {
     use wavejit_terascale::inst::sel;
-    use wavejit_terascale::tables::{LdsOp, RatInst, NA};
+    use wavejit_terascale::tables::{LdsOp, NA};
     for class in ChipClass::ALL {
         let mut seen: BTreeSet<String> = BTreeSet::new();
         each_program(class, 600, |_, rp, p| {
@@ -682,9 +803,42 @@ fn memory_and_special_ops_occur() {
                     let r = mem.rat.expect("RAT fields");
                     seen.insert(format!("{r:?}", r = r.inst));
                     seen.insert(format!("mask{}", mem.comp_mask));
+                    if mem.burst_count > 0 {
+                        seen.insert(format!("burst {}", mem.op.name()));
+                    }
+                }
+                Node::Scratch(m) => {
+                    seen.insert(format!("scratch write es{}", m.elem_size));
                 }
                 _ => {}
             });
+            seen.extend(resource_index_features(p));
+            for c in &p.clauses {
+                if let ClauseBody::Fetch(f) = &c.body {
+                    for f in f {
+                        match f.op {
+                            FetchOp::MEM_RD_SCATTER => {
+                                seen.insert(format!("scatter es{}", f.words[0] >> 5 & 3));
+                            }
+                            FetchOp::MEM_RD_SCRATCH => {
+                                seen.insert(format!("scratch read es{}", f.words[0] >> 5 & 3));
+                            }
+                            FetchOp::MEM_GDS => {
+                                seen.insert(format!("gds{}", f.words[1] >> 9 & 63));
+                            }
+                            op if op.name().starts_with("TEX_") => {
+                                seen.insert(op.name().to_string());
+                                seen.insert(format!(
+                                    "res{} smp{}",
+                                    f.words[0] >> 8 & 255,
+                                    f.words[2] >> 15 & 31
+                                ));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
             for c in &p.clauses {
                 let ClauseBody::Alu(groups) = &c.body else {
                     continue;
@@ -693,6 +847,7 @@ fn memory_and_special_ops_occur() {
                     if let Some(l) = i.lds {
                         seen.insert(format!("{:?}", l.op));
                     }
+                    seen.extend(index_features(class, i));
                     if i.op == AluOp::GROUP_BARRIER
                         || i.op.name().starts_with("KILL")
                         || i.op.name().ends_with("STORE_FLAGS")
@@ -747,7 +902,80 @@ fn memory_and_special_ops_occur() {
             .map(|s| format!("oq{s}")),
         );
         want.push("GROUP_BARRIER".into());
+        want.extend(
+            match class {
+                ChipClass::Evergreen => vec!["SET_CF_IDX0", "SET_CF_IDX1"],
+                ChipClass::Cayman => vec![
+                    "MOVA_DST 2",
+                    "MOVA_DST 3",
+                    "MOVA_DST 4",
+                    "MOVA_DST 7",
+                    "CLAUSE_GLOBAL read",
+                ],
+            }
+            .into_iter()
+            .map(String::from),
+        );
+        want.extend(
+            [
+                "bank index 1",
+                "bank index 2",
+                "buffer index 1",
+                "buffer index 2",
+            ]
+            .map(String::from),
+        );
         want.extend(["STORE_FLAGS", "LOAD_STORE_FLAGS"].map(String::from));
+        want.extend(["MEM_RAT", "MEM_RAT_CACHELESS"].map(|f| format!("burst {f}")));
+        want.extend(
+            [RatInst::STORE_TYPED, RatInst::NOP_RTN, RatInst::MSKOR].map(|r| format!("{r:?}")),
+        );
+        want.extend(
+            match class {
+                ChipClass::Evergreen => vec![
+                    RatInst::STORE_RAW_FDENORM,
+                    RatInst::CMPXCHG_FLT,
+                    RatInst::CMPXCHG_FLT_RTN,
+                ],
+                ChipClass::Cayman => vec![RatInst::STORE_SHORT, RatInst::STORE_BYTE],
+            }
+            .iter()
+            .map(|r| format!("{r:?}")),
+        );
+        for es in [0, 1] {
+            want.push(format!("scratch write es{es}"));
+            want.push(format!("scratch read es{es}"));
+        }
+        want.extend(["scatter es0", "scatter es1", "scatter es3"].map(String::from));
+        want.extend(random::TEX_OPS.iter().map(|(op, _)| op.name().to_string()));
+        for r in 0..random::TEXTURES.len() {
+            for smp in 0..random::SAMPLERS.len() {
+                want.push(format!("res{r} smp{smp}"));
+            }
+        }
+        if class == ChipClass::Cayman {
+            // Every GDS op the GDS lifter takes (the LDS ops without REL/2 forms or a
+            // second address), by its code.
+            want.extend(
+                tables::lds_rows()
+                    .iter()
+                    .filter(|r| r.opcode[class.index()] != NA)
+                    .filter(|r| {
+                        !matches!(
+                            r.op,
+                            LdsOp::ATOMIC_ORDERED_ALLOC_RET
+                                | LdsOp::WRITE_REL
+                                | LdsOp::WRITE2
+                                | LdsOp::READ_REL_RET
+                                | LdsOp::XCHG_REL_RET
+                                | LdsOp::XCHG2_RET
+                                | LdsOp::READ2_RET
+                                | LdsOp::READWRITE_RET
+                        )
+                    })
+                    .map(|r| format!("gds{}", r.opcode[class.index()])),
+            );
+        }
         want.extend(
             [
                 "KILLE",
@@ -857,6 +1085,97 @@ fn each_new_switch_removes_its_shape() {
             },
             &["ALU_EXTENDED"],
         ),
+        (
+            GenOptions {
+                wqm_branches: false,
+                ..d.clone()
+            },
+            &["JUMP_ANY", "PUSH_WQM", "POP_WQM", "ELSE_WQM"],
+        ),
+        (
+            GenOptions {
+                reactivate: false,
+                ..d.clone()
+            },
+            &["REACTIVATE", "REACTIVATE_WQM", "ALU_REACTIVATE_BEFORE"],
+        ),
+        (
+            GenOptions {
+                cf_nops: false,
+                ..d.clone()
+            },
+            &["SET_PRIORITY", "LDS_DEALLOC"],
+        ),
+        (
+            GenOptions {
+                rat_forms: false,
+                ..d.clone()
+            },
+            &[
+                "STORE_TYPED",
+                "NOP_RTN",
+                "MSKOR",
+                "CMPXCHG_FLT",
+                "STORE_RAW_FDENORM",
+                "STORE_SHORT",
+                "STORE_BYTE",
+                "burst",
+            ],
+        ),
+        (
+            GenOptions {
+                scatter: false,
+                ..d.clone()
+            },
+            &["MEM_RD_SCATTER"],
+        ),
+        (
+            GenOptions {
+                scratch: false,
+                ..d.clone()
+            },
+            &["MEM_WR_SCRATCH", "MEM_RD_SCRATCH"],
+        ),
+        (
+            GenOptions {
+                gds: false,
+                ..d.clone()
+            },
+            &["GDS", "MEM_GDS"],
+        ),
+        (
+            GenOptions {
+                tex: false,
+                ..d.clone()
+            },
+            &[
+                "TEX_LD",
+                "TEX_GET_TEXTURE_RESINFO",
+                "TEX_SAMPLE",
+                "TEX_SAMPLE_L",
+                "TEX_SAMPLE_LB",
+                "TEX_SAMPLE_LZ",
+                "TEX_GATHER4",
+            ],
+        ),
+        (
+            GenOptions {
+                cf_index: false,
+                ..d.clone()
+            },
+            &[
+                "SET_CF_IDX0",
+                "SET_CF_IDX1",
+                "MOVA_DST 2",
+                "MOVA_DST 3",
+                "MOVA_DST 4",
+                "CLAUSE_GLOBAL read",
+                "bank index 1",
+                "bank index 2",
+                "buffer index 1",
+                "buffer index 2",
+            ],
+        ),
     ];
     for (opts, gone) in cases {
         for class in ChipClass::ALL {
@@ -865,7 +1184,28 @@ fn each_new_switch_removes_its_shape() {
                 let l = p.lower().expect("lowers");
                 let mut names = cf_ops(&l);
                 names.extend(ops_of(&l).iter().map(|o| o.name().to_string()));
+                names.extend(resource_index_features(&l));
                 for c in &l.clauses {
+                    if let ClauseBody::Alu(groups) = &c.body {
+                        for i in groups.iter().flat_map(|g| &g.insts) {
+                            names.extend(index_features(class, i));
+                        }
+                    }
+                }
+                for e in &l.cf {
+                    if let CfInst::Mem(m) = e.inst {
+                        if let Some(r) = m.rat {
+                            names.insert(format!("{:?}", r.inst));
+                        }
+                        if m.burst_count > 0 && m.rat.is_some() {
+                            names.insert("burst".into());
+                        }
+                    }
+                }
+                for c in &l.clauses {
+                    if let ClauseBody::Fetch(f) = &c.body {
+                        names.extend(f.iter().map(|f| f.op.name().to_string()));
+                    }
                     if let ClauseBody::Alu(groups) = &c.body {
                         let al = groups
                             .iter()

@@ -2,19 +2,26 @@
 //! tree so the minimiser can reject an edit that breaks one, then the layout round trip.
 use super::group::{
     float_in, float_out, four_slot_wide, is_kill, is_pred_set, literal_count, produces_pv,
-    LOOP_INDEX_SEL,
+    CLAUSE_GLOBAL_SEL, LOOP_INDEX_SEL,
 };
-use super::mem::{lds_max_offset, lds_returns_b, lds_src1_is_address, rat_store, RAT_ATOMICS};
+use super::mem::{
+    gds_ops, is_generated_atomic, is_generated_store, lds_max_offset, lds_returns_b,
+    lds_src1_is_address, rat_index_mask, TEX_OPS,
+};
 use super::{
-    AluClause, GenError, Node, RandomProgram, ATOMIC_ADDR_MASK, CONST_BUFFERS, COUNTER_GPR,
-    FETCH_GPR, FETCH_MASK, GPR_POOL, KCACHE_LINES, LDS_ADDR_GPR, LDS_ADDR_MASK, MAX_FETCH_OFFSET,
-    RAT_GPR, REL_SPAN, STORE_INDEX_MASK,
+    AluClause, GenError, Node, Push, RandomProgram, CF_IDX_MASK, CONST_BUFFERS, COUNTER_GPR,
+    FETCH_GPR, FETCH_MASK, GDS_ADDR_MASK, GDS_GPR, GPR_POOL, KCACHE_LINES, LDS_ADDR_GPR,
+    LDS_ADDR_MASK, MAX_FETCH_OFFSET, MAX_RAT_BURST, MAX_SCATTER_BASE, RAT_GPR, REL_SPAN, SAMPLERS,
+    SCATTER_MASK, STORE_INDEX_MASK, TEXTURES,
 };
 use crate::chip::ChipClass;
-use crate::inst::{sel, AluGroup, AluInst, CfMem, FetchInst, Program, Slot};
+use crate::inst::{
+    bits, sel, AluGroup, AluInst, CfInst, CfMem, ClauseBody, FetchInst, Program, Slot,
+};
 use crate::lift::{alu_form, AluForm};
 use crate::opcode::AluOp;
 use crate::tables;
+use crate::tables::{lds_by_code, CfOp};
 use crate::tables::{lds_info, CfMemOp, FetchOp};
 use std::collections::VecDeque;
 
@@ -30,7 +37,30 @@ enum Role {
 /// Checks every rule and lays the program out; the result is the decoded-equal [`Program`].
 pub fn check(p: &RandomProgram) -> Result<Program, GenError> {
     nodes(p.class, &p.nodes, None).map_err(GenError::Invalid)?;
-    p.lower()
+    let l = p.lower()?;
+    scratch_sizes(&l).map_err(GenError::Invalid)?;
+    Ok(l)
+}
+
+/// Every scratch access of a program uses one ELEM_SIZE, 0 or 1.
+fn scratch_sizes(p: &Program) -> Result<(), String> {
+    let writes = p.cf.iter().filter_map(|e| match e.inst {
+        CfInst::Mem(m) if m.op == CfMemOp::MEM_WR_SCRATCH => Some(u32::from(m.elem_size)),
+        _ => None,
+    });
+    let reads = p.clauses.iter().flat_map(|c| match &c.body {
+        ClauseBody::Fetch(f) => f
+            .iter()
+            .filter(|f| f.op == FetchOp::MEM_RD_SCRATCH)
+            .map(|f| bits(f.words[0], 5, 2))
+            .collect(),
+        _ => Vec::new(),
+    });
+    let sizes: Vec<u32> = writes.chain(reads).collect();
+    if sizes.iter().any(|&s| s > 1 || s != sizes[0]) {
+        return Err(format!("scratch element sizes {sizes:?}"));
+    }
+    Ok(())
 }
 
 fn nodes(class: ChipClass, ns: &[Node], in_loop: Option<u8>) -> Result<(), String> {
@@ -38,11 +68,18 @@ fn nodes(class: ChipClass, ns: &[Node], in_loop: Option<u8>) -> Result<(), Strin
         match n {
             Node::Alu(c) => clause(class, c, Role::Plain, in_loop.is_some())?,
             Node::If {
+                push,
                 cond,
                 then_body,
                 else_body,
                 ..
             } => {
+                // Whole-quad widening would wake lanes whose loop counters were never set.
+                if *push == Push::PushWqmThenAlu
+                    && (class != ChipClass::Cayman || in_loop.is_some())
+                {
+                    return Err("PUSH_WQM off Cayman or in a loop".into());
+                }
                 clause(class, cond, Role::Condition, in_loop.is_some())?;
                 nodes(class, then_body, in_loop)?;
                 if let Some(e) = else_body {
@@ -87,22 +124,58 @@ fn nodes(class: ChipClass, ns: &[Node], in_loop: Option<u8>) -> Result<(), Strin
                     return Err(format!("fetch clause of {} instructions", insts.len()));
                 }
                 for f in insts {
-                    vtx(f)?;
+                    match f.op {
+                        FetchOp::MEM_RD_SCATTER => scatter(f, literal_of(setup, 0))?,
+                        FetchOp::MEM_RD_SCRATCH => scratch_read(f)?,
+                        FetchOp::VTX_FETCH => vtx(f)?,
+                        _ if !*vc => tex(f)?,
+                        _ => return Err(format!("{} in a VC clause", f.op.name())),
+                    }
+                }
+            }
+            Node::JumpAny { cond, body } => {
+                if class != ChipClass::Cayman || *cond > 3 {
+                    return Err(format!("JUMP_ANY COND {cond} on {class:?}"));
+                }
+                nodes(class, body, in_loop)?;
+            }
+            Node::CfWord(op) => {
+                let ok = class == ChipClass::Cayman
+                    && match op {
+                        CfOp::REACTIVATE | CfOp::REACTIVATE_WQM => in_loop.is_none(),
+                        CfOp::SET_PRIORITY | CfOp::LDS_DEALLOC => true,
+                        _ => false,
+                    };
+                if !ok {
+                    return Err(format!("{} here (in a loop: {in_loop:?})", op.name()));
+                }
+            }
+            Node::AluReactivate { clause: c, .. } => {
+                if class != ChipClass::Cayman || in_loop.is_some() {
+                    return Err("ALU_REACTIVATE_BEFORE off Cayman or in a loop".into());
+                }
+                clause(class, c, Role::Plain, false)?;
+            }
+            Node::Scratch(m) => scratch_write(m)?,
+            Node::Gds { setup, insts } => {
+                setup_clause(setup, GDS_GPR, u32::MAX)?;
+                let addr = literal_of(setup, 0);
+                if class != ChipClass::Cayman
+                    || addr.is_none_or(|m| m > GDS_ADDR_MASK || m & 3 != 0)
+                    || insts.is_empty()
+                    || insts.len() > 8
+                {
+                    return Err(format!("GDS clause of {} instructions", insts.len()));
+                }
+                for f in insts {
+                    gds(class, f)?;
                 }
             }
             Node::Rat { setup, mem } => {
-                let atomic = mem
+                let mask = mem
                     .rat
-                    .is_some_and(|r| r.inst != rat_store(class) && RAT_ATOMICS.contains(&r.inst));
-                setup_clause(
-                    setup,
-                    RAT_GPR,
-                    if atomic {
-                        ATOMIC_ADDR_MASK
-                    } else {
-                        STORE_INDEX_MASK
-                    },
-                )?;
+                    .map_or(STORE_INDEX_MASK, |r| rat_index_mask(class, r.inst));
+                setup_clause(setup, RAT_GPR, mask)?;
                 rat(class, mem)?;
             }
         }
@@ -142,7 +215,10 @@ fn setup_clause(c: &AluClause, gpr: u8, max: u32) -> Result<(), String> {
 /// A VTX read of a LLVM template's format from the pool or constant buffer 0 at
 /// `R[FETCH_GPR].c + OFFSET`.
 fn vtx(f: &FetchInst) -> Result<(), String> {
+    // BUFFER_INDEX_MODE only on buffer 1: + CF_IDX (0 or 2) names the pool or buffer 3.
+    let index_mode = bits(f.words[2], 21, 2);
     let ok = f.op == FetchOp::VTX_FETCH
+        && (index_mode == 0 || (index_mode <= 2 && f.buffer_id() == 1))
         && matches!(f.buffer_id(), 1 | 3)
         && f.src_gpr() == FETCH_GPR
         && !f.src_rel()
@@ -163,29 +239,183 @@ fn vtx(f: &FetchInst) -> Result<(), String> {
     }
 }
 
-/// A RAT 0 store (the class's, MEM_RAT_CACHELESS) or integer atomic (MEM_RAT) indexed by
-/// `R[RAT_GPR].x`, data from the random pool.
+/// The AND mask a setup clause applies to channel `c` (its literal), if it sets `c`.
+fn literal_of(setup: &AluClause, c: u8) -> Option<u32> {
+    let g = setup.groups.first()?;
+    let i = g.insts.iter().find(|i| i.dst_chan == c)?;
+    g.literals.get(i.src[1].chan as usize).copied()
+}
+
+/// A RAT 0 store (through MEM_RAT_CACHELESS or MEM_RAT) or atomic (MEM_RAT) indexed by
+/// `R[RAT_GPR].x`, data from the random pool, with a burst that keeps the data GPRs in the
+/// pool and the stride at most 16 (cacheless ARRAY_SIZE) or 1, 2, 4 (ELEM_SIZE) dwords.
 fn rat(class: ChipClass, m: &CfMem) -> Result<(), String> {
     let Some(r) = m.rat else {
         return Err("memory instruction without RAT fields".into());
     };
-    let store = r.inst == rat_store(class) && m.op == CfMemOp::MEM_RAT_CACHELESS;
-    let atomic = RAT_ATOMICS.contains(&r.inst)
-        && m.op == CfMemOp::MEM_RAT
-        && crate::tables::rat_info(r.inst).opcode[class.index()] != crate::tables::NA;
+    let cacheless = m.op == CfMemOp::MEM_RAT_CACHELESS;
+    let store = is_generated_store(class, r.inst) && (cacheless || m.op == CfMemOp::MEM_RAT);
+    let atomic = is_generated_atomic(class, r.inst) && m.op == CfMemOp::MEM_RAT;
+    let stride_ok = if cacheless {
+        m.array_size < 16 && m.elem_size == 0
+    } else {
+        m.elem_size != 2 && m.array_size == 0
+    };
     let ok = (store || atomic)
         && r.id == 0
         && r.index_mode == 0
         && m.index_gpr == RAT_GPR
-        && m.rw_gpr < GPR_POOL
+        && m.burst_count <= MAX_RAT_BURST
+        && u16::from(m.rw_gpr) + u16::from(m.burst_count) < u16::from(GPR_POOL)
+        && stride_ok
         && !m.rw_rel
-        && m.burst_count == 0
         && !m.end_of_program;
     if ok {
         Ok(())
     } else {
         Err(format!(
             "RAT instruction {m:?} outside the generator's shapes"
+        ))
+    }
+}
+
+/// MEM_RD_SCATTER reading a VTX_READ template's format at dword
+/// `ARRAY_BASE + R[FETCH_GPR].x` with the x mask at most [`SCATTER_MASK`].
+fn scatter(f: &FetchInst, x_mask: Option<u32>) -> Result<(), String> {
+    let [w0, w1, w2] = f.words;
+    let burst = bits(w0, 26, 4);
+    let ok = x_mask.is_some_and(|m| m <= SCATTER_MASK)
+        && bits(w0, 5, 2) != 2
+        && f.src_gpr() == FETCH_GPR
+        && bits(w0, 24, 2) == 0
+        && bits(w0, 23, 1) == 0
+        && bits(w0, 30, 2) == 0
+        && burst <= 3
+        && !f.dst_rel()
+        && u32::from(f.dst_gpr()) + burst < u32::from(GPR_POOL)
+        && bits(w2, 0, 13) <= MAX_SCATTER_BASE
+        && bits(w2, 16, 2) == 0
+        && matches!(bits(w1, 22, 6), 1 | 5 | 13 | 29 | 34)
+        && f.dst_sel().iter().all(|&s| s != 6);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "scatter read {:08x?} outside the generator's shapes",
+            f.words
+        ))
+    }
+}
+
+/// A TEX instruction of [`TEX_OPS`] on a bound resource and sampler, from and to the random
+/// pool, with no relative GPR, ALT_CONST or index mode, no reserved DST_SEL, GPR components
+/// as sources (see `Picker::tex`), and no offsets on LD.
+fn tex(f: &FetchInst) -> Result<(), String> {
+    let [w0, w1, w2] = f.words;
+    let ok = TEX_OPS
+        .iter()
+        .any(|&(op, code)| op == f.op && bits(w0, 0, 5) == code)
+        && bits(w0, 5, 3) == 0
+        && (bits(w0, 8, 8) as usize) < TEXTURES.len()
+        && bits(w0, 16, 7) < u32::from(GPR_POOL)
+        && bits(w0, 23, 9) == 0
+        && bits(w1, 0, 7) < u32::from(GPR_POOL)
+        && bits(w1, 7, 2) == 0
+        && (0..4).all(|c| bits(w1, 9 + 3 * c, 3) != 6)
+        && (f.op != FetchOp::TEX_LD || (bits(w2, 0, 15) == 0 && bits(w1, 21, 7) == 0))
+        && (bits(w2, 15, 5) as usize) < SAMPLERS.len()
+        && (0..4).all(|c| bits(w2, 20 + 3 * c, 3) <= 5);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "TEX {:08x?} outside the generator's shapes",
+            f.words
+        ))
+    }
+}
+
+/// MEM_RD_SCRATCH of ELEM_SIZE 0/1 with its 32-bit format, into and from the random pool.
+fn scratch_read(f: &FetchInst) -> Result<(), String> {
+    let [w0, w1, w2] = f.words;
+    let es = bits(w0, 5, 2);
+    let burst = bits(w0, 26, 4);
+    let fmt_ok = match es {
+        0 => matches!(bits(w1, 22, 6), 13 | 14),
+        1 => matches!(bits(w1, 22, 6), 29 | 30),
+        _ => false,
+    };
+    let ok = fmt_ok
+        && f.src_gpr() < GPR_POOL
+        && !f.src_rel()
+        && !f.dst_rel()
+        && bits(w0, 30, 1) == 0
+        && burst <= 2
+        && u32::from(f.dst_gpr()) + burst < u32::from(GPR_POOL)
+        && bits(w2, 0, 13) <= 15
+        && bits(w2, 16, 2) == 0
+        && bits(w2, 20, 12) <= 31
+        && f.dst_sel().iter().all(|&s| s != 6);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "scratch read {:08x?} outside the generator's shapes",
+            f.words
+        ))
+    }
+}
+
+/// MEM_WR_SCRATCH of ELEM_SIZE 0/1 from the random pool.
+fn scratch_write(m: &CfMem) -> Result<(), String> {
+    let ok = m.rat.is_none()
+        && m.elem_size <= 1
+        && m.burst_count <= 2
+        && u16::from(m.rw_gpr) + u16::from(m.burst_count) < u16::from(GPR_POOL)
+        && m.index_gpr < GPR_POOL
+        && !m.rw_rel
+        && m.array_base <= 15
+        && m.array_size <= 31
+        && !m.end_of_program;
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "scratch write {m:?} outside the generator's shapes"
+        ))
+    }
+}
+
+/// Cayman MEM_GDS of an op the GDS lifter takes, at `R[GDS_GPR].x`, data from its y/z or a
+/// constant, results to the random pool through DST_SELs of values the op returns.
+fn gds(class: ChipClass, f: &FetchInst) -> Result<(), String> {
+    let [w0, w1, w2] = f.words;
+    let Some(info) = lds_by_code(class, bits(w1, 9, 6) as u16) else {
+        return Err(format!("GDS op {:08x?} unknown", f.words));
+    };
+    let b = lds_returns_b(info.op);
+    let sel_ok = |c: u32| match bits(w2, 3 * c, 3) {
+        7 => true,
+        0 | 4 | 5 => info.ret,
+        1 => info.ret && b,
+        _ => false,
+    };
+    let ok = gds_ops(class).contains(&info.op)
+        && bits(w0, 11, 7) == u32::from(GDS_GPR)
+        && bits(w0, 18, 2) == 0
+        && bits(w0, 20, 3) == 0
+        && matches!(bits(w0, 23, 3), 1 | 4 | 5)
+        && matches!(bits(w0, 26, 3), 2 | 4 | 5)
+        && bits(w1, 0, 7) < u32::from(GPR_POOL)
+        && bits(w1, 7, 2) == 0
+        && bits(w1, 16, 16) == 0
+        && (0..4).all(sel_ok);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "GDS op {:08x?} outside the generator's shapes",
+            f.words
         ))
     }
 }
@@ -203,6 +433,11 @@ struct State {
     queue: VecDeque<bool>,
     /// The clause runs inside a loop (aL is defined).
     in_loop: bool,
+    /// The previous group's PV.x is an unpredicated `AND_INT` with this literal mask.
+    prev_and_lit: Option<u32>,
+    /// The group of the last MOVA_INT to AR.x, when its value was masked with
+    /// [`CF_IDX_MASK`].
+    idx_mova_at: Option<usize>,
 }
 
 fn clause(class: ChipClass, c: &AluClause, role: Role, in_loop: bool) -> Result<(), String> {
@@ -217,6 +452,12 @@ fn clause(class: ChipClass, c: &AluClause, role: Role, in_loop: bool) -> Result<
         }
         windows.push((bases[i], 16 * k.mode as u16));
     }
+    for (i, &m) in c.bank_index.iter().enumerate() {
+        // Bank 0 + CF_IDX (0 or 2) is a bound constant buffer.
+        if m != 0 && (m > 2 || !c.ext || c.kcache[i].mode == 0 || c.kcache[i].bank != 0) {
+            return Err(format!("kcache set {i}: bank index mode {m}"));
+        }
+    }
     if c.groups.is_empty() {
         return Err("empty clause".into());
     }
@@ -229,6 +470,8 @@ fn clause(class: ChipClass, c: &AluClause, role: Role, in_loop: bool) -> Result<
         lds_addr_at: None,
         queue: VecDeque::new(),
         in_loop,
+        prev_and_lit: None,
+        idx_mova_at: None,
     };
     let last = c.groups.len() - 1;
     for (gi, g) in c.groups.iter().enumerate() {
@@ -288,6 +531,10 @@ fn group(
         ));
     }
     let mova = g.insts.iter().any(|i| i.op == AluOp::MOVA_INT);
+    let mova_ar = g
+        .insts
+        .iter()
+        .any(|i| i.op == AluOp::MOVA_INT && i.mova_dst(class).unwrap_or(0) == 0);
     let rel_ok = !mova && st.mova_at.is_some_and(|m| gi >= m + 2);
     let pop = queue_use(g, st)?;
     let mut writes = Vec::new();
@@ -316,9 +563,14 @@ fn group(
     }
     st.ps = g.in_slot(Slot::T).is_some_and(produces_pv);
     st.pred |= g.insts.iter().any(|i| i.update_pred);
-    if mova {
+    if mova_ar {
         st.mova_at = Some(gi);
+        st.idx_mova_at = (st.prev_and_lit == Some(CF_IDX_MASK)).then_some(gi);
     }
+    st.prev_and_lit = g
+        .in_slot(Slot::X)
+        .filter(|i| i.op == AluOp::AND_INT && i.pred_sel == 0 && i.src[1].sel == sel::LITERAL)
+        .and_then(|i| g.literals.get(i.src[1].chan as usize).copied());
     if g.insts.iter().any(|i| i.write && i.dst_gpr == LDS_ADDR_GPR) {
         st.lds_addr_at = Some(gi);
     }
@@ -387,6 +639,8 @@ fn inst(
                     | AluOp::LDS_IDX_OP
                     | AluOp::STORE_FLAGS
                     | AluOp::LOAD_STORE_FLAGS
+                    | AluOp::SET_CF_IDX0
+                    | AluOp::SET_CF_IDX1
             ) || is_kill(i.op) =>
         {
             None
@@ -402,7 +656,16 @@ fn inst(
     }
     // aL is at most 3 in a loop, AR.x at most REL_SPAN - 1: both keep the base's bound.
     let rel_ok = rel_ok || al;
-    let no_write = matches!(i.op, AluOp::GROUP_BARRIER | AluOp::LDS_IDX_OP) || is_kill(i.op);
+    let set_cf_idx = matches!(i.op, AluOp::SET_CF_IDX0 | AluOp::SET_CF_IDX1);
+    if set_cf_idx
+        && (class != ChipClass::Evergreen
+            || i.pred_sel != 0
+            || st.idx_mova_at.is_none_or(|m| m + 1 != gi))
+    {
+        return Err("SET_CF_IDX without a masked MOVA_INT in the group before".into());
+    }
+    let no_write =
+        matches!(i.op, AluOp::GROUP_BARRIER | AluOp::LDS_IDX_OP) || is_kill(i.op) || set_cf_idx;
     if no_write && (i.write || i.omod != 0 || i.clamp) {
         return Err("writes a GPR or has output modifiers".into());
     }
@@ -447,6 +710,7 @@ fn inst(
             }
             sel::LDS_OQ_A..=sel::LDS_OQ_B_POP => true,
             LOOP_INDEX_SEL => st.in_loop,
+            CLAUSE_GLOBAL_SEL => class == ChipClass::Cayman,
             sel::PV => gi > 0 && st.pv[s.chan as usize],
             sel::PS => class == ChipClass::Evergreen && gi > 0 && st.ps,
             sel::LITERAL | sel::ZERO | sel::ONE | sel::ONE_INT | sel::M_1_INT | sel::HALF => true,
@@ -461,8 +725,17 @@ fn inst(
         return Err("output modifier on a non-float result".into());
     }
     if i.op == AluOp::MOVA_INT {
-        if i.write || i.dst_gpr != 0 || i.src[0].sel != sel::PV || i.slot != Slot::X {
-            return Err("MOVA_INT must read PV into AR.x from slot x".into());
+        // Cayman MOVA_DST: 0 AR.x, 2/3 CF_IDX0/1 (from a CF_IDX_MASK value), 4-7
+        // CLAUSE_GLOBAL bytes.
+        let dst_ok = match i.mova_dst(class) {
+            None | Some(0) => i.dst_gpr == 0,
+            Some(2 | 3) => st.prev_and_lit == Some(CF_IDX_MASK),
+            Some(4..=7) => true,
+            Some(_) => false,
+        };
+        if i.write || !dst_ok || i.src[0].sel != sel::PV || i.src[0].chan != 0 || i.slot != Slot::X
+        {
+            return Err("MOVA_INT must read PV.x from slot x into AR.x or an index".into());
         }
     } else if i.write {
         let counter = match role {

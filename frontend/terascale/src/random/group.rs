@@ -8,7 +8,10 @@
 //! 64-bit op (the even slot reads the high dword, the odd slot the low one), all four for
 //! MUL_64 and FREXP_64 (the same pair twice), and for a `_PREV` chain a slot whose next slot
 //! (y for x, z for y, w for z) holds an unpredicated single-slot op.
-use super::{AluClause, GenOptions, CONST_BUFFERS, COUNTER_GPR, GPR_POOL, KCACHE_LINES, REL_SPAN};
+use super::{
+    AluClause, GenOptions, CF_IDX_MASK, CONST_BUFFERS, COUNTER_GPR, GPR_POOL, KCACHE_LINES,
+    REL_SPAN,
+};
 use crate::chip::ChipClass;
 use crate::inst::{sel, AluGroup, AluInst, AluSrc, KCache, Slot};
 use crate::lift::{alu_form, AluForm};
@@ -188,6 +191,8 @@ pub fn four_slot_wide(op: AluOp, class: ChipClass) -> bool {
 
 /// SRC_SEL of the loop index aL (the lifter's special select 238).
 pub const LOOP_INDEX_SEL: u16 = 238;
+/// Cayman's CLAUSE_GLOBAL register as a source (SRC_SEL 225).
+pub const CLAUSE_GLOBAL_SEL: u16 = 225;
 
 /// Inline constants a source may name (4.7.1); the last four are the double 1.0 and 0.5
 /// halves (244-247).
@@ -254,6 +259,8 @@ pub(super) struct Picker<'r> {
     ops: Vec<AluOp>,
     /// The clauses being generated run inside a loop (aL is defined).
     pub(super) in_loop: bool,
+    /// The program's scratch ELEM_SIZE (0 or 1; every scratch access uses it).
+    pub(super) scratch_es: u8,
 }
 
 impl<'r> Picker<'r> {
@@ -262,12 +269,18 @@ impl<'r> Picker<'r> {
             .into_iter()
             .filter(|&op| opts.double_ops || !matches!(alu_form(op), Ok(AluForm::Wide(_))))
             .collect();
+        let scratch_es = if opts.scratch {
+            rng.gen_range(0..=1)
+        } else {
+            0
+        };
         Picker {
             rng,
             class,
             opts: opts.clone(),
             ops,
             in_loop: false,
+            scratch_es,
         }
     }
 
@@ -317,6 +330,15 @@ impl<'r> Picker<'r> {
                 *k = self.kcache();
             }
         }
+        let mut bank_index = [0u8; 4];
+        if ext && self.opts.cf_index {
+            for (k, m) in kcache.iter_mut().zip(bank_index.iter_mut()) {
+                if k.mode != 0 && self.rng.gen_bool(0.3) {
+                    k.bank = 0;
+                    *m = self.rng.gen_range(1..=2);
+                }
+            }
+        }
         let bases = [sel::KCACHE0, sel::KCACHE1, sel::KCACHE2, sel::KCACHE3];
         let windows = kcache
             .iter()
@@ -338,10 +360,15 @@ impl<'r> Picker<'r> {
         let mova =
             (self.opts.relative && self.rng.gen_bool(0.3)).then(|| self.rng.gen_range(0..=n));
         let lds = (self.opts.lds && self.rng.gen_bool(0.3)).then(|| self.rng.gen_range(0..=n));
+        let index =
+            (self.opts.cf_index && self.rng.gen_bool(0.2)).then(|| self.rng.gen_range(0..=n));
         let mut groups = Vec::new();
         for i in 0..=n {
             if mova == Some(i) {
                 groups.extend(self.mova_groups(&mut st));
+            }
+            if index == Some(i) {
+                groups.extend(self.index_groups(&mut st));
             }
             if lds == Some(i) {
                 groups.extend(self.lds_groups(&mut st));
@@ -356,6 +383,7 @@ impl<'r> Picker<'r> {
         AluClause {
             kcache,
             ext,
+            bank_index,
             groups,
         }
     }
@@ -385,6 +413,7 @@ impl<'r> Picker<'r> {
         AluClause {
             kcache: [KCache::default(); 4],
             ext: false,
+            bank_index: [0; 4],
             groups: vec![
                 AluGroup {
                     addr: 0,
@@ -428,6 +457,7 @@ impl<'r> Picker<'r> {
         AluClause {
             kcache: [KCache::default(); 4],
             ext: false,
+            bank_index: [0; 4],
             groups: [dec, pred]
                 .into_iter()
                 .map(|i| AluGroup {
@@ -488,6 +518,61 @@ impl<'r> Picker<'r> {
         [g1, g2]
     }
 
+    /// A CF index write: `AND_INT Rn.x, src, mask`, then `MOVA_INT PV.x` to CF_IDX0/1
+    /// (Cayman MOVA_DST 2/3, mask [`CF_IDX_MASK`]) or to CLAUSE_GLOBAL byte 0-3 (MOVA_DST
+    /// 4-7, any mask); on Evergreen MOVA_INT to AR (mask [`CF_IDX_MASK`]) and
+    /// `SET_CF_IDX0/1` in the next group.
+    fn index_groups(&mut self, st: &mut ClauseState) -> Vec<AluGroup> {
+        let cayman = self.class == ChipClass::Cayman;
+        let global = cayman && self.rng.gen_bool(0.4);
+        let mut b = Build::default();
+        let mut and = self.inst(AluOp::AND_INT, Slot::X);
+        and.dst_gpr = self.rng.gen_range(0..GPR_POOL);
+        and.src[0] = self.gpr();
+        and.src[1] = AluSrc {
+            sel: sel::LITERAL,
+            ..AluSrc::default()
+        };
+        b.literals[0] = Some(if global {
+            super::edge_value(self.rng)
+        } else {
+            CF_IDX_MASK
+        });
+        b.slots[0] = Some(and);
+        let mut out = vec![self.finish(st, b)];
+        let mut b = Build::default();
+        let mut mova = self.inst(AluOp::MOVA_INT, Slot::X);
+        mova.write = false;
+        mova.src[0] = AluSrc {
+            sel: sel::PV,
+            ..AluSrc::default()
+        };
+        if cayman {
+            mova.dst_gpr = if global {
+                self.rng.gen_range(4..=7)
+            } else {
+                self.rng.gen_range(2..=3)
+            };
+        } else {
+            // AR.x is 0 or 2: relative operands may use it too.
+            st.mova_at = Some(st.index);
+        }
+        b.slots[0] = Some(mova);
+        out.push(self.finish(st, b));
+        if !cayman {
+            let op = *[AluOp::SET_CF_IDX0, AluOp::SET_CF_IDX1]
+                .choose(self.rng)
+                .unwrap_or(&AluOp::SET_CF_IDX0);
+            let slot = *Slot::VECTOR.choose(self.rng).unwrap_or(&Slot::X);
+            let mut set = self.inst(op, slot);
+            set.write = false;
+            let mut b = Build::default();
+            b.slots[slot.index()] = Some(set);
+            out.push(self.finish(st, b));
+        }
+        out
+    }
+
     pub(super) fn gpr(&mut self) -> AluSrc {
         AluSrc {
             sel: self.rng.gen_range(0..GPR_POOL) as u16,
@@ -532,6 +617,11 @@ impl<'r> Picker<'r> {
                 }
                 88..=89 if self.opts.loop_index && self.in_loop => AluSrc {
                     sel: LOOP_INDEX_SEL,
+                    ..AluSrc::default()
+                },
+                86..=87 if self.opts.cf_index && self.class == ChipClass::Cayman => AluSrc {
+                    sel: CLAUSE_GLOBAL_SEL,
+                    chan: self.rng.gen_range(0..4),
                     ..AluSrc::default()
                 },
                 78..=87 if self.opts.literals => {

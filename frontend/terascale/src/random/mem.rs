@@ -3,13 +3,14 @@
 //! addresses into the buffers the fuzz harness provides.
 use super::group::{Build, ClauseState, Picker};
 use super::{
-    AluClause, Node, ATOMIC_ADDR_MASK, FETCH_GPR, FETCH_MASK, GPR_POOL, LDS_ADDR_GPR,
-    LDS_ADDR_MASK, MAX_FETCH_OFFSET, RAT_GPR, STORE_INDEX_MASK,
+    AluClause, Node, ATOMIC_ADDR_MASK, FETCH_GPR, FETCH_MASK, GDS_ADDR_MASK, GDS_GPR, GPR_POOL,
+    LDS_ADDR_GPR, LDS_ADDR_MASK, MAX_FETCH_OFFSET, MAX_RAT_BURST, MAX_SCATTER_BASE, RAT_GPR,
+    SAMPLERS, SCATTER_MASK, STORE_INDEX_MASK, TEXTURES,
 };
 use crate::chip::ChipClass;
 use crate::inst::{sel, AluGroup, AluSrc, CfMem, FetchInst, KCache, LdsIdx, RatFields, Slot};
 use crate::opcode::AluOp;
-use crate::print::fetch::{vtx_read_words, VTX_READS};
+use crate::print::fetch::{vtx_read_words, Family, VTX_READS};
 use crate::tables::{self, CfMemOp, FetchOp, LdsOp, RatInst, NA};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -47,6 +48,103 @@ pub const RAT_ATOMICS: [RatInst; 27] = {
         CMPXCHG_INT_RTN,
     ]
 };
+
+/// The RAT atomics of [`GenOptions::rat_forms`](super::GenOptions): NOP_RTN, MSKOR and the
+/// Evergreen float forms (each where the class's table has it).
+pub const RAT_MORE_ATOMICS: [RatInst; 7] = {
+    use RatInst::*;
+    [
+        NOP_RTN,
+        MSKOR,
+        CMPXCHG_FLT,
+        CMPXCHG_FLT_RTN,
+        CMPXCHG_FDENORM,
+        CMPXCHG_FDENORM_RTN,
+        XCHG_FDENORM_RTN,
+    ]
+};
+
+/// The RAT stores of [`GenOptions::rat_forms`](super::GenOptions) (each where the class's
+/// table has it) besides the class's plain store.
+pub const RAT_MORE_STORES: [RatInst; 4] = {
+    use RatInst::*;
+    [STORE_TYPED, STORE_RAW_FDENORM, STORE_SHORT, STORE_BYTE]
+};
+
+/// Whether a class's RAT table has `r`.
+pub fn rat_exists(class: ChipClass, r: RatInst) -> bool {
+    tables::rat_info(r).opcode[class.index()] != NA
+}
+
+/// Whether `r` is a store the generator emits (any form) on `class`.
+pub fn is_generated_store(class: ChipClass, r: RatInst) -> bool {
+    r == rat_store(class) || (RAT_MORE_STORES.contains(&r) && rat_exists(class, r))
+}
+
+/// Whether `r` is an atomic (addressed in bytes) the generator emits on `class`.
+pub fn is_generated_atomic(class: ChipClass, r: RatInst) -> bool {
+    (RAT_ATOMICS.contains(&r) || RAT_MORE_ATOMICS.contains(&r)) && rat_exists(class, r)
+}
+
+/// The largest index a RAT instruction's setup sets: bytes for the atomics and NOP_RTN,
+/// dwords for MSKOR (which the lifter addresses like the stores, see lift/mem.rs) and
+/// elements for the stores.
+pub fn rat_index_mask(class: ChipClass, r: RatInst) -> u32 {
+    if is_generated_atomic(class, r) && r != RatInst::MSKOR {
+        ATOMIC_ADDR_MASK
+    } else {
+        STORE_INDEX_MASK
+    }
+}
+
+/// The GDS ops the generator emits on Cayman: the LDS ops the GDS lifter takes whose src1
+/// is data (not the REL/2 forms, not a second address).
+pub fn gds_ops(class: ChipClass) -> Vec<LdsOp> {
+    use LdsOp::*;
+    lds_ops(class)
+        .into_iter()
+        .filter(|&op| {
+            !lds_src1_is_address(op)
+                && !matches!(
+                    op,
+                    WRITE_REL | WRITE2 | READ_REL_RET | XCHG_REL_RET | XCHG2_RET
+                )
+        })
+        .collect()
+}
+
+/// The TEX instructions the generator emits and their TEX_INST codes (seed 000 8.3).
+pub const TEX_OPS: [(FetchOp, u32); 7] = [
+    (FetchOp::TEX_LD, 3),
+    (FetchOp::TEX_GET_TEXTURE_RESINFO, 4),
+    (FetchOp::TEX_SAMPLE, 16),
+    (FetchOp::TEX_SAMPLE_L, 17),
+    (FetchOp::TEX_SAMPLE_LB, 18),
+    (FetchOp::TEX_SAMPLE_LZ, 19),
+    (FetchOp::TEX_GATHER4, 21),
+];
+
+/// MEM_OP of a memory-read/GDS fetch instruction (VC_INST 2; tables/fetch.rs).
+fn mem_op_code(op: FetchOp) -> u32 {
+    match op {
+        FetchOp::MEM_RD_SCRATCH => 0,
+        FetchOp::MEM_RD_SCATTER => 2,
+        _ => 4,
+    }
+}
+
+/// The words of a MEM_RD/MEM_GDS instruction with the named fields set (fields outside the
+/// family's list, or values that do not fit, are a generator bug and are left 0).
+fn mem_words(class: ChipClass, op: FetchOp, set: &[(&str, u32)]) -> FetchInst {
+    let mut words = [2 | mem_op_code(op) << 8, 0, 0];
+    let fields = Family::of(op).fields(class);
+    for (name, v) in set {
+        if let Some(f) = fields.iter().find(|f| f.name == *name) {
+            let _ = f.set(&mut words, i64::from(*v));
+        }
+    }
+    FetchInst { op, words }
+}
 
 /// The LDS ops the generator emits: every LDS_OP the lifter models (not the GDS-only
 /// ATOMIC_ORDERED_ALLOC_RET).
@@ -117,6 +215,7 @@ impl Picker<'_> {
         AluClause {
             kcache: [KCache::default(); 4],
             ext: false,
+            bank_index: [0; 4],
             groups: vec![self.addr_group(&mut st, gpr, masks)],
         }
     }
@@ -130,11 +229,178 @@ impl Picker<'_> {
             FETCH_MASK & !1,
             FETCH_MASK & !15,
         ];
+        let scatter = self.opts.scatter && self.rng.gen_bool(0.3);
+        let scratch = self.opts.scratch && self.rng.gen_bool(0.25);
+        // TEX runs in TC clauses only.
+        let vc = self.class == ChipClass::Evergreen && self.rng.gen_bool(0.5);
+        let tex = self.opts.tex && !vc && self.rng.gen_bool(0.3);
+        let mut masks = masks;
+        if scatter {
+            masks[0] = SCATTER_MASK;
+        }
         let setup = self.setup_clause(FETCH_GPR, masks.map(Some));
         let n = self.rng.gen_range(1..=4);
-        let insts = (0..n).map(|_| self.vtx()).collect();
-        let vc = self.class == ChipClass::Evergreen && self.rng.gen_bool(0.5);
+        let insts = (0..n)
+            .map(|_| match self.rng.gen_range(0..10) {
+                0..=3 if scatter => self.scatter_read(),
+                4..=6 if scratch => self.scratch_read(),
+                7..=9 if tex => self.tex(),
+                _ => self.vtx(),
+            })
+            .collect();
         Node::Fetch { setup, vc, insts }
+    }
+
+    /// A TEX instruction of [`TEX_OPS`] on resource 0-1 and sampler 0-2 from a random GPR,
+    /// with random SRC_SEL (components only), DST_SEL, coordinate types, LOD bias and (not on LD) texel offsets.
+    fn tex(&mut self) -> FetchInst {
+        let (op, inst) = *TEX_OPS.choose(self.rng).unwrap_or(&TEX_OPS[0]);
+        let res = self.rng.gen_range(0..TEXTURES.len() as u32);
+        let smp = self.rng.gen_range(0..SAMPLERS.len() as u32);
+        let w0 = inst | res << 8 | u32::from(self.rng.gen_range(0..GPR_POOL)) << 16;
+        let mut w1 = u32::from(self.rng.gen_range(0..GPR_POOL));
+        for c in 0..4 {
+            w1 |= *[0u32, 1, 2, 3, 4, 5, 7].choose(self.rng).unwrap_or(&7) << (9 + 3 * c);
+        }
+        if op != FetchOp::TEX_LD {
+            w1 |= (self.rng.gen_range(-16i32..16) as u32 & 0x7f) << 21;
+        }
+        if self.rng.gen_bool(0.7) {
+            w1 |= 0xf << 28;
+        }
+        let mut w2 = smp << 15;
+        // Sources are GPR components only: the lifter builds IR that does not verify from
+        // constant (uniform) coordinates ("shuffle of uniform value" in the quad
+        // derivatives of SAMPLE; "a uniform instruction takes no mask" for SAMPLE_LZ with
+        // x, y, z constant), lifter bugs reported rather than fixed here.
+        for c in 0..4 {
+            w2 |= self.rng.gen_range(0..=3u32) << (20 + 3 * c);
+        }
+        if op != FetchOp::TEX_LD && self.rng.gen_bool(0.3) {
+            for c in 0..3 {
+                w2 |= (self.rng.gen_range(-4i32..4) as u32 & 31) << (5 * c);
+            }
+        }
+        FetchInst {
+            op,
+            words: [w0, w1, w2],
+        }
+    }
+
+    /// MEM_RD_SCATTER of a VTX_READ template's element at dword
+    /// `ARRAY_BASE + R[FETCH_GPR].x` (masked to [`SCATTER_MASK`]), in a burst of up to 4.
+    fn scatter_read(&mut self) -> FetchInst {
+        let t = self.rng.gen_range(0..VTX_READS.len());
+        let burst = self.rng.gen_range(0..=3u8);
+        let dst = self.rng.gen_range(0..GPR_POOL - burst);
+        let w1 = vtx_read_words(self.class, t, dst, FETCH_GPR, 1, 0)[1];
+        let (_, fmt, dst_sel, _, _) = VTX_READS[t];
+        let es = *[0u32, 1, 3].choose(self.rng).unwrap_or(&0);
+        let mut set = vec![
+            ("ELEM_SIZE", es),
+            ("INDEXED", u32::from(self.rng.gen_bool(0.9))),
+            ("SRC_GPR", u32::from(FETCH_GPR)),
+            ("BURST_COUNT", u32::from(burst)),
+            ("DST_GPR", u32::from(dst)),
+            ("ARRAY_BASE", self.rng.gen_range(0..=MAX_SCATTER_BASE)),
+            ("DATA_FORMAT", u32::from(fmt)),
+            ("NUM_FORMAT_ALL", (w1 >> 28) & 3),
+            ("FORMAT_COMP_ALL", u32::from(self.rng.gen_bool(0.3))),
+        ];
+        for (c, name) in ["DST_SEL_X", "DST_SEL_Y", "DST_SEL_Z", "DST_SEL_W"]
+            .into_iter()
+            .enumerate()
+        {
+            set.push((name, u32::from(dst_sel[c])));
+        }
+        mem_words(self.class, FetchOp::MEM_RD_SCATTER, &set)
+    }
+
+    /// MEM_RD_SCRATCH of the program's element size (one 32-bit field per dword), indexed
+    /// by a random GPR channel (the lifter clamps the index).
+    fn scratch_read(&mut self) -> FetchInst {
+        let es = u32::from(self.scratch_es);
+        let burst = self.rng.gen_range(0..=2u8);
+        let formats: &[u32] = if es == 0 { &[13, 14] } else { &[29, 30] };
+        let mut set = vec![
+            ("ELEM_SIZE", es),
+            ("INDEXED", u32::from(self.rng.gen_bool(0.8))),
+            ("SRC_GPR", u32::from(self.rng.gen_range(0..GPR_POOL))),
+            ("SRC_SEL_X", self.rng.gen_range(0..4)),
+            ("BURST_COUNT", u32::from(burst)),
+            (
+                "DST_GPR",
+                u32::from(self.rng.gen_range(0..GPR_POOL - burst)),
+            ),
+            ("ARRAY_BASE", self.rng.gen_range(0..=15)),
+            ("ARRAY_SIZE", self.rng.gen_range(0..=31)),
+            ("DATA_FORMAT", *formats.choose(self.rng).unwrap_or(&13)),
+        ];
+        for name in ["DST_SEL_X", "DST_SEL_Y", "DST_SEL_Z", "DST_SEL_W"] {
+            set.push((
+                name,
+                *[0u32, 1, 2, 3, 4, 5, 7].choose(self.rng).unwrap_or(&7),
+            ));
+        }
+        mem_words(self.class, FetchOp::MEM_RD_SCRATCH, &set)
+    }
+
+    /// MEM_WR_SCRATCH of the program's element size: a burst of up to 3 from random GPRs,
+    /// indexed (TYPE bit 0) by a random GPR's x, which the lifter clamps into the array.
+    pub fn scratch_node(&mut self) -> Node {
+        let burst = self.rng.gen_range(0..=2u8);
+        Node::Scratch(CfMem {
+            op: CfMemOp::MEM_WR_SCRATCH,
+            rat: None,
+            array_base: self.rng.gen_range(0..=15),
+            kind: self.rng.gen_range(0..=3),
+            rw_gpr: self.rng.gen_range(0..GPR_POOL - burst),
+            rw_rel: false,
+            index_gpr: self.rng.gen_range(0..GPR_POOL),
+            elem_size: self.scratch_es,
+            array_size: self.rng.gen_range(0..=31),
+            comp_mask: self.rng.gen_range(1..=15),
+            burst_count: burst,
+            valid_pixel_mode: false,
+            end_of_program: false,
+            mark: false,
+            barrier: true,
+        })
+    }
+
+    /// A Cayman GDS clause of 1-3 MEM_GDS ops at byte `R[GDS_GPR].x` (masked to
+    /// [`GDS_ADDR_MASK`], dword aligned), data from `R[GDS_GPR].yz` or the constants 0/1.0.
+    pub fn gds_node(&mut self) -> Node {
+        let data = [0xffff_ffff, 0xff, 0x8000_00ff];
+        let y = *data.choose(self.rng).unwrap_or(&0xffff_ffff);
+        let z = *data.choose(self.rng).unwrap_or(&0xffff_ffff);
+        let setup = self.setup_clause(GDS_GPR, [Some(GDS_ADDR_MASK & !3), Some(y), Some(z), None]);
+        let ops = gds_ops(self.class);
+        let n = self.rng.gen_range(1..=3);
+        let insts = (0..n)
+            .map(|_| {
+                let op = *ops.choose(self.rng).unwrap_or(&LdsOp::ADD);
+                let info = tables::lds_info(op);
+                let mut set = vec![
+                    ("SRC_GPR", u32::from(GDS_GPR)),
+                    ("SRC_SEL_X", 0),
+                    ("SRC_SEL_Y", *[1u32, 1, 4, 5].choose(self.rng).unwrap_or(&1)),
+                    ("SRC_SEL_Z", *[2u32, 2, 4, 5].choose(self.rng).unwrap_or(&2)),
+                    ("DST_GPR", u32::from(self.rng.gen_range(0..GPR_POOL))),
+                    ("GDS_OP", u32::from(info.opcode[self.class.index()])),
+                ];
+                let sels: &[u32] = match (info.ret, lds_returns_b(op)) {
+                    (false, _) => &[7],
+                    (true, false) => &[0, 4, 5, 7],
+                    (true, true) => &[0, 1, 4, 5, 7],
+                };
+                for name in ["DST_SEL_X", "DST_SEL_Y", "DST_SEL_Z", "DST_SEL_W"] {
+                    set.push((name, *sels.choose(self.rng).unwrap_or(&7)));
+                }
+                mem_words(self.class, FetchOp::MEM_GDS, &set)
+            })
+            .collect();
+        Node::Gds { setup, insts }
     }
 
     fn vtx(&mut self) -> FetchInst {
@@ -158,6 +424,10 @@ impl Picker<'_> {
         if self.rng.gen_bool(0.3) {
             w[1] |= 1 << 30;
         }
+        // BUFFER_INDEX_MODE: buffer 1 + CF_IDX (0 or 2) is the pool or constant buffer 0.
+        if self.opts.cf_index && buffer == 1 && self.rng.gen_bool(0.25) {
+            w[2] |= self.rng.gen_range(1..=2u32) << 21;
+        }
         if self.rng.gen_bool(0.3) {
             w[1] &= !(0xfff << 9);
             for c in 0..4 {
@@ -171,25 +441,44 @@ impl Picker<'_> {
         }
     }
 
-    /// A RAT store or atomic on the pool after its index setup.
+    /// A RAT store or atomic on the pool after its index setup (with `rat_forms`: the
+    /// further forms, stores through MEM_RAT too, and bursts of up to [`MAX_RAT_BURST`] more
+    /// steps, strided by ELEM_SIZE + 1 (MEM_RAT, 1, 2 or 4) or ARRAY_SIZE + 1 (cacheless,
+    /// at most 16) dwords).
     pub fn rat_node(&mut self) -> Node {
+        let class = self.class;
+        let forms = self.opts.rat_forms;
         let store = self.rng.gen_bool(0.5);
-        let atomics: Vec<RatInst> = RAT_ATOMICS
-            .iter()
-            .copied()
-            .filter(|&r| tables::rat_info(r).opcode[self.class.index()] != NA)
-            .collect();
         let (op, inst, mask, comp_mask) = if store {
-            let m = self.rng.gen_range(1..=15);
-            (
-                CfMemOp::MEM_RAT_CACHELESS,
-                rat_store(self.class),
-                STORE_INDEX_MASK,
-                m,
-            )
+            let mut stores = vec![rat_store(class)];
+            if forms {
+                stores.extend(RAT_MORE_STORES.iter().filter(|&&r| rat_exists(class, r)));
+            }
+            let r = *stores.choose(self.rng).unwrap_or(&rat_store(class));
+            let op = if forms && self.rng.gen_bool(0.25) {
+                CfMemOp::MEM_RAT
+            } else {
+                CfMemOp::MEM_RAT_CACHELESS
+            };
+            (op, r, STORE_INDEX_MASK, self.rng.gen_range(1..=15))
         } else {
+            let mut atomics: Vec<RatInst> = RAT_ATOMICS.to_vec();
+            if forms {
+                atomics.extend(RAT_MORE_ATOMICS);
+            }
+            atomics.retain(|&r| rat_exists(class, r));
             let r = *atomics.choose(self.rng).unwrap_or(&RatInst::ADD);
-            (CfMemOp::MEM_RAT, r, ATOMIC_ADDR_MASK, 15)
+            (CfMemOp::MEM_RAT, r, rat_index_mask(class, r), 15)
+        };
+        let burst = if forms && self.rng.gen_bool(0.3) {
+            self.rng.gen_range(1..=MAX_RAT_BURST)
+        } else {
+            0
+        };
+        let (elem_size, array_size) = match (forms, op) {
+            (false, _) => (0, 0),
+            (true, CfMemOp::MEM_RAT) => (*[0u8, 1, 3].choose(self.rng).unwrap_or(&0), 0),
+            (true, _) => (0, self.rng.gen_range(0..16)),
         };
         let setup = self.setup_clause(RAT_GPR, [Some(mask), None, None, None]);
         let mem = CfMem {
@@ -201,13 +490,13 @@ impl Picker<'_> {
             }),
             array_base: 0,
             kind: 1,
-            rw_gpr: self.rng.gen_range(0..GPR_POOL),
+            rw_gpr: self.rng.gen_range(0..GPR_POOL - burst),
             rw_rel: false,
             index_gpr: RAT_GPR,
-            elem_size: 0,
-            array_size: 0,
+            elem_size,
+            array_size,
             comp_mask,
-            burst_count: 0,
+            burst_count: burst,
             valid_pixel_mode: false,
             end_of_program: false,
             mark: false,

@@ -63,6 +63,27 @@
 //!   instructions with INDEX_MODE 4 whose relative operands add aL (at most 3: a loop runs at
 //!   most 4 trips, the loop constant's init is 0 and step 1) instead of AR.x.
 //!
+//! - CF_IDX0/1 (Cayman `MOVA_INT` with MOVA_DST 2/3; Evergreen `MOVA_INT` to AR then
+//!   `SET_CF_IDX0/1`) from a value masked with [`CF_IDX_MASK`] in the group before, so every
+//!   index is 0 or 2 whatever runs first; their uses: KCACHE_BANK_INDEX_MODE on bank-0 locks
+//!   of ALU_EXTENDED clauses and VTX BUFFER_INDEX_MODE on buffer 1 (both name bound buffers
+//!   for either value); Cayman CLAUSE_GLOBAL: MOVA_DST 4-7 from any value, read as SRC_SEL
+//!   225;
+//! - Cayman CF: `JUMP_ANY` over a region (POP_COUNT 0), ifs of PUSH_WQM/ELSE_WQM/POP_WQM
+//!   (outside loops: whole-quad widening there would wake lanes whose counters were never
+//!   set), REACTIVATE/REACTIVATE_WQM/ALU_REACTIVATE_BEFORE outside loops (lift/cf.rs: "do
+//!   not do this inside a loop"), SET_PRIORITY and LDS_DEALLOC;
+//! - further RAT forms (STORE_TYPED, NOP_RTN, MSKOR, Evergreen STORE_RAW_FDENORM and float
+//!   compare-exchanges, Cayman STORE_SHORT/STORE_BYTE, stores through MEM_RAT) and bursts of
+//!   up to [`MAX_RAT_BURST`] more steps;
+//! - MEM_RD_SCATTER in fetch clauses (their setup masks `R[FETCH_GPR].x` to
+//!   [`SCATTER_MASK`]); MEM_WR_SCRATCH and MEM_RD_SCRATCH, all of one ELEM_SIZE (0 or 1) per
+//!   program, indexed by any GPR (the lifter clamps scratch indices into the array);
+//! - Cayman GDS clauses of MEM_GDS ops at `R[GDS_GPR].x` (masked to [`GDS_ADDR_MASK`]);
+//! - TEX instructions (LD, GET_TEXTURE_RESINFO, SAMPLE, SAMPLE_L/LB/LZ, GATHER4) in TC
+//!   clauses on resources 0-1 ([`TEXTURES`]) and samplers 0-2 ([`SAMPLERS`]), from random
+//!   GPRs: the wrap modes keep sampled texels inside the texture and LD reads 0 outside it.
+//!
 //! Memory stays inside what the fuzz harness provides: the pool of [`POOL_BYTES`], constant
 //! buffer 0 of [`CB_DWORDS`] dwords and an LDS of [`LDS_BYTES`]. The address GPRs
 //! (`LDS_ADDR_GPR`, `FETCH_GPR`, `RAT_GPR`) lie between the random pool and the counters and
@@ -79,8 +100,9 @@ mod state;
 
 pub use check::check;
 pub use group::{value_ops, EXEC_PRED_SETS};
+pub use mem::TEX_OPS;
 pub use shrink::minimise;
-pub use state::{edge_value, InitialState, CB_DWORDS, GPR_ROWS};
+pub use state::{edge_value, InitialState, Texture, CB_DWORDS, GPR_ROWS, SAMPLERS, TEXTURES};
 
 use crate::chip::ChipClass;
 use crate::decode::{decode_program, DecodeError};
@@ -88,6 +110,7 @@ use crate::encode::{encode_program, EncodeError};
 use crate::inst::*;
 use crate::tables::{CfAluOp, CfOp};
 use group::Picker;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -125,6 +148,23 @@ pub const MAX_FETCH_OFFSET: u32 = 240;
 pub const STORE_INDEX_MASK: u32 = 0xff;
 /// Largest RAT atomic address (bytes, dword aligned).
 pub const ATOMIC_ADDR_MASK: u32 = 0x3fc;
+/// Every CF_IDX0/1 write takes a value masked with this (0 or 2): bank 0 + CF_IDX is a bound
+/// constant buffer (0 or 2) and VTX buffer 1 + CF_IDX a bound fetch buffer (the pool or
+/// constant buffer 0, [`crate::launch::fetch_buffer`]).
+pub const CF_IDX_MASK: u32 = 2;
+/// Largest RAT burst count (steps after the first).
+pub const MAX_RAT_BURST: u8 = 3;
+/// Largest MEM_RD_SCATTER index: a clause with scatter reads masks `R[FETCH_GPR].x` to it
+/// (dwords; with [`MAX_SCATTER_BASE`], a burst and a 4-dword element it stays in the pool).
+pub const SCATTER_MASK: u32 = 0xfc;
+/// Largest MEM_RD_SCATTER ARRAY_BASE (dwords).
+pub const MAX_SCATTER_BASE: u32 = 64;
+/// GDS addresses and data: `R[GDS_GPR].x` (address) and `.y`/`.z` (data).
+pub const GDS_GPR: u8 = 27;
+/// Largest GDS address a setup clause sets (bytes).
+pub const GDS_ADDR_MASK: u32 = 0x3ff;
+/// Bytes of GDS the harness initialises and compares (every generated access lies below).
+pub const GDS_WINDOW: u32 = 2048;
 
 /// What a generated program may contain.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,6 +217,27 @@ pub struct GenOptions {
     pub alu_break: bool,
     /// Inside loops: aL reads (SRC_SEL 238) and aL-relative GPR operands (INDEX_MODE 4).
     pub loop_index: bool,
+    /// Cayman JUMP_ANY regions and ifs of PUSH_WQM/ELSE_WQM/POP_WQM.
+    pub wqm_branches: bool,
+    /// Cayman REACTIVATE, REACTIVATE_WQM and ALU_REACTIVATE_BEFORE (outside loops).
+    pub reactivate: bool,
+    /// Cayman SET_PRIORITY and LDS_DEALLOC (no effect).
+    pub cf_nops: bool,
+    /// CF_IDX0/1 writes (Cayman MOVA_INT MOVA_DST 2/3, Evergreen SET_CF_IDX0/1) and their
+    /// uses (indexed kcache banks, VTX BUFFER_INDEX_MODE), Cayman CLAUSE_GLOBAL
+    /// (MOVA_DST 4-7, SRC_SEL 225).
+    pub cf_index: bool,
+    /// The further RAT forms (STORE_TYPED, NOP_RTN, the float and MSKOR atomics,
+    /// STORE_RAW_FDENORM, Cayman STORE_SHORT/STORE_BYTE, stores through MEM_RAT) and bursts.
+    pub rat_forms: bool,
+    /// MEM_RD_SCATTER in fetch clauses.
+    pub scatter: bool,
+    /// MEM_WR_SCRATCH and MEM_RD_SCRATCH (one ELEM_SIZE, 0 or 1, per program).
+    pub scratch: bool,
+    /// Cayman GDS clauses of MEM_GDS.
+    pub gds: bool,
+    /// TEX instructions in TC clauses on the harness's textures and samplers.
+    pub tex: bool,
 }
 
 impl Default for GenOptions {
@@ -206,6 +267,15 @@ impl Default for GenOptions {
             else_after: true,
             alu_break: true,
             loop_index: true,
+            wqm_branches: true,
+            reactivate: true,
+            cf_nops: true,
+            cf_index: true,
+            rat_forms: true,
+            scatter: true,
+            scratch: true,
+            gds: true,
+            tex: true,
         }
     }
 }
@@ -218,6 +288,9 @@ pub struct AluClause {
     pub kcache: [KCache; 4],
     /// Issued as ALU_EXTENDED.
     pub ext: bool,
+    /// KCACHE_BANK_INDEX_MODE of sets 0-3 (CF_ALU_WORD0_EXT; only with `ext`): 1/2 add
+    /// CF_IDX0/1 to a bank-0 lock.
+    pub bank_index: [u8; 4],
     pub groups: Vec<AluGroup>,
 }
 
@@ -228,6 +301,9 @@ pub enum Push {
     AluPushBefore,
     /// `PUSH @next POP:1`, then the condition clause as plain `ALU` (LLVM's work-around).
     PushThenAlu,
+    /// Cayman: `PUSH_WQM`, then the condition clause as plain `ALU`; the if's ELSE and POP
+    /// are ELSE_WQM and POP_WQM.
+    PushWqmThenAlu,
 }
 
 /// A CF construct.
@@ -285,6 +361,26 @@ pub enum Node {
     Rat {
         setup: AluClause,
         mem: CfMem,
+    },
+    /// Cayman `JUMP_ANY @after-body` with COND `cond` and POP_COUNT 0 (no stack change).
+    JumpAny {
+        cond: u8,
+        body: Vec<Node>,
+    },
+    /// A bare Cayman CF word: REACTIVATE, REACTIVATE_WQM (outside loops), SET_PRIORITY or
+    /// LDS_DEALLOC.
+    CfWord(CfOp),
+    /// Cayman `ALU_REACTIVATE_BEFORE` (with WHOLE_QUAD_MODE when `wqm`), outside loops.
+    AluReactivate {
+        clause: AluClause,
+        wqm: bool,
+    },
+    /// MEM_WR_SCRATCH (indexed by a clamped random GPR: no setup needed).
+    Scratch(CfMem),
+    /// `setup` masks `R[GDS_GPR]`, then a Cayman GDS clause runs the MEM_GDS `insts`.
+    Gds {
+        setup: AluClause,
+        insts: Vec<FetchInst>,
     },
 }
 
@@ -344,6 +440,7 @@ impl Builder<'_, '_> {
         let mut out = Vec::new();
         let o = self.opts;
         let alu_exit = o.alu_break && self.p.class() == ChipClass::Evergreen;
+        let cayman = self.p.class() == ChipClass::Cayman;
         for _ in 0..n {
             // Nested bodies (a subroutine's) change it; every node of this body resets it.
             self.p.in_loop = in_loop.is_some();
@@ -378,6 +475,29 @@ impl Builder<'_, '_> {
                 }
                 41..=48 if o.fetch => self.p.fetch_node(),
                 49..=55 if o.rat => self.p.rat_node(),
+                56..=59 if cayman && o.wqm_branches && nest => {
+                    let cond = *[0u8, 0, 1, 2, 3].choose(self.p.rng).unwrap_or(&0);
+                    let n = self.p.rng.gen_range(0..=2);
+                    let body = self.body(n, depth + 1, in_loop);
+                    Node::JumpAny { cond, body }
+                }
+                60..=62 if cayman && o.reactivate && in_loop.is_none() => {
+                    match self.p.rng.gen_range(0..3) {
+                        0 => Node::CfWord(CfOp::REACTIVATE),
+                        1 => Node::CfWord(CfOp::REACTIVATE_WQM),
+                        _ => Node::AluReactivate {
+                            clause: self.p.clause(false),
+                            wqm: self.p.rng.gen_bool(0.5),
+                        },
+                    }
+                }
+                63..=64 if cayman && o.cf_nops => Node::CfWord(
+                    *[CfOp::SET_PRIORITY, CfOp::LDS_DEALLOC]
+                        .choose(self.p.rng)
+                        .unwrap_or(&CfOp::SET_PRIORITY),
+                ),
+                65..=68 if o.scratch => self.p.scratch_node(),
+                69..=72 if cayman && o.gds => self.p.gds_node(),
                 _ => Node::Alu(self.p.clause(false)),
             };
             out.push(node);
@@ -385,12 +505,22 @@ impl Builder<'_, '_> {
         out
     }
 
-    fn if_node(&mut self, depth: usize, in_loop: Option<u8>) -> Node {
-        let push = if self.p.rng.gen_bool(0.7) {
+    /// How an if pushes: mostly ALU_PUSH_BEFORE, else a PUSH (PUSH_WQM on Cayman outside
+    /// loops: widening to whole quads there would wake lanes whose counters were never set).
+    fn push_kind(&mut self, before: f64, in_loop: Option<u8>) -> Push {
+        let wqm =
+            self.opts.wqm_branches && self.p.class() == ChipClass::Cayman && in_loop.is_none();
+        if self.p.rng.gen_bool(before) {
             Push::AluPushBefore
+        } else if wqm && self.p.rng.gen_bool(0.4) {
+            Push::PushWqmThenAlu
         } else {
             Push::PushThenAlu
-        };
+        }
+    }
+
+    fn if_node(&mut self, depth: usize, in_loop: Option<u8>) -> Node {
+        let push = self.push_kind(0.7, in_loop);
         let cond = self.p.clause(true);
         if self.opts.pop2_after && depth + 1 < self.opts.max_depth && self.p.rng.gen_bool(0.15) {
             return self.pop2_if(push, cond, depth, in_loop);
@@ -417,11 +547,7 @@ impl Builder<'_, '_> {
     /// An if whose then-body ends in an if without else ending in an ALU clause, folded into
     /// `ALU_POP2_AFTER`.
     fn pop2_if(&mut self, push: Push, cond: AluClause, depth: usize, in_loop: Option<u8>) -> Node {
-        let inner_push = if self.p.rng.gen_bool(0.5) {
-            Push::AluPushBefore
-        } else {
-            Push::PushThenAlu
-        };
+        let inner_push = self.push_kind(0.5, in_loop);
         let inner_cond = self.p.clause(true);
         let n = self.p.rng.gen_range(0..=1);
         let mut inner_then = self.body(n, depth + 2, in_loop);
@@ -523,16 +649,20 @@ impl Lowering {
     }
 
     fn alu(&mut self, op: CfAluOp, c: &AluClause) {
+        self.alu_wqm(op, c, false);
+    }
+
+    fn alu_wqm(&mut self, op: CfAluOp, c: &AluClause, whole_quad_mode: bool) {
         let inst = CfInst::Alu(CfAlu {
             op,
             addr: 0,
             kcache: c.kcache,
             count: 0,
             alt_const: false,
-            whole_quad_mode: false,
+            whole_quad_mode,
             barrier: true,
             ext: c.ext.then_some(AluExt {
-                bank_index_mode: [0; 4],
+                bank_index_mode: c.bank_index,
                 barrier: true,
             }),
         });
@@ -554,8 +684,12 @@ impl Lowering {
                 self.alu(CfAluOp::ALU_PUSH_BEFORE, cond);
                 None
             }
-            Push::PushThenAlu => {
-                let p = self.push(cf_word(CfOp::PUSH, 0, 0));
+            Push::PushThenAlu | Push::PushWqmThenAlu => {
+                let op = match push {
+                    Push::PushWqmThenAlu => CfOp::PUSH_WQM,
+                    _ => CfOp::PUSH,
+                };
+                let p = self.push(cf_word(op, 0, 0));
                 self.alu(CfAluOp::ALU, cond);
                 Some(p)
             }
@@ -590,6 +724,10 @@ impl Lowering {
         (pop_after, pop2, else_after): (bool, bool, bool),
     ) {
         let (p, jump) = self.pushed_cond(push, cond);
+        let (else_op, pop_op) = match push {
+            Push::PushWqmThenAlu => (CfOp::ELSE_WQM, CfOp::POP_WQM),
+            _ => (CfOp::ELSE, CfOp::POP),
+        };
         match (else_body, then_body.split_last()) {
             (
                 None,
@@ -626,7 +764,7 @@ impl Lowering {
             (None, _) => {
                 self.nodes(then_body);
                 let after = self.at + 1;
-                self.push(cf_word(CfOp::POP, after, 1));
+                self.push(cf_word(pop_op, after, 1));
                 self.set_target(jump, after, Some(1));
                 self.set_push(p, after, 0);
             }
@@ -637,7 +775,7 @@ impl Lowering {
                 self.set_target(jump, else_at, Some(0));
                 self.nodes(else_body);
                 let after = self.at + 1;
-                self.push(cf_word(CfOp::POP, after, 1));
+                self.push(cf_word(pop_op, after, 1));
                 self.set_push(p, after, 0);
             }
             (Some(else_body), _) => {
@@ -646,10 +784,10 @@ impl Lowering {
                 self.set_target(jump, else_at, Some(0));
                 // LLVM's and Mesa's form: `ELSE @after-pop POP:1` pops only when it jumps
                 // past the POP (see lift/cf.rs).
-                let e = self.push(cf_word(CfOp::ELSE, 0, 1));
+                let e = self.push(cf_word(else_op, 0, 1));
                 self.nodes(else_body);
                 let pop_at = self.at;
-                self.push(cf_word(CfOp::POP, pop_at + 1, 1));
+                self.push(cf_word(pop_op, pop_at + 1, 1));
                 self.set_target(e, pop_at + 1, None);
                 self.set_push(p, pop_at + 1, 0);
             }
@@ -724,6 +862,34 @@ impl Lowering {
             Node::Rat { setup, mem } => {
                 self.alu(CfAluOp::ALU, setup);
                 self.push(CfInst::Mem(*mem));
+            }
+            Node::JumpAny { cond, body } => {
+                let mut w = cf_word(CfOp::JUMP_ANY, 0, 0);
+                if let CfInst::Word(x) = &mut w {
+                    x.cond = *cond;
+                }
+                let j = self.push(w);
+                self.nodes(body);
+                let after = self.at;
+                self.set_target(j, after, None);
+            }
+            Node::CfWord(op) => {
+                self.push(cf_word(*op, 0, 0));
+            }
+            Node::AluReactivate { clause, wqm } => {
+                self.alu_wqm(CfAluOp::ALU_REACTIVATE_BEFORE, clause, *wqm)
+            }
+            Node::Scratch(m) => {
+                self.push(CfInst::Mem(*m));
+            }
+            Node::Gds { setup, insts } => {
+                self.alu(CfAluOp::ALU, setup);
+                let mut w = cf_word(CfOp::GDS, 0, 0);
+                if let CfInst::Word(x) = &mut w {
+                    x.count = insts.len().saturating_sub(1) as u8;
+                }
+                let i = self.push(w);
+                self.clauses.push((i, Pending::Fetch(insts.clone())));
             }
         }
     }
@@ -892,8 +1058,12 @@ pub fn walk_clauses(nodes: &[Node], f: &mut impl FnMut(&AluClause, ClauseRole)) 
             Node::Break(c) | Node::Continue(c) | Node::AluBreak(c) | Node::AluContinue(c) => {
                 f(c, ClauseRole::Condition)
             }
-            Node::Call { body, .. } => walk_clauses(body, f),
-            Node::Fetch { setup, .. } | Node::Rat { setup, .. } => f(setup, ClauseRole::Setup),
+            Node::Call { body, .. } | Node::JumpAny { body, .. } => walk_clauses(body, f),
+            Node::Fetch { setup, .. } | Node::Rat { setup, .. } | Node::Gds { setup, .. } => {
+                f(setup, ClauseRole::Setup)
+            }
+            Node::AluReactivate { clause, .. } => f(clause, ClauseRole::Plain),
+            Node::CfWord(_) | Node::Scratch(_) => {}
         }
     }
 }

@@ -7,7 +7,8 @@
 //! fetch instruction; drop a group of a clause, or a run of up to four (an LDS sequence only
 //! goes whole), never a condition clause's exec-mask group, never a loop's counter clauses;
 //! drop an instruction, or every instruction of one op, from a group; replace a PV, PS, kcache,
-//! literal or relative source by the inline constant 0, clear a relative destination.
+//! literal or relative source by the inline constant 0, clear a relative destination, make
+//! every operand of an instruction absolute (INDEX_MODE 0).
 //! Literal dwords and LAST bits are recomputed after every edit.
 use super::group::literal_count;
 use super::{check, AluClause, Node, RandomProgram};
@@ -83,7 +84,9 @@ fn node_list_variants(nodes: &[Node], out: &mut Vec<Vec<Node>>) {
                 }
             }
             Node::Loop { body, .. } => out.push(splice(i, strip_loop_exits(body))),
-            Node::Call { body, .. } => out.push(splice(i, body.clone())),
+            Node::Call { body, .. } | Node::JumpAny { body, .. } => {
+                out.push(splice(i, body.clone()))
+            }
             _ => {}
         }
     }
@@ -123,7 +126,27 @@ fn node_variants(n: &Node) -> Vec<Node> {
                 });
             }
         }
-        Node::Fetch { .. } | Node::Rat { .. } => {}
+        Node::Fetch { .. }
+        | Node::Rat { .. }
+        | Node::Gds { .. }
+        | Node::CfWord(_)
+        | Node::Scratch(_) => {}
+        Node::JumpAny { cond, body } => {
+            let mut bodies = Vec::new();
+            node_list_variants(body, &mut bodies);
+            out.extend(
+                bodies
+                    .into_iter()
+                    .map(|body| Node::JumpAny { cond: *cond, body }),
+            );
+        }
+        Node::AluReactivate { clause, wqm } => {
+            out.extend(
+                clause_variants(clause, false)
+                    .into_iter()
+                    .map(|clause| Node::AluReactivate { clause, wqm: *wqm }),
+            );
+        }
         Node::If {
             push,
             cond,
@@ -266,6 +289,18 @@ fn clause_variants(c: &AluClause, keep_last: bool) -> Vec<AluClause> {
             if i.dst_rel {
                 let mut ng = g.clone();
                 ng.insts[j].dst_rel = false;
+                edits.push(ng);
+            }
+            // Every operand absolute and no index mode (an aL-relative op may then leave its
+            // loop).
+            if i.index_mode != 0 || i.dst_rel || i.src.iter().any(|s| s.rel) {
+                let mut ng = g.clone();
+                let n = &mut ng.insts[j];
+                n.index_mode = 0;
+                n.dst_rel = false;
+                for s in n.src.iter_mut() {
+                    s.rel = false;
+                }
                 edits.push(ng);
             }
             for mut ng in edits {

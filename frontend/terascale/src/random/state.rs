@@ -1,8 +1,8 @@
 //! Random initial wave states, biased to the values where implementations disagree: NaN
 //! payloads (quiet and signalling, both signs), -0, denormals, infinities, integer edges and
 //! double halves, a partial active mask, constant buffer contents for the kcache and the
-//! fetches, and the pool and LDS contents the memory instructions read and write.
-use super::{CONST_BUFFERS, KCACHE_LINES, LDS_BYTES, POOL_BYTES};
+//! fetches, and the pool, LDS and GDS contents the memory instructions read and write.
+use super::{CONST_BUFFERS, GDS_WINDOW, KCACHE_LINES, LDS_BYTES, POOL_BYTES};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -13,6 +13,86 @@ pub const GPR_ROWS: u32 = 40;
 /// Dwords of every constant buffer: the kcache lines a lock may name (LOCK_2 of the last
 /// line reads one more), 16 constants of four dwords each.
 pub const CB_DWORDS: usize = (KCACHE_LINES as usize + 1) * 16 * 4;
+
+/// A 2D texture the fuzz harness binds (one level, linear aligned), in the resource layout
+/// of lift/tex's module doc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Texture {
+    pub width: u32,
+    pub height: u32,
+    /// Texels per row (PITCH: a multiple of 8).
+    pub pitch: u32,
+    /// DATA_FORMAT (FMT_8_8_8_8, FMT_32_32_32_32_FLOAT).
+    pub format: u32,
+    pub texel_bytes: u32,
+}
+
+impl Texture {
+    /// Bytes of the texture's level 0.
+    pub fn bytes(&self) -> u32 {
+        self.pitch * self.height * self.texel_bytes
+    }
+
+    /// SQ_TEX_RESOURCE_WORD0-7 of the texture at guest address `base` (256-byte aligned):
+    /// DIM 1 (2D), ARRAY_LINEAR_ALIGNED, identity DST_SEL, unsigned NORM, one level, TYPE 2.
+    pub fn resource_words(&self, base: u64) -> [u32; 8] {
+        [
+            1 | (self.pitch / 8 - 1) << 6 | (self.width - 1) << 18,
+            (self.height - 1) | 1 << 28,
+            (base >> 8) as u32,
+            (base >> 8) as u32,
+            1 << 19 | 2 << 22 | 3 << 25,
+            0,
+            0,
+            self.format | 2 << 30,
+        ]
+    }
+}
+
+/// The textures of resource slots 0 and 1.
+pub const TEXTURES: [Texture; 2] = [
+    Texture {
+        width: 8,
+        height: 8,
+        pitch: 8,
+        format: 26,
+        texel_bytes: 4,
+    },
+    Texture {
+        width: 5,
+        height: 3,
+        pitch: 8,
+        format: 35,
+        texel_bytes: 16,
+    },
+];
+
+/// SQ_TEX_SAMPLER_WORD0-2 and the border colour of sampler slots 0-2: point sampling with
+/// WRAP; bilinear with CLAMP_LAST_TEXEL and point mips; bilinear with MIRROR on x and
+/// CLAMP_BORDER (register colour, BORDER_COLOR_TYPE 3) on y.
+pub const SAMPLERS: [[u32; 8]; 3] = [
+    [0, 0, 0, 0, 0, 0, 0, 0],
+    [
+        2 | 2 << 3 | 2 << 6 | 1 << 9 | 1 << 11 | 1 << 15,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ],
+    [
+        1 | 6 << 3 | 1 << 9 | 1 << 11 | 3 << 20,
+        0,
+        0,
+        0,
+        0x3f80_0000,
+        0x3f00_0000,
+        0,
+        0x3f80_0000,
+    ],
+];
 
 /// 32-bit patterns at the edges of the integer, f32, f16 and f64-half ranges.
 const EDGES: &[u32] = &[
@@ -85,6 +165,10 @@ pub struct InitialState {
     pub pool: Vec<u32>,
     /// The LDS's dwords ([`LDS_BYTES`] bytes).
     pub lds: Vec<u32>,
+    /// The first [`GDS_WINDOW`] bytes of GDS (the rest starts at zero).
+    pub gds: Vec<u32>,
+    /// The texels of the harness's textures ([`TEXTURES`]), one dword list per texture.
+    pub texels: Vec<Vec<u32>>,
 }
 
 impl InitialState {
@@ -119,6 +203,11 @@ impl InitialState {
             .collect();
         let pool = (0..POOL_BYTES / 4).map(|_| edge_value(r)).collect();
         let lds = (0..LDS_BYTES / 4).map(|_| edge_value(r)).collect();
+        let gds = (0..GDS_WINDOW / 4).map(|_| edge_value(r)).collect();
+        let texels = TEXTURES
+            .iter()
+            .map(|t| (0..t.bytes() / 4).map(|_| edge_value(r)).collect())
+            .collect();
         InitialState {
             lanes,
             gprs,
@@ -126,6 +215,8 @@ impl InitialState {
             const_buffers,
             pool,
             lds,
+            gds,
+            texels,
         }
     }
 
@@ -146,6 +237,11 @@ impl InitialState {
     /// The little-endian bytes of the LDS.
     pub fn lds_bytes(&self) -> Vec<u8> {
         self.lds.iter().flat_map(|d| d.to_le_bytes()).collect()
+    }
+
+    /// The little-endian bytes of the GDS window.
+    pub fn gds_bytes(&self) -> Vec<u8> {
+        self.gds.iter().flat_map(|d| d.to_le_bytes()).collect()
     }
 
     /// The little-endian bytes of constant buffer `bank` (for guest memory).
