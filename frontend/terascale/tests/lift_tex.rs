@@ -448,3 +448,43 @@ fn unsupported_tex_instructions_are_lift_errors() {
         LiftError::Invalid { .. }
     ));
 }
+
+/// SRC_SEL 4/5 (the constants 0.0 and 1.0) as coordinates: the result equals that of the same
+/// values read from R1 (whose sampling the tests above check against the host sampler), for
+/// the implicit-LOD SAMPLE (quad derivatives of a constant) and SAMPLE_LZ with every
+/// coordinate constant. Found by the fuzzer: the constants reached the quad shuffles and the
+/// masked texel loads as uniform values, which the IR verifier rejects.
+#[test]
+fn constant_coordinates_sample_like_the_same_values_in_a_gpr() {
+    let data = f32_texture(&D2, |x, y, _| (x * 10 + y) as f32);
+    let s = Samp {
+        mag: 1,
+        min: 1,
+        ..SAMP
+    };
+    for op in [FetchOp::TEX_SAMPLE, FetchOp::TEX_SAMPLE_LZ] {
+        for consts in [[4u32, 5, 5, 4], [5, 4, 4, 5], [0, 5, 4, 3]] {
+            let mut t = tex(op);
+            t.src_sel = consts;
+            let mut g = tex(op);
+            g.src_sel = [0, 1, 2, 3];
+            let src: Vec<[u32; 4]> = (0..LANES)
+                .map(|l| [0.3f32 + l as f32 * 0.01, 0.6, 0.25, 0.0].map(f32::to_bits))
+                .collect();
+            // The GPR twin holds, per lane, exactly what `t` reads.
+            let twin: Vec<[u32; 4]> = src
+                .iter()
+                .map(|r| {
+                    consts.map(|c| match c {
+                        4 => 0,
+                        5 => ONE,
+                        k => r[k as usize],
+                    })
+                })
+                .collect();
+            let got = run(&[t], &setup(data.clone(), D2, s, src));
+            let want = run(&[g], &setup(data.clone(), D2, s, twin));
+            assert_eq!(got, want, "{op:?} SRC_SEL {consts:?}");
+        }
+    }
+}

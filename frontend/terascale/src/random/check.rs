@@ -308,8 +308,8 @@ fn scatter(f: &FetchInst, x_mask: Option<u32>) -> Result<(), String> {
 }
 
 /// A TEX instruction of [`TEX_OPS`] on a bound resource and sampler, from and to the random
-/// pool, with no relative GPR, ALT_CONST or index mode, no reserved DST_SEL, GPR components
-/// as sources (see `Picker::tex`), and no offsets on LD.
+/// pool, with no relative GPR, ALT_CONST or index mode, no reserved SRC_SEL or DST_SEL, and
+/// no offsets on LD.
 fn tex(f: &FetchInst) -> Result<(), String> {
     let [w0, w1, w2] = f.words;
     let ok = TEX_OPS

@@ -252,7 +252,7 @@ impl Picker<'_> {
     }
 
     /// A TEX instruction of [`TEX_OPS`] on resource 0-1 and sampler 0-2 from a random GPR,
-    /// with random SRC_SEL (components only), DST_SEL, coordinate types, LOD bias and (not on LD) texel offsets.
+    /// with random SRC_SEL (components and the constants), DST_SEL, coordinate types, LOD bias and (not on LD) texel offsets.
     fn tex(&mut self) -> FetchInst {
         let (op, inst) = *TEX_OPS.choose(self.rng).unwrap_or(&TEX_OPS[0]);
         let res = self.rng.gen_range(0..TEXTURES.len() as u32);
@@ -269,12 +269,14 @@ impl Picker<'_> {
             w1 |= 0xf << 28;
         }
         let mut w2 = smp << 15;
-        // Sources are GPR components only: the lifter builds IR that does not verify from
-        // constant (uniform) coordinates ("shuffle of uniform value" in the quad
-        // derivatives of SAMPLE; "a uniform instruction takes no mask" for SAMPLE_LZ with
-        // x, y, z constant), lifter bugs reported rather than fixed here.
+        // Mostly GPR components; the constants 0.0 and 1.0 (SRC_SEL 4/5) now and then.
         for c in 0..4 {
-            w2 |= self.rng.gen_range(0..=3u32) << (20 + 3 * c);
+            let sel = if self.rng.gen_bool(0.85) {
+                self.rng.gen_range(0..=3u32)
+            } else {
+                self.rng.gen_range(4..=5u32)
+            };
+            w2 |= sel << (20 + 3 * c);
         }
         if op != FetchOp::TEX_LD && self.rng.gen_bool(0.3) {
             for c in 0..3 {

@@ -496,16 +496,18 @@ impl Lifter<'_> {
             .load(MemSpace::Global, MemWidth::B32, false, I32, a, None)
     }
 
-    /// Source component `k` (after SRC_SEL) as a dword.
+    /// Source component `k` (after SRC_SEL) as a dword, lane-shaped even when SRC_SEL names a
+    /// constant: texel addresses, quad derivatives and masked loads are per lane.
     fn tex_src(&mut self, t: &Tex, k: usize) -> Value {
-        match t.src_sel[k] {
+        let v = match t.src_sel[k] {
             s @ 0..=3 => {
                 let r = self.l.gpr(t.src_gpr, s);
                 self.b.use_reg(r, I32)
             }
             4 => self.b.i32(0),
             _ => self.b.i32(1f32.to_bits()),
-        }
+        };
+        self.b.splat(v)
     }
 
     fn tex_srcf(&mut self, t: &Tex, k: usize) -> Value {
