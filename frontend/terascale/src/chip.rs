@@ -3,11 +3,13 @@
 //! Every instruction table has one column per [`ChipClass`]: Evergreen (cedar, redwood, juniper,
 //! cypress, sumo) and Northern Islands (barts, turks, caicos) share the VLIW5 ISA with a fifth,
 //! transcendental slot T; Cayman is VLIW4 (no T slot; transcendentals are replicated across the
-//! vector slots). Per-chip differences inside a class are features ([`Chip::has_fma`], ...), not
-//! columns.
+//! vector slots). Differences between chips of one class are not columns: every chip runs its
+//! class's instruction set, so an FMA decodes and runs on juniper too, although LLVM gives
+//! only cypress (and cayman) the FMA feature and never emits it elsewhere; what differs is the
+//! launch (the wave size, [`crate::launch::wave_size`]: 32 lanes on cedar).
 //!
 //! Sources: the ELF machine numbers are LLVM's `EF_AMDGPU_MACH_R600_*` (BinaryFormat/ELF.h);
-//! the features are LLVM 14's R600 processor definitions (R600Processors.td).
+//! wave sizes and features are LLVM 14's R600 processor definitions (R600Processors.td).
 
 /// The column of the instruction tables a chip reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

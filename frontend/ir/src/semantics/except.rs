@@ -1,5 +1,5 @@
 //! The IEEE 754 exception flags of one float operation: the per-lane meaning of
-//! [`Op::Fexcept`](crate::Op::Fexcept). Bits are [`fpflag`] (x86 MXCSR order).
+//! [`Op::Fexcept`](crate::Op::Fexcept). Bits are [`fpflag`](crate::except::fpflag) (x86 MXCSR order).
 //!
 //! # Rules shared by every op
 //! - **Operands** are read as the op reads them: with `mode.flush_in` a denormal is a zero
