@@ -3,9 +3,11 @@
 //!
 //! - [`alu_ops`]: the value semantics of every ALU instruction, one slot (or one reduction
 //!   group) at a time, with the output modifiers as separate helpers.
-//! - `cf`: the CF program, the active-mask stack, loops and calls.
+//! - `cf`: the CF program, the active-mask tests, loops and calls.
+//! - `stack`: the CF stack's frames, pushes and pops.
 //! - `depth`: the static stack shape that lets `cf` omit the stack checks no path can fail.
-//! - `alu`: ALU clauses: instruction groups, operands, predication, exec-mask updates.
+//! - `alu`: ALU clauses: instruction groups, predication, exec-mask updates; `alu::src` their
+//!   source operands.
 //! - `fetch`: vertex-fetch clauses (buffer loads), with `vtx_format` mapping their
 //!   DATA_FORMAT/NUM_FORMAT fields to IR element formats.
 //! - [`tex`]: TEX instructions (sampling with mip levels, depth compares, gathers,
@@ -100,6 +102,7 @@ mod mem;
 mod mem_rd;
 mod mode;
 mod scratch;
+mod stack;
 pub mod state;
 pub mod tex;
 mod vtx_format;
