@@ -251,8 +251,40 @@ fn flags64(k: Except, mode: FloatMode, args: &[f64]) -> u32 {
     eval(Op::Fexcept(k), mode, I32, &tys, &bits) as u32
 }
 
-fn fail(what: &str, mode: FloatMode, args: String, got: u32, want: u32) -> String {
-    format!("{what} {mode:?} ({args}): got {got:#04x}, host {want:#04x}")
+/// The comparisons of one test: mismatches (listed when the test fails) and the union of the
+/// flags the host raised (so a test can require its inputs to raise every flag).
+#[derive(Default)]
+struct Tally {
+    bad: Vec<String>,
+    raised: u32,
+}
+
+impl Tally {
+    fn check(
+        &mut self,
+        what: &str,
+        mode: FloatMode,
+        args: impl FnOnce() -> String,
+        got: u32,
+        want: u32,
+    ) {
+        self.raised |= want;
+        if got != want {
+            let args = args();
+            self.bad.push(format!(
+                "{what} {mode:?} ({args}): got {got:#04x}, host {want:#04x}"
+            ));
+        }
+    }
+
+    fn assert_none(&self) {
+        assert!(
+            self.bad.is_empty(),
+            "{} mismatches:\n{}",
+            self.bad.len(),
+            self.bad[..self.bad.len().min(30)].join("\n")
+        );
+    }
 }
 
 #[test]
@@ -272,29 +304,26 @@ fn f32_binary_ops_match_sse() {
         // MAXSS is `a > b ? a : b`; the IR's legacy max is the same rule.
         (Except::Fmax(MinMax::Legacy), maxss),
     ];
-    let mut bad = Vec::new();
-    let mut raised = 0;
+    let mut t = Tally::default();
     for mode in MODES {
         for &a in &edges32() {
             for &b in &edges32() {
                 for (k, host) in ops {
-                    let (got, want) = (flags32(k, mode, &[a, b]), host(mode, a, b));
-                    raised |= want;
-                    if got != want {
-                        let args = format!("{:#x}, {:#x}", a.to_bits(), b.to_bits());
-                        bad.push(fail(&format!("{k:?}"), mode, args, got, want));
-                    }
+                    let args = || format!("{:#x}, {:#x}", a.to_bits(), b.to_bits());
+                    let what = format!("{k:?}");
+                    t.check(
+                        &what,
+                        mode,
+                        args,
+                        flags32(k, mode, &[a, b]),
+                        host(mode, a, b),
+                    );
                 }
             }
         }
     }
-    assert_eq!(raised, fpflag::ALL, "the edge values raise every flag");
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad[..bad.len().min(30)].join("\n")
-    );
+    assert_eq!(t.raised, fpflag::ALL, "the edge values raise every flag");
+    t.assert_none();
 }
 
 #[test]
@@ -308,29 +337,26 @@ fn f64_binary_ops_match_sse() {
         (Except::Fcmp(FloatCC::Lt), cmpltsd),
         (Except::Fcmp(FloatCC::Eq), cmpeqsd),
     ];
-    let mut bad = Vec::new();
-    let mut raised = 0;
+    let mut t = Tally::default();
     for mode in MODES {
         for &a in &edges64() {
             for &b in &edges64() {
                 for (k, host) in ops {
-                    let (got, want) = (flags64(k, mode, &[a, b]), host(mode, a, b));
-                    raised |= want;
-                    if got != want {
-                        let args = format!("{:#x}, {:#x}", a.to_bits(), b.to_bits());
-                        bad.push(fail(&format!("{k:?}"), mode, args, got, want));
-                    }
+                    let args = || format!("{:#x}, {:#x}", a.to_bits(), b.to_bits());
+                    let what = format!("{k:?}");
+                    t.check(
+                        &what,
+                        mode,
+                        args,
+                        flags64(k, mode, &[a, b]),
+                        host(mode, a, b),
+                    );
                 }
             }
         }
     }
-    assert_eq!(raised, fpflag::ALL);
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad[..bad.len().min(30)].join("\n")
-    );
+    assert_eq!(t.raised, fpflag::ALL);
+    t.assert_none();
 }
 
 #[test]
@@ -342,39 +368,27 @@ fn fma_matches_x86_fma() {
     let e = edges32();
     // Every triple of a thinned edge set (the full cube is 40k triples per mode).
     let few: Vec<f32> = e.iter().copied().step_by(2).collect();
-    let mut bad = Vec::new();
+    let mut t = Tally::default();
     for mode in MODES {
         for &a in &few {
             for &b in &few {
                 for &c in &e {
-                    let (got, want) = (
-                        flags32(Except::Fma, mode, &[a, b, c]),
-                        fmaddss(mode, a, b, c),
-                    );
-                    if got != want {
-                        let args =
-                            format!("{:#x}, {:#x}, {:#x}", a.to_bits(), b.to_bits(), c.to_bits());
-                        bad.push(fail("fma", mode, args, got, want));
-                    }
+                    let args =
+                        || format!("{:#x}, {:#x}, {:#x}", a.to_bits(), b.to_bits(), c.to_bits());
+                    let got = flags32(Except::Fma, mode, &[a, b, c]);
+                    t.check("fma", mode, args, got, fmaddss(mode, a, b, c));
                 }
             }
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad[..bad.len().min(30)].join("\n")
-    );
+    t.assert_none();
 }
 
 #[test]
 fn unary_ops_and_conversions_match_sse() {
-    let mut bad = Vec::new();
+    let mut t = Tally::default();
     let mut check = |what: &str, mode: FloatMode, arg: u64, got: u32, want: u32| {
-        if got != want {
-            bad.push(fail(what, mode, format!("{arg:#x}"), got, want));
-        }
+        t.check(what, mode, || format!("{arg:#x}"), got, want)
     };
     let int_flags =
         |k: Except, mode, ty, v: u64| eval(Op::Fexcept(k), mode, I32, &[ty], &[v]) as u32;
@@ -482,10 +496,5 @@ fn unary_ops_and_conversions_match_sse() {
             );
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} mismatches:\n{}",
-        bad.len(),
-        bad[..bad.len().min(30)].join("\n")
-    );
+    t.assert_none();
 }
