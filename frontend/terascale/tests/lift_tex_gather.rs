@@ -94,16 +94,7 @@ fn gather4_returns_one_component_of_the_bilinear_footprint() {
                     };
                     let src = coords_src(|l| (l as f32 - 10.0) * 1.5);
                     let out = run_on_class(&[t], &setup(data.clone(), d, s, src.clone()), class);
-                    let x = Sample {
-                        d: &d,
-                        s: &s,
-                        t: &t,
-                        levels: &levels,
-                        elem: &elem,
-                        compare: None,
-                        texel_offset: half_offsets(&t),
-                        slice_from_y: false,
-                    };
+                    let x = Sample::new(&d, &s, &t, &levels, &elem);
                     for lane in 0..LANES as usize {
                         let c = [0, 1, 2].map(|k| f32::from_bits(src[lane][k]));
                         let axes = x.axes(c, 0, true);
@@ -145,16 +136,7 @@ fn gather4_of_an_int_format_starts_at_the_point_sampled_texel() {
     let t = tex(FetchOp::TEX_GATHER4);
     let src = coords_src(|_| 0.0);
     let out = run(&[t], &setup(data, d, s, src.clone()));
-    let x = Sample {
-        d: &d,
-        s: &s,
-        t: &t,
-        levels: &levels,
-        elem: &elem,
-        compare: None,
-        texel_offset: half_offsets(&t),
-        slice_from_y: false,
-    };
+    let x = Sample::new(&d, &s, &t, &levels, &elem);
     for lane in 0..LANES as usize {
         let c = [0, 1, 2].map(|k| f32::from_bits(src[lane][k]));
         // No half-texel shift: i0 = floor(u), i1 = i0 + 1.
@@ -230,14 +212,8 @@ fn gather4_o_adds_the_whole_texel_offsets_set_texture_offsets_stored() {
                 for lane in 0..LANES as usize {
                     let [ox, oy] = offs(lane as u32);
                     let x = Sample {
-                        d: &d,
-                        s: &s,
-                        t: &t,
-                        levels: lv,
-                        elem: el,
-                        compare: None,
                         texel_offset: [ox as f32, oy as f32, 0.0],
-                        slice_from_y: false,
+                        ..Sample::new(&d, &s, &t, lv, el)
                     };
                     let c = [0, 1, 2].map(|k| f32::from_bits(src[lane][k]));
                     let axes = x.axes(c, 0, true);
@@ -265,14 +241,8 @@ fn offsets_start_at_zero_and_only_active_lanes_store_them() {
     let st = setup(data.clone(), RGBA, SAMP, src.clone());
     let out = run(&[t], &st);
     let x = Sample {
-        d: &RGBA,
-        s: &SAMP,
-        t: &t,
-        levels: &levels,
-        elem: &elem,
-        compare: None,
         texel_offset: [0.0; 3],
-        slice_from_y: false,
+        ..Sample::new(&RGBA, &SAMP, &t, &levels, &elem)
     };
     for lane in 0..LANES as usize {
         let c = [0, 1, 2].map(|k| f32::from_bits(src[lane][k]));

@@ -220,16 +220,7 @@ fn sample_g_uses_the_stored_gradients() {
         st.regs = vec![(3, h.clone()), (4, v.clone())];
         let out = run(&prog, &st);
         let elem = |l: usize, i: [i64; 3]| f32_elem(&data, &levels[l], i);
-        let x = Sample {
-            d: &d,
-            s: &TRILINEAR,
-            t: &t,
-            levels: &levels,
-            elem: &elem,
-            compare: None,
-            texel_offset: half_offsets(&t),
-            slice_from_y: false,
-        };
+        let x = Sample::new(&d, &TRILINEAR, &t, &levels, &elem);
         for lane in 0..LANES as usize {
             let g = |r: &Vec<[u32; 4]>| [0, 1, 2].map(|k| f32::from_bits(r[lane][k]));
             let l = host_lambda(&d, &t, g(&h), g(&v));
@@ -310,14 +301,8 @@ fn sample_c_compares_each_texel_before_filtering() {
             let elem = |l: usize, i: [i64; 3]| f32_elem(&data, &levels[l], i);
             for lane in 0..LANES as usize {
                 let x = Sample {
-                    d: &d,
-                    s: &s,
-                    t: &t,
-                    levels: &levels,
-                    elem: &elem,
                     compare: Some(f32::from_bits(s2[lane][3])),
-                    texel_offset: half_offsets(&t),
-                    slice_from_y: false,
+                    ..Sample::new(&d, &s, &t, &levels, &elem)
                 };
                 let c = [0, 1, 2].map(|k| f32::from_bits(s2[lane][k]));
                 assert_eq!(
@@ -348,14 +333,8 @@ fn sample_c_compares_each_texel_before_filtering() {
     let elem = |l: usize, i: [i64; 3]| f32_elem(&data, &levels[l], i);
     for lane in 0..LANES as usize {
         let x = Sample {
-            d: &d,
-            s: &s,
-            t: &t,
-            levels: &levels,
-            elem: &elem,
             compare: Some(f32::from_bits(s2[lane][3])),
-            texel_offset: half_offsets(&t),
-            slice_from_y: false,
+            ..Sample::new(&d, &s, &t, &levels, &elem)
         };
         let dd = [0, 1, 2].map(|k| coarse(&s2, lane, k));
         let l = host_lambda(&d, &t, dd.map(|v| v.0), dd.map(|v| v.1));
@@ -411,14 +390,9 @@ fn sample_c_l_and_c_lb_take_the_reference_from_z_and_the_lod_or_bias_from_w() {
             let elem = |l: usize, i: [i64; 3]| f32_elem(&data, &levels[l], i);
             for lane in 0..LANES as usize {
                 let x = Sample {
-                    d: &d,
-                    s: &s,
-                    t: &t,
-                    levels: &levels,
-                    elem: &elem,
                     compare: Some(refs(lane as u32)),
-                    texel_offset: half_offsets(&t),
                     slice_from_y: true,
+                    ..Sample::new(&d, &s, &t, &levels, &elem)
                 };
                 let w = lods(lane as u32);
                 let l = if op == FetchOp::TEX_SAMPLE_C_L {
@@ -468,16 +442,7 @@ fn inactive_lanes_keep_their_registers_but_feed_their_quad() {
     st.active = 0x9999_9999_9999_9999;
     let out = run(&[t], &st);
     let elem = |l: usize, i: [i64; 3]| f32_elem(&data, &levels[l], i);
-    let x = Sample {
-        d: &d,
-        s: &TRILINEAR,
-        t: &t,
-        levels: &levels,
-        elem: &elem,
-        compare: None,
-        texel_offset: half_offsets(&t),
-        slice_from_y: false,
-    };
+    let x = Sample::new(&d, &TRILINEAR, &t, &levels, &elem);
     for lane in 0..LANES as usize {
         let want = if st.active >> lane & 1 == 0 {
             [R2_MARK; 4]
@@ -551,16 +516,7 @@ fn keep_gradients_stores_the_quad_derivatives_and_returns_the_border_colour() {
         &setup(data.clone(), d, TRILINEAR, src.clone()),
     );
     let elem = |l: usize, i: [i64; 3]| f32_elem(&data, &levels[l], i);
-    let x = Sample {
-        d: &d,
-        s: &TRILINEAR,
-        t: &t,
-        levels: &levels,
-        elem: &elem,
-        compare: None,
-        texel_offset: half_offsets(&t),
-        slice_from_y: false,
-    };
+    let x = Sample::new(&d, &TRILINEAR, &t, &levels, &elem);
     for (lane, got) in out.iter().enumerate() {
         let dd = [0, 1, 2].map(|k| coarse(&src, lane, k));
         let l = host_lambda(&d, &t, dd.map(|v| v.0), dd.map(|v| v.1));

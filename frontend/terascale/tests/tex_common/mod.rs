@@ -685,7 +685,28 @@ pub fn half_offsets(t: &Tex) -> [f32; 3] {
     t.offset.map(|o| o as f32 / 2.0)
 }
 
-impl Sample<'_> {
+impl<'a> Sample<'a> {
+    /// A plain sample of `t`: no compare, OFFSET fields in half texels, a 1D array's slice in
+    /// z. Tests change the rest with struct-update syntax.
+    pub fn new(
+        d: &'a Desc,
+        s: &'a Samp,
+        t: &'a Tex,
+        levels: &'a [HostLevel],
+        elem: &'a dyn Fn(usize, [i64; 3]) -> [u32; 4],
+    ) -> Sample<'a> {
+        Sample {
+            d,
+            s,
+            t,
+            levels,
+            elem,
+            compare: None,
+            texel_offset: half_offsets(t),
+            slice_from_y: false,
+        }
+    }
+
     pub fn border(&self) -> [u32; 4] {
         match self.s.border_type {
             0 => [0; 4],
@@ -886,16 +907,7 @@ pub fn check_with(
     let data = f32_levels(&levels, |l, x, y, z| tex_value(x, y, z) + 1000.0 * l as f32);
     let out = run(&[*t], &setup(data.clone(), *d, *s, src.clone()));
     let elem = |l: usize, i: [i64; 3]| f32_elem(&data, &levels[l], i);
-    let x = Sample {
-        d,
-        s,
-        t,
-        levels: &levels,
-        elem: &elem,
-        compare: None,
-        texel_offset: half_offsets(t),
-        slice_from_y: false,
-    };
+    let x = Sample::new(d, s, t, &levels, &elem);
     for lane in 0..LANES as usize {
         let w = want(lane, &x);
         assert_eq!(
