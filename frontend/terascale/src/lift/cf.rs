@@ -228,6 +228,17 @@ impl Lifter<'_> {
         q
     }
 
+    /// If no lane passes `t`: pop POP_COUNT and jump to ADDR (PUSH, JUMP); else continue in a
+    /// new block.
+    fn jump_if_none(&mut self, t: Value, w: &CfWord) -> Result<(), LiftError> {
+        let none = self.is_zero64(t);
+        let pc = w.pop_count;
+        self.branch_with(none, w.addr, |s| {
+            s.pop_n(pc);
+            Ok(())
+        })
+    }
+
     /// If `cond`: run `taken` (which may split blocks) and jump to `addr`; else continue in
     /// a new block.
     fn branch_with(
@@ -317,12 +328,7 @@ impl Lifter<'_> {
             }
             PUSH | PUSH_WQM => {
                 let t = self.test(w);
-                let none = self.is_zero64(t);
-                let pc = w.pop_count;
-                self.branch_with(none, w.addr, |s| {
-                    s.pop_n(pc);
-                    Ok(())
-                })?;
+                self.jump_if_none(t, w)?;
                 let wqm = w.op == PUSH_WQM;
                 let cost = if wqm || w.whole_quad_mode { 4 } else { 1 };
                 self.push(Pushed::Push, cost);
@@ -347,12 +353,7 @@ impl Lifter<'_> {
             }
             JUMP => {
                 let t = self.test(w);
-                let none = self.is_zero64(t);
-                let pc = w.pop_count;
-                self.branch_with(none, w.addr, |s| {
-                    s.pop_n(pc);
-                    Ok(())
-                })?;
+                self.jump_if_none(t, w)?;
             }
             JUMP_ANY => {
                 self.pop_n(w.pop_count);
