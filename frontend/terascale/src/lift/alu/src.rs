@@ -13,6 +13,11 @@
 //! 0x3FF00000 / 0x3FE00000), the LDS output queue (219-222), LDS direct reads (223/224,
 //! see `lds`) and Cayman's CLAUSE_GLOBAL (225, see `index`). ABS then NEG are sign-bit
 //! operations (4.7.2).
+//!
+//! Clause temporaries (the top GPRs once the host sets NUM_CLAUSE_TEMP_GPRS, 4.6 L1410-L1416,
+//! 2.6.1.2) are ordinary GPRs here: the document only says their values need not survive
+//! the clause, and keeping them is one allowed outcome, the same on both engines. Each wave
+//! has its own copy, so the even/odd-wave partition of the pool has nothing to share.
 use super::super::state::Cf;
 use super::super::{LiftError, Lifter};
 use super::{text, Grp};
