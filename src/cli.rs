@@ -5,6 +5,8 @@ use crate::{EngineKind, Error, Result};
 use std::path::{Path, PathBuf};
 
 /// Options of `wavejit run` (the command line's contract, see DESIGN.md).
+// The field docs are clap's `--help` text, written for a terminal, not for rustdoc.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(clap::Args)]
 pub struct RunOptions {
     pub file: PathBuf,

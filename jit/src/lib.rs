@@ -2,7 +2,7 @@
 //!
 //! Each IR block becomes one host function `extern "C" fn(*mut JitCtx) -> u32` that runs the
 //! block for a whole wave and returns where the wave goes next. Inside, lane-parallel work runs
-//! as loops over 4-lane chunks ([`plan`] decides the loops, [`emit`] builds them, [`lower`]
+//! as loops over 4-lane chunks (`plan` decides the loops, `emit` builds them, `lower`
 //! inlines ops); memory, cross-lane and lane-indexed register instructions call
 //! [`wavejit_runtime::effects::run_effect`], and ops not inlined call
 //! [`wavejit_ir::semantics::eval`], so results are bit-identical to the interpreter.

@@ -3,7 +3,7 @@
 //! - [`tables`]: one row per instruction, one opcode column per generation.
 //! - [`inst`]: the decoded-instruction model ([`Inst`], [`Opcode`], [`Operand`]).
 //! - [`decode()`]: bytes -> [`Inst`], never panics.
-//! - [`print`]: [`Inst`] -> LLVM 14 syntax.
+//! - [`mod@print`]: [`Inst`] -> LLVM 14 syntax.
 //! - [`asm`]: LLVM syntax -> bytes.
 pub mod asm;
 pub mod decode;

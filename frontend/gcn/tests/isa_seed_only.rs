@@ -1,7 +1,7 @@
 //! VOP3 rows that seed 002 (CLRX's VOP3 list) documents but LLVM 14 lacks, so no llvm-mc
 //! vector exists for them (they are listed in tests/vectors/gfxN.uncovered). The bytes here are
-//! packed by hand from the VOP3A field table of seed 002 (GCN 1.0/1.1: OPCODE [25:17], GCN
-//! 1.2/1.4: OPCODE [25:16]; ENCODING [31:26] = 0b110100; SRC0/1/2 at [40:32]/[49:41]/[58:50],
+//! packed by hand from the VOP3A field table of seed 002 (GCN 1.0/1.1: OPCODE `[25:17]`, GCN
+//! 1.2/1.4: OPCODE `[25:16]`; ENCODING `[31:26]` = 0b110100; SRC0/1/2 at `[40:32]`/`[49:41]`/`[58:50]`,
 //! VGPR n = 256 + n), then decoded, printed, and assembled back to the same bytes.
 use wavejit_gcn::{assemble, decode, print, Gen};
 

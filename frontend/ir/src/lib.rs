@@ -10,7 +10,7 @@
 //! 3. **Control flow is uniform**: terminators branch on uniform values only. Divergence is
 //!    data: lane writes, stores and atomics take a mask and leave other lanes untouched.
 //! 4. **Side effects are designated instructions**: register writes, indexed register access,
-//!    loads, stores (plain and formatted, see [`format`]), atomics; barriers and traps are terminators. Everything else is pure and
+//!    loads, stores (plain and formatted, see [`mod@format`]), atomics; barriers and traps are terminators. Everything else is pure and
 //!    may be reordered, duplicated or removed by a back end.
 //! 5. **Cross-lane instructions** (`ballot`, `read_lane`, `shuffle`) are explicit.
 //! 6. **Float behaviour is explicit** in the op (flavours) and its [`FloatMode`]; the per-lane

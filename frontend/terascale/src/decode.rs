@@ -2,8 +2,8 @@
 //! it runs (ALU clauses split into instruction groups, fetch clauses of 128-bit words).
 //!
 //! Rules (notes/hd6900_map.md and the seed lines it cites):
-//! - CF words are 64-bit. Bit 29 of word 1 set = CF_ALU (CF_INST [29:26]); otherwise
-//!   CF_INST [29:22] in 64..=127 = CF_ALLOC_EXPORT, else CF_WORD. ALU_EXTENDED is a
+//! - CF words are 64-bit. Bit 29 of word 1 set = CF_ALU (CF_INST `[29:26]`); otherwise
+//!   CF_INST `[29:22]` in 64..=127 = CF_ALLOC_EXPORT, else CF_WORD. ALU_EXTENDED is a
 //!   CF_ALU_*_EXT pair followed by the real CF_ALU word (two CF slots).
 //! - The program ends after CF END (Cayman) or the first instruction with END_OF_PROGRAM
 //!   (Evergreen). On Evergreen, NOP+END_OF_PROGRAM words that directly follow (LLVM emits a

@@ -426,7 +426,7 @@ impl AluInst {
         }
     }
 
-    /// Cayman ALU_WORD1_OP2_EXECUTE_MASK: EXECUTE_MASK_OP (bits [6:5]) when UPDATE_EXEC_MASK.
+    /// Cayman ALU_WORD1_OP2_EXECUTE_MASK: EXECUTE_MASK_OP (bits `[6:5]`) when UPDATE_EXEC_MASK.
     pub fn execute_mask_op(&self, class: ChipClass) -> Option<u8> {
         (class == ChipClass::Cayman && self.enc == AluEnc::Op2 && self.update_exec_mask)
             .then_some(self.omod)
@@ -530,30 +530,30 @@ impl FetchInst {
     pub fn word(&self, i: usize) -> u32 {
         self.words[i]
     }
-    /// VTX/TEX/MEM_RD: BUFFER_ID / RESOURCE_ID (word 0 bits [15:8]).
+    /// VTX/TEX/MEM_RD: BUFFER_ID / RESOURCE_ID (word 0 bits `[15:8]`).
     pub fn buffer_id(&self) -> u8 {
         bits(self.words[0], 8, 8) as u8
     }
-    /// VTX/TEX/MEM_RD: SRC_GPR (word 0 bits [22:16]).
+    /// VTX/TEX/MEM_RD: SRC_GPR (word 0 bits `[22:16]`).
     pub fn src_gpr(&self) -> u8 {
         bits(self.words[0], 16, 7) as u8
     }
     pub fn src_rel(&self) -> bool {
         bit(self.words[0], 23)
     }
-    /// VTX/MEM_RD: SRC_SEL_X (word 0 bits [25:24]).
+    /// VTX/MEM_RD: SRC_SEL_X (word 0 bits `[25:24]`).
     pub fn src_sel_x(&self) -> u8 {
         bits(self.words[0], 24, 2) as u8
     }
-    /// VTX: FETCH_TYPE (word 0 bits [6:5]).
+    /// VTX: FETCH_TYPE (word 0 bits `[6:5]`).
     pub fn fetch_type(&self) -> u8 {
         bits(self.words[0], 5, 2) as u8
     }
-    /// Evergreen VTX: MEGA_FETCH_COUNT (word 0 bits [31:26]).
+    /// Evergreen VTX: MEGA_FETCH_COUNT (word 0 bits `[31:26]`).
     pub fn mega_fetch_count(&self) -> u8 {
         bits(self.words[0], 26, 6) as u8
     }
-    /// VTX/TEX/MEM_RD: DST_GPR (word 1 bits [6:0]).
+    /// VTX/TEX/MEM_RD: DST_GPR (word 1 bits `[6:0]`).
     pub fn dst_gpr(&self) -> u8 {
         bits(self.words[1], 0, 7) as u8
     }
@@ -574,11 +574,11 @@ impl FetchInst {
     pub fn use_const_fields(&self) -> bool {
         bit(self.words[1], 21)
     }
-    /// VTX/MEM_RD: DATA_FORMAT (word 1 bits [27:22]).
+    /// VTX/MEM_RD: DATA_FORMAT (word 1 bits `[27:22]`).
     pub fn data_format(&self) -> u8 {
         bits(self.words[1], 22, 6) as u8
     }
-    /// VTX/MEM_RD: NUM_FORMAT_ALL (word 1 bits [29:28]: 0 norm, 1 int, 2 scaled).
+    /// VTX/MEM_RD: NUM_FORMAT_ALL (word 1 bits `[29:28]`: 0 norm, 1 int, 2 scaled).
     pub fn num_format_all(&self) -> u8 {
         bits(self.words[1], 28, 2) as u8
     }
@@ -589,11 +589,11 @@ impl FetchInst {
     pub fn srf_mode_all(&self) -> bool {
         bit(self.words[1], 31)
     }
-    /// VTX: OFFSET in bytes (word 2 bits [15:0]).
+    /// VTX: OFFSET in bytes (word 2 bits `[15:0]`).
     pub fn offset(&self) -> u16 {
         bits(self.words[2], 0, 16) as u16
     }
-    /// VTX: ENDIAN_SWAP (word 2 bits [17:16]).
+    /// VTX: ENDIAN_SWAP (word 2 bits `[17:16]`).
     pub fn endian_swap(&self) -> u8 {
         bits(self.words[2], 16, 2) as u8
     }

@@ -7,7 +7,7 @@
 //! - [`inst`]: the decoded instruction model ([`Program`], clauses, ALU groups).
 //! - [`decode`]: whole-program decoder ([`decode_program`]).
 //! - [`encode`]: program to bytes ([`encode_program`]).
-//! - [`print`]: LLVM r600 assembly text ([`print_program`]).
+//! - [`mod@print`]: LLVM r600 assembly text ([`print_program`]).
 //! - [`asm`]: that text back to bytes ([`asm::assemble`]).
 //! - [`loader`]: LLVM r600 ELF objects: kernels, their code and `.AMDGPU.config` values.
 //! - [`launch`]: the launch ABI: constant buffer 0, initial T0/T1 and active lanes, buffer ids.

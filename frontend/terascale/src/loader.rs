@@ -12,8 +12,8 @@
 //!
 //! | register | name (Mesa evergreend.h, LLVM R600Defines.h) | fields used |
 //! |---|---|---|
-//! | `0x288D4` | `SQ_PGM_RESOURCES_LS` (compute kernels run as the LS stage) | `NUM_GPRS` [7:0] = highest GPR used + 1; `STACK_SIZE` [15:8] = CF stack entries (`CFStackSize`) |
-//! | `0x2880C` | `DB_SHADER_CONTROL` | `KILL_ENABLE` [6] (pixel kill; 0 for compute) |
+//! | `0x288D4` | `SQ_PGM_RESOURCES_LS` (compute kernels run as the LS stage) | `NUM_GPRS` `[7:0]` = highest GPR used + 1; `STACK_SIZE` `[15:8]` = CF stack entries (`CFStackSize`) |
+//! | `0x2880C` | `DB_SHADER_CONTROL` | `KILL_ENABLE` `[6]` (pixel kill; 0 for compute) |
 //! | `0x288E8` | `SQ_LDS_ALLOC` | LDS size in dwords (`alignTo(LDSBytes, 4) / 4`); Mesa ORs the wave count into bits [14+] at dispatch |
 //!
 //! A run starts with an `SQ_PGM_RESOURCES_*` register. Runs for graphics stages (PS `0x28844`,
@@ -67,7 +67,7 @@ pub const MAX_GPRS: u32 = 128;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeObject {
     pub chip: Chip,
-    /// The ELF header's `e_flags` (the chip's machine number in bits [7:0]).
+    /// The ELF header's `e_flags` (the chip's machine number in bits `[7:0]`).
     pub e_flags: u32,
     /// In `.text` order (which is also `.AMDGPU.config` order).
     pub kernels: Vec<Kernel>,

@@ -7,7 +7,7 @@
 //! they differ from LLVM's value, as trailing `NAME:value` / `NAME` tokens after the LLVM
 //! text, so every decodable program prints to text the assembler reads back to the same bytes.
 //! Fetch words print as LLVM's VTX_READ_* or TEX_* text where they match it, else in the same
-//! style with their fields named ([`fetch`]). Deviations from LLVM's spelling (ambiguous or mistyped names in its
+//! style with their fields named (`fetch`). Deviations from LLVM's spelling (ambiguous or mistyped names in its
 //! .td files) are listed in the table modules.
 use crate::chip::ChipClass;
 use crate::inst::*;

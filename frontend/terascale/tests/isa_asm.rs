@@ -36,7 +36,7 @@ fn llc_listings_assemble_to_llc_bytes() {
 }
 
 /// llc's listing, except that LLVM prints the 64- and 128-bit STORE_DWORD alike: a CF line
-/// whose llc bytes carry COMP_MASK 3 (dword 1 bits [15:12]) gets the `COMP_MASK:3` token the
+/// whose llc bytes carry COMP_MASK 3 (dword 1 bits `[15:12]`) gets the `COMP_MASK:3` token the
 /// printer adds for it (the one documented addition to LLVM's text, print.rs).
 fn listing_with_dword64_masks(f: &vectors::Function) -> String {
     let mut lines = f.lines.clone();

@@ -1,7 +1,7 @@
 //! The float exception flags through the lifter, on the interpreter and the JIT (seed 000
 //! 4.13.2 L2068-L2086, STORE_FLAGS L6948-L6970, LOAD_STORE_FLAGS L4813-L4830): six bits per
-//! lane ([5] inexact, [4] underflow, [3] overflow, [2] division by zero, [1] denormal,
-//! [0] invalid), ORed over a clause's groups, cleared at each clause, "inclusive of the
+//! lane (`[5]` inexact, `[4]` underflow, `[3]` overflow, `[2]` division by zero, `[1]` denormal,
+//! `[0]` invalid), ORed over a clause's groups, cleared at each clause, "inclusive of the
 //! current VLIW" for the two flag instructions. Every expected flag value is worked out by
 //! hand from IEEE 754 (the comment beside each case gives the arithmetic) in the clause's
 //! default mode: single precision flushes denormals in and out (a flushed input is a zero and

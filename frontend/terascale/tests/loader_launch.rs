@@ -91,8 +91,8 @@ fn header_is_ngroups_global_local() {
     assert_eq!(launch::IMPLICIT_HEADER_BYTES, 36);
 }
 
-/// The notes' worked example: vec_math(out, a, b, c, n) reads KC0[2].Y, [2].Z, [2].W, [3].X,
-/// [3].Y.
+/// The notes' worked example: vec_math(out, a, b, c, n) reads KC0[2].Y, `[2]`.Z, `[2]`.W, `[3]`.X,
+/// `[3]`.Y.
 #[test]
 fn notes_example_kcache_slots() {
     let args = [ArgValue::Pointer(0); 4]

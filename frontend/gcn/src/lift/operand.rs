@@ -10,7 +10,7 @@
 //! LDS_DIRECT (source code 254, gfx6-gfx9): the VALU src0 operand is a dword read from LDS at
 //! byte address M0[15:0], of data type M0[18:16] (CLRX doc/GcnOperands.md): 0 unsigned byte,
 //! 1 unsigned 16-bit word, 2 dword, 3 "unused (same as 2)", 4 signed byte, 5 signed 16-bit
-//! word. The table reads as bits [17:16] = size (byte, word, dword, dword) and bit 18 =
+//! word. The table reads as bits `[17:16]` = size (byte, word, dword, dword) and bit 18 =
 //! sign-extend, which is how types 6 and 7 (undocumented) are lifted: a dword, where the sign
 //! bit changes nothing. The address and data type are uniform, so the read is one uniform LDS
 //! load that every lane sees; bytes outside the LDS allocation read as 0 (the IR's LDS rule).

@@ -15,7 +15,7 @@ use super::{
 
 const COMPUTE_PGM_RSRC1: u32 = 0xB848;
 const COMPUTE_PGM_RSRC2: u32 = 0xB84C;
-/// COMPUTE_TMPRING_SIZE; WAVESIZE [24:12] is the scratch per wave in 1 KiB units. (The launch
+/// COMPUTE_TMPRING_SIZE; WAVESIZE `[24:12]` is the scratch per wave in 1 KiB units. (The launch
 /// ABI notes call 0xB860 COMPUTE_RESOURCE_LIMITS; LLVM's SIDefines.h and the asm printer name
 /// it R_00B860_COMPUTE_TMPRING_SIZE, and its value matches ScratchSize that way.)
 const COMPUTE_TMPRING_SIZE: u32 = 0xB860;

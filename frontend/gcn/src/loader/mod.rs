@@ -162,18 +162,18 @@ pub struct KernelArg {
 /// Which dword of the scratch buffer resource a relocation asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScratchRsrcWord {
-    /// `SCRATCH_RSRC_DWORD0`: base address bits [31:0].
+    /// `SCRATCH_RSRC_DWORD0`: base address bits `[31:0]`.
     Dword0,
-    /// `SCRATCH_RSRC_DWORD1`: base address bits [47:32] and the stride/swizzle bits.
+    /// `SCRATCH_RSRC_DWORD1`: base address bits `[47:32]` and the stride/swizzle bits.
     Dword1,
 }
 
 /// The part of the symbol value a relocation stores (ELF `R_AMDGPU_*` types).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RelocKind {
-    /// `R_AMDGPU_ABS32_LO` (1): bits [31:0] of S + A.
+    /// `R_AMDGPU_ABS32_LO` (1): bits `[31:0]` of S + A.
     Abs32Lo,
-    /// `R_AMDGPU_ABS32_HI` (2): bits [63:32] of S + A.
+    /// `R_AMDGPU_ABS32_HI` (2): bits `[63:32]` of S + A.
     Abs32Hi,
     /// `R_AMDGPU_ABS32` (6): S + A, truncated to 32 bits.
     Abs32,
@@ -217,7 +217,7 @@ pub struct Kernel {
     pub implicit_kernarg_bytes: u32,
     pub rsrc1: u32,
     pub rsrc2: u32,
-    /// RSRC1[19:12]: round mode f32 [1:0], f16/f64 [3:2], denorm mode f32 [5:4], f16/f64 [7:6].
+    /// RSRC1 `[19:12]`: round mode f32 `[1:0]`, f16/f64 `[3:2]`, denorm mode f32 `[5:4]`, f16/f64 `[7:6]`.
     pub float_mode: u8,
     pub ieee_mode: bool,
     pub dx10_clamp: bool,

@@ -73,7 +73,7 @@ pub struct InitState {
     pub vcc: u64,
     pub scc: bool,
     pub m0: u32,
-    /// MODE bits [7:0]: rounding [3:0], denormals [7:4] (COMPUTE_PGM_RSRC1.FLOAT_MODE).
+    /// MODE bits `[7:0]`: rounding `[3:0]`, denormals `[7:4]` (COMPUTE_PGM_RSRC1.FLOAT_MODE).
     pub float_mode: u8,
     pub ieee_mode: bool,
     pub dx10_clamp: bool,

@@ -10,7 +10,7 @@ use wavejit_gcn::Gen;
 pub const ALL_GENS: [Gen; 4] = [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9];
 
 /// FLOAT_MODE values: denormals flushed for every type, f32 flushed only (LLVM's gfx6-8
-/// default), everything kept. Bits [5:4] f32, [7:6] f64/f16 (CLRX doc/GcnState.md).
+/// default), everything kept. Bits `[5:4]` f32, `[7:6]` f64/f16 (CLRX doc/GcnState.md).
 pub const FLUSH_ALL: u8 = 0x00;
 pub const FLUSH_F32: u8 = 0xc0;
 pub const KEEP_ALL: u8 = 0xf0;

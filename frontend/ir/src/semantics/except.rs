@@ -1,5 +1,5 @@
 //! The IEEE 754 exception flags of one float operation: the per-lane meaning of
-//! [`Op::Fexcept`](crate::Op::Fexcept). Bits are [`fpflag`](crate::except::fpflag) (x86 MXCSR order).
+//! [`crate::Op::Fexcept`]. Bits are [`fpflag`](crate::except::fpflag) (x86 MXCSR order).
 //!
 //! # Rules shared by every op
 //! - **Operands** are read as the op reads them: with `mode.flush_in` a denormal is a zero
@@ -13,7 +13,7 @@
 //!   ROUNDSS), and an invalid operation or a division by zero is reported alone (x86's
 //!   precedence: `denormal / 0` raises division by zero only).
 //! - **Rounding** (`INEXACT`, `OVERFLOW`, `UNDERFLOW`): from the exact result and one rounding
-//!   in `mode.round` ([`round::round_pack_status`]). Overflow also raises inexact. Underflow is
+//!   in `mode.round` (`round::round_pack_status`). Overflow also raises inexact. Underflow is
 //!   "tiny and inexact" with tininess detected **after rounding** (rounded to the precision
 //!   with an unbounded exponent range, below the smallest normal), as x86 SSE detects it; IEEE
 //!   754-2008 §7.5 allows either, and the host is then an independent check.

@@ -98,8 +98,8 @@ use wavejit_ir::{Block, IntCC, Op, ScalarType, Terminator, TrapKind, Value};
 
 use ScalarType::{I1, I32, I64};
 
-/// The DX9 loop constant compute dispatches see (Mesa `evergreen_compute.c`): count [11:0],
-/// init [23:12], step [31:24].
+/// The DX9 loop constant compute dispatches see (Mesa `evergreen_compute.c`): count `[11:0]`,
+/// init `[23:12]`, step `[31:24]`.
 const LOOP_CONST: u32 = 0x0100_0FFF;
 /// The subroutine nesting limit (3.7.6).
 const MAX_CALL_DEPTH: u32 = 32;

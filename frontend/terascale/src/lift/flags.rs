@@ -2,8 +2,8 @@
 //! LOAD_STORE_FLAGS L4813-L4830).
 //!
 //! # The register
-//! Six bits per lane, the `flags` cell of [`super::TsLayout`]: [5] inexact, [4] underflow,
-//! [3] overflow, [2] division by zero, [1] denormal, [0] invalid. That is the bit order of the
+//! Six bits per lane, the `flags` cell of [`super::TsLayout`]: `[5]` inexact, `[4]` underflow,
+//! `[3]` overflow, `[2]` division by zero, `[1]` denormal, `[0]` invalid. That is the bit order of the
 //! IR's [`fpflag`] (x86 MXCSR's), so the lifter stores what `fexcept` computes unchanged (a
 //! compile-time check below keeps the two orders equal).
 //!

@@ -26,7 +26,7 @@
 //! Evergreen's MEM_GDS: Mesa's Evergreen path passes no address in SRC_GPR and addresses
 //! GDS through UAV_ID and the resource offset instead (the same file), a mapping onto GDS
 //! memory the document does not give. On Cayman: UAV_ID, UAV_INDEX_MODE, ALLOC_CONSUME
-//! (append/consume counters) and BCAST_FIRST_REQ; WORD1 [22:16] (the document's "dword
+//! (append/consume counters) and BCAST_FIRST_REQ; WORD1 `[22:16]` (the document's "dword
 //! offset", Mesa's `src_gpr2`: its role is not described) other than 0; the REL and `2` forms
 //! (WRITE_REL, WRITE2, READ_REL_RET, XCHG_REL_RET, XCHG2_RET), whose `sq_DS_idx_offset` has
 //! no field in this encoding; SRC_REL_MODE/DST_REL_MODE; a DST_SEL of z or w, or of a value

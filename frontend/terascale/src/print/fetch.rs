@@ -117,7 +117,7 @@ const VTX: &[Field] = &[
 ];
 /// Evergreen VTX: MEGA_FETCH_COUNT and MEGA_FETCH (Mesa `evergreend.h`).
 const VTX_EG: &[Field] = &[f("MEGA_FETCH_COUNT", 0, 26, 6), f("MEGA_FETCH", 2, 19, 1)];
-/// Cayman VTX_WORD0 bits [31:26] (hd6900_map.md §5).
+/// Cayman VTX_WORD0 bits `[31:26]` (hd6900_map.md §5).
 const VTX_CM: &[Field] = &[
     f("SRC_SEL_Y", 0, 26, 2),
     f("STRUCTURED_READ", 0, 28, 2),
@@ -175,7 +175,7 @@ const MEM_RD: &[Field] = &[
 ];
 const MEM_RD_SIZE: Field = f("ARRAY_SIZE", 2, 20, 12);
 
-/// MEM_GDS_WORD0/1/2 (hd6900_map.md §8; WORD1 [22:16] is printed SRC_GPR2, the second
+/// MEM_GDS_WORD0/1/2 (hd6900_map.md §8; WORD1 `[22:16]` is printed SRC_GPR2, the second
 /// source the document's duplicate SRC_GPR name stands for).
 const GDS: &[Field] = &[
     f("SRC_GPR", 0, 11, 7),
@@ -252,7 +252,7 @@ impl Family {
         v
     }
 
-    /// Opcode bits: VC_INST / TEX_INST [4:0], and MEM_OP [10:8] of the MEM encodings.
+    /// Opcode bits: VC_INST / TEX_INST `[4:0]`, and MEM_OP `[10:8]` of the MEM encodings.
     pub fn opcode_mask(self) -> u32 {
         match self {
             Family::MemRd | Family::Gds => 0x71f,

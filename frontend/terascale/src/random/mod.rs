@@ -1069,7 +1069,7 @@ pub fn walk_clauses(nodes: &[Node], f: &mut impl FnMut(&AluClause, ClauseRole)) 
 }
 
 /// Whether the first clause word after the CF program has the shape of a CF NOP with
-/// END_OF_PROGRAM (CF_INST [29:22] = 0, bit 21 set).
+/// END_OF_PROGRAM (CF_INST `[29:22]` = 0, bit 21 set).
 fn first_word_reads_as_end(clauses: &[(usize, Pending)]) -> bool {
     let w1 = match clauses.first().map(|c| &c.1) {
         Some(Pending::Alu(c)) => c

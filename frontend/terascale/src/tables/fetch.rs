@@ -12,7 +12,7 @@ const fn row(op: super::FetchOp, opcode: [u16; 2], text: &'static str) -> FetchI
     FetchInfo { op, opcode, text }
 }
 
-/// VC_INST values (VTX_WORD0 bits [4:0]) other than the MEM selector 2.
+/// VC_INST values (VTX_WORD0 bits `[4:0]`) other than the MEM selector 2.
 #[rustfmt::skip]
 pub(super) static VTX: &[FetchInfo] = &[
     row(VTX_FETCH, [0, 0], "VFETCH"),
@@ -20,7 +20,7 @@ pub(super) static VTX: &[FetchInfo] = &[
     row(VTX_GET_BUFFER_RESINFO, [14, 14], "GET_BUFFER_RESINFO"),
 ];
 
-/// MEM_OP values (MEM_RD_WORD0 / MEM_GDS_WORD0 bits [10:8], VC_INST = 2).
+/// MEM_OP values (MEM_RD_WORD0 / MEM_GDS_WORD0 bits `[10:8]`, VC_INST = 2).
 #[rustfmt::skip]
 pub(super) static MEM: &[FetchInfo] = &[
     row(MEM_RD_SCRATCH, [0, 0], "MEM_RD_SCRATCH"),
@@ -29,7 +29,7 @@ pub(super) static MEM: &[FetchInfo] = &[
     row(MEM_TF_WRITE, [5, 5], "MEM_TF_WRITE"),
 ];
 
-/// TEX_INST values (TEX_WORD0 bits [4:0]).
+/// TEX_INST values (TEX_WORD0 bits `[4:0]`).
 #[rustfmt::skip]
 pub(super) static TEX: &[FetchInfo] = &[
     row(TEX_LD, [3, 3], "TEX_LD"),

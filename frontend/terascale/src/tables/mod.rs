@@ -1,8 +1,8 @@
 //! Instruction tables: one row per instruction, one opcode column per [`ChipClass`]
 //! (`[Evergreen, Cayman]`, [`NA`] where the class lacks the instruction).
 //!
-//! Families (one file each): [`alu`] (OP2/OP3), [`cf`] (CF_WORD and CF_ALU_WORD), [`mem`]
-//! (CF_ALLOC_EXPORT and RAT_INST), [`fetch`] (VTX, TEX, MEM_RD/GDS), [`lds`] (LDS_OP/GDS_OP).
+//! Families (one file each): `alu` (OP2/OP3), `cf` (CF_WORD and CF_ALU_WORD), `mem`
+//! (CF_ALLOC_EXPORT and RAT_INST), `fetch` (VTX, TEX, MEM_RD/GDS), `lds` (LDS_OP/GDS_OP).
 //!
 //! Invariants (tests/isa_tables.rs): within one family and class an opcode appears in at most
 //! one row; every row of notes/hd6900_opcodes.tsv is present with its Cayman value; every
@@ -128,7 +128,7 @@ ident_enum!(
 });
 
 ident_enum!(
-    /// A RAT_INST code (CF_ALLOC_EXPORT_WORD0_RAT bits [9:4]).
+    /// A RAT_INST code (CF_ALLOC_EXPORT_WORD0_RAT bits `[9:4]`).
     RatInst {
     NOP, STORE_TYPED, STORE_RAW, STORE_RAW_FDENORM, CMPXCHG_INT, CMPXCHG_FLT, CMPXCHG_FDENORM,
     ADD, SUB, RSUB, MIN_INT, MIN_UINT, MAX_INT, MAX_UINT, AND, OR, XOR, MSKOR, INC_UINT,

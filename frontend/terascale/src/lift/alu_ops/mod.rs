@@ -123,7 +123,7 @@ pub enum AluError {
     BadOperands(AluOp, AluForm),
 }
 
-/// The OMOD field (ALU_WORD1_OP2 bits [6:5]): the float result scale.
+/// The OMOD field (ALU_WORD1_OP2 bits `[6:5]`): the float result scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Omod {
     Off,

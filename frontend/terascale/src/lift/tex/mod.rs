@@ -11,23 +11,23 @@
 //! - `tex_resources`: a table of [`RESOURCE_BYTES`]-byte slots indexed by RESOURCE_ID; slot
 //!   `i` holds the eight words SQ_TEX_RESOURCE_WORD0..7 of resource `i` in Mesa's layout
 //!   (evergreend.h `R_030000`..`R_03001C`), so a real descriptor works unchanged:
-//!   WORD0 DIM [2:0], PITCH [17:6] (`texels / 8 - 1`), TEX_WIDTH [31:18] (`width - 1`);
-//!   WORD1 TEX_HEIGHT [13:0], TEX_DEPTH [26:14] (`- 1`; the slice count of arrays),
-//!   ARRAY_MODE [31:28]; WORD2 BASE_ADDRESS (`byte address >> 8`); WORD3 MIP_ADDRESS
+//!   WORD0 DIM `[2:0]`, PITCH `[17:6]` (`texels / 8 - 1`), TEX_WIDTH `[31:18]` (`width - 1`);
+//!   WORD1 TEX_HEIGHT `[13:0]`, TEX_DEPTH `[26:14]` (`- 1`; the slice count of arrays),
+//!   ARRAY_MODE `[31:28]`; WORD2 BASE_ADDRESS (`byte address >> 8`); WORD3 MIP_ADDRESS
 //!   (`>> 8`, the address of level 1); WORD4 FORMAT_COMP_X..W (2 bits each from bit 0),
-//!   NUM_FORMAT_ALL [9:8], SRF_MODE_ALL 10, DST_SEL_X..W [18:16]..[27:25], BASE_LEVEL [31:28];
-//!   WORD5 LAST_LEVEL [3:0]; WORD7 DATA_FORMAT [5:0], TYPE [31:30] (2 = valid texture).
+//!   NUM_FORMAT_ALL `[9:8]`, SRF_MODE_ALL 10, DST_SEL_X..W `[18:16]`..`[27:25]`, BASE_LEVEL `[31:28]`;
+//!   WORD5 LAST_LEVEL `[3:0]`; WORD7 DATA_FORMAT `[5:0]`, TYPE `[31:30]` (2 = valid texture).
 //!   A slot with TYPE 3 (valid buffer) is a buffer in the SQ_VTX_CONSTANT layout Mesa writes
 //!   for texture buffers (evergreen_state.c `evergreen_fill_buffer_resource_words`): WORD0
-//!   the byte address's low 32 bits, WORD1 SIZE (`bytes - 1`), WORD2 BASE_ADDRESS_HI [7:0],
-//!   STRIDE [18:8], DATA_FORMAT [25:20], NUM_FORMAT_ALL [27:26], FORMAT_COMP_ALL 28,
-//!   SRF_MODE_ALL 29, ENDIAN_SWAP [31:30]; WORD3 DST_SEL_X..W [5:3]..[14:12]. Only LD reads
+//!   the byte address's low 32 bits, WORD1 SIZE (`bytes - 1`), WORD2 BASE_ADDRESS_HI `[7:0]`,
+//!   STRIDE `[18:8]`, DATA_FORMAT `[25:20]`, NUM_FORMAT_ALL `[27:26]`, FORMAT_COMP_ALL 28,
+//!   SRF_MODE_ALL 29, ENDIAN_SWAP `[31:30]`; WORD3 DST_SEL_X..W `[5:3]`..`[14:12]`. Only LD reads
 //!   buffers (element X at `address + X * STRIDE`).
 //! - `tex_samplers`: a table of [`SAMPLER_BYTES`]-byte slots indexed by SAMPLER_ID; words 0-2
 //!   are SQ_TEX_SAMPLER_WORD0..2 (evergreend.h `R_03C000`..`R_03C008`): WORD0 CLAMP_X/Y/Z
-//!   (3 bits each from bit 0), XY_MAG_FILTER [10:9], XY_MIN_FILTER [12:11], Z_FILTER [14:13],
-//!   MIP_FILTER [16:15] (0 none, 1 point, 2 linear), BORDER_COLOR_TYPE [21:20],
-//!   DEPTH_COMPARE_FUNCTION [24:22]; WORD1 MIN_LOD [11:0], MAX_LOD [23:12] (unsigned 4.6
+//!   (3 bits each from bit 0), XY_MAG_FILTER `[10:9]`, XY_MIN_FILTER `[12:11]`, Z_FILTER `[14:13]`,
+//!   MIP_FILTER `[16:15]` (0 none, 1 point, 2 linear), BORDER_COLOR_TYPE `[21:20]`,
+//!   DEPTH_COMPARE_FUNCTION `[24:22]`; WORD1 MIN_LOD `[11:0]`, MAX_LOD `[23:12]` (unsigned 4.6
 //!   fixed point, Mesa `S_FIXED(x, 6)`). Word 3 is reserved (0) and words 4-7 are the border
 //!   colour R, G, B, A (f32 bits, or integers for INT formats) that hardware keeps in the
 //!   TD_*_SAMPLER*_BORDER_* registers; they are used when BORDER_COLOR_TYPE is 3.
