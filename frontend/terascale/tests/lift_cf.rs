@@ -5,70 +5,27 @@ use std::sync::Arc;
 use wavejit_ir::{Block, Function};
 use wavejit_runtime::{BlockExit, Engine, FaultKind, GuestMemory, Interpreter, WaveCtx, WaveState};
 use wavejit_terascale::inst::{
-    sel, AluGroup, AluInst, AluSrc, CfAlu, CfEntry, CfInst, CfMem, CfWord, Clause, ClauseBody,
-    FetchInst, KCache, RatFields, Slot,
+    sel, AluGroup, AluInst, AluSrc, CfEntry, CfInst, CfMem, Clause, ClauseBody, FetchInst,
+    RatFields, Slot,
 };
 use wavejit_terascale::lift::{lift, LiftConfig, TsLayout};
-use wavejit_terascale::tables::{alu_info, AluEnc, CfAluOp, CfMemOp, CfOp, FetchOp, RatInst};
+use wavejit_terascale::tables::{CfAluOp, CfMemOp, CfOp, FetchOp, RatInst};
 use wavejit_terascale::{AluOp, Chip, ChipClass, Program};
 
-const BASE: u64 = 0x1000;
+mod lift_common;
+use lift_common::{alu_cf, inst, src as gpr, src as k, BASE};
 
 fn word(op: CfOp, addr: u32, pop_count: u8) -> CfInst {
-    CfInst::Word(CfWord {
-        op,
-        addr,
-        jumptable_sel: 0,
-        pop_count,
-        cf_const: 0,
-        cond: 0,
-        count: 0,
-        valid_pixel_mode: false,
-        end_of_program: false,
-        whole_quad_mode: false,
-        barrier: true,
-    })
-}
-
-fn gpr(n: u16, chan: u8) -> AluSrc {
-    AluSrc {
-        sel: n,
-        chan,
-        ..AluSrc::default()
+    let mut i = lift_common::word(op, addr);
+    if let CfInst::Word(w) = &mut i {
+        w.pop_count = pop_count;
     }
+    i
 }
 
-fn k(s: u16, chan: u8) -> AluSrc {
-    AluSrc {
-        sel: s,
-        chan,
-        ..AluSrc::default()
-    }
-}
-
-/// An OP2 instruction writing `dst.chan` (the slot is the channel).
+/// An OP2 instruction writing `dst.chan` (the slot is the channel), Cayman opcode.
 fn op2(op: AluOp, dst: u8, chan: u8, src: [AluSrc; 2]) -> AluInst {
-    let info = alu_info(op);
-    AluInst {
-        op,
-        enc: info.enc,
-        opcode: info.opcode(ChipClass::Cayman).unwrap_or(0),
-        slot: Slot::from_chan(chan),
-        src: [src[0], src[1], AluSrc::default()],
-        index_mode: 0,
-        pred_sel: 0,
-        last: false,
-        bank_swizzle: 0,
-        dst_gpr: dst,
-        dst_rel: false,
-        dst_chan: chan,
-        clamp: false,
-        update_exec_mask: false,
-        update_pred: false,
-        write: info.enc == AluEnc::Op2,
-        omod: 0,
-        lds: None,
-    }
+    inst(ChipClass::Cayman, op, dst, chan, &src)
 }
 
 /// A PRED_SET* updating the exec mask and the predicate, not writing its GPR.
@@ -98,28 +55,6 @@ struct Prog {
     cf: Vec<CfInst>,
     clauses: Vec<AluClause>,
     fetch: Vec<(usize, Vec<FetchInst>)>,
-}
-
-fn alu_cf(op: CfAluOp) -> CfInst {
-    CfInst::Alu(CfAlu {
-        op,
-        addr: 0,
-        kcache: [
-            KCache {
-                bank: 0,
-                mode: 1,
-                addr: 0,
-            },
-            KCache::default(),
-            KCache::default(),
-            KCache::default(),
-        ],
-        count: 0,
-        alt_const: false,
-        whole_quad_mode: false,
-        barrier: true,
-        ext: None,
-    })
 }
 
 impl Prog {

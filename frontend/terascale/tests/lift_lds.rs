@@ -7,49 +7,23 @@ use wavejit_ir::{Block, Function};
 use wavejit_runtime::{BlockExit, Engine, GuestMemory, Interpreter, WaveCtx, WaveState};
 use wavejit_terascale::inst::{
     sel, AluGroup, AluInst, AluSrc, CfAlu, CfEntry, CfInst, CfWord, Clause, ClauseBody, KCache,
-    LdsIdx, Slot,
+    LdsIdx,
 };
 use wavejit_terascale::lift::{lift, LiftConfig, LiftError, TsLayout};
-use wavejit_terascale::tables::{alu_info, AluEnc, CfAluOp, CfOp, LdsOp};
+use wavejit_terascale::tables::{CfAluOp, CfOp, LdsOp};
 use wavejit_terascale::{AluOp, Chip, ChipClass, Program};
 
-const LANES: u32 = 64;
+mod lift_common;
+use lift_common::{src as gpr, LANES};
 const LDS_BYTES: usize = 1024;
-
-fn gpr(n: u16, chan: u8) -> AluSrc {
-    AluSrc {
-        sel: n,
-        chan,
-        ..AluSrc::default()
-    }
-}
 
 fn src(s: u16) -> AluSrc {
     gpr(s, 0)
 }
 
+/// An instruction writing `dst.chan` (the slot is the channel), Evergreen opcode.
 fn inst(op: AluOp, dst: u8, chan: u8, s: [AluSrc; 3]) -> AluInst {
-    let info = alu_info(op);
-    AluInst {
-        op,
-        enc: info.enc,
-        opcode: info.opcode(ChipClass::Evergreen).unwrap_or(0),
-        slot: Slot::from_chan(chan),
-        src: s,
-        index_mode: 0,
-        pred_sel: 0,
-        last: false,
-        bank_swizzle: 0,
-        dst_gpr: dst,
-        dst_rel: false,
-        dst_chan: chan,
-        clamp: false,
-        update_exec_mask: false,
-        update_pred: false,
-        write: info.enc == AluEnc::Op2,
-        omod: 0,
-        lds: None,
-    }
+    lift_common::inst(ChipClass::Evergreen, op, dst, chan, &s)
 }
 
 /// `MOV Rdst.x, s`.

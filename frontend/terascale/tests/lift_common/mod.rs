@@ -69,7 +69,8 @@ pub fn inst(class: ChipClass, op: AluOp, dst: u8, chan: u8, s: &[AluSrc]) -> Alu
     }
 }
 
-fn alu_cf(op: CfAluOp) -> CfInst {
+/// A CF_ALU instruction of `op` locking constant buffer 0, line 0 (KCACHE_MODE 1).
+pub fn alu_cf(op: CfAluOp) -> CfInst {
     CfInst::Alu(CfAlu {
         op,
         addr: 0,
