@@ -29,30 +29,44 @@ use wavejit_ir::{Op, ScalarType};
 use ScalarType::{I32, I64};
 
 impl Lifter<'_> {
+    /// The MEM_RD_WORD checks MEM_RD_SCATTER and MEM_RD_SCRATCH share: no relative GPRs, no
+    /// LDS_REQ, no endian swap, a burst that stays within R127. Returns BURST_COUNT.
+    pub(super) fn mem_rd_burst(
+        &self,
+        cf: u32,
+        at: u32,
+        text: &str,
+        f: &FetchInst,
+    ) -> Result<u32, LiftError> {
+        let un = |why: &str| self.unsupported(cf, at, text.to_string(), why);
+        let [w0, _, w2] = f.words;
+        if f.src_rel() || f.dst_rel() {
+            return Err(un("relative GPR addressing in a fetch"));
+        }
+        if bits(w0, 30, 1) != 0 {
+            return Err(un("LDS_REQ (return data to the LDS)"));
+        }
+        if bits(w2, 16, 2) != 0 {
+            return Err(un("endian swap"));
+        }
+        let burst = bits(w0, 26, 4);
+        if u32::from(f.dst_gpr()) + burst > 127 {
+            return Err(self.invalid(cf, at, text.to_string(), "burst past R127"));
+        }
+        Ok(burst)
+    }
+
     /// MEM_RD_SCATTER in a fetch clause.
     pub fn lift_scatter_read(&mut self, cf: u32, at: u32, f: &FetchInst) -> Result<(), LiftError> {
         let text = format!("{} R{}", f.op.name(), f.dst_gpr());
-        let un = |me: &Self, why: &str| me.unsupported(cf, at, text.clone(), why);
         let [w0, _, w2] = f.words;
         let es = bits(w0, 5, 2);
         if es == 2 {
             let why = "ELEM_SIZE 2 (three dwords are illegal)";
             return Err(self.invalid(cf, at, text.clone(), why));
         }
-        if f.src_rel() || f.dst_rel() {
-            return Err(un(self, "relative GPR addressing in a fetch"));
-        }
-        if bits(w0, 30, 1) != 0 {
-            return Err(un(self, "LDS_REQ (return data to the LDS)"));
-        }
-        if bits(w2, 16, 2) != 0 {
-            return Err(un(self, "endian swap"));
-        }
-        let burst = bits(w0, 26, 4);
+        let burst = self.mem_rd_burst(cf, at, &text, f)?;
         let dst = u32::from(f.dst_gpr());
-        if dst + burst > 127 {
-            return Err(self.invalid(cf, at, text.clone(), "burst past R127"));
-        }
         let (fmt, write) = self.fetch_format(cf, at, &text, f)?;
         let act = self.active();
         let lanes = self.b.mask_from_bits(act);

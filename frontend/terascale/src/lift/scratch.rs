@@ -234,12 +234,8 @@ impl Lifter<'_> {
             Err((true, why)) => return Err(self.invalid(cf, at, text.clone(), why)),
             Err((false, why)) => return Err(un(self, why)),
         };
-        if f.src_rel() || f.dst_rel() {
-            return Err(un(self, "relative GPR addressing in a fetch"));
-        }
-        if bits(w0, 30, 1) != 0 {
-            return Err(un(self, "LDS_REQ (return data to the LDS)"));
-        }
+        let burst = self.mem_rd_burst(cf, at, &text, f)?;
+        let dst = u32::from(f.dst_gpr());
         let float = match read_format_dwords(bits(w1, 22, 6)) {
             Some((n, float)) if n == dwords => float,
             _ => {
@@ -248,14 +244,6 @@ impl Lifter<'_> {
                 return Err(un(self, why));
             }
         };
-        if bits(w2, 16, 2) != 0 {
-            return Err(un(self, "endian swap"));
-        }
-        let burst = bits(w0, 26, 4);
-        let dst = u32::from(f.dst_gpr());
-        if dst + burst > 127 {
-            return Err(self.invalid(cf, at, text.clone(), "burst past R127"));
-        }
         let index = (bits(w0, 12, 1) == 1).then(|| {
             let r = self.l.gpr(u32::from(f.src_gpr()), u32::from(f.src_sel_x()));
             self.b.use_reg(r, I32)
