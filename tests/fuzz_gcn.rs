@@ -1,5 +1,7 @@
 //! The GCN differential campaign (interpreter vs JIT) and its minimiser/reproducer machinery.
 
+mod fuzz_common;
+use fuzz_common::FlipLane0;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,9 +10,7 @@ use wavejit::fuzz::gcn::{run_campaign, CampaignOptions};
 use wavejit::fuzz::Budget;
 use wavejit_gcn::random::GenConfig;
 use wavejit_gcn::Gen;
-use wavejit_ir::{Block, Function, InstKind};
 use wavejit_runtime::interp::Interpreter;
-use wavejit_runtime::{BlockExit, Engine, ExecError, Fault, Program, WaveCtx};
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("wavejit-fuzz-test-{}-{name}", std::process::id()));
@@ -62,44 +62,11 @@ fn unknown_isa_is_an_error() {
     assert!(e.contains("unknown ISA 'mips'"), "{e}");
 }
 
-/// An engine that runs the interpreter but flips bit 0 of v3 lane 0 after every block that
-/// writes v3: a planted bug the campaign must find, minimise and report.
-struct FlipV3;
-
-struct FlipV3Program {
-    inner: Arc<dyn Program>,
-    func: Arc<Function>,
-}
-
-impl Engine for FlipV3 {
-    fn name(&self) -> &'static str {
-        "flip-v3"
-    }
-
-    fn prepare(&self, func: Arc<Function>) -> Result<Arc<dyn Program>, ExecError> {
-        Ok(Arc::new(FlipV3Program {
-            inner: Interpreter.prepare(func.clone())?,
-            func,
-        }))
-    }
-}
-
-impl Program for FlipV3Program {
-    fn run_block(&self, block: Block, ctx: &mut WaveCtx<'_>) -> Result<BlockExit, Fault> {
-        let exit = self.inner.run_block(block, ctx)?;
-        let g = wavejit_gcn::lift::GcnLayout::new();
-        let v3 = g.vgpr(3);
-        let writes_v3 = self.func.blocks[block.index()]
-            .insts
-            .iter()
-            .any(|i| matches!(i.kind, InstKind::WriteReg { reg, .. } if reg == v3));
-        if writes_v3 {
-            let x = ctx.state.lane(v3, 0);
-            ctx.state.set_lane(v3, 0, x ^ 1);
-        }
-        Ok(exit)
-    }
-}
+/// The planted bug: bit 0 of v3 lane 0 flips after every block that writes v3.
+const FLIP_V3: FlipLane0 = FlipLane0 {
+    name: "flip-v3",
+    reg: |_| wavejit_gcn::lift::GcnLayout::new().vgpr(3),
+};
 
 #[test]
 fn planted_bug_is_minimised_into_a_reproducer() {
@@ -115,7 +82,7 @@ fn planted_bug_is_minimised_into_a_reproducer() {
         },
         gen_config: GenConfig::default(),
     };
-    let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FlipV3))
+    let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FLIP_V3))
         .expect_err("the planted bug is found");
     assert!(err.contains("engines disagree"), "{err}");
     let dir = std::fs::read_dir(&out)

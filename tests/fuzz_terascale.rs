@@ -1,6 +1,8 @@
 //! The TeraScale differential campaign (interpreter vs JIT on random VLIW programs of both chip
 //! classes, with the pool buffer and the LDS compared) and its minimiser/reproducer machinery.
 
+mod fuzz_common;
+use fuzz_common::FlipLane0;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -94,43 +96,11 @@ fn time_boxed_campaign_finds_no_mismatch() {
     }
 }
 
-/// An engine that runs the interpreter but flips bit 0 of R3.x lane 0 after every block that
-/// writes it: a planted bug the campaign must find, minimise and report.
-struct FlipR3;
-
-struct FlipR3Program {
-    inner: Arc<dyn Program>,
-    func: Arc<Function>,
-}
-
-impl Engine for FlipR3 {
-    fn name(&self) -> &'static str {
-        "flip-r3"
-    }
-
-    fn prepare(&self, func: Arc<Function>) -> Result<Arc<dyn Program>, ExecError> {
-        Ok(Arc::new(FlipR3Program {
-            inner: Interpreter.prepare(func.clone())?,
-            func,
-        }))
-    }
-}
-
-impl Program for FlipR3Program {
-    fn run_block(&self, block: Block, ctx: &mut WaveCtx<'_>) -> Result<BlockExit, Fault> {
-        let exit = self.inner.run_block(block, ctx)?;
-        let r3x = TsLayout::new(self.func.layout.wave_size).gpr(3, 0);
-        let writes = self.func.blocks[block.index()]
-            .insts
-            .iter()
-            .any(|i| matches!(i.kind, InstKind::WriteReg { reg, .. } if reg == r3x));
-        if writes {
-            let x = ctx.state.lane(r3x, 0);
-            ctx.state.set_lane(r3x, 0, x ^ 1);
-        }
-        Ok(exit)
-    }
-}
+/// The planted bug: bit 0 of R3.x lane 0 flips after every block that writes it.
+const FLIP_R3: FlipLane0 = FlipLane0 {
+    name: "flip-r3",
+    reg: |f| TsLayout::new(f.layout.wave_size).gpr(3, 0),
+};
 
 #[test]
 fn planted_bug_is_minimised_into_a_reproducer() {
@@ -146,7 +116,7 @@ fn planted_bug_is_minimised_into_a_reproducer() {
         },
         gen: GenOptions::default(),
     };
-    let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FlipR3))
+    let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FLIP_R3))
         .expect_err("the planted bug is found");
     assert!(err.contains("engines disagree"), "{err}");
     let dir = std::fs::read_dir(&out)
