@@ -28,16 +28,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use wavejit_ir::{Block, BlockData, Function, StateLayout};
+use wavejit_isa::{Grid, WaveInit};
 
 /// Blocks a wave runs between two looks at the clock and the cancel flag.
 pub const CHECK_EVERY_BLOCKS: u32 = 256;
-/// Largest workgroup accepted (a guard against absurd allocations; every supported GPU's
-/// limit is 1024 work-items).
-pub const MAX_GROUP_ITEMS: u64 = 65536;
-
-/// Sets a wave's initial registers (kernel arguments, ids, exec mask).
-/// (It may borrow from the caller for `'a`.)
-pub type InitFn<'a> = dyn Fn(&mut WaveState, &WaveInfo) -> Result<(), ExecError> + Sync + 'a;
 
 /// One kernel launch.
 pub struct Launch<'a> {
@@ -46,10 +40,8 @@ pub struct Launch<'a> {
     pub func: Arc<Function>,
     /// `func` prepared by an engine.
     pub program: Arc<dyn Program>,
-    /// Grid size in work-items; the last workgroup of a dimension may be partial.
-    pub grid: [u32; 3],
-    /// Workgroup size in work-items.
-    pub local: [u32; 3],
+    /// The grid; its wave size must be the function's (`func.layout.wave_size`).
+    pub grid: Grid,
     /// LDS bytes per workgroup (zero-filled at workgroup start).
     pub lds_bytes: u32,
     /// Private (scratch) bytes per lane (zero-filled at workgroup start).
@@ -60,57 +52,8 @@ pub struct Launch<'a> {
     pub fuel: u64,
     /// Wall-clock limit of the whole dispatch.
     pub time_limit: Duration,
-    pub init: &'a InitFn<'a>,
-}
-
-/// What a wave's initial state depends on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WaveInfo {
-    /// Workgroup id.
-    pub group: [u32; 3],
-    /// Number of workgroups in each dimension.
-    pub groups: [u32; 3],
-    /// Index of the wave in its workgroup.
-    pub wave: u32,
-    pub waves_per_group: u32,
-    pub wave_size: u32,
-    /// Linear local id (x fastest, over `group_size`) of lane 0.
-    pub first_local: u32,
-    /// Lanes `0..active_lanes` hold work-items; the rest of the wave is empty.
-    pub active_lanes: u32,
-    pub grid: [u32; 3],
-    /// The launch's workgroup size.
-    pub local: [u32; 3],
-    /// This workgroup's size: `local`, or less for the last workgroup of a dimension when
-    /// the grid is not a multiple of it.
-    pub group_size: [u32; 3],
-}
-
-impl WaveInfo {
-    /// Local id (x, y, z) of `lane`, or `None` for a lane without a work-item.
-    pub fn local_id(&self, lane: u32) -> Option<[u32; 3]> {
-        if lane >= self.active_lanes {
-            return None;
-        }
-        let id = self.first_local + lane;
-        let [sx, sy, _] = self.group_size;
-        Some([id % sx, id / sx % sy, id / (sx * sy)])
-    }
-
-    /// Global id (x, y, z) of `lane`.
-    pub fn global_id(&self, lane: u32) -> Option<[u32; 3]> {
-        let l = self.local_id(lane)?;
-        Some([0, 1, 2].map(|d| self.group[d] * self.local[d] + l[d]))
-    }
-
-    /// The exec mask of the wave's work-items.
-    pub fn exec_mask(&self) -> u64 {
-        if self.active_lanes >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.active_lanes) - 1
-        }
-    }
+    /// The launch ABI: each wave's initial registers.
+    pub init: &'a dyn WaveInit,
 }
 
 /// What a dispatch did.
@@ -120,6 +63,9 @@ pub struct DispatchStats {
     pub waves: u64,
     /// Sum over waves of the guest instructions of the blocks they ran.
     pub guest_insts: u64,
+    /// Sum over waves of their guest instructions times the lanes of the wave that hold
+    /// work-items (the dynamic exec mask is the ISA's and is not counted).
+    pub lane_insts: u64,
     pub blocks: u64,
     pub wall: Duration,
 }
@@ -138,6 +84,7 @@ pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats,
         error: Mutex::new(None),
         waves: AtomicU64::new(0),
         guest_insts: AtomicU64::new(0),
+        lane_insts: AtomicU64::new(0),
         blocks: AtomicU64::new(0),
     };
     let total = geo.total_groups;
@@ -175,56 +122,44 @@ pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats,
         workgroups: total,
         waves: run.waves.load(Ordering::Relaxed),
         guest_insts: run.guest_insts.load(Ordering::Relaxed),
+        lane_insts: run.lane_insts.load(Ordering::Relaxed),
         blocks: run.blocks.load(Ordering::Relaxed),
         wall: start.elapsed(),
     })
 }
 
-/// Workgroup counts and sizes.
+/// The launch's grid, checked against the function.
 #[derive(Clone, Copy, Debug)]
 struct Geometry {
-    groups: [u32; 3],
+    grid: Grid,
     total_groups: u64,
-    wave_size: u32,
 }
 
 impl Geometry {
     fn new(l: &Launch<'_>) -> Result<Geometry, ExecError> {
         let setup = |m: String| Err(ExecError::Setup(format!("kernel {}: {m}", l.kernel)));
-        if l.grid.contains(&0) || l.local.contains(&0) {
-            return setup(format!(
-                "grid {:?} and workgroup {:?} sizes must be non-zero",
-                l.grid, l.local
-            ));
-        }
-        let items: u64 = l.local.iter().map(|&x| x as u64).product();
-        if items > MAX_GROUP_ITEMS {
-            return setup(format!(
-                "workgroup of {items} work-items (at most {MAX_GROUP_ITEMS})"
-            ));
-        }
         if l.threads == 0 {
             return setup("thread count must be at least 1".into());
         }
-        let groups = [0, 1, 2].map(|d| l.grid[d].div_ceil(l.local[d]));
+        let g = l.grid;
+        if let Err(e) = Grid::new(g.global, g.local, g.wave_size) {
+            return setup(e.to_string());
+        }
         let wave_size = l.func.layout.wave_size;
-        if !(1..=64).contains(&wave_size) {
-            return setup(format!("wave size {wave_size}"));
+        if l.grid.wave_size != wave_size {
+            return setup(format!(
+                "the grid has waves of {} lanes, the function {wave_size}",
+                l.grid.wave_size
+            ));
         }
         Ok(Geometry {
-            groups,
-            total_groups: groups.iter().map(|&g| g as u64).product(),
-            wave_size,
+            grid: l.grid,
+            total_groups: l.grid.group_count(),
         })
     }
 
     fn group_id(&self, g: u64) -> [u32; 3] {
-        let [nx, ny, _] = self.groups.map(|x| x as u64);
-        [
-            (g % nx) as u32,
-            (g / nx % ny) as u32,
-            (g / (nx * ny)) as u32,
-        ]
+        self.grid.group_id(g)
     }
 }
 
@@ -246,6 +181,8 @@ struct WaveSlot {
     /// Fuel units spent (each block costs max(1, guest_insts)).
     fuel_used: u64,
     guest_insts: u64,
+    /// Lanes holding work-items.
+    lanes: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,6 +217,7 @@ struct Run<'a> {
     error: Mutex<Option<(u64, ExecError)>>,
     waves: AtomicU64,
     guest_insts: AtomicU64,
+    lane_insts: AtomicU64,
     blocks: AtomicU64,
 }
 
@@ -314,12 +252,10 @@ impl Run<'_> {
 
     fn group(&self, g: u64, s: &mut Scratch) -> Result<(), Stop> {
         let l = self.launch;
-        let group = self.geo.group_id(g);
-        let group_size = [0, 1, 2].map(|d| l.local[d].min(l.grid[d] - group[d] * l.local[d]));
-        let items = group_size.iter().product::<u32>();
-        let ws = self.geo.wave_size;
-        let n_waves = items.div_ceil(ws);
-        let seg = ws as usize * l.private_lane_bytes as usize;
+        let grid = self.geo.grid;
+        let group = grid.group_id(g);
+        let n_waves = grid.waves_in_group(group);
+        let seg = grid.wave_size as usize * l.private_lane_bytes as usize;
 
         s.lds.clear();
         s.lds.resize(l.lds_bytes as usize, 0);
@@ -333,22 +269,11 @@ impl Run<'_> {
                 status: Status::Ready,
                 fuel_used: 0,
                 guest_insts: 0,
+                lanes: 0,
             });
         }
         for (w, slot) in s.waves.iter_mut().enumerate() {
-            let w = w as u32;
-            let info = WaveInfo {
-                group,
-                groups: self.geo.groups,
-                wave: w,
-                waves_per_group: n_waves,
-                wave_size: ws,
-                first_local: w * ws,
-                active_lanes: (items - w * ws).min(ws),
-                grid: l.grid,
-                local: l.local,
-                group_size,
-            };
+            let wave = grid.wave(group, w as u32);
             if !Arc::ptr_eq(&slot.state.layout, &self.layout) {
                 slot.state = WaveState::new(self.layout.clone());
             }
@@ -357,13 +282,22 @@ impl Run<'_> {
             slot.status = Status::Ready;
             slot.fuel_used = 0;
             slot.guest_insts = 0;
-            (l.init)(&mut slot.state, &info)?;
+            slot.lanes = wave.lanes;
+            l.init.init(&wave, &mut slot.state).map_err(|m| {
+                ExecError::Setup(format!("kernel {}: wave {w} of group {group:?}: {m}", l.kernel))
+            })?;
         }
         self.waves.fetch_add(n_waves as u64, Ordering::Relaxed);
 
         let result = self.schedule(g, group, s, seg);
         let insts: u64 = s.waves.iter().map(|w| w.guest_insts).sum();
+        let lane_insts: u64 = s
+            .waves
+            .iter()
+            .map(|w| w.guest_insts * u64::from(w.lanes))
+            .sum();
         self.guest_insts.fetch_add(insts, Ordering::Relaxed);
+        self.lane_insts.fetch_add(lane_insts, Ordering::Relaxed);
         result
     }
 

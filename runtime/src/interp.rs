@@ -132,8 +132,32 @@ thread_local! {
     static SCRATCH: RefCell<Vec<Lanes>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Watches an interpreted block guest instruction by guest instruction (`wavejit wave
+/// --trace`).
+pub trait Tracer {
+    /// The block starts the instructions of guest pc `pc` (called before the first IR
+    /// instruction of each run of instructions with one pc, and before the terminator when
+    /// its pc differs), with the state as it is then.
+    fn guest_inst(&mut self, pc: u32, state: &crate::wave::WaveState);
+    /// Register `reg` and the `cells - 1` after it were written.
+    fn wrote(&mut self, reg: wavejit_ir::Reg, cells: u32);
+}
+
 impl Program for InterpProgram {
     fn run_block(&self, block: Block, ctx: &mut WaveCtx<'_>) -> Result<BlockExit, Fault> {
+        self.run_block_traced(block, ctx, None)
+    }
+}
+
+impl InterpProgram {
+    /// [`Program::run_block`], telling `trace` where each guest instruction starts and which
+    /// registers it writes.
+    pub fn run_block_traced(
+        &self,
+        block: Block,
+        ctx: &mut WaveCtx<'_>,
+        trace: Option<&mut dyn Tracer>,
+    ) -> Result<BlockExit, Fault> {
         let (Some(data), Some(ops)) = (
             self.func.blocks.get(block.index()),
             self.blocks.get(block.index()),
@@ -148,10 +172,10 @@ impl Program for InterpProgram {
                 if vals.len() < data.insts.len() {
                     vals.resize(data.insts.len(), Lanes::ZERO);
                 }
-                self.run(data, ops, &mut vals, ctx)
+                self.run(data, ops, &mut vals, ctx, trace)
             }
             // Re-entered on this thread (a program calling another): use a fresh vector.
-            Err(_) => self.run(data, ops, &mut vec![Lanes::ZERO; data.insts.len()], ctx),
+            Err(_) => self.run(data, ops, &mut vec![Lanes::ZERO; data.insts.len()], ctx, trace),
         })
     }
 }
@@ -163,9 +187,20 @@ impl InterpProgram {
         ops: &[Operands],
         vals: &mut [Lanes],
         ctx: &mut WaveCtx<'_>,
+        mut trace: Option<&mut dyn Tracer>,
     ) -> Result<BlockExit, Fault> {
         let ws = ctx.state.wave_size() as usize;
+        let mut pc = None;
         for (i, (inst, o)) in data.insts.iter().zip(ops).enumerate() {
+            if let Some(t) = trace.as_deref_mut() {
+                if pc != Some(inst.pc) {
+                    pc = Some(inst.pc);
+                    t.guest_inst(inst.pc, ctx.state);
+                }
+                if let InstKind::WriteReg { reg, .. } = inst.kind {
+                    t.wrote(reg, o.ty[0].bits().div_ceil(32));
+                }
+            }
             let (before, rest) = vals.split_at_mut(i);
             let out = &mut rest[0];
             match inst.kind {
@@ -224,6 +259,11 @@ impl InterpProgram {
                     let args = o.refs(before);
                     run_effect(data, inst, &args[..o.n], out, ctx)?;
                 }
+            }
+        }
+        if let Some(t) = trace {
+            if pc != Some(data.term_pc) {
+                t.guest_inst(data.term_pc, ctx.state);
             }
         }
         self.exit(data, vals)

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod error;
 pub mod interp;
 pub mod memory;
+pub mod solo;
 pub mod wave;
 
 pub use dispatch::*;
@@ -20,3 +21,4 @@ pub use error::*;
 pub use interp::Interpreter;
 pub use memory::*;
 pub use wave::*;
+pub use wavejit_isa::{Grid, GridError, RegSink, WaveCoord, WaveInit};

@@ -42,6 +42,8 @@ pub enum MemError {
     BadAlign(u64),
     #[error("cannot reserve guest memory: {0}")]
     Reserve(String),
+    #[error("a buffer cannot start at {addr:#x}: guest memory is free from {below:#x} on")]
+    Placement { addr: u64, below: u64 },
 }
 
 /// One allocated buffer: guest addresses `start .. start + len`.
@@ -94,6 +96,21 @@ impl GuestMemory {
         })
     }
 
+    /// A copy: the same reservation size, the same buffers at the same addresses with the
+    /// same bytes (so two engines can run from one initial memory).
+    pub fn duplicate(&self) -> Result<GuestMemory, MemError> {
+        let mut copy = GuestMemory::with_reserve(self.reserved())?;
+        copy.buffers = self.buffers.clone();
+        copy.next = self.next;
+        let mut bytes = Vec::new();
+        for b in &self.buffers {
+            bytes.resize(b.len as usize, 0);
+            self.read_bytes(b.start, &mut bytes)?;
+            copy.write_bytes(b.start, &bytes)?;
+        }
+        Ok(copy)
+    }
+
     /// Bytes of guest address space reserved.
     pub fn reserved(&self) -> u64 {
         self.arena.len() as u64
@@ -128,6 +145,28 @@ impl GuestMemory {
         // A zero-sized buffer still advances `next`, so addresses stay unique.
         self.next = end.max(start + 1).saturating_add(GUARD_BYTES);
         Ok(start)
+    }
+
+    /// Allocates a buffer holding `data` at guest address `addr` exactly (`wavejit wave`'s
+    /// memory ranges). Buffers placed this way must come in increasing address order, each at
+    /// or after the end of the previous one (no guard gap is required).
+    pub fn alloc_at(&mut self, addr: u64, data: &[u8]) -> Result<(), MemError> {
+        let len = data.len() as u64;
+        let full = MemError::ArenaFull {
+            size: len,
+            reserved: self.reserved(),
+        };
+        let below = self.buffers.last().map_or(GUEST_BASE, |b| b.start + b.len.max(1));
+        let end = addr.checked_add(len).ok_or(full.clone())?;
+        if addr < below {
+            return Err(MemError::Placement { addr, below });
+        }
+        if end - GUEST_BASE > self.reserved() {
+            return Err(full);
+        }
+        self.buffers.push(Buffer { start: addr, len });
+        self.next = self.next.max(end.max(addr + 1).saturating_add(GUARD_BYTES));
+        self.write_bytes(addr, data)
     }
 
     /// Allocates a buffer holding `data`.

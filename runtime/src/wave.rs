@@ -225,3 +225,13 @@ fn split(cells: &mut [u32], lo: usize, hi: usize, ty: ScalarType, v: u64) {
         cells[hi] = (v >> 32) as u32;
     }
 }
+
+impl wavejit_isa::RegSink for WaveState {
+    fn set_uniform(&mut self, reg: Reg, value: u32) {
+        WaveState::set_uniform(self, reg, value);
+    }
+
+    fn set_lane(&mut self, reg: Reg, lane: u32, value: u32) {
+        WaveState::set_lane(self, reg, lane, value);
+    }
+}

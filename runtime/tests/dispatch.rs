@@ -95,10 +95,10 @@ fn rotate_kernel() -> Arc<Function> {
 /// s6 = quit flag, exec.
 fn rotate_init(
     out: u64,
-    quit: impl Fn(&WaveInfo) -> bool + Sync,
-) -> impl Fn(&mut WaveState, &WaveInfo) -> Result<(), ExecError> + Sync {
-    move |st, info| {
-        for l in 0..info.active_lanes {
+    quit: impl Fn(&WaveCoord) -> bool + Sync,
+) -> impl Fn(&WaveCoord, &mut dyn RegSink) -> Result<(), String> + Sync {
+    move |info, st| {
+        for l in 0..info.lanes {
             let [x, _, _] = info.local_id(l).unwrap();
             st.set_lane(v(0), l, x);
             st.set_lane(v(1), l, 3 * x);
@@ -114,13 +114,16 @@ fn rotate_init(
     }
 }
 
-fn launch<'a>(func: &Arc<Function>, grid: u32, threads: usize, init: &'a InitFn<'a>) -> Launch<'a> {
+fn launch<'a>(func: &Arc<Function>, grid: u32, threads: usize, init: &'a dyn WaveInit) -> Launch<'a> {
     Launch {
         kernel: func.name.clone(),
         func: func.clone(),
         program: Interpreter.prepare(func.clone()).unwrap(),
-        grid: [grid, 1, 1],
-        local: [LOCAL, 1, 1],
+        grid: Grid {
+            global: [grid, 1, 1],
+            local: [LOCAL, 1, 1],
+            wave_size: func.layout.wave_size,
+        },
         lds_bytes: LOCAL * 4,
         private_lane_bytes: 0,
         threads,
@@ -218,7 +221,7 @@ fn endless() -> Arc<Function> {
     Arc::new(b.finish())
 }
 
-fn no_init(_: &mut WaveState, _: &WaveInfo) -> Result<(), ExecError> {
+fn no_init(_: &WaveCoord, _: &mut dyn RegSink) -> Result<(), String> {
     Ok(())
 }
 
@@ -227,7 +230,7 @@ fn endless_loop_runs_out_of_fuel() {
     let f = endless();
     let mem = memory();
     let mut l = launch(&f, 64, 1, &no_init);
-    l.local = [64, 1, 1];
+    l.grid.local = [64, 1, 1];
     l.fuel = 10_000;
     match dispatch(&l, &mem) {
         Err(ExecError::FuelExhausted {
@@ -256,7 +259,7 @@ fn endless_loop_hits_the_wall_clock_limit() {
     let f = endless();
     let mem = memory();
     let mut l = launch(&f, 128, 2, &no_init);
-    l.local = [64, 1, 1];
+    l.grid.local = [64, 1, 1];
     l.fuel = u64::MAX;
     l.time_limit = Duration::from_millis(50);
     let t = std::time::Instant::now();
@@ -281,7 +284,7 @@ fn faulting_groups(threads: usize) -> ExecError {
     });
     let mut mem = memory();
     let buf = mem.alloc(4 * 65, 4).unwrap();
-    let init = move |st: &mut WaveState, info: &WaveInfo| {
+    let init = move |info: &WaveCoord, st: &mut dyn RegSink| {
         let bad = info.wave == 1 && (info.group[0] == 3 || info.group[0] == 6);
         let base = if bad { 0x40 } else { buf };
         st.set_uniform(s(2), base as u32);
@@ -292,7 +295,7 @@ fn faulting_groups(threads: usize) -> ExecError {
         Ok(())
     };
     let mut l = launch(&f, 8 * 128, threads, &init);
-    l.local = [128, 1, 1];
+    l.grid.local = [128, 1, 1];
     dispatch(&l, &mem).unwrap_err()
 }
 
@@ -337,21 +340,21 @@ fn faults_name_kernel_pc_wave_lane_and_address_deterministically() {
 fn wave_info_geometry_with_partial_workgroups() {
     let f = one_block(64, |_| {});
     let infos = Mutex::new(Vec::new());
-    let init = |_: &mut WaveState, i: &WaveInfo| {
+    let init = |i: &WaveCoord, _: &mut dyn RegSink| {
         infos.lock().unwrap().push(*i);
         Ok(())
     };
     let mem = memory();
     let mut l = launch(&f, 0, 1, &init);
-    l.grid = [10, 3, 1];
-    l.local = [8, 2, 1];
+    l.grid.global = [10, 3, 1];
+    l.grid.local = [8, 2, 1];
     let stats = dispatch(&l, &mem).unwrap();
     let infos = infos.into_inner().unwrap();
     // Groups: x in {0, 1} (sizes 8, 2), y in {0, 1} (sizes 2, 1): 4 groups of one wave each.
     assert_eq!((stats.workgroups, stats.waves), (4, 4));
     let sizes: Vec<([u32; 3], [u32; 3], u32)> = infos
         .iter()
-        .map(|i| (i.group, i.group_size, i.active_lanes))
+        .map(|i| (i.group, i.extent, i.lanes))
         .collect();
     assert_eq!(
         sizes,
@@ -371,7 +374,7 @@ fn wave_info_geometry_with_partial_workgroups() {
     // Every work-item of the grid appears exactly once.
     let mut seen: Vec<[u32; 3]> = infos
         .iter()
-        .flat_map(|i| (0..i.active_lanes).map(|l| i.global_id(l).unwrap()))
+        .flat_map(|i| (0..i.lanes).map(|l| i.global_id(l).unwrap()))
         .collect();
     seen.sort();
     let mut all: Vec<[u32; 3]> = (0..3)
@@ -385,17 +388,17 @@ fn wave_info_geometry_with_partial_workgroups() {
 fn several_waves_per_group_cover_the_local_ids() {
     let f = one_block(64, |_| {});
     let infos = Mutex::new(Vec::new());
-    let init = |_: &mut WaveState, i: &WaveInfo| {
+    let init = |i: &WaveCoord, _: &mut dyn RegSink| {
         infos.lock().unwrap().push(*i);
         Ok(())
     };
     let mut l = launch(&f, 150, 1, &init);
-    l.local = [150, 1, 1];
+    l.grid.local = [150, 1, 1];
     dispatch(&l, &memory()).unwrap();
     let infos = infos.into_inner().unwrap();
     let w: Vec<(u32, u32, u32, u32)> = infos
         .iter()
-        .map(|i| (i.wave, i.waves_per_group, i.first_local, i.active_lanes))
+        .map(|i| (i.wave, i.waves_in_group, i.first_item, i.lanes))
         .collect();
     assert_eq!(w, vec![(0, 3, 0, 64), (1, 3, 64, 64), (2, 3, 128, 22)]);
     assert_eq!(infos[2].exec_mask(), (1 << 22) - 1);
@@ -407,20 +410,20 @@ fn setup_errors_are_reported() {
     let f = one_block(64, |_| {});
     let mem = memory();
     let mut l = launch(&f, 64, 1, &no_init);
-    l.grid = [0, 1, 1];
+    l.grid.global = [0, 1, 1];
     assert!(matches!(dispatch(&l, &mem), Err(ExecError::Setup(_))));
-    l.grid = [64, 1, 1];
+    l.grid.global = [64, 1, 1];
     l.threads = 0;
     assert!(matches!(dispatch(&l, &mem), Err(ExecError::Setup(_))));
     l.threads = 1;
-    l.local = [1024, 1024, 1];
+    l.grid.local = [1024, 1024, 1];
     assert!(matches!(dispatch(&l, &mem), Err(ExecError::Setup(_))));
     // An init error stops the dispatch and is returned as is.
     let failing =
-        |_: &mut WaveState, _: &WaveInfo| Err(ExecError::Setup("no such argument".into()));
+        |_: &WaveCoord, _: &mut dyn RegSink| Err("no such argument".to_string());
     let mut l = launch(&f, 64, 1, &failing);
-    l.local = [64, 1, 1];
-    assert!(matches!(dispatch(&l, &mem), Err(ExecError::Setup(m)) if m == "no such argument"));
+    l.grid.local = [64, 1, 1];
+    assert!(matches!(dispatch(&l, &mem), Err(ExecError::Setup(m)) if m.ends_with(": no such argument")));
 }
 
 struct Panicky;
@@ -434,7 +437,7 @@ impl Program for Panicky {
 fn an_engine_panic_becomes_an_emulator_error() {
     let f = one_block(64, |_| {});
     let mut l = launch(&f, 64, 2, &no_init);
-    l.local = [64, 1, 1];
+    l.grid.local = [64, 1, 1];
     l.program = Arc::new(Panicky);
     match dispatch(&l, &memory()) {
         Err(ExecError::Emulator(m)) => assert!(m.contains("engine bug"), "{m}"),

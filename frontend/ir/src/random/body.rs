@@ -10,7 +10,7 @@ use super::ops::signatures;
 use super::values::{edge_bits, float_mode};
 use super::{Files, Options};
 use crate::func::*;
-use crate::op::{FloatMode, Op};
+use crate::op::{Choice, FloatCC, FloatMode, IntCC, Op};
 use crate::state::Reg;
 use crate::types::{ScalarType, Shape, Type};
 use rand::seq::SliceRandom;
@@ -213,7 +213,7 @@ impl<'a> BodyGen<'a> {
             1 => {
                 let a = self.get(I32, Some(Shape::Lane));
                 let b = self.get(I32, None);
-                let cc = crate::text::names::INT_CCS[self.rng.gen_range(0..10)].0;
+                let cc = <IntCC as Choice>::VALUES[self.rng.gen_range(0..10)].0;
                 self.pure(Op::Icmp(cc), I1, &[a, b])
             }
             2 => {
@@ -243,9 +243,9 @@ impl<'a> BodyGen<'a> {
                 let a = self.get(t, Some(Shape::Uniform));
                 let b = self.get(t, Some(Shape::Uniform));
                 let op = if t.is_float() {
-                    Op::Fcmp(crate::text::names::FLOAT_CCS[self.rng.gen_range(0..15)].0)
+                    Op::Fcmp(<FloatCC as Choice>::VALUES[self.rng.gen_range(0..15)].0)
                 } else {
-                    Op::Icmp(crate::text::names::INT_CCS[self.rng.gen_range(0..10)].0)
+                    Op::Icmp(<IntCC as Choice>::VALUES[self.rng.gen_range(0..10)].0)
                 };
                 self.pure(op, I1, &[a, b])
             }

@@ -30,7 +30,7 @@ mod ops;
 mod values;
 
 pub use ops::{signatures, Signature};
-pub use values::{edge_bits, edge_cells, float_mode};
+pub use values::{edge_bits, edge_cell, edge_cells, float_mode, EDGE_CELLS};
 
 use crate::func::*;
 use crate::op::Op;

@@ -4,7 +4,6 @@
 //! `fexcept`, whose typing is its reported op's: it has one row per reported op.
 
 use crate::op::Op;
-use crate::text::names::{ordinal, BASE_OPS};
 use crate::types::ScalarType;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -32,8 +31,8 @@ pub fn signatures(op: Op) -> &'static [Signature] {
         });
         return map.get(&op).map_or(&[], Vec::as_slice);
     }
-    let table = TABLE.get_or_init(|| BASE_OPS.iter().map(|&op| enumerate(op)).collect());
-    &table[ordinal(op)]
+    let table = TABLE.get_or_init(|| Op::BASE.iter().map(|&op| enumerate(op)).collect());
+    &table[op.ordinal()]
 }
 
 fn enumerate(op: Op) -> Vec<Signature> {

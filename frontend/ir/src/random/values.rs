@@ -38,6 +38,70 @@ pub fn edge_cells<R: Rng + ?Sized>(rng: &mut R, n: usize) -> Vec<u32> {
     out
 }
 
+/// 32-bit register patterns at the edges of the integer, f32, packed-f16 and f64-half ranges:
+/// the one set every ISA's random initial states draw from (through `wavejit-isa`).
+pub const EDGE_CELLS: &[u32] = &[
+    0,
+    1,
+    2,
+    3,
+    0xffff_ffff, // -1, negative NaN with all payload bits
+    0x7fff_ffff, // INT_MAX, quiet NaN with all payload bits
+    0x8000_0000, // INT_MIN, f32 -0
+    0x8000_0001,
+    0x7f80_0000, // +inf
+    0xff80_0000, // -inf
+    0x7fc0_0000, // default quiet NaN
+    0xffc0_0001, // negative quiet NaN with a payload
+    0x7fa0_0000, // signalling NaN
+    0x7f80_0001, // signalling NaN, smallest payload
+    0x0000_0001, // smallest f32 denormal
+    0x807f_ffff, // largest negative f32 denormal
+    0x0080_0000, // smallest normal, 24-bit multiply operand limit
+    0x00ff_ffff, // 24-bit multiply operand limit
+    0xff80_0001,
+    0x3f80_0000, // 1.0
+    0xbf80_0000, // -1.0
+    0x3f00_0000, // 0.5
+    0x3eff_ffff, // just below 0.5
+    0x3fc0_0000, // 1.5 (a rounding tie once scaled)
+    0x4000_0000, // 2.0
+    0x4380_0000, // 256.0 (TeraScale's SIN/COS input limit)
+    0x4b40_0000, // 12582912.0 (round-to-int magic)
+    0x4f00_0000, // 2^31
+    0xcf00_0000, // -2^31
+    0x4f80_0000, // 2^32
+    0x7f7f_ffff, // largest finite
+    0x7c00_fc00, // f16 +inf | -inf
+    0x7e00_7d00, // f16 quiet NaN | signalling NaN
+    0x0001_8001, // f16 +denormal | -denormal
+    0x3c00_bc00, // f16 1.0 | -1.0
+    0x03ff_7bff, // f16 largest denormal | largest finite
+    0x0000_8000, // f16 -0 in the low half
+    0x7ff0_0000, // f64 +inf (high half)
+    0x7ff8_0000, // f64 quiet NaN (high half)
+    0x7ff4_0000, // f64 signalling NaN (high half)
+    0x000f_ffff, // f64 denormal (high half)
+    0x3ff0_0000, // f64 1.0 (high half)
+    0xfff0_0000, // f64 -inf (high half)
+    0x0000_00ff,
+    0x0000_ff00,
+    0x0001_0000,
+    0xffff_0000,
+];
+
+/// A random 32-bit register cell: four times in ten an [`EDGE_CELLS`] pattern, else a small
+/// integer of either sign, a small multiple of 0.25 as f32, or random bits.
+pub fn edge_cell<R: Rng + ?Sized>(rng: &mut R) -> u32 {
+    match rng.gen_range(0..10) {
+        0..=3 => EDGE_CELLS[rng.gen_range(0..EDGE_CELLS.len())],
+        4..=5 => rng.gen_range(0..=64),
+        6 => rng.gen_range(-64i32..0) as u32,
+        7 => (rng.gen_range(-64i32..=64) as f32 * 0.25).to_bits(),
+        _ => rng.gen(),
+    }
+}
+
 fn int_edge<R: Rng + ?Sized>(rng: &mut R, bits: u32) -> u64 {
     let mask = if bits == 64 {
         u64::MAX

@@ -1,0 +1,275 @@
+//! The geometry of one dispatch: a grid of work-items cut into work-groups, each work-group
+//! cut into waves. One definition, used by the runtime's dispatcher and by every ISA's launch
+//! ABI (ids in registers, scratch offsets, group counts in argument headers).
+//!
+//! Invariants (checked by [`Grid::new`]): every size is non-zero and a work-group holds at
+//! most [`Grid::max_group_items`] work-items.
+//!
+//! - Work-groups are numbered x fastest: group `(x, y, z)` has linear index
+//!   `x + gx * (y + gy * z)` with `g` = [`Grid::groups`].
+//! - A work-group at the edge of a grid that is not a multiple of the local size is partial
+//!   (the HSA rule): its extent in each dimension is what remains ([`Grid::group_extent`]).
+//!   Every ISA accepts such grids; the group count includes the partial group.
+//! - The work-items of a group are numbered x fastest over the group's *extent*
+//!   (`flat = x + ex * (y + ey * z)`), and wave `w` of a wave size `S` holds flat ids
+//!   `S*w .. S*w + S-1`; lane = flat - `S*w`. Lanes past the group's last work-item are empty.
+
+use thiserror::Error;
+
+/// Why a grid was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum GridError {
+    #[error("global and local sizes must be non-zero (global {global:?}, local {local:?})")]
+    Zero { global: [u32; 3], local: [u32; 3] },
+    #[error("work-group of {items} work-items exceeds {max}")]
+    GroupTooLarge { items: u64, max: u32 },
+    #[error("wave size {0} (1 to 64 lanes)")]
+    WaveSize(u32),
+}
+
+/// A dispatch's grid: global and local sizes in work-items, and the lanes of a wave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grid {
+    pub global: [u32; 3],
+    pub local: [u32; 3],
+    pub wave_size: u32,
+}
+
+impl Grid {
+    /// The largest work-group any supported GPU runs (GCN, TeraScale, G13: 1024 work-items).
+    pub const MAX_GROUP_ITEMS: u32 = 1024;
+
+    /// A checked grid with at most [`Grid::MAX_GROUP_ITEMS`] work-items a group.
+    pub fn new(global: [u32; 3], local: [u32; 3], wave_size: u32) -> Result<Grid, GridError> {
+        Grid::with_limit(global, local, wave_size, Grid::MAX_GROUP_ITEMS)
+    }
+
+    /// A checked grid whose work-groups hold at most `max_group_items` work-items.
+    pub fn with_limit(
+        global: [u32; 3],
+        local: [u32; 3],
+        wave_size: u32,
+        max_group_items: u32,
+    ) -> Result<Grid, GridError> {
+        if global.contains(&0) || local.contains(&0) {
+            return Err(GridError::Zero { global, local });
+        }
+        let items = local.iter().map(|&n| u64::from(n)).product::<u64>();
+        if items > u64::from(max_group_items) {
+            return Err(GridError::GroupTooLarge {
+                items,
+                max: max_group_items,
+            });
+        }
+        if !(1..=64).contains(&wave_size) {
+            return Err(GridError::WaveSize(wave_size));
+        }
+        Ok(Grid {
+            global,
+            local,
+            wave_size,
+        })
+    }
+
+    /// Work-groups per dimension (a partial last group counts).
+    pub fn groups(&self) -> [u32; 3] {
+        [0, 1, 2].map(|d| self.global[d].div_ceil(self.local[d]))
+    }
+
+    /// Work-groups in the whole grid.
+    pub fn group_count(&self) -> u64 {
+        self.groups().iter().map(|&g| u64::from(g)).product()
+    }
+
+    /// The id of the work-group with linear index `linear` (x fastest).
+    pub fn group_id(&self, linear: u64) -> [u32; 3] {
+        let [nx, ny, _] = self.groups().map(u64::from);
+        [
+            (linear % nx) as u32,
+            (linear / nx % ny) as u32,
+            (linear / (nx * ny)) as u32,
+        ]
+    }
+
+    /// The linear index of work-group `group` (x fastest).
+    pub fn linear_group(&self, group: [u32; 3]) -> u64 {
+        let [nx, ny, _] = self.groups().map(u64::from);
+        u64::from(group[0]) + nx * (u64::from(group[1]) + ny * u64::from(group[2]))
+    }
+
+    /// The extent of work-group `group`: `local`, or what remains at the edge of the grid.
+    pub fn group_extent(&self, group: [u32; 3]) -> [u32; 3] {
+        [0, 1, 2].map(|d| {
+            self.local[d].min(
+                self.global[d].saturating_sub(group[d].saturating_mul(self.local[d])),
+            )
+        })
+    }
+
+    /// Work-items in the largest work-group (`local`'s product).
+    pub fn group_items(&self) -> u32 {
+        self.local.iter().product()
+    }
+
+    /// Waves of a full work-group (the most any group has; what per-group allocations size).
+    pub fn waves_per_group(&self) -> u32 {
+        self.group_items().div_ceil(self.wave_size)
+    }
+
+    /// Waves in work-group `group` (fewer than [`Grid::waves_per_group`] for a partial group).
+    pub fn waves_in_group(&self, group: [u32; 3]) -> u32 {
+        self.group_extent(group)
+            .iter()
+            .product::<u32>()
+            .div_ceil(self.wave_size)
+    }
+
+    /// Waves in the whole grid, counting every group as full (what per-wave allocations of a
+    /// dispatch size; see [`WaveCoord::dispatch_wave`]).
+    pub fn wave_slots(&self) -> u64 {
+        self.group_count() * u64::from(self.waves_per_group())
+    }
+
+    /// Wave `wave` of work-group `group`.
+    pub fn wave(&self, group: [u32; 3], wave: u32) -> WaveCoord {
+        let extent = self.group_extent(group);
+        let items = extent.iter().product::<u32>();
+        let first_item = wave * self.wave_size;
+        WaveCoord {
+            group,
+            groups: self.groups(),
+            wave,
+            waves_in_group: self.waves_in_group(group),
+            waves_per_group: self.waves_per_group(),
+            wave_size: self.wave_size,
+            first_item,
+            lanes: items.saturating_sub(first_item).min(self.wave_size),
+            global: self.global,
+            local: self.local,
+            extent,
+        }
+    }
+}
+
+/// One wave of a dispatch: where it is and which work-item each of its lanes holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaveCoord {
+    /// Work-group id.
+    pub group: [u32; 3],
+    /// Work-groups per dimension.
+    pub groups: [u32; 3],
+    /// Index of the wave in its work-group.
+    pub wave: u32,
+    /// Waves of this work-group.
+    pub waves_in_group: u32,
+    /// Waves of a full work-group.
+    pub waves_per_group: u32,
+    pub wave_size: u32,
+    /// Flat local id of lane 0.
+    pub first_item: u32,
+    /// Lanes `0..lanes` hold work-items; the rest of the wave is empty.
+    pub lanes: u32,
+    pub global: [u32; 3],
+    /// The launch's work-group size.
+    pub local: [u32; 3],
+    /// This work-group's extent (`local`, or less at the edge of the grid).
+    pub extent: [u32; 3],
+}
+
+impl WaveCoord {
+    /// Local id (x, y, z) of `lane`, or `None` for a lane without a work-item.
+    pub fn local_id(&self, lane: u32) -> Option<[u32; 3]> {
+        if lane >= self.lanes {
+            return None;
+        }
+        let id = self.first_item + lane;
+        let [ex, ey, _] = self.extent;
+        Some([id % ex, id / ex % ey, id / (ex * ey)])
+    }
+
+    /// Global id (x, y, z) of `lane`, or `None` for a lane without a work-item.
+    pub fn global_id(&self, lane: u32) -> Option<[u32; 3]> {
+        let l = self.local_id(lane)?;
+        Some([0, 1, 2].map(|d| self.group[d] * self.local[d] + l[d]))
+    }
+
+    /// The lanes holding work-items, bit i = lane i.
+    pub fn exec_mask(&self) -> u64 {
+        if self.lanes >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.lanes) - 1
+        }
+    }
+
+    /// The linear index of this wave's work-group (x fastest).
+    pub fn linear_group(&self) -> u64 {
+        let [nx, ny, _] = self.groups.map(u64::from);
+        u64::from(self.group[0]) + nx * (u64::from(self.group[1]) + ny * u64::from(self.group[2]))
+    }
+
+    /// The dispatch-wide index of this wave, every group counted with
+    /// [`WaveCoord::waves_per_group`] waves: unique among the waves of a dispatch and below
+    /// [`Grid::wave_slots`] (what per-wave memory such as scratch is indexed by).
+    pub fn dispatch_wave(&self) -> u64 {
+        self.linear_group() * u64::from(self.waves_per_group) + u64::from(self.wave)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_groups_hold_what_remains() {
+        let g = Grid::new([10, 5, 1], [4, 4, 1], 64).unwrap();
+        assert_eq!(g.groups(), [3, 2, 1]);
+        assert_eq!(g.group_count(), 6);
+        assert_eq!(g.group_extent([2, 1, 0]), [2, 1, 1]);
+        assert_eq!(g.waves_in_group([2, 1, 0]), 1);
+        let w = g.wave([2, 1, 0], 0);
+        assert_eq!(w.lanes, 2);
+        assert_eq!(w.exec_mask(), 0b11);
+        assert_eq!(w.local_id(1), Some([1, 0, 0]));
+        assert_eq!(w.global_id(1), Some([9, 4, 0]));
+        assert_eq!(w.local_id(2), None);
+    }
+
+    #[test]
+    fn waves_split_flat_ids_by_wave_size() {
+        let g = Grid::new([100, 1, 1], [100, 1, 1], 32).unwrap();
+        assert_eq!(g.waves_per_group(), 4);
+        let last = g.wave([0, 0, 0], 3);
+        assert_eq!((last.first_item, last.lanes), (96, 4));
+        assert_eq!(last.local_id(3), Some([99, 0, 0]));
+        let g = Grid::new([8, 8, 2], [4, 4, 2], 64).unwrap();
+        let w = g.wave([1, 1, 0], 0);
+        assert_eq!(w.local_id(21), Some([1, 1, 1]));
+        assert_eq!(w.global_id(21), Some([5, 5, 1]));
+    }
+
+    #[test]
+    fn linear_indices_round_trip() {
+        let g = Grid::new([9, 7, 5], [2, 3, 2], 64).unwrap();
+        for i in 0..g.group_count() {
+            assert_eq!(g.linear_group(g.group_id(i)), i);
+            assert_eq!(g.wave(g.group_id(i), 0).linear_group(), i);
+        }
+        let last = g.wave(g.group_id(g.group_count() - 1), g.waves_per_group() - 1);
+        assert_eq!(last.dispatch_wave(), g.wave_slots() - 1);
+    }
+
+    #[test]
+    fn bad_grids_are_refused() {
+        assert!(matches!(
+            Grid::new([0, 1, 1], [1, 1, 1], 64),
+            Err(GridError::Zero { .. })
+        ));
+        assert!(matches!(
+            Grid::new([2048, 1, 1], [1025, 1, 1], 64),
+            Err(GridError::GroupTooLarge { items: 1025, .. })
+        ));
+        assert!(Grid::new([1, 1, 1], [1, 1, 1], 0).is_err());
+        assert!(Grid::with_limit([64, 1, 1], [64, 1, 1], 64, 32).is_err());
+    }
+}

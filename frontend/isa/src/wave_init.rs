@@ -1,0 +1,36 @@
+//! An ISA's launch ABI as the dispatcher sees it: what each wave's registers hold when it
+//! starts. The runtime calls [`WaveInit::init`] once per wave, with the wave's place in the
+//! grid, and the ISA writes its registers (ids, argument addresses, exec mask) through a
+//! [`RegSink`]; registers it does not write start at 0.
+
+use crate::grid::WaveCoord;
+use wavejit_ir::Reg;
+
+/// Where a launch ABI writes a wave's initial registers (the runtime's wave state).
+pub trait RegSink {
+    /// Sets a uniform (wave-wide) register cell.
+    fn set_uniform(&mut self, reg: Reg, value: u32);
+    /// Sets one lane of a lane (per-lane) register row.
+    fn set_lane(&mut self, reg: Reg, lane: u32, value: u32);
+
+    /// Sets two consecutive uniform cells to a 64-bit value, low half first.
+    fn set_uniform64(&mut self, reg: Reg, value: u64) {
+        self.set_uniform(reg, value as u32);
+        self.set_uniform(reg.offset(1), (value >> 32) as u32);
+    }
+}
+
+/// The initial register state of every wave of a launch.
+pub trait WaveInit: Sync {
+    /// Writes the initial registers of `wave`; an error (one line) stops the dispatch.
+    fn init(&self, wave: &WaveCoord, regs: &mut dyn RegSink) -> Result<(), String>;
+}
+
+impl<F> WaveInit for F
+where
+    F: Fn(&WaveCoord, &mut dyn RegSink) -> Result<(), String> + Sync,
+{
+    fn init(&self, wave: &WaveCoord, regs: &mut dyn RegSink) -> Result<(), String> {
+        self(wave, regs)
+    }
+}
