@@ -7,20 +7,30 @@
 //! definition of every conversion; the memory effects of `load_format`/`store_format` call them.
 //!
 //! # Codes
-//! [`ElemFormat::code`] packs a format into a `u32` with the bit layout of word 3 of an AMD GCN
-//! buffer resource, bits 18:0: swizzle selects at `[2:0]` `[5:3]` `[8:6]` `[11:9]` (register
-//! components x y z w), number format at `[14:12]`, data format at `[18:15]`, all numbered as
-//! GCN's `BUF_DATA_FORMAT_*`/`BUF_NUM_FORMAT_*`/`SQ_SEL_*` (CLRX doc/GcnMemHandling.md). GCN
-//! reads the format of `buffer_load_format_*` from a descriptor at run time, so a lifter passes
-//! the descriptor's bits as the dynamic format operand unchanged; other ISAs map their own
-//! codes to these. [`ElemFormat::from_code`] accepts every `u32` (bits above 18 are ignored;
-//! reserved values decode as described on each type).
+//! A format read at run time (a `load_format`/`store_format` whose format is a value, see
+//! [`crate::FormatSrc`]) is a uniform `i32` **format code**, an encoding the IR defines:
 //!
-//! Data formats 16 and up ([`DataFormat::WITHOUT_CODE`]) are layouts GCN's buffer formats
-//! lack (TeraScale's FMT_4_4, FMT_5_6_5, FMT_8_8_8, ...). They have no code: the 4-bit field
-//! cannot hold them, [`ElemFormat::code`] writes their number into bits 20:15, which
-//! `from_code` does not read back, so they are used as static formats (and in the text form,
-//! which names them) only.
+//! | bits | field | values |
+//! |---|---|---|
+//! | `[2:0]` `[5:3]` `[8:6]` `[11:9]` | the [`Sel`] of register components x, y, z, w | 0-3 element component x-w, 4 zero, 5 one; 6 and 7 reserved (read as zero) |
+//! | `[14:12]` | [`NumFormat`] | 0 unorm, 1 snorm, 2 uscaled, 3 sscaled, 4 uint, 5 sint, 6 snorm_ogl, 7 float |
+//! | `[19:15]` | [`DataFormat`] | 0 invalid, 1-14 the layouts of [`DataFormat::ALL`] in order, 15 reserved (invalid), 16-26 the rest, 27-31 reserved (invalid) |
+//! | `[31:20]` | ignored | |
+//!
+//! [`ElemFormat::code`] writes a code, [`ElemFormat::from_code`] reads any `u32` (reserved
+//! values decode as said above). Every format has a code, and `from_code(f.code()) == f`.
+//! The text form never shows a code: static formats are written by name
+//! (`fmt.8_8_8_8.unorm.xyzw`), a dynamic one is the value that holds the code.
+//!
+//! A frontend whose ISA reads formats at run time converts its own bits to a code with generic
+//! ops. The layout is chosen to make that cheap for the one ISA that needs it today: the data
+//! and number format numbers and the field positions coincide with AMD GCN's buffer resource
+//! (V#) word 3 (BUF_DATA_FORMAT, BUF_NUM_FORMAT, DST_SEL), whose selects differ from ours only
+//! in bit 2 (SQ_SEL 0/1/4-7 are our 4/5/0-3), so the GCN lifter converts a descriptor with one
+//! `and` and one `xor` (`wavejit-gcn` `lift/buffer_format.rs` owns that translation). The
+//! select numbering (component index first) is TeraScale's DST_SEL's. Data formats 16-26 are
+//! layouts GCN lacks (TeraScale's FMT_4_4, FMT_5_6_5, FMT_8_8_8, ...); code 15 stays
+//! reserved so that GCN's reserved data format 15 still decodes as invalid.
 //!
 //! # Layout
 //! Components are packed from bit 0 of the little-endian element in the order x, y, z, w with
@@ -76,19 +86,19 @@
 //!   above. The documents only say the data is "converted to 16 bits".
 //!
 //! # Validity
-//! Data format 0 is invalid (CLRX) and 15 reserved. GCN's gfx6-9 documents list no valid
+//! [`DataFormat::Invalid`] (code 0, and every reserved code) is invalid. GCN's gfx6-9 documents list no valid
 //! combinations; we accept those of the gfx10 unified format table (LLVM SIDefines.h,
 //! `UFMT_*`): FLOAT only with 16-, 32-bit and 10_11_11/11_11_10 fields, UNORM/SNORM/SCALED
 //! only without 32-bit fields, UINT/SINT with every layout, plus SNORM_OGL wherever SNORM is
-//! valid. The layouts without a code follow the same rule by their field widths (so of them
-//! only 16_16_16 takes FLOAT).
+//! valid. The layouts GCN lacks (codes 16-26) follow the same rule by their field widths (so
+//! of them only 16_16_16 takes FLOAT).
 //! An invalid format accesses no memory: a load gives the out-of-range value
 //! ([`ElemFormat::load_out_of_range`]) and a store writes nothing. The documents do not say
 //! what the hardware does; treating the element as absent is the choice that touches nothing.
 
 use std::fmt;
 
-/// The component layout of an element (GCN `BUF_DATA_FORMAT_*` numbering).
+/// The component layout of an element; the discriminant is the code (module docs, "Codes").
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DataFormat {
@@ -120,7 +130,7 @@ pub enum DataFormat {
     D24_8 = 26,
 }
 
-/// What a component's bits mean (GCN `BUF_NUM_FORMAT_*` numbering).
+/// What a component's bits mean; the discriminant is the code (module docs, "Codes").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NumFormat {
     Unorm = 0,
@@ -134,15 +144,16 @@ pub enum NumFormat {
     Float = 7,
 }
 
-/// What a register component of a load receives (GCN `SQ_SEL_*` numbering: 0, 1, 4..7).
+/// What a register component of a load receives; the discriminant is the code (module docs,
+/// "Codes").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sel {
-    Zero = 0,
-    One = 1,
-    X = 4,
-    Y = 5,
-    Z = 6,
-    W = 7,
+    X = 0,
+    Y = 1,
+    Z = 2,
+    W = 3,
+    Zero = 4,
+    One = 5,
 }
 
 /// A complete element format.
@@ -204,36 +215,29 @@ const SEL_CHARS: [(Sel, char); 6] = [
 ];
 
 impl DataFormat {
-    /// Every data format with a code, in code order.
-    pub const ALL: [DataFormat; 15] = {
-        let mut a = [DataFormat::Invalid; 15];
+    /// Every data format, in code order.
+    pub const ALL: [DataFormat; 26] = {
+        let mut a = [DataFormat::Invalid; 26];
         let mut i = 0;
-        while i < 15 {
+        while i < 26 {
             a[i] = DATA_NAMES[i].0;
             i += 1;
         }
         a
     };
 
-    /// The data formats without a code (module docs, "Codes").
-    pub const WITHOUT_CODE: [DataFormat; 11] = {
-        let mut a = [DataFormat::Invalid; 11];
+    /// The format of a 5-bit code (bits above are ignored); the reserved codes 15 and 27..31
+    /// decode as [`DataFormat::Invalid`].
+    pub const fn from_code(code: u32) -> DataFormat {
+        let c = code & 31;
         let mut i = 0;
-        while i < 11 {
-            a[i] = DATA_NAMES[15 + i].0;
+        while i < DATA_NAMES.len() {
+            if DATA_NAMES[i].0 as u32 == c {
+                return DATA_NAMES[i].0;
+            }
             i += 1;
         }
-        a
-    };
-
-    /// The format of a 4-bit code; 15 (reserved) decodes as [`DataFormat::Invalid`].
-    pub const fn from_code(code: u32) -> DataFormat {
-        let c = (code & 15) as usize;
-        if c < 15 {
-            DATA_NAMES[c].0
-        } else {
-            DataFormat::Invalid
-        }
+        DataFormat::Invalid
     }
 
     /// Component widths in bits, x first (from bit 0); empty for [`DataFormat::Invalid`].
@@ -298,6 +302,7 @@ impl NumFormat {
         NumFormat::Float,
     ];
 
+    /// The number format of a 3-bit code (bits above are ignored).
     pub const fn from_code(code: u32) -> NumFormat {
         NumFormat::ALL[(code & 7) as usize]
     }
@@ -317,15 +322,15 @@ impl NumFormat {
 }
 
 impl Sel {
-    /// The select of a 3-bit code; the reserved codes 2 and 3 decode as [`Sel::Zero`] (CLRX
-    /// lists only 0, 1 and 4..7 as permitted).
+    /// The select of a 3-bit code (bits above are ignored); the reserved codes 6 and 7
+    /// decode as [`Sel::Zero`].
     pub const fn from_code(code: u32) -> Sel {
         match code & 7 {
-            1 => Sel::One,
-            4 => Sel::X,
-            5 => Sel::Y,
-            6 => Sel::Z,
-            7 => Sel::W,
+            0 => Sel::X,
+            1 => Sel::Y,
+            2 => Sel::Z,
+            3 => Sel::W,
+            5 => Sel::One,
             _ => Sel::Zero,
         }
     }
@@ -357,11 +362,16 @@ impl ElemFormat {
         }
     }
 
-    /// The format of a code (see the module docs; every `u32` decodes).
+    /// Where a code's number format field starts (module docs, "Codes").
+    pub const NUM_AT: u32 = 12;
+    /// Where a code's data format field starts (module docs, "Codes").
+    pub const DATA_AT: u32 = 15;
+
+    /// The format of a code (module docs, "Codes"; every `u32` decodes).
     pub const fn from_code(code: u32) -> ElemFormat {
         ElemFormat {
-            data: DataFormat::from_code(code >> 15),
-            num: NumFormat::from_code(code >> 12),
+            data: DataFormat::from_code(code >> ElemFormat::DATA_AT),
+            num: NumFormat::from_code(code >> ElemFormat::NUM_AT),
             swizzle: [
                 Sel::from_code(code),
                 Sel::from_code(code >> 3),
@@ -371,13 +381,11 @@ impl ElemFormat {
         }
     }
 
-    pub fn code(self) -> u32 {
-        let sel = self
-            .swizzle
-            .iter()
-            .enumerate()
-            .fold(0, |c, (i, &s)| c | (s as u32) << (3 * i));
-        sel | (self.num as u32) << 12 | (self.data as u32) << 15
+    /// The format's code (module docs, "Codes").
+    pub const fn code(self) -> u32 {
+        let s = self.swizzle;
+        let sel = s[0] as u32 | (s[1] as u32) << 3 | (s[2] as u32) << 6 | (s[3] as u32) << 9;
+        sel | (self.num as u32) << ElemFormat::NUM_AT | (self.data as u32) << ElemFormat::DATA_AT
     }
 
     /// Whether the data and number formats combine (module docs, "Validity").

@@ -146,7 +146,7 @@ impl AtomicOp {
 }
 
 /// The element format of a formatted load or store: known when lifting, or a uniform `i32`
-/// [`ElemFormat::code`] read at run time (e.g. from a buffer descriptor).
+/// [`ElemFormat::code`] computed at run time (e.g. by a lifter, from a buffer descriptor).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FormatSrc {
     Static(ElemFormat),

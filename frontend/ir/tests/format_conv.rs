@@ -60,7 +60,7 @@ fn assert_correctly_rounded(r: u32, c: i64, d: i64, what: &str) {
 
 #[test]
 fn layouts_follow_the_names() {
-    for d in DataFormat::ALL.into_iter().chain(DataFormat::WITHOUT_CODE) {
+    for d in DataFormat::ALL {
         let w = widths(d);
         assert_eq!(d.fields(), &w[..], "{d:?}");
         assert_eq!(d.bytes() * 8, w.iter().sum::<u32>(), "{d:?}");
@@ -100,8 +100,9 @@ fn layouts_follow_the_names() {
 }
 
 #[test]
-fn layouts_without_a_code_name_themselves_and_follow_the_width_rule() {
-    for d in DataFormat::WITHOUT_CODE {
+fn layouts_gcn_lacks_name_themselves_and_follow_the_width_rule() {
+    for d in &DataFormat::ALL[15..] {
+        let d = *d;
         assert!(d as u32 >= 16, "{d:?}");
         let floaty = d.fields().iter().all(|&n| n == 16);
         for n in NumFormat::ALL {
@@ -159,22 +160,33 @@ fn validity_is_the_gfx10_unified_list() {
 }
 
 #[test]
-fn codes_use_the_gcn_descriptor_bits() {
-    // CLRX GcnMemHandling.md: DST_SEL_X..W at V# bits 96-98, 99-101, 102-104, 105-107,
-    // NUMFORMAT 108-110, DATAFORMAT 111-114; a code is V# bits 114:96.
-    let at = |bit: u32, v: u32| v << (bit - 96);
-    let code = at(96, 6) | at(99, 0) | at(102, 1) | at(105, 4) | at(108, 1) | at(111, 10);
+fn codes_have_the_documented_layout() {
+    // Selects at [2:0] [5:3] [8:6] [11:9] (0-3 x-w, 4 zero, 5 one), number format at
+    // [14:12], data format at [19:15] (format module docs, "Codes").
+    let (x, y, z, w) = (2, 4 << 3, 5 << 6, 0 << 9);
+    let code = x | y | z | w | 1 << 12 | 10 << 15;
     let f = ElemFormat::from_code(code);
     assert_eq!(f.data, D::D8_8_8_8);
     assert_eq!(f.num, N::Snorm);
     assert_eq!(f.swizzle, [Sel::Z, Sel::Zero, Sel::One, Sel::X]);
     assert_eq!(f.code(), code);
-    // Bits above the format are ignored; reserved data format 15 and selects 2, 3 decode as
-    // invalid / zero.
-    assert_eq!(ElemFormat::from_code(code | 0xfff8_0000), f);
-    let r = ElemFormat::from_code(at(111, 15) | at(96, 2) | at(99, 3));
-    assert_eq!(r.data, D::Invalid);
+    // Bits above the format are ignored; reserved data formats 15 and 27..31 and selects 6, 7
+    // decode as invalid / zero.
+    assert_eq!(ElemFormat::from_code(code | 0xfff0_0000), f);
+    for d in [15, 27, 31] {
+        assert_eq!(ElemFormat::from_code(d << 15).data, D::Invalid, "{d}");
+    }
+    let r = ElemFormat::from_code(6 | 7 << 3);
     assert_eq!(r.swizzle[..2], [Sel::Zero, Sel::Zero]);
+    // Every data format has a code: its discriminant, in the order of `ALL`, 15 skipped.
+    for (i, d) in DataFormat::ALL.into_iter().enumerate() {
+        let c = if i < 15 { i } else { i + 1 } as u32;
+        assert_eq!(d as u32, c, "{d:?}");
+        assert_eq!(DataFormat::from_code(c), d);
+    }
+    for (i, n) in NumFormat::ALL.into_iter().enumerate() {
+        assert_eq!(NumFormat::from_code(i as u32), n);
+    }
     for d in DataFormat::ALL {
         for n in NumFormat::ALL {
             let f = ElemFormat {
@@ -183,6 +195,7 @@ fn codes_use_the_gcn_descriptor_bits() {
                 swizzle: [Sel::W, Sel::One, Sel::Y, Sel::Zero],
             };
             assert_eq!(ElemFormat::from_code(f.code()), f);
+            assert_eq!(f.code() >> 20, 0);
             let text = f.to_string();
             let p: Vec<&str> = text.split('.').collect();
             assert_eq!(ElemFormat::from_parts(p[0], p[1], p[2]), Ok(f), "{text}");

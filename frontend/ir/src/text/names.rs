@@ -1,105 +1,12 @@
 //! The spellings the printer writes and the parser reads, one table per enum, so the two can
-//! never disagree.
+//! never disagree. Ops and their parameters are spelled by the op table ([`crate::op::table`]:
+//! [`Op::name`], [`Choice::VALUES`]).
 
 use crate::except::Except;
 use crate::func::{AtomicOp, MemSpace, MemWidth};
-use crate::op::{Angle, FloatCC, IntCC, MinMax, Op, Round, Trans};
+use crate::op::{Choice, Op, ParamVisitor, Round};
 use crate::types::ScalarType;
-
-/// Every [`Op`] variant once, with its first parameter values (the key for [`Op::name`]).
-/// Kept complete by [`ordinal`] (an exhaustive match) and the test below.
-#[rustfmt::skip]
-pub const BASE_OPS: [Op; 104] = {
-    use Op::*;
-    [
-        Iadd, Isub, Imul, UmulHi, SmulHi, Udiv, Urem, Sdiv, Srem, UaddSat, UsubSat, SaddSat,
-        SsubSat, Umin, Umax, Smin, Smax, And, Or, Xor, Shl, Lshr, Ashr, Not, Iabs, Popcnt, Clz,
-        Ctz, Bitrev, AddCarryOut, SubBorrowOut, Ubfe, Sbfe, Bfi, Bfm, BitAlign, ByteAlign,
-        Icmp(IntCC::Eq), Fcmp(FloatCC::Eq), Fclass, Select, Zext, Sext, Trunc, Bitcast, Concat,
-        FtoU, FtoS, UtoF, StoF, Fconvert, Fadd, Fsub, Fmul, FmulLegacy, Fdiv,
-        Fmin(MinMax::Ieee), Fmax(MinMax::Ieee), Ldexp, Fcopysign, Fma, Fmad, FmadLegacy,
-        Fmed3(MinMax::Ieee), Umed3, Smed3, Fneg, Fabs, Ffloor, Fceil, Ftrunc, Frint, Ffract,
-        Fcanonicalize, Fclamp { dx10: false }, Fsqrt(Trans::Ieee), Frcp(Trans::Ieee),
-        Frsq(Trans::Ieee), Fexp2(Trans::Ieee), Flog2(Trans::Ieee),
-        Fsin(Trans::Ieee, Angle::Radians), Fcos(Trans::Ieee, Angle::Radians), FrexpMant,
-        FrexpExp, DivScale, DivScaleFlag, DivFmas, DivFixup, TrigPreop, CubeId, CubeSc, CubeTc,
-        CubeMa, CvtPkrtzF16, CvtPknormI16, CvtPknormU16, CvtPkU8F32, SadU8, SadHiU8, SadU16,
-        SadU32, MsadU8, LerpU8, Fexcept(Except::Fadd),
-    ]
-};
-
-/// The position of `op`'s variant in [`BASE_OPS`]. Exhaustive on purpose: a new `Op` variant
-/// does not compile until it is numbered here (and the test then demands it in the list).
-#[rustfmt::skip]
-pub fn ordinal(op: Op) -> usize {
-    use Op::*;
-    match op {
-        Iadd => 0, Isub => 1, Imul => 2, UmulHi => 3, SmulHi => 4, Udiv => 5, Urem => 6,
-        Sdiv => 7, Srem => 8, UaddSat => 9, UsubSat => 10, SaddSat => 11, SsubSat => 12,
-        Umin => 13, Umax => 14, Smin => 15, Smax => 16, And => 17, Or => 18, Xor => 19,
-        Shl => 20, Lshr => 21, Ashr => 22, Not => 23, Iabs => 24, Popcnt => 25, Clz => 26,
-        Ctz => 27, Bitrev => 28, AddCarryOut => 29, SubBorrowOut => 30, Ubfe => 31, Sbfe => 32,
-        Bfi => 33, Bfm => 34, BitAlign => 35, ByteAlign => 36, Icmp(_) => 37, Fcmp(_) => 38,
-        Fclass => 39, Select => 40, Zext => 41, Sext => 42, Trunc => 43, Bitcast => 44,
-        Concat => 45, FtoU => 46, FtoS => 47, UtoF => 48, StoF => 49, Fconvert => 50,
-        Fadd => 51, Fsub => 52, Fmul => 53, FmulLegacy => 54, Fdiv => 55, Fmin(_) => 56,
-        Fmax(_) => 57, Ldexp => 58, Fcopysign => 59, Fma => 60, Fmad => 61, FmadLegacy => 62,
-        Fmed3(_) => 63, Umed3 => 64, Smed3 => 65, Fneg => 66, Fabs => 67, Ffloor => 68,
-        Fceil => 69, Ftrunc => 70, Frint => 71, Ffract => 72, Fcanonicalize => 73,
-        Fclamp { .. } => 74, Fsqrt(_) => 75, Frcp(_) => 76, Frsq(_) => 77, Fexp2(_) => 78,
-        Flog2(_) => 79, Fsin(..) => 80, Fcos(..) => 81, FrexpMant => 82, FrexpExp => 83,
-        DivScale => 84, DivScaleFlag => 85, DivFmas => 86, DivFixup => 87, TrigPreop => 88,
-        CubeId => 89, CubeSc => 90, CubeTc => 91, CubeMa => 92, CvtPkrtzF16 => 93,
-        CvtPknormI16 => 94, CvtPknormU16 => 95, CvtPkU8F32 => 96, SadU8 => 97, SadHiU8 => 98,
-        SadU16 => 99, SadU32 => 100, MsadU8 => 101, LerpU8 => 102, Fexcept(_) => 103,
-    }
-}
-
-pub const INT_CCS: [(IntCC, &str); 10] = [
-    (IntCC::Eq, "eq"),
-    (IntCC::Ne, "ne"),
-    (IntCC::Ult, "ult"),
-    (IntCC::Ule, "ule"),
-    (IntCC::Ugt, "ugt"),
-    (IntCC::Uge, "uge"),
-    (IntCC::Slt, "slt"),
-    (IntCC::Sle, "sle"),
-    (IntCC::Sgt, "sgt"),
-    (IntCC::Sge, "sge"),
-];
-
-pub const FLOAT_CCS: [(FloatCC, &str); 15] = [
-    (FloatCC::Eq, "eq"),
-    (FloatCC::Ne, "ne"),
-    (FloatCC::Lt, "lt"),
-    (FloatCC::Le, "le"),
-    (FloatCC::Gt, "gt"),
-    (FloatCC::Ge, "ge"),
-    (FloatCC::One, "one"),
-    (FloatCC::Ord, "ord"),
-    (FloatCC::Uno, "uno"),
-    (FloatCC::Ueq, "ueq"),
-    (FloatCC::Une, "une"),
-    (FloatCC::Ult, "ult"),
-    (FloatCC::Ule, "ule"),
-    (FloatCC::Ugt, "ugt"),
-    (FloatCC::Uge, "uge"),
-];
-
-pub const MIN_MAXES: [(MinMax, &str); 3] = [
-    (MinMax::Ieee, "ieee"),
-    (MinMax::NonIeee, "nonieee"),
-    (MinMax::Legacy, "legacy"),
-];
-
-pub const TRANSES: [(Trans, &str); 4] = [
-    (Trans::Ieee, "ieee"),
-    (Trans::Clamped, "clamped"),
-    (Trans::Ff, "ff"),
-    (Trans::Legacy, "legacy"),
-];
-
-pub const ANGLES: [(Angle, &str); 2] = [(Angle::Radians, "radians"), (Angle::Turns, "turns")];
+use std::convert::Infallible;
 
 /// Rounding suffixes; `rne` (the default) is accepted but never printed.
 pub const ROUNDS: [(Round, &str); 4] = [
@@ -154,11 +61,6 @@ pub fn lookup<K: Copy>(table: &[(K, &'static str)], name: &str) -> Option<K> {
     table.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
 }
 
-/// The op of a base name (`fmin`, not `fmin.ieee`), with its first parameter values.
-pub fn base_op(name: &str) -> Option<Op> {
-    BASE_OPS.into_iter().find(|op| op.name() == name)
-}
-
 /// Every op with every parameter value: all 104 variants, comparisons with each condition,
 /// min/max with each NaN rule, transcendentals with each flavour (and angle unit), and
 /// `fexcept` of each of those it covers (conversions with each result type they allow).
@@ -181,39 +83,76 @@ pub fn all_ops() -> Vec<Op> {
     out
 }
 
-/// [`all_ops`] without `fexcept`.
+/// [`all_ops`] without `fexcept`: every op of [`Op::BASE`] with every combination of its
+/// parameter values (the first parameter varying slowest).
 fn plain_ops() -> Vec<Op> {
-    use Op::*;
     let mut out = Vec::new();
-    for op in BASE_OPS {
-        match op {
-            Icmp(_) => out.extend(INT_CCS.iter().map(|&(cc, _)| Icmp(cc))),
-            Fcmp(_) => out.extend(FLOAT_CCS.iter().map(|&(cc, _)| Fcmp(cc))),
-            Fmin(_) => out.extend(MIN_MAXES.iter().map(|&(m, _)| Fmin(m))),
-            Fmax(_) => out.extend(MIN_MAXES.iter().map(|&(m, _)| Fmax(m))),
-            Fmed3(_) => out.extend(MIN_MAXES.iter().map(|&(m, _)| Fmed3(m))),
-            Fclamp { .. } => out.extend([Fclamp { dx10: false }, Fclamp { dx10: true }]),
-            Fsqrt(_) => out.extend(TRANSES.iter().map(|&(t, _)| Fsqrt(t))),
-            Frcp(_) => out.extend(TRANSES.iter().map(|&(t, _)| Frcp(t))),
-            Frsq(_) => out.extend(TRANSES.iter().map(|&(t, _)| Frsq(t))),
-            Fexp2(_) => out.extend(TRANSES.iter().map(|&(t, _)| Fexp2(t))),
-            Flog2(_) => out.extend(TRANSES.iter().map(|&(t, _)| Flog2(t))),
-            Fsin(..) | Fcos(..) => {
-                for &(t, _) in &TRANSES {
-                    for &(a, _) in &ANGLES {
-                        out.push(if matches!(op, Fsin(..)) {
-                            Fsin(t, a)
-                        } else {
-                            Fcos(t, a)
-                        });
-                    }
-                }
+    for base in Op::BASE {
+        let mut odo = Odometer::default();
+        loop {
+            let mut op = base;
+            odo.pos = 0;
+            let Ok(()) = op.visit_params(&mut odo);
+            if odo.reported {
+                break;
             }
-            Fexcept(_) => {}
-            _ => out.push(op),
+            out.push(op);
+            if !odo.advance() {
+                break;
+            }
         }
     }
     out
+}
+
+/// Picks parameter values by a mixed-radix counter, one digit per parameter.
+#[derive(Default)]
+struct Odometer {
+    digits: Vec<usize>,
+    radix: Vec<usize>,
+    pos: usize,
+    /// The op has a reported op (`fexcept`), which [`all_ops`] enumerates separately.
+    reported: bool,
+}
+
+impl Odometer {
+    /// The value index of the next parameter, which has `n` values.
+    fn digit(&mut self, n: usize) -> usize {
+        if self.pos == self.digits.len() {
+            self.digits.push(0);
+            self.radix.push(n);
+        }
+        self.pos += 1;
+        self.digits[self.pos - 1]
+    }
+
+    /// Steps to the next combination (the last parameter fastest); false after the last.
+    fn advance(&mut self) -> bool {
+        for i in (0..self.digits.len()).rev() {
+            self.digits[i] += 1;
+            if self.digits[i] < self.radix[i] {
+                return true;
+            }
+            self.digits[i] = 0;
+        }
+        false
+    }
+}
+
+impl ParamVisitor for Odometer {
+    type Error = Infallible;
+    fn choice<P: Choice>(&mut self, p: &mut P) -> Result<(), Infallible> {
+        *p = P::VALUES[self.digit(P::VALUES.len())].0;
+        Ok(())
+    }
+    fn flag(&mut self, _: &'static str, on: &mut bool) -> Result<(), Infallible> {
+        *on = self.digit(2) == 1;
+        Ok(())
+    }
+    fn reported(&mut self, _: &mut Except) -> Result<(), Infallible> {
+        self.reported = true;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -222,15 +161,21 @@ mod tests {
 
     #[test]
     fn base_ops_are_every_variant_once_in_ordinal_order() {
-        for (i, op) in BASE_OPS.into_iter().enumerate() {
-            assert_eq!(ordinal(op), i, "{}", op.name());
+        assert_eq!(Op::BASE.len(), 104);
+        for (i, op) in Op::BASE.into_iter().enumerate() {
+            assert_eq!(op.ordinal(), i, "{}", op.name());
         }
     }
 
     #[test]
     fn op_names_are_unique() {
-        for (i, a) in BASE_OPS.into_iter().enumerate() {
-            assert_eq!(base_op(a.name()).map(ordinal), Some(i), "{}", a.name());
+        for (i, a) in Op::BASE.into_iter().enumerate() {
+            assert_eq!(
+                Op::from_name(a.name()).map(Op::ordinal),
+                Some(i),
+                "{}",
+                a.name()
+            );
         }
     }
 

@@ -12,6 +12,7 @@ use super::words::*;
 use super::ParseError;
 use crate::format::ElemFormat;
 use crate::func::*;
+use crate::op::Op;
 use crate::state::{FileKind, Reg, RegFile, StateLayout};
 use crate::types::{ScalarType, Shape, Type};
 
@@ -618,7 +619,7 @@ impl Parser {
                 }
             }
             name => {
-                let op = base_op(name)
+                let op = Op::from_name(name)
                     .ok_or_else(|| part_err(head, format!("unknown instruction `{name}`")))?;
                 let (op, mode) = op_suffixes(op, head, &ps[1..])?;
                 let mut args = [UNUSED; 4];

@@ -5,8 +5,9 @@
 //! a valid function can hold prints so that [`super::parse`] rebuilds it exactly.
 
 use super::names::*;
+use crate::except::Except;
 use crate::func::*;
-use crate::op::{FloatMode, Op, Round};
+use crate::op::{Choice, FloatMode, Op, ParamVisitor, Round};
 use crate::state::{FileId, FileKind, Reg, StateLayout};
 use crate::types::ScalarType;
 use std::fmt::{self, Write};
@@ -127,28 +128,37 @@ pub fn write_op(out: &mut impl Write, op: Op, mode: FloatMode) -> fmt::Result {
     Ok(())
 }
 
-/// `.params` of `op` in their fixed order; `fexcept` writes its op (with that op's
-/// parameters) and a conversion's result type.
-fn write_params(out: &mut impl Write, op: Op) -> fmt::Result {
-    use Op::*;
-    let params: Vec<&str> = match op {
-        Icmp(cc) => vec![name_of(&INT_CCS, cc)],
-        Fcmp(cc) => vec![name_of(&FLOAT_CCS, cc)],
-        Fmin(m) | Fmax(m) | Fmed3(m) => vec![name_of(&MIN_MAXES, m)],
-        Fclamp { dx10: true } => vec!["dx10"],
-        Fsqrt(t) | Frcp(t) | Frsq(t) | Fexp2(t) | Flog2(t) => vec![name_of(&TRANSES, t)],
-        Fsin(t, a) | Fcos(t, a) => vec![name_of(&TRANSES, t), name_of(&ANGLES, a)],
-        Fexcept(k) => {
-            write!(out, ".{}", k.op().name())?;
-            write_params(out, k.op())?;
-            k.named_type().map(|t| t.name()).into_iter().collect()
-        }
-        _ => vec![],
-    };
-    for p in params {
-        write!(out, ".{p}")?;
+/// `.params` of `op` in their fixed order.
+fn write_params(out: &mut impl Write, mut op: Op) -> fmt::Result {
+    op.visit_params(&mut ParamWriter(out))
+}
+
+/// Writes each parameter as `.spelling`; `fexcept` writes its op (with that op's parameters)
+/// and a conversion's result type.
+struct ParamWriter<'o, W>(&'o mut W);
+
+impl<W: Write> ParamVisitor for ParamWriter<'_, W> {
+    type Error = fmt::Error;
+
+    fn choice<P: Choice>(&mut self, p: &mut P) -> fmt::Result {
+        write!(self.0, ".{}", name_of(P::VALUES, *p))
     }
-    Ok(())
+
+    fn flag(&mut self, name: &'static str, on: &mut bool) -> fmt::Result {
+        if *on {
+            write!(self.0, ".{name}")?;
+        }
+        Ok(())
+    }
+
+    fn reported(&mut self, k: &mut Except) -> fmt::Result {
+        write!(self.0, ".{}", k.op().name())?;
+        write_params(self.0, k.op())?;
+        match k.named_type() {
+            Some(t) => write!(self.0, ".{}", t.name()),
+            None => Ok(()),
+        }
+    }
 }
 
 fn width_bits(w: MemWidth) -> u32 {

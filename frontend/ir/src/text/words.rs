@@ -6,7 +6,7 @@ use super::names::*;
 use super::ParseError;
 use crate::except::Except;
 use crate::func::{MemSpace, MemWidth};
-use crate::op::{FloatMode, Op};
+use crate::op::{Choice, FloatMode, Op, ParamVisitor};
 use crate::types::ScalarType;
 
 pub type PResult<T> = Result<T, ParseError>;
@@ -136,68 +136,74 @@ fn pick<K: Copy>(table: &[(K, &'static str)], p: &Part<'_>, what: &str) -> PResu
     })
 }
 
-/// The parameters of `op` (a base op from [`base_op`]) taken from the front of `rest`.
-fn op_params<'p>(op: Op, head: &Part<'_>, rest: &mut Parts<'p, '_>) -> PResult<Op> {
-    use Op::*;
-    let name = op.name();
-    let mut param = |what: &str| {
-        rest.next()
-            .ok_or_else(|| part_err(head, format!("{name} needs a {what} suffix")))
-    };
-    let op = match op {
-        Icmp(_) => Icmp(pick(&INT_CCS, param("condition")?, "condition")?),
-        Fcmp(_) => Fcmp(pick(&FLOAT_CCS, param("condition")?, "condition")?),
-        Fmin(_) => Fmin(pick(&MIN_MAXES, param("NaN rule")?, "NaN rule")?),
-        Fmax(_) => Fmax(pick(&MIN_MAXES, param("NaN rule")?, "NaN rule")?),
-        Fmed3(_) => Fmed3(pick(&MIN_MAXES, param("NaN rule")?, "NaN rule")?),
-        Fsqrt(_) => Fsqrt(pick(&TRANSES, param("flavour")?, "flavour")?),
-        Frcp(_) => Frcp(pick(&TRANSES, param("flavour")?, "flavour")?),
-        Frsq(_) => Frsq(pick(&TRANSES, param("flavour")?, "flavour")?),
-        Fexp2(_) => Fexp2(pick(&TRANSES, param("flavour")?, "flavour")?),
-        Flog2(_) => Flog2(pick(&TRANSES, param("flavour")?, "flavour")?),
-        Fsin(..) | Fcos(..) => {
-            let t = pick(&TRANSES, param("flavour")?, "flavour")?;
-            let a = pick(&ANGLES, param("angle unit")?, "angle unit")?;
-            if matches!(op, Fsin(..)) {
-                Fsin(t, a)
-            } else {
-                Fcos(t, a)
-            }
-        }
-        Fclamp { .. } if rest.peek().is_some_and(|p| p.text == "dx10") => {
-            rest.next();
-            Fclamp { dx10: true }
-        }
-        // `fexcept.OP[.PARAMS][.TYPE]`: the reported op, its parameters, and for a
-        // conversion its result type.
-        Fexcept(_) => {
-            let inner_part = rest
-                .next()
-                .ok_or_else(|| part_err(head, "fexcept needs the float op it reports on"))?;
-            let unknown = || {
-                part_err(
-                    inner_part,
-                    format!("`{}` has no exception flags", inner_part.text),
-                )
-            };
-            let base = base_op(inner_part.text).ok_or_else(unknown)?;
-            let inner = op_params(base, inner_part, rest)?;
-            let kind = Except::of(inner, ScalarType::I32).ok_or_else(unknown)?;
-            match kind.named_type() {
-                Some(_) => {
-                    let tp = rest.next().ok_or_else(|| {
-                        part_err(inner_part, format!("{} needs a result type", inner.name()))
-                    })?;
-                    let t = ScalarType::from_name(tp.text)
-                        .ok_or_else(|| part_err(tp, format!("unknown type `{}`", tp.text)))?;
-                    Fexcept(kind.with_type(t))
-                }
-                None => Fexcept(kind),
-            }
-        }
-        other => other,
-    };
+/// The parameters of `op` (a base op from [`Op::from_name`]) taken from the front of `rest`.
+fn op_params<'p>(mut op: Op, head: &Part<'_>, rest: &mut Parts<'p, '_>) -> PResult<Op> {
+    op.visit_params(&mut ParamReader {
+        name: op.name(),
+        head,
+        rest,
+    })?;
     Ok(op)
+}
+
+/// Fills in an op's parameters from the parts after its name.
+struct ParamReader<'h, 'r, 'p, 'a> {
+    name: &'static str,
+    head: &'h Part<'h>,
+    rest: &'r mut Parts<'p, 'a>,
+}
+
+impl ParamVisitor for ParamReader<'_, '_, '_, '_> {
+    type Error = ParseError;
+
+    fn choice<P: Choice>(&mut self, p: &mut P) -> PResult<()> {
+        let part = self.rest.next().ok_or_else(|| {
+            part_err(
+                self.head,
+                format!("{} needs a {} suffix", self.name, P::WHAT),
+            )
+        })?;
+        *p = pick(P::VALUES, part, P::WHAT)?;
+        Ok(())
+    }
+
+    fn flag(&mut self, name: &'static str, on: &mut bool) -> PResult<()> {
+        if self.rest.peek().is_some_and(|p| p.text == name) {
+            self.rest.next();
+            *on = true;
+        }
+        Ok(())
+    }
+
+    /// `fexcept.OP[.PARAMS][.TYPE]`: the reported op, its parameters, and for a conversion its
+    /// result type.
+    fn reported(&mut self, k: &mut Except) -> PResult<()> {
+        let inner_part = self
+            .rest
+            .next()
+            .ok_or_else(|| part_err(self.head, "fexcept needs the float op it reports on"))?;
+        let unknown = || {
+            part_err(
+                inner_part,
+                format!("`{}` has no exception flags", inner_part.text),
+            )
+        };
+        let base = Op::from_name(inner_part.text).ok_or_else(unknown)?;
+        let inner = op_params(base, inner_part, self.rest)?;
+        let kind = Except::of(inner, ScalarType::I32).ok_or_else(unknown)?;
+        *k = match kind.named_type() {
+            Some(_) => {
+                let tp = self.rest.next().ok_or_else(|| {
+                    part_err(inner_part, format!("{} needs a result type", inner.name()))
+                })?;
+                let t = ScalarType::from_name(tp.text)
+                    .ok_or_else(|| part_err(tp, format!("unknown type `{}`", tp.text)))?;
+                kind.with_type(t)
+            }
+            None => kind,
+        };
+        Ok(())
+    }
 }
 
 /// The float-mode suffixes of `op`: at most one flush and one rounding suffix.

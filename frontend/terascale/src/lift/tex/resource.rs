@@ -4,7 +4,7 @@
 use super::ir::Ir;
 use super::{Lifter, RESOURCE_BYTES, SAMPLER_BYTES, TEX_FORMATS};
 use crate::lift::F32_MODE;
-use wavejit_ir::{IntCC, Op, ScalarType, Value};
+use wavejit_ir::{DataFormat, ElemFormat, IntCC, NumFormat, Op, ScalarType, Value};
 
 use ScalarType::{F32, I32, I64};
 
@@ -200,10 +200,11 @@ impl Lifter<'_> {
         let is_intf = ir.eqk(nfa, 1);
         let notf = ir.not(float);
         let is_int = ir.and(is_intf, notf);
-        // GCN number formats: NORM 0/1, SCALED 2/3, INT 4/5 (unsigned/signed).
-        let n_int = ir.k(4);
-        let n_scaled = ir.k(2);
-        let n_norm = ir.k(0);
+        // IR number formats (codes): NORM 0/1, SCALED 2/3, INT 4/5 (unsigned/signed); the
+        // component's sign (FORMAT_COMP) adds 1.
+        let n_int = ir.k(NumFormat::Uint as u32);
+        let n_scaled = ir.k(NumFormat::Uscaled as u32);
+        let n_norm = ir.k(NumFormat::Unorm as u32);
         let is_scaled = ir.eqk(nfa, 2);
         let nbase = ir.sel(is_scaled, n_scaled, n_norm);
         let nbase = ir.sel(is_intf, n_int, nbase);
@@ -219,15 +220,16 @@ impl Lifter<'_> {
             let signed = ir.eqk(fc, 1);
             let ogl = ir.and(signed, srf);
             let ogl = ir.and(ogl, is_norm);
-            let k6 = ir.k(6);
+            let k6 = ir.k(NumFormat::SnormOgl as u32);
             let n = ir.sel(ogl, k6, n);
-            let k7 = ir.k(7);
+            let k7 = ir.k(NumFormat::Float as u32);
             let n = ir.sel(float, k7, n);
-            let k15 = ir.k(15);
+            let k15 = ir.k(ElemFormat::DATA_AT);
             let d = ir.op(Op::Shl, I32, &[data, k15]);
-            let k12 = ir.k(12);
+            let k12 = ir.k(ElemFormat::NUM_AT);
             let nn = ir.op(Op::Shl, I32, &[n, k12]);
-            let identity = ir.k(4 | 5 << 3 | 6 << 6 | 7 << 9);
+            // The identity swizzle, in the code's select fields.
+            let identity = ir.k(ElemFormat::new(DataFormat::Invalid, NumFormat::Unorm).code());
             let c1 = ir.op(Op::Or, I32, &[d, nn]);
             *slot = ir.op(Op::Or, I32, &[c1, identity]);
         }
