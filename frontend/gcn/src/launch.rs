@@ -2,10 +2,10 @@
 //! VGPRs and EXEC per wave, the kernarg segment, the HSA dispatch packet, and the scratch
 //! (private segment) buffer resource, including the values legacy relocations are patched to.
 //!
-//! Plain functions over [`Kernel`] and guest addresses; no runtime types. Work-items of a group
-//! are numbered x fastest (`flat = x + y*lx + z*lx*ly`) and wave `w` holds flat ids
-//! `64w .. 64w+63`, lane = flat - 64w. A group at the edge of a grid that is not a multiple of
-//! the local size is partial (HSA semantics): its extent in each dimension is what remains.
+//! Plain functions over [`Kernel`] and guest addresses; no runtime types. The grid's geometry
+//! (work-group counts and extents, partial groups at the edge of the grid, the work-item of
+//! each lane) is [`wavejit_isa::grid`]'s, with [`WAVE_SIZE`] lanes a wave; [`GcnWaveInit`]
+//! is the launch ABI as the dispatcher calls it.
 //!
 //! Scratch layout (an emulator convention, stated because the hardware one depends on the
 //! V# words): the buffer resource has ADD_TID_ENABLE set and swizzling off, so lane `l` of a
@@ -27,23 +27,15 @@ use thiserror::Error;
 pub use crate::lift::state::GDS_BYTES;
 use crate::lift::GcnLayout;
 use crate::loader::{ArgKind, Kernel, RelocKind, ScratchRsrcWord, UserSgpr};
-use wavejit_ir::Reg;
+pub use wavejit_isa::ArgValue;
+use wavejit_isa::{ArgBlock, Grid, RegSink, WaveCoord, WaveInit};
 
 /// Lanes per wave on gfx6-gfx9.
 pub const WAVE_SIZE: u32 = 64;
-/// The largest work-group a GCN dispatcher accepts.
-pub const MAX_WORKGROUP_SIZE: u32 = 1024;
 /// Bytes of `hsa_kernel_dispatch_packet_t`.
 pub const DISPATCH_PACKET_BYTES: usize = 64;
 /// Bytes of the legacy implicit kernarg header (ngroups, global size, local size; x, y, z).
-pub const LEGACY_HEADER_BYTES: usize = 36;
-
-/// The grid of one dispatch, in work-items.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dispatch {
-    pub global: [u32; 3],
-    pub local: [u32; 3],
-}
+pub const LEGACY_HEADER_BYTES: u32 = 36;
 
 /// Guest addresses a wave's initial state refers to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,47 +71,18 @@ pub struct WaveState {
 }
 
 impl WaveState {
-    /// Writes the state into the lifter's registers ([`GcnLayout`]): `set(reg, None, v)` for a
-    /// uniform cell, `set(reg, Some(lane), v)` for one lane of a VGPR.
-    pub fn apply(&self, g: &GcnLayout, mut set: impl FnMut(Reg, Option<u32>, u32)) {
+    /// Writes the state into the lifter's registers ([`GcnLayout`]).
+    pub fn apply(&self, g: &GcnLayout, regs: &mut dyn RegSink) {
         for &(s, v) in &self.sgprs {
-            set(g.sgpr(u32::from(s)), None, v);
+            regs.set_uniform(g.sgpr(u32::from(s)), v);
         }
         for (r, lanes) in &self.vgprs {
             for (lane, &v) in lanes.iter().enumerate() {
-                set(g.vgpr(u32::from(*r)), Some(lane as u32), v);
+                regs.set_lane(g.vgpr(u32::from(*r)), lane as u32, v);
             }
         }
-        for (reg, v) in [(g.exec(), self.exec), (g.gds(), self.gds)] {
-            set(reg, None, v as u32);
-            set(reg.offset(1), None, (v >> 32) as u32);
-        }
-    }
-}
-
-/// A kernel argument value, in parameter order.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ArgValue {
-    /// A global address (8 bytes).
-    Pointer(u64),
-    U32(u32),
-    I32(i32),
-    U64(u64),
-    I64(i64),
-    F32(f32),
-    F64(f64),
-}
-
-impl ArgValue {
-    fn bytes(self) -> Vec<u8> {
-        match self {
-            ArgValue::Pointer(v) | ArgValue::U64(v) => v.to_le_bytes().to_vec(),
-            ArgValue::U32(v) => v.to_le_bytes().to_vec(),
-            ArgValue::I32(v) => v.to_le_bytes().to_vec(),
-            ArgValue::I64(v) => v.to_le_bytes().to_vec(),
-            ArgValue::F32(v) => v.to_bits().to_le_bytes().to_vec(),
-            ArgValue::F64(v) => v.to_bits().to_le_bytes().to_vec(),
-        }
+        regs.set_uniform64(g.exec(), self.exec);
+        regs.set_uniform64(g.gds(), self.gds);
     }
 }
 
@@ -150,50 +113,18 @@ pub enum LaunchError {
     ArgKind { kernel: String, index: usize },
 }
 
-impl Dispatch {
-    /// Checks the launch against the kernel (sizes, reqd_workgroup_size).
-    pub fn validate(&self, kernel: &Kernel) -> Result<(), LaunchError> {
-        if self.local.contains(&0) || self.global.contains(&0) {
-            return Err(LaunchError::InvalidLaunch(
-                "global and local sizes must be non-zero".into(),
-            ));
+/// Checks a launch over `grid` against the kernel's required work-group size.
+pub fn validate(kernel: &Kernel, grid: &Grid) -> Result<(), LaunchError> {
+    if let Some(required) = kernel.reqd_workgroup_size {
+        if required != grid.local {
+            return Err(LaunchError::WorkgroupSizeMismatch {
+                kernel: kernel.name.clone(),
+                required,
+                got: grid.local,
+            });
         }
-        let items = self.local.iter().map(|&n| u64::from(n)).product::<u64>();
-        if items > u64::from(MAX_WORKGROUP_SIZE) {
-            return Err(LaunchError::InvalidLaunch(format!(
-                "work-group of {items} work-items exceeds {MAX_WORKGROUP_SIZE}"
-            )));
-        }
-        if let Some(required) = kernel.reqd_workgroup_size {
-            if required != self.local {
-                return Err(LaunchError::WorkgroupSizeMismatch {
-                    kernel: kernel.name.clone(),
-                    required,
-                    got: self.local,
-                });
-            }
-        }
-        Ok(())
     }
-
-    /// Work-groups per dimension (a partial last group counts).
-    pub fn groups(&self) -> [u32; 3] {
-        [0, 1, 2].map(|d| self.global[d].div_ceil(self.local[d]))
-    }
-
-    /// The extent of work-group `group` (smaller than `local` at the edge of the grid).
-    pub fn group_extent(&self, group: [u32; 3]) -> [u32; 3] {
-        [0, 1, 2]
-            .map(|d| self.local[d].min(self.global[d].saturating_sub(group[d] * self.local[d])))
-    }
-
-    /// Waves in work-group `group`.
-    pub fn waves_in_group(&self, group: [u32; 3]) -> u32 {
-        self.group_extent(group)
-            .iter()
-            .product::<u32>()
-            .div_ceil(WAVE_SIZE)
-    }
+    Ok(())
 }
 
 /// Scratch bytes each lane addresses: the private segment size rounded up to a dword.
@@ -201,22 +132,10 @@ pub fn scratch_lane_stride(kernel: &Kernel) -> u32 {
     kernel.private_segment_size.next_multiple_of(4)
 }
 
-/// Byte offset of the scratch of the `wave_index`-th wave of the dispatch (any numbering the
-/// caller keeps unique among waves alive at the same time).
-/// The dispatch-wide index of wave `wave` of work-group `group` (of `groups`, x fastest), each
-/// group counted with `waves_per_group` waves: the index [`scratch_wave_offset`] takes.
-pub fn dispatch_wave_index(
-    groups: [u32; 3],
-    group: [u32; 3],
-    waves_per_group: u32,
-    wave: u32,
-) -> u32 {
-    let linear_group = group[0] + groups[0] * (group[1] + groups[1] * group[2]);
-    linear_group * waves_per_group + wave
-}
-
-pub fn scratch_wave_offset(kernel: &Kernel, wave_index: u32) -> u64 {
-    u64::from(wave_index) * u64::from(WAVE_SIZE) * u64::from(scratch_lane_stride(kernel))
+/// Byte offset of the scratch of the wave with dispatch-wide index `wave_index`
+/// ([`WaveCoord::dispatch_wave`]).
+pub fn scratch_wave_offset(kernel: &Kernel, wave_index: u64) -> u64 {
+    wave_index * u64::from(WAVE_SIZE) * u64::from(scratch_lane_stride(kernel))
 }
 
 /// The four dwords of the scratch buffer resource (V#) for generation `gfx` (6-9).
@@ -270,28 +189,41 @@ fn push64(sgprs: &mut Vec<(u8, u32)>, first: u8, v: u64) {
     sgprs.push((first + 1, (v >> 32) as u32));
 }
 
-/// The initial state of wave `wave` of work-group `group`.
+/// The initial state of `wave`.
 pub fn wave_state(
     kernel: &Kernel,
-    dispatch: &Dispatch,
     addrs: &WaveAddresses,
     gfx: u8,
-    group: [u32; 3],
-    wave: u32,
+    wave: &WaveCoord,
 ) -> Result<WaveState, LaunchError> {
-    dispatch.validate(kernel)?;
-    let groups = dispatch.groups();
-    if (0..3).any(|d| group[d] >= groups[d]) {
+    if wave.local != kernel.reqd_workgroup_size.unwrap_or(wave.local) {
+        return Err(LaunchError::WorkgroupSizeMismatch {
+            kernel: kernel.name.clone(),
+            required: kernel.reqd_workgroup_size.unwrap_or(wave.local),
+            got: wave.local,
+        });
+    }
+    if wave.wave_size != WAVE_SIZE {
         return Err(LaunchError::InvalidLaunch(format!(
-            "work-group {group:?} is outside the grid of {groups:?} groups"
+            "waves of {} lanes (gfx6-gfx9 run {WAVE_SIZE})",
+            wave.wave_size
         )));
     }
-    let waves = dispatch.waves_in_group(group);
-    if wave >= waves {
+    let group = wave.group;
+    if (0..3).any(|d| group[d] >= wave.groups[d]) {
         return Err(LaunchError::InvalidLaunch(format!(
-            "wave {wave} of a work-group of {waves} waves"
+            "work-group {group:?} is outside the grid of {:?} groups",
+            wave.groups
         )));
     }
+    let waves = wave.waves_in_group;
+    if wave.wave >= waves {
+        return Err(LaunchError::InvalidLaunch(format!(
+            "wave {} of a work-group of {waves} waves",
+            wave.wave
+        )));
+    }
+    let first_wave = wave.wave == 0;
 
     let mut sgprs = Vec::new();
     for slot in &kernel.user_sgprs {
@@ -331,7 +263,7 @@ pub fn wave_state(
     if kernel.system_sgprs.workgroup_info {
         // {first_wave[31], ordered_append_term[16:6] = 0, threadgroup_size_in_waves[5:0]}
         // (AMDGPUUsage, "Initial Kernel Execution State").
-        sgprs.push((next, (waves & 0x3f) | (u32::from(wave == 0) << 31)));
+        sgprs.push((next, (waves & 0x3f) | (u32::from(first_wave) << 31)));
         next += 1;
     }
     if kernel.system_sgprs.private_segment_wave_offset {
@@ -339,24 +271,19 @@ pub fn wave_state(
     }
     sgprs.sort_by_key(|&(i, _)| i);
 
-    let extent = dispatch.group_extent(group);
-    let items = extent.iter().product::<u32>();
-    let mut exec = 0u64;
     let mut ids = [
         vec![0u32; WAVE_SIZE as usize],
         vec![0u32; WAVE_SIZE as usize],
         vec![0u32; WAVE_SIZE as usize],
     ];
-    for lane in 0..WAVE_SIZE {
-        let flat = wave * WAVE_SIZE + lane;
-        if flat >= items {
-            break;
+    for lane in 0..wave.lanes {
+        if let Some(id) = wave.local_id(lane) {
+            for d in 0..3 {
+                ids[d][lane as usize] = id[d];
+            }
         }
-        exec |= 1 << lane;
-        ids[0][lane as usize] = flat % extent[0];
-        ids[1][lane as usize] = (flat / extent[0]) % extent[1];
-        ids[2][lane as usize] = flat / (extent[0] * extent[1]);
     }
+    let exec = wave.exec_mask();
     let vgprs = ids
         .into_iter()
         .take(usize::from(kernel.tidig_comp_cnt) + 1)
@@ -369,20 +296,6 @@ pub fn wave_state(
         exec,
         gds: addrs.gds,
     })
-}
-
-/// Natural layout of `args` starting at byte `start`: each value aligned to its own size.
-fn natural_layout(args: &[ArgValue], start: usize) -> Vec<u8> {
-    let mut out = vec![0u8; start];
-    let mut offset = 0usize;
-    for a in args {
-        let bytes = a.bytes();
-        offset = offset.next_multiple_of(bytes.len());
-        out.resize(start + offset, 0);
-        out.extend_from_slice(&bytes);
-        offset += bytes.len();
-    }
-    out
 }
 
 /// The bytes to allocate for a kernarg segment built by [`build_kernarg`]: the segment plus
@@ -401,16 +314,15 @@ pub fn padded_kernarg(mut segment: Vec<u8>) -> Vec<u8> {
 /// size, local size) then the arguments at `36 + natural offset` (notes §3.2).
 pub fn build_kernarg(
     kernel: &Kernel,
-    dispatch: &Dispatch,
+    grid: &Grid,
     args: &[ArgValue],
 ) -> Result<Vec<u8>, LaunchError> {
     if kernel.implicit_kernarg_bytes != 0 {
-        let mut out = natural_layout(args, LEGACY_HEADER_BYTES);
-        let header = [dispatch.groups(), dispatch.global, dispatch.local];
-        for (i, v) in header.iter().flatten().enumerate() {
-            out[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
-        }
-        return Ok(out);
+        let mut out = ArgBlock::new();
+        out.put_u32s(0, &[grid.groups(), grid.global, grid.local].concat());
+        out.reserve_to(LEGACY_HEADER_BYTES as usize);
+        out.put_natural(LEGACY_HEADER_BYTES, args);
+        return Ok(out.finish(1));
     }
     let explicit: Vec<_> = kernel
         .args
@@ -460,7 +372,7 @@ pub fn build_kernarg(
 /// An `hsa_kernel_dispatch_packet_t` for the dispatch.
 pub fn dispatch_packet(
     kernel: &Kernel,
-    dispatch: &Dispatch,
+    dispatch: &Grid,
     kernel_object: u64,
     kernarg: u64,
 ) -> [u8; DISPATCH_PACKET_BYTES] {
@@ -477,7 +389,7 @@ pub fn dispatch_packet(
     p[0..2].copy_from_slice(&header.to_le_bytes());
     p[2..4].copy_from_slice(&dims.to_le_bytes());
     for d in 0..3 {
-        // validate() keeps the local size within MAX_WORKGROUP_SIZE, so it fits in a u16.
+        // A checked grid's local size is at most 1024, so it fits in a u16.
         p[4 + 2 * d..6 + 2 * d]
             .copy_from_slice(&(dispatch.local[d].min(0xffff) as u16).to_le_bytes());
         p[12 + 4 * d..16 + 4 * d].copy_from_slice(&dispatch.global[d].to_le_bytes());
@@ -487,4 +399,28 @@ pub fn dispatch_packet(
     p[32..40].copy_from_slice(&kernel_object.to_le_bytes());
     p[40..48].copy_from_slice(&kernarg.to_le_bytes());
     p
+}
+
+/// The GCN launch ABI of one dispatch, as the dispatcher calls it: [`wave_state`] of every
+/// wave, each with its own scratch offset ([`scratch_wave_offset`] of its dispatch-wide
+/// index), written into the lifter's registers.
+pub struct GcnWaveInit {
+    pub kernel: Kernel,
+    pub layout: GcnLayout,
+    /// The generation (6-9) the per-generation words are built for.
+    pub gfx: u8,
+    /// The addresses every wave shares (`scratch_wave_offset` is set per wave).
+    pub addrs: WaveAddresses,
+}
+
+impl WaveInit for GcnWaveInit {
+    fn init(&self, wave: &WaveCoord, regs: &mut dyn RegSink) -> Result<(), String> {
+        let addrs = WaveAddresses {
+            scratch_wave_offset: scratch_wave_offset(&self.kernel, wave.dispatch_wave()) as u32,
+            ..self.addrs
+        };
+        let state = wave_state(&self.kernel, &addrs, self.gfx, wave).map_err(|e| e.to_string())?;
+        state.apply(&self.layout, regs);
+        Ok(())
+    }
 }

@@ -5,7 +5,8 @@
 mod loader_common;
 
 use loader_common::{fixtures, read};
-use wavejit_gcn::launch::{self, ArgValue, Dispatch, LaunchError, WaveAddresses};
+use wavejit_gcn::launch::{self, ArgValue, LaunchError, WaveAddresses};
+use wavejit_isa::Grid;
 use wavejit_gcn::loader::{self, Kernel};
 
 fn kernel(dir: &str, name: &str) -> Kernel {
@@ -31,6 +32,11 @@ const ADDRS: WaveAddresses = WaveAddresses {
     gds: 0x5_0000_0000,
 };
 
+/// A grid of 64-lane waves (sizes valid for the tests that use it).
+fn grid(global: [u32; 3], local: [u32; 3]) -> Grid {
+    Grid::new(global, local, launch::WAVE_SIZE).unwrap()
+}
+
 fn sgpr_indices(state: &launch::WaveState) -> Vec<u8> {
     state.sgprs.iter().map(|&(i, _)| i).collect()
 }
@@ -49,11 +55,8 @@ fn hsa_dispatch_ptr_kernel_layout() {
     // notes §3.2: "uses get_local_size: s[0:3]=PSB, s[4:5]=dispatch_ptr, s[6:7]=kernarg,
     // s8=wg_id_x (s9=wg_id_y in 2D)".
     let k = kernel("tonga", "grid2d");
-    let d = Dispatch {
-        global: [40, 24, 1],
-        local: [8, 8, 1],
-    };
-    let st = launch::wave_state(&k, &d, &ADDRS, 8, [3, 2, 0], 0).unwrap();
+    let d = grid([40, 24, 1], [8, 8, 1]);
+    let st = launch::wave_state(&k, &ADDRS, 8, &d.wave([3, 2, 0], 0)).unwrap();
     assert_eq!(sgpr_indices(&st), (0..10).collect::<Vec<u8>>());
     assert_eq!((sgpr(&st, 4), sgpr(&st, 5)), (0x0000_0040, 0x2));
     assert_eq!((sgpr(&st, 6), sgpr(&st, 7)), (0x2345_6000, 0x1));
@@ -75,22 +78,16 @@ fn hsa_dispatch_ptr_kernel_layout() {
 fn hsa_reqd_workgroup_size_layout() {
     // notes §3.2: "reqd_work_group_size (float_conv): s[0:3]=PSB, s[4:5]=kernarg, s6=wg_id_x".
     let k = kernel("gfx900", "float_conv");
-    let d = Dispatch {
-        global: [256, 1, 1],
-        local: [64, 1, 1],
-    };
-    let st = launch::wave_state(&k, &d, &ADDRS, 9, [2, 0, 0], 0).unwrap();
+    let d = grid([256, 1, 1], [64, 1, 1]);
+    let st = launch::wave_state(&k, &ADDRS, 9, &d.wave([2, 0, 0], 0)).unwrap();
     assert_eq!(sgpr_indices(&st), (0..7).collect::<Vec<u8>>());
     assert_eq!(
         (sgpr(&st, 4), sgpr(&st, 5), sgpr(&st, 6)),
         (0x2345_6000, 0x1, 2)
     );
-    let wrong = Dispatch {
-        global: [256, 1, 1],
-        local: [32, 1, 1],
-    };
+    let wrong = grid([256, 1, 1], [32, 1, 1]);
     assert!(matches!(
-        launch::wave_state(&k, &wrong, &ADDRS, 9, [0, 0, 0], 0),
+        launch::wave_state(&k, &ADDRS, 9, &wrong.wave([0, 0, 0], 0)),
         Err(LaunchError::WorkgroupSizeMismatch {
             required: [64, 1, 1],
             ..
@@ -103,11 +100,8 @@ fn hsa_scratch_layouts() {
     // notes §3.2, gfx9: "s[0:3] PSB, s[4:5] dispatch, s[6:7] kernarg, s[8:9] flat_scratch_init,
     // s10 wg_id_x, s11 wave offset".
     let k = kernel("gfx900", "private_array");
-    let d = Dispatch {
-        global: [128, 1, 1],
-        local: [64, 1, 1],
-    };
-    let st = launch::wave_state(&k, &d, &ADDRS, 9, [1, 0, 0], 0).unwrap();
+    let d = grid([128, 1, 1], [64, 1, 1]);
+    let st = launch::wave_state(&k, &ADDRS, 9, &d.wave([1, 0, 0], 0)).unwrap();
     assert_eq!(sgpr_indices(&st), (0..12).collect::<Vec<u8>>());
     assert_eq!(
         (sgpr(&st, 8), sgpr(&st, 9)),
@@ -117,7 +111,7 @@ fn hsa_scratch_layouts() {
     assert_eq!((sgpr(&st, 10), sgpr(&st, 11)), (1, 0x4400));
     // gfx6: "... s8 = wg_id_x, s9 = private_segment_wave_byte_offset".
     let k6 = kernel("tahiti", "private_array");
-    let st6 = launch::wave_state(&k6, &d, &ADDRS, 6, [1, 0, 0], 0).unwrap();
+    let st6 = launch::wave_state(&k6, &ADDRS, 6, &d.wave([1, 0, 0], 0)).unwrap();
     assert_eq!((sgpr(&st6, 8), sgpr(&st6, 9)), (1, 0x4400));
     assert_eq!(st6.sgprs.len(), 10);
     // The V#'s stride covers the private segment of one lane.
@@ -135,11 +129,8 @@ fn legacy_layout_and_relocations() {
     // notes §3.2 legacy: "s[0:1] = kernarg pointer, then wg_id, then the private wave offset
     // (for example s2 = wg x, s3 = wave offset)".
     let k = kernel("legacy-tahiti", "private_array");
-    let d = Dispatch {
-        global: [128, 1, 1],
-        local: [64, 1, 1],
-    };
-    let st = launch::wave_state(&k, &d, &ADDRS, 6, [1, 0, 0], 0).unwrap();
+    let d = grid([128, 1, 1], [64, 1, 1]);
+    let st = launch::wave_state(&k, &ADDRS, 6, &d.wave([1, 0, 0], 0)).unwrap();
     assert_eq!(
         st.sgprs,
         vec![(0, 0x2345_6000), (1, 0x1), (2, 1), (3, 0x4400)]
@@ -202,46 +193,36 @@ fn scratch_rsrc_words_2_3_match_llvm() {
 fn partial_waves_and_groups() {
     let k = kernel("gfx900", "collatz");
     // 100 work-items: wave 1 holds work-items 64..99.
-    let d = Dispatch {
-        global: [200, 1, 1],
-        local: [100, 1, 1],
-    };
-    let st = launch::wave_state(&k, &d, &ADDRS, 9, [1, 0, 0], 1).unwrap();
+    let d = grid([200, 1, 1], [100, 1, 1]);
+    let st = launch::wave_state(&k, &ADDRS, 9, &d.wave([1, 0, 0], 1)).unwrap();
     assert_eq!(st.exec, (1u64 << 36) - 1);
     assert_eq!(st.vgprs.len(), 1);
     assert_eq!(st.vgprs[0].1[..36], (64..100).collect::<Vec<u32>>()[..]);
     assert!(st.vgprs[0].1[36..].iter().all(|&v| v == 0));
-    assert!(launch::wave_state(&k, &d, &ADDRS, 9, [1, 0, 0], 2).is_err());
-    assert!(launch::wave_state(&k, &d, &ADDRS, 9, [2, 0, 0], 0).is_err());
+    assert!(launch::wave_state(&k, &ADDRS, 9, &d.wave([1, 0, 0], 2)).is_err());
+    assert!(launch::wave_state(&k, &ADDRS, 9, &d.wave([2, 0, 0], 0)).is_err());
     // A grid of 40 with groups of 16: the third group has 8 work-items.
-    let edge = Dispatch {
-        global: [40, 1, 1],
-        local: [16, 1, 1],
-    };
+    let edge = grid([40, 1, 1], [16, 1, 1]);
     assert_eq!(edge.groups(), [3, 1, 1]);
     assert_eq!(edge.group_extent([2, 0, 0]), [8, 1, 1]);
-    let st = launch::wave_state(&k, &edge, &ADDRS, 9, [2, 0, 0], 0).unwrap();
+    let st = launch::wave_state(&k, &ADDRS, 9, &edge.wave([2, 0, 0], 0)).unwrap();
     assert_eq!(st.exec, 0xff);
-    // Empty or oversized groups are launch errors.
+    // Empty or oversized groups are not grids.
     for local in [[0, 1, 1], [1024, 2, 1]] {
-        let bad = Dispatch {
-            global: [2048, 2, 1],
-            local,
-        };
-        assert!(matches!(
-            launch::wave_state(&k, &bad, &ADDRS, 9, [0, 0, 0], 0),
-            Err(LaunchError::InvalidLaunch(_))
-        ));
+        assert!(Grid::new([2048, 2, 1], local, 64).is_err());
     }
+    // Waves of another size are refused.
+    let wave32 = Grid::new([64, 1, 1], [64, 1, 1], 32).unwrap();
+    assert!(matches!(
+        launch::wave_state(&k, &ADDRS, 9, &wave32.wave([0, 0, 0], 0)),
+        Err(LaunchError::InvalidLaunch(_))
+    ));
 }
 
 #[test]
 fn hsa_kernarg_uses_metadata_offsets() {
     let k = kernel("fiji", "grid2d"); // (uint *out, const uint *in, uint w, uint h)
-    let d = Dispatch {
-        global: [40, 24, 1],
-        local: [8, 8, 1],
-    };
+    let d = grid([40, 24, 1], [8, 8, 1]);
     let args = [
         ArgValue::Pointer(0x1111_2222_3333),
         ArgValue::Pointer(0x4444_5555_6666),
@@ -285,10 +266,7 @@ fn hsa_kernarg_uses_metadata_offsets() {
 #[test]
 fn legacy_kernarg_has_the_implicit_header() {
     let k = kernel("legacy-gfx900", "grid2d");
-    let d = Dispatch {
-        global: [40, 24, 1],
-        local: [8, 8, 1],
-    };
+    let d = grid([40, 24, 1], [8, 8, 1]);
     let args = [
         ArgValue::Pointer(0xaaaa_0000_0010),
         ArgValue::Pointer(0xbbbb_0000_0020),
@@ -312,10 +290,7 @@ fn legacy_kernarg_has_the_implicit_header() {
 #[test]
 fn dispatch_packet_fields() {
     let k = kernel("gfx900", "lds_reduce");
-    let d = Dispatch {
-        global: [1024, 3, 2],
-        local: [256, 1, 2],
-    };
+    let d = grid([1024, 3, 2], [256, 1, 2]);
     let p = launch::dispatch_packet(&k, &d, 0xdead_beef_0000, 0x1_2345_6000);
     let u16_at = |o: usize| u16::from_le_bytes([p[o], p[o + 1]]);
     let u32_at = |o: usize| u32::from_le_bytes(p[o..o + 4].try_into().unwrap());

@@ -3,8 +3,9 @@
 
 mod loader_common;
 
-use loader_common::read;
+use loader_common::{fixtures, read};
 use wavejit_gcn::loader::{self, CodeObject, LoadError};
+use wavejit_isa::testkit::{self, Mutator};
 
 const SAMPLES: [(&str, &str); 4] = [
     ("gfx900", "private_array.hsaco"),
@@ -12,20 +13,6 @@ const SAMPLES: [(&str, &str); 4] = [
     ("legacy-tahiti", "private_array.o"),
     ("legacy-gfx900", "atomics.o"),
 ];
-
-/// xorshift64*: a fixed-seed generator, so every run tests the same inputs.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// The invariants documented in the loader module, for whatever a corrupted file still loads as.
 fn check_invariants(obj: &CodeObject) {
@@ -62,39 +49,61 @@ fn every_truncation_is_an_error() {
 
 #[test]
 fn random_bytes_are_errors() {
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
     let header = read("gfx900", "private_array.hsaco")[..64].to_vec();
-    for i in 0..3000 {
-        let len = rng.below(4096);
-        let mut data: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
-        // Half of them start with a valid AMDGPU ELF header so parsing goes deeper.
-        if i % 2 == 1 && data.len() >= 64 {
-            data[..64].copy_from_slice(&header);
-        }
-        match loader::load(&data) {
-            Ok(obj) => panic!("random input {i} loaded: {obj:?}"),
+    // Half of them start with a valid AMDGPU ELF header so parsing goes deeper.
+    let inputs = testkit::random_cases(0x5eed_1234_abcd_0001, 3000, 0..=4095)
+        .enumerate()
+        .map(|(i, mut c)| {
+            if i % 2 == 1 && c.bytes.len() >= 64 {
+                c.bytes[..64].copy_from_slice(&header);
+                c.origin += " with a valid header";
+            }
+            c
+        });
+    testkit::never_panics(
+        "gcn loader on random bytes",
+        inputs,
+        |data| match loader::load(data) {
+            Ok(obj) => panic!("random input loaded: {obj:?}"),
             Err(e) => one_line(&e),
-        }
-    }
+        },
+    );
 }
 
+/// Every code object of every fixture directory (HSA and legacy).
+fn all_fixture_objects() -> Vec<Vec<u8>> {
+    let mut paths: Vec<_> = std::fs::read_dir(fixtures())
+        .unwrap()
+        .flat_map(|d| std::fs::read_dir(d.unwrap().path()).into_iter().flatten())
+        .map(|e| e.unwrap().path())
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("hsaco" | "o")))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+/// Mutants of real code objects (flipped bits, edge bytes and dwords, truncations,
+/// insertions, deletions, splices of two objects): an error, or a load that keeps the
+/// invariants.
 #[test]
 fn corrupted_code_objects_never_panic() {
-    let mut rng = Rng(0x0bad_c0de_0000_0042);
-    for (dir, file) in SAMPLES {
-        let original = read(dir, file);
-        for _ in 0..1500 {
-            let mut data = original.clone();
-            for _ in 0..1 + rng.below(8) {
-                let at = rng.below(data.len());
-                data[at] = rng.next() as u8;
+    let corpus = all_fixture_objects();
+    assert!(corpus.len() >= 8 * 12, "{} fixture objects", corpus.len());
+    let mut loaded = 0;
+    testkit::never_panics(
+        "gcn loader on mutated code objects",
+        Mutator::new(corpus, 0x0bad_c0de_0000_0042).cases(8000),
+        |data| match loader::load(data) {
+            Ok(obj) => {
+                loaded += 1;
+                check_invariants(&obj)
             }
-            match loader::load(&data) {
-                Ok(obj) => check_invariants(&obj),
-                Err(e) => one_line(&e),
-            }
-        }
-    }
+            Err(e) => one_line(&e),
+        },
+    );
+    // Some mutants (a flipped bit in padding or code) must still load, so the invariants
+    // are exercised.
+    assert!(loaded > 100, "only {loaded} mutants loaded");
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! buffer 0 (the implicit header and the arguments), the initial T0/T1 registers and the active
 //! lanes of every wave, which buffer ids name what, and the global pool's addressing.
 //!
-//! Plain functions over [`Chip`], [`Dispatch`] and argument values; no runtime types.
+//! Plain functions over [`Chip`], the grid ([`wavejit_isa::grid`]: group counts and extents,
+//! partial groups, the work-item of each lane) and argument values; no runtime types.
+//! [`TsWaveInit`] is the launch ABI as the dispatcher calls it.
 //!
 //! **Memory model.** A dispatch sees one global pool of at most 4 GiB, addressed in bytes from
 //! 0. Pointer arguments are 32-bit byte offsets into it (Mesa's r600 compute driver passes
@@ -27,6 +29,9 @@
 use thiserror::Error;
 
 use crate::chip::Chip;
+use crate::lift::TsLayout;
+pub use wavejit_isa::ArgValue;
+use wavejit_isa::{natural_offsets, ArgBlock, Grid, RegSink, WaveCoord, WaveInit};
 
 /// Bytes of the implicit header at the start of constant buffer 0: ngroups, global size,
 /// local size, each x/y/z as u32 (LLVM's `R600TargetLowering::LowerImplicitParameter` 0..8,
@@ -105,122 +110,30 @@ pub fn kcache_slot(dword: u32) -> (u32, u32) {
     (dword / 4, dword % 4)
 }
 
-/// A kernel argument value, in parameter order.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ArgValue {
-    /// A global buffer: a byte offset into the global pool (4 bytes).
-    Pointer(u32),
-    U8(u8),
-    U16(u16),
-    U32(u32),
-    I32(i32),
-    U64(u64),
-    I64(i64),
-    F32(f32),
-}
-
-impl ArgValue {
-    /// The little-endian bytes; their count is also the argument's alignment.
-    pub fn bytes(self) -> Vec<u8> {
-        match self {
-            ArgValue::Pointer(v) | ArgValue::U32(v) => v.to_le_bytes().to_vec(),
-            ArgValue::U8(v) => vec![v],
-            ArgValue::U16(v) => v.to_le_bytes().to_vec(),
-            ArgValue::I32(v) => v.to_le_bytes().to_vec(),
-            ArgValue::U64(v) => v.to_le_bytes().to_vec(),
-            ArgValue::I64(v) => v.to_le_bytes().to_vec(),
-            ArgValue::F32(v) => v.to_bits().to_le_bytes().to_vec(),
-        }
-    }
-}
-
 /// The byte offset of every argument in constant buffer 0: each aligned to its own size
 /// counting from the end of the header, as LLVM's calling-convention analysis places them
 /// (`getExplicitKernelArgOffset` = 36 plus the natural offset; an 8-byte value can thus sit
 /// at a 4-byte-aligned address, e.g. 44).
 pub fn arg_offsets(args: &[ArgValue]) -> Vec<u32> {
-    let mut natural = 0u32;
-    args.iter()
-        .map(|a| {
-            let size = a.bytes().len() as u32;
-            natural = natural.next_multiple_of(size);
-            let at = IMPLICIT_HEADER_BYTES + natural;
-            natural += size;
-            at
-        })
-        .collect()
+    let sizes: Vec<u32> = args.iter().map(|a| a.size()).collect();
+    natural_offsets(&sizes, IMPLICIT_HEADER_BYTES)
 }
 
 /// Constant buffer 0 for a dispatch: the 36-byte header (ngroups, global size, local size;
 /// x, y, z) then the arguments at [`arg_offsets`], zero-padded to whole 16-byte constants
 /// (the kcache reads vec4s).
-pub fn constant_buffer0(dispatch: &Dispatch, args: &[ArgValue]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for v in [dispatch.groups(), dispatch.global, dispatch.local]
-        .iter()
-        .flatten()
-    {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    for (a, at) in args.iter().zip(arg_offsets(args)) {
-        out.resize(at as usize, 0);
-        out.extend_from_slice(&a.bytes());
-    }
-    out.resize(out.len().next_multiple_of(16), 0);
-    out
-}
-
-/// The grid of one dispatch, in work-items.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dispatch {
-    pub global: [u32; 3],
-    pub local: [u32; 3],
+pub fn constant_buffer0(grid: &Grid, args: &[ArgValue]) -> Vec<u8> {
+    let mut out = ArgBlock::new();
+    out.put_u32s(0, &[grid.groups(), grid.global, grid.local].concat());
+    out.reserve_to(IMPLICIT_HEADER_BYTES as usize);
+    out.put_natural(IMPLICIT_HEADER_BYTES, args);
+    out.finish(16)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LaunchError {
     #[error("invalid launch: {0}")]
     InvalidLaunch(String),
-}
-
-impl Dispatch {
-    /// Checks the sizes: non-zero, and a work-group of at most [`MAX_WORKGROUP_SIZE`].
-    pub fn validate(&self) -> Result<(), LaunchError> {
-        if self.local.contains(&0) || self.global.contains(&0) {
-            return Err(LaunchError::InvalidLaunch(
-                "global and local sizes must be non-zero".into(),
-            ));
-        }
-        let items = self.local.iter().map(|&n| u64::from(n)).product::<u64>();
-        if items > u64::from(MAX_WORKGROUP_SIZE) {
-            return Err(LaunchError::InvalidLaunch(format!(
-                "work-group of {items} work-items exceeds {MAX_WORKGROUP_SIZE}"
-            )));
-        }
-        Ok(())
-    }
-
-    /// Work-groups per dimension (a partial last group counts).
-    pub fn groups(&self) -> [u32; 3] {
-        [0, 1, 2].map(|d| self.global[d].div_ceil(self.local[d].max(1)))
-    }
-
-    /// The extent of work-group `group` (smaller than `local` at the edge of the grid).
-    pub fn group_extent(&self, group: [u32; 3]) -> [u32; 3] {
-        [0, 1, 2].map(|d| {
-            let start = u64::from(group[d]) * u64::from(self.local[d]);
-            let left = u64::from(self.global[d]).saturating_sub(start);
-            self.local[d].min(left as u32)
-        })
-    }
-
-    /// Waves in work-group `group` on `chip`.
-    pub fn waves_in_group(&self, chip: Chip, group: [u32; 3]) -> u32 {
-        self.group_extent(group)
-            .iter()
-            .product::<u32>()
-            .div_ceil(wave_size(chip))
-    }
 }
 
 /// The registers a wave starts with.
@@ -234,47 +147,71 @@ pub struct WaveState {
     pub exec: u64,
 }
 
-/// The initial state of wave `wave` of work-group `group`.
-pub fn wave_state(
-    chip: Chip,
-    dispatch: &Dispatch,
-    group: [u32; 3],
-    wave: u32,
-) -> Result<WaveState, LaunchError> {
-    dispatch.validate()?;
-    let groups = dispatch.groups();
-    if (0..3).any(|d| group[d] >= groups[d]) {
-        return Err(LaunchError::InvalidLaunch(format!(
-            "work-group {group:?} is outside the grid of {groups:?} groups"
-        )));
-    }
-    let waves = dispatch.waves_in_group(chip, group);
-    if wave >= waves {
-        return Err(LaunchError::InvalidLaunch(format!(
-            "wave {wave} of a work-group of {waves} waves"
-        )));
-    }
+/// The initial state of `wave` on `chip`.
+pub fn wave_state(chip: Chip, wave: &WaveCoord) -> Result<WaveState, LaunchError> {
     let lanes = wave_size(chip);
-    let extent = dispatch.group_extent(group);
-    let items = extent.iter().product::<u32>();
+    if wave.wave_size != lanes {
+        return Err(LaunchError::InvalidLaunch(format!(
+            "waves of {} lanes ({} runs {lanes})",
+            wave.wave_size,
+            chip.name()
+        )));
+    }
+    let group = wave.group;
+    if (0..3).any(|d| group[d] >= wave.groups[d]) {
+        return Err(LaunchError::InvalidLaunch(format!(
+            "work-group {group:?} is outside the grid of {:?} groups",
+            wave.groups
+        )));
+    }
+    if wave.wave >= wave.waves_in_group {
+        return Err(LaunchError::InvalidLaunch(format!(
+            "wave {} of a work-group of {} waves",
+            wave.wave, wave.waves_in_group
+        )));
+    }
     let mut t0 = vec![[0u32; 4]; lanes as usize];
-    let mut exec = 0u64;
     for lane in 0..lanes {
-        let flat = wave * lanes + lane;
-        if flat >= items {
-            break;
+        if let Some([x, y, z]) = wave.local_id(lane) {
+            t0[lane as usize] = [x, y, z, 0];
         }
-        exec |= 1 << lane;
-        t0[lane as usize] = [
-            flat % extent[0],
-            (flat / extent[0]) % extent[1],
-            flat / (extent[0] * extent[1]),
-            0,
-        ];
     }
     Ok(WaveState {
         t0,
         t1: [group[0], group[1], group[2], 0],
-        exec,
+        exec: wave.exec_mask(),
     })
+}
+
+/// The r600 launch ABI of one dispatch, as the dispatcher calls it: T0/T1 and the active
+/// lanes from [`wave_state`], and the guest addresses of the global pool, constant buffer 0
+/// and the GDS in the lifter's cells.
+pub struct TsWaveInit {
+    pub chip: Chip,
+    pub layout: TsLayout,
+    /// Guest address of byte 0 of the global pool.
+    pub pool_base: u64,
+    /// Guest address of constant buffer 0.
+    pub cb0: u64,
+    /// Guest address of the dispatch's GDS (0: none).
+    pub gds: u64,
+}
+
+impl WaveInit for TsWaveInit {
+    fn init(&self, wave: &WaveCoord, regs: &mut dyn RegSink) -> Result<(), String> {
+        let g = &self.layout;
+        let ws = wave_state(self.chip, wave).map_err(|e| e.to_string())?;
+        for (lane, t0) in ws.t0.iter().enumerate() {
+            for chan in 0..4 {
+                let c = chan as usize;
+                regs.set_lane(g.gpr(LOCAL_ID_GPR, chan), lane as u32, t0[c]);
+                regs.set_lane(g.gpr(GROUP_ID_GPR, chan), lane as u32, ws.t1[c]);
+            }
+        }
+        regs.set_uniform64(g.active(), ws.exec);
+        regs.set_uniform64(g.pool_base(), self.pool_base);
+        regs.set_uniform64(g.const_buffer(0), self.cb0);
+        regs.set_uniform64(g.gds(), self.gds);
+        Ok(())
+    }
 }

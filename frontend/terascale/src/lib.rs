@@ -31,4 +31,4 @@ pub use decode::{decode_program, DecodeError};
 pub use encode::{encode_program, EncodeError};
 pub use inst::Program;
 pub use opcode::AluOp;
-pub use print::print_program;
+pub use print::{listing, print_program};

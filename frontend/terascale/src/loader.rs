@@ -33,16 +33,15 @@
 //! `T(base + AR.x)` beyond it: the `private_array` fixture), so a launcher should give every
 //! wave the whole register file.
 
-use object::elf::{FileHeader32, ET_REL, SHT_NOBITS, SHT_SYMTAB, STT_FUNC};
-use object::read::elf::{FileHeader, SectionHeader, Sym};
-use object::LittleEndian as LE;
 use thiserror::Error;
+use wavejit_isa::elf::{Elf32, ElfFile, Section, Symbol, EM_AMDGPU};
+use wavejit_isa::names::find_kernel;
+use wavejit_isa::printable;
 
 use crate::chip::Chip;
 
-const EM_AMDGPU: u16 = 224;
-const ELF32_HEADER_BYTES: usize = 52;
-const ELF32_SECTION_HEADER_BYTES: u64 = 40;
+/// `ET_REL`: what `llc -filetype=obj` writes.
+const ET_REL: u16 = 1;
 
 /// `SQ_PGM_RESOURCES_LS`, the resources of the LS stage compute kernels run in.
 pub const SQ_PGM_RESOURCES_LS: u32 = 0x0002_88D4;
@@ -67,27 +66,17 @@ pub const MAX_GPRS: u32 = 128;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeObject {
     pub chip: Chip,
-    /// The ELF header's `e_flags` (the chip's machine number in bits `[7:0]`).
+    /// The ELF header's `e_flags`: the chip's machine number (`EF_AMDGPU_MACH_R600_*`) in
+    /// bits `[7:0]`.
     pub e_flags: u32,
     /// In `.text` order (which is also `.AMDGPU.config` order).
     pub kernels: Vec<Kernel>,
 }
 
 impl CodeObject {
-    /// The kernel called `name`, or [`LoadError::KernelNotFound`] listing the available ones.
+    /// The kernel called `name`, or [`LoadError::KernelNotFound`] with the names in `.text`.
     pub fn kernel(&self, name: &str) -> Result<&Kernel, LoadError> {
-        self.kernels
-            .iter()
-            .find(|k| k.name == name)
-            .ok_or_else(|| LoadError::KernelNotFound {
-                name: printable(name),
-                available: self
-                    .kernels
-                    .iter()
-                    .map(|k| printable(&k.name))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
+        Ok(find_kernel(&self.kernels, |k| &k.name, name)?)
     }
 }
 
@@ -118,10 +107,6 @@ pub struct Kernel {
 pub enum LoadError {
     #[error("not an ELF file")]
     NotElf,
-    #[error("truncated ELF file: {0}")]
-    Truncated(String),
-    #[error("malformed ELF file: {0}")]
-    Malformed(String),
     #[error("not a 32-bit little-endian ELF file (r600 objects are ELFCLASS32, LSB)")]
     WrongClass,
     #[error("ELF machine {0} is not EM_AMDGPU (224)")]
@@ -130,6 +115,10 @@ pub enum LoadError {
     NotRelocatable(u16),
     #[error("unsupported processor: e_flags 0x{0:x} names no Evergreen/Northern Islands chip")]
     UnsupportedChip(u32),
+    #[error("truncated ELF file: {0}")]
+    Truncated(String),
+    #[error("malformed ELF file: {0}")]
+    Malformed(String),
     #[error("bad .AMDGPU.config: {0}")]
     BadConfig(String),
     #[error("kernel {kernel}: {reason}")]
@@ -138,57 +127,29 @@ pub enum LoadError {
     KernelNotFound { name: String, available: String },
 }
 
-/// A name read from the file, made safe for a one-line message (control characters escaped).
-fn printable(name: &str) -> String {
-    name.chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_debug().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
-}
-
-fn malformed(e: object::read::Error) -> LoadError {
-    LoadError::Malformed(e.to_string())
-}
+wavejit_isa::impl_load_error_from!(LoadError);
 
 /// Parses an r600-family object.
 pub fn load(data: &[u8]) -> Result<CodeObject, LoadError> {
-    // The `object` crate reads ELF structures in place and requires them to be aligned;
-    // bytes from `include_bytes!` or a slice of a larger buffer need not be.
-    if data.as_ptr().align_offset(8) != 0 {
-        let mut words = vec![0u64; data.len().div_ceil(8)];
-        // SAFETY: `words` owns at least `data.len()` initialised bytes; u64 -> u8 is always valid.
-        let aligned =
-            unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, data.len()) };
-        aligned.copy_from_slice(data);
-        return load(aligned);
+    let elf = ElfFile::parse::<Elf32>(data, EM_AMDGPU)?;
+    if elf.e_type != ET_REL {
+        return Err(LoadError::NotRelocatable(elf.e_type));
     }
-    let elf = Elf::parse(data)?;
+    let chip = Chip::from_elf_flags(elf.e_flags).ok_or(LoadError::UnsupportedChip(elf.e_flags))?;
     let (text_index, text) = elf
-        .section(".text")
+        .section_by_name(".text")
         .ok_or_else(|| LoadError::Malformed("no .text section".into()))?;
     let (_, config) = elf
-        .section(".AMDGPU.config")
+        .section_by_name(".AMDGPU.config")
         .ok_or_else(|| LoadError::BadConfig("the section is missing".into()))?;
-    let runs = config_runs(config)?;
+    let runs = config_runs(&config.bytes)?;
 
-    // Kernels in .text order; clang's `<k>$local` aliases are not kernels.
-    let mut syms: Vec<&Symbol> = elf
-        .symbols
-        .iter()
-        .filter(|s| s.is_func && s.shndx == text_index && !s.name.ends_with("$local"))
-        .collect();
-    syms.sort_by_key(|s| s.value);
-    if syms.len() != runs.len() {
+    // Kernels in .text order (which is .AMDGPU.config order).
+    let syms = elf.functions_in(text_index);
+    if runs.len() != syms.len() {
+        let (runs, syms) = (runs.len(), syms.len());
         return Err(LoadError::BadConfig(format!(
-            "{} register runs for {} kernel symbols",
-            runs.len(),
-            syms.len()
+            "{runs} register runs for {syms} kernel symbols"
         )));
     }
     let kernels = syms
@@ -197,29 +158,25 @@ pub fn load(data: &[u8]) -> Result<CodeObject, LoadError> {
         .map(|(sym, run)| kernel(sym, run, text))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(CodeObject {
-        chip: elf.chip,
+        chip,
         e_flags: elf.e_flags,
         kernels,
     })
 }
 
-fn kernel(sym: &Symbol, run: Vec<(u32, u32)>, text: &[u8]) -> Result<Kernel, LoadError> {
+fn kernel(sym: &Symbol, run: Vec<(u32, u32)>, text: &Section) -> Result<Kernel, LoadError> {
     let bad = |reason: String| LoadError::MalformedKernel {
         kernel: printable(&sym.name),
         reason,
     };
-    let start = sym.value as usize;
-    let code = start
-        .checked_add(sym.size as usize)
-        .and_then(|end| text.get(start..end))
-        .ok_or_else(|| {
-            bad(format!(
-                "code {:#x}+{} is outside .text ({} bytes)",
-                sym.value,
-                sym.size,
-                text.len()
-            ))
-        })?;
+    let code = text.bytes_at_offset(sym.value, sym.size).ok_or_else(|| {
+        bad(format!(
+            "code {:#x}+{} is outside .text ({} bytes)",
+            sym.value,
+            sym.size,
+            text.bytes.len()
+        ))
+    })?;
     if code.is_empty() || code.len() % 8 != 0 {
         return Err(bad(format!(
             "code size {} is not a positive multiple of 8 (64-bit CF and ALU words)",
@@ -250,7 +207,8 @@ fn kernel(sym: &Symbol, run: Vec<(u32, u32)>, text: &[u8]) -> Result<Kernel, Loa
     Ok(Kernel {
         name: sym.name.clone(),
         code: code.to_vec(),
-        text_offset: sym.value,
+        // An ELF32 symbol value: it fits.
+        text_offset: sym.value as u32,
         sq_pgm_resources: resources,
         num_gprs,
         stack_size,
@@ -301,105 +259,4 @@ fn config_runs(bytes: &[u8]) -> Result<Vec<Vec<(u32, u32)>>, LoadError> {
         }
     }
     Ok(runs)
-}
-
-/// A symbol of `.symtab`.
-struct Symbol {
-    name: String,
-    value: u32,
-    size: u32,
-    is_func: bool,
-    shndx: usize,
-}
-
-/// The ELF facts the loader needs, read with the `object` crate (which never reads out of
-/// bounds) into validated slices and owned names.
-struct Elf<'a> {
-    chip: Chip,
-    e_flags: u32,
-    /// (name, bytes) of every section; SHT_NOBITS sections are empty.
-    sections: Vec<(String, &'a [u8])>,
-    symbols: Vec<Symbol>,
-}
-
-impl<'a> Elf<'a> {
-    fn parse(data: &'a [u8]) -> Result<Elf<'a>, LoadError> {
-        if data.len() < 4 || &data[..4] != b"\x7fELF" {
-            return Err(LoadError::NotElf);
-        }
-        if data.len() < 6 {
-            return Err(LoadError::Truncated("ELF identification".into()));
-        }
-        // EI_CLASS = ELFCLASS32, EI_DATA = ELFDATA2LSB.
-        if data[4] != 1 || data[5] != 1 {
-            return Err(LoadError::WrongClass);
-        }
-        if data.len() < ELF32_HEADER_BYTES {
-            return Err(LoadError::Truncated(format!(
-                "{} bytes, the ELF header needs {ELF32_HEADER_BYTES}",
-                data.len()
-            )));
-        }
-        let header = FileHeader32::<LE>::parse(data).map_err(malformed)?;
-        let machine = header.e_machine(LE);
-        if machine != EM_AMDGPU {
-            return Err(LoadError::WrongMachine(machine));
-        }
-        let e_type = header.e_type(LE);
-        if e_type != ET_REL {
-            return Err(LoadError::NotRelocatable(e_type));
-        }
-        let e_flags = header.e_flags(LE);
-        let chip = Chip::from_elf_flags(e_flags).ok_or(LoadError::UnsupportedChip(e_flags))?;
-        let shoff = u64::from(header.e_shoff(LE));
-        let end = u64::from(header.e_shnum(LE)) * ELF32_SECTION_HEADER_BYTES + shoff;
-        if end > data.len() as u64 {
-            return Err(LoadError::Truncated(
-                "the section header table is past the end of the file".into(),
-            ));
-        }
-        let table = header.sections(LE, data).map_err(malformed)?;
-        let mut sections = Vec::with_capacity(table.len());
-        for section in table.iter() {
-            let name = table.section_name(LE, section).map_err(malformed)?;
-            let name = String::from_utf8_lossy(name).into_owned();
-            let bytes = if section.sh_type(LE) == SHT_NOBITS {
-                &[][..]
-            } else {
-                section.data(LE, data).map_err(|_| {
-                    LoadError::Truncated(format!(
-                        "section {} is past the end of the file",
-                        printable(&name)
-                    ))
-                })?
-            };
-            sections.push((name, bytes));
-        }
-        let symtab = table.symbols(LE, data, SHT_SYMTAB).map_err(malformed)?;
-        let mut symbols = Vec::with_capacity(symtab.len());
-        for sym in symtab.iter() {
-            let name = sym.name(LE, symtab.strings()).map_err(malformed)?;
-            symbols.push(Symbol {
-                name: String::from_utf8_lossy(name).into_owned(),
-                value: sym.st_value(LE),
-                size: sym.st_size(LE),
-                is_func: sym.st_type() == STT_FUNC,
-                shndx: usize::from(sym.st_shndx(LE)),
-            });
-        }
-        Ok(Elf {
-            chip,
-            e_flags,
-            sections,
-            symbols,
-        })
-    }
-
-    fn section(&self, name: &str) -> Option<(usize, &'a [u8])> {
-        self.sections
-            .iter()
-            .enumerate()
-            .find(|(_, (n, _))| n == name)
-            .map(|(i, &(_, bytes))| (i, bytes))
-    }
 }

@@ -47,6 +47,39 @@ pub fn print_program(p: &Program) -> Vec<String> {
     out
 }
 
+/// Every machine instruction of a program with the byte offset the lifter reports as its pc
+/// (8 times its 64-bit word address): CF instructions (an ALU_EXTENDED pair on one line),
+/// ALU slot instructions and fetches, in address order.
+pub fn listing(p: &Program) -> Vec<(u64, String)> {
+    let mut out = Vec::new();
+    for e in &p.cf {
+        let mut lines = Vec::new();
+        print_cf(p.class, &e.inst, &mut lines);
+        let text: Vec<&str> = lines.iter().map(|l| l.trim()).collect();
+        out.push((8 * u64::from(e.addr), text.join("; ")));
+    }
+    for c in &p.clauses {
+        match &c.body {
+            ClauseBody::Fetch(insts) => {
+                for (k, f) in insts.iter().enumerate() {
+                    let at = c.addr + 2 * k as u32;
+                    out.push((8 * u64::from(at), print_fetch(p.class, f).trim().to_string()));
+                }
+            }
+            ClauseBody::Alu(groups) => {
+                for g in groups {
+                    for (k, i) in g.insts.iter().enumerate() {
+                        let at = g.addr + k as u32;
+                        out.push((8 * u64::from(at), print_alu(p.class, i).trim().to_string()));
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|&(pc, _)| pc);
+    out
+}
+
 const CHAN: [char; 4] = ['X', 'Y', 'Z', 'W'];
 
 fn kcache_text(k: &KCache) -> String {

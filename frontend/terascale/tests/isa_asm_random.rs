@@ -1,7 +1,9 @@
 //! Random valid programs and mutated llc programs: whatever the decoder accepts prints to
-//! text that assembles back to the same bytes.
+//! text that assembles back to the same bytes (`wavejit_isa::testkit::reencodes` with
+//! "print, then assemble" as the encoder).
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use wavejit_isa::testkit::{self, Case, Mutation, Mutator};
 use wavejit_terascale::asm::assemble;
 use wavejit_terascale::tables::{self, AluEnc, SlotRule};
 use wavejit_terascale::{decode_program, print_program, AluOp, ChipClass};
@@ -12,34 +14,42 @@ mod vectors;
 
 const BARRIER: u32 = 1 << 31;
 
-fn reads_back(class: ChipClass, b: &[u8]) -> bool {
-    let Ok(p) = decode_program(class, b) else {
-        return false;
-    };
-    let text = print_program(&p).join("\n");
-    let got = assemble(class, &text).unwrap_or_else(|e| panic!("{class:?}: {e}\n{text}"));
-    assert_eq!(got, b, "{class:?}:\n{text}");
-    true
+/// How many of `inputs` decode as `class`; each of those must print to text that assembles
+/// back to its bytes.
+fn read_back(name: &str, class: ChipClass, inputs: impl IntoIterator<Item = Case>) -> usize {
+    testkit::reencodes(
+        &format!("{class:?} {name}"),
+        inputs,
+        |b| decode_program(class, b),
+        |p| {
+            let text = print_program(p).join("\n");
+            assemble(class, &text).map_err(|e| format!("{e}\n{text}"))
+        },
+    )
 }
 
 #[test]
 fn mutated_vectors_read_back() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x005e_eda5);
     let all = vectors::vectors();
     let mut ok = 0;
-    for round in 0..1500 {
-        let f = &all[rng.gen_range(0..all.len())];
-        let mut b = f.bytes.clone();
-        for _ in 0..rng.gen_range(1..4) {
-            let i = rng.gen_range(0..b.len());
-            b[i] ^= 1 << rng.gen_range(0..8);
-        }
-        let class = if round % 5 == 0 {
-            ChipClass::ALL[rng.gen_range(0..2)]
-        } else {
-            f.chip.class()
+    for (k, class) in ChipClass::ALL.into_iter().enumerate() {
+        let (own, other): (Vec<_>, Vec<_>) = all.iter().partition(|f| f.chip.class() == class);
+        let bytes = |fs: Vec<&vectors::Function>| -> Vec<Vec<u8>> {
+            fs.into_iter().map(|f| f.bytes.clone()).collect()
         };
-        ok += reads_back(class, &b) as u32;
+        let flips = |corpus, seed| {
+            Mutator::new(corpus, seed)
+                .with(&[Mutation::BitFlip])
+                .steps(1..=3)
+        };
+        // Mostly a vector decoded as its own class, sometimes as the other one.
+        let own = flips(bytes(own), 0x005e_eda5 + k as u64);
+        let other = flips(bytes(other), 0x005e_eda5 + 2 + k as u64);
+        ok += read_back(
+            "mutated vectors",
+            class,
+            own.cases(600).chain(other.cases(150)),
+        );
     }
     assert!(ok > 300, "mutations should often stay decodable ({ok})");
 }
@@ -201,13 +211,16 @@ fn random_program(rng: &mut ChaCha8Rng, class: ChipClass) -> Vec<u32> {
 
 #[test]
 fn random_programs_read_back() {
-    let mut rng = ChaCha8Rng::seed_from_u64(0x00be_ef70);
     let mut ok = 0;
-    for round in 0..600 {
-        let class = ChipClass::ALL[round % 2];
-        let words = random_program(&mut rng, class);
-        let b: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        ok += reads_back(class, &b) as u32;
+    for class in ChipClass::ALL {
+        // One generator per program, so a failing program's origin regenerates it alone.
+        let programs = (0..300u64).map(|round| {
+            let seed = 0x00be_ef70 + 2 * round + class.index() as u64;
+            let words = random_program(&mut ChaCha8Rng::seed_from_u64(seed), class);
+            let b: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            Case::new(b, format!("random_program(seed {seed:#x}, {class:?})"))
+        });
+        ok += read_back("random programs", class, programs);
     }
     assert!(ok > 150, "random programs should often be valid ({ok})");
 }

@@ -7,8 +7,9 @@ mod loader_common;
 use std::collections::BTreeSet;
 
 use loader_common::{fixtures, kernels, listing, CHIPS};
+use wavejit_isa::Grid;
 use wavejit_terascale::launch::{
-    self, arg_offsets, constant_buffer0, kcache_slot, wave_size, ArgValue, Dispatch, Resource,
+    self, arg_offsets, constant_buffer0, kcache_slot, wave_size, ArgValue, Resource,
 };
 use wavejit_terascale::Chip;
 
@@ -49,18 +50,18 @@ fn fetches(lines: &[String]) -> Vec<(u32, u32, u32)> {
 /// The argument values of a fixture kernel, from the manifest's CLI specs (`buf:`/`zero:`
 /// buffers become pointers; the fixtures have no other scalar than `u32`).
 fn manifest_args(kernel: &str) -> Vec<ArgValue> {
-    let text = std::fs::read_to_string(fixtures().join("manifest.json")).unwrap();
+    let text = std::fs::read_to_string(fixtures().join("../manifest.json")).unwrap();
     let entry = text
         .split("\"kernel\": ")
         .find(|e| e.starts_with(&format!("\"{kernel}\"")))
         .unwrap_or_else(|| panic!("{kernel} not in the manifest"));
     let args = entry.split("\"args\": [").nth(1).unwrap();
     let args = &args[..args.find(']').unwrap()];
-    args.split(", ")
+    args.split(',')
         .map(|spec| {
-            let spec = spec.trim_matches('"');
+            let spec = spec.trim().trim_matches('"');
             match spec.split_once(':').unwrap() {
-                ("buf" | "zero", _) => ArgValue::Pointer(0),
+                ("buf" | "zero", _) => ArgValue::Offset(0),
                 ("u32", v) => ArgValue::U32(v.parse().unwrap()),
                 other => panic!("{kernel}: unexpected argument spec {other:?}"),
             }
@@ -78,11 +79,8 @@ fn arg_dwords(args: &[ArgValue]) -> BTreeSet<u32> {
 
 #[test]
 fn header_is_ngroups_global_local() {
-    let d = Dispatch {
-        global: [40, 24, 3],
-        local: [8, 16, 2],
-    };
-    let cb = constant_buffer0(&d, &[ArgValue::Pointer(0x1234), ArgValue::U32(7)]);
+    let d = Grid::new([40, 24, 3], [8, 16, 2], 64).unwrap();
+    let cb = constant_buffer0(&d, &[ArgValue::Offset(0x1234), ArgValue::U32(7)]);
     let dword = |i: usize| u32::from_le_bytes(cb[4 * i..4 * i + 4].try_into().unwrap());
     // ngroups rounds a partial group up (24 / 16 -> 2, 3 / 2 -> 2).
     let expected = [5, 2, 2, 40, 24, 3, 8, 16, 2, 0x1234, 7];
@@ -95,7 +93,7 @@ fn header_is_ngroups_global_local() {
 /// `[3]`.Y.
 #[test]
 fn notes_example_kcache_slots() {
-    let args = [ArgValue::Pointer(0); 4]
+    let args = [ArgValue::Offset(0); 4]
         .into_iter()
         .chain([ArgValue::U32(0)])
         .collect::<Vec<_>>();
@@ -110,7 +108,7 @@ fn notes_example_kcache_slots() {
 #[test]
 fn natural_alignment_is_relative_to_the_header() {
     let args = [
-        ArgValue::Pointer(0),
+        ArgValue::Offset(0),
         ArgValue::U32(0),
         ArgValue::U64(0x1122_3344_5566_7788),
         ArgValue::F32(1.5),
@@ -119,13 +117,7 @@ fn natural_alignment_is_relative_to_the_header() {
         ArgValue::I32(-2),
     ];
     assert_eq!(arg_offsets(&args), [36, 40, 44, 52, 56, 58, 60]);
-    let cb = constant_buffer0(
-        &Dispatch {
-            global: [1; 3],
-            local: [1; 3],
-        },
-        &args,
-    );
+    let cb = constant_buffer0(&Grid::new([1; 3], [1; 3], 64).unwrap(), &args);
     assert_eq!(cb[44..52], 0x1122_3344_5566_7788u64.to_le_bytes());
     assert_eq!(cb[52..56], 1.5f32.to_bits().to_le_bytes());
     assert_eq!(cb[56..60], [0xab, 0, 0xef, 0xcd]);
@@ -137,7 +129,7 @@ fn natural_alignment_is_relative_to_the_header() {
 #[test]
 fn args_probe_listing_reads_where_the_layout_says() {
     let args = [
-        ArgValue::Pointer(0),
+        ArgValue::Offset(0),
         ArgValue::U32(0),
         ArgValue::U64(0),
         ArgValue::F32(0.0),
@@ -252,8 +244,8 @@ fn initial_registers_and_exec() {
         (Chip::Cedar, [6, 4, 6], [3, 4, 5]),    // wave32, 3D, partial in z
     ];
     for (chip, global, local) in cases {
-        let d = Dispatch { global, local };
         let s = wave_size(chip) as usize;
+        let d = Grid::new(global, local, s as u32).unwrap();
         let groups = d.groups();
         for group in work_items(groups) {
             let extent: [u32; 3] = [0, 1, 2].map(|i| {
@@ -262,9 +254,9 @@ fn initial_registers_and_exec() {
             });
             let items = work_items(extent);
             let waves = items.len().div_ceil(s);
-            assert_eq!(d.waves_in_group(chip, group) as usize, waves);
+            assert_eq!(d.waves_in_group(group) as usize, waves);
             for w in 0..waves {
-                let st = launch::wave_state(chip, &d, group, w as u32).unwrap();
+                let st = launch::wave_state(chip, &d.wave(group, w as u32)).unwrap();
                 assert_eq!(st.t0.len(), s);
                 assert_eq!(st.t1, [group[0], group[1], group[2], 0]);
                 for lane in 0..s {
@@ -279,9 +271,9 @@ fn initial_registers_and_exec() {
                 }
                 assert_eq!(st.exec.checked_shr(s as u32).unwrap_or(0), 0);
             }
-            assert!(launch::wave_state(chip, &d, group, waves as u32).is_err());
+            assert!(launch::wave_state(chip, &d.wave(group, waves as u32)).is_err());
         }
-        assert!(launch::wave_state(chip, &d, groups, 0).is_err());
+        assert!(launch::wave_state(chip, &d.wave(groups, 0)).is_err());
     }
 }
 
@@ -294,15 +286,12 @@ fn invalid_launches_are_errors() {
         ([64, 64, 1], [32, 33, 1]),
     ];
     for (global, local) in bad {
-        let d = Dispatch { global, local };
-        let e = d.validate().unwrap_err();
+        let e = Grid::new(global, local, 64).unwrap_err();
         assert!(!e.to_string().contains('\n'));
-        assert!(launch::wave_state(Chip::Cayman, &d, [0; 3], 0).is_err());
     }
-    let d = Dispatch {
-        global: [1024, 1, 1],
-        local: [1024, 1, 1],
-    };
-    assert!(d.validate().is_ok());
-    assert_eq!(d.waves_in_group(Chip::Cayman, [0; 3]), 16);
+    let d = Grid::new([1024, 1, 1], [1024, 1, 1], 64).unwrap();
+    assert_eq!(d.waves_in_group([0; 3]), 16);
+    // A wave of the wrong size for the chip is refused.
+    let wave32 = Grid::new([64, 1, 1], [64, 1, 1], 32).unwrap();
+    assert!(launch::wave_state(Chip::Cayman, &wave32.wave([0; 3], 0)).is_err());
 }

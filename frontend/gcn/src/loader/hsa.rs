@@ -4,11 +4,12 @@
 //! enables, LDS and scratch sizes come from it; argument layout, register counts and the
 //! wavefront size come from the metadata.
 
-use super::elf::{ElfFile, SymKind};
+use wavejit_isa::elf::{ElfFile, SymKind};
+use wavejit_isa::printable;
+
 use super::rsrc::{Rsrc1, Rsrc2};
 use super::{
-    metadata, printable, Abi, CodeObject, Kernel, LoadError, SystemSgprs, Target, UserSgpr,
-    UserSgprSlot,
+    metadata, Abi, CodeObject, Kernel, LoadError, SystemSgprs, Target, UserSgpr, UserSgprSlot,
 };
 
 /// `NT_AMDGPU_METADATA`.
@@ -43,7 +44,7 @@ impl Descriptor {
     }
 }
 
-pub fn load(file: &ElfFile<'_>, target: Target) -> Result<CodeObject, LoadError> {
+pub fn load(file: &ElfFile, target: Target) -> Result<CodeObject, LoadError> {
     // EI_ABIVERSION for ELFOSABI_AMDGPU_HSA: 0 = v2, 1 = v3, 2 = v4, 3 = v5 (AMDGPUUsage).
     if !matches!(file.abi_version, 1 | 2) {
         return Err(LoadError::UnsupportedVersion(format!(
@@ -52,7 +53,9 @@ pub fn load(file: &ElfFile<'_>, target: Target) -> Result<CodeObject, LoadError>
             u32::from(file.abi_version) + 2
         )));
     }
-    let notes = file.notes(b"AMDGPU", NT_AMDGPU_METADATA)?;
+    let notes = file
+        .notes(b"AMDGPU", NT_AMDGPU_METADATA)
+        .map_err(|e| LoadError::MalformedNote(e.detail()))?;
     let desc = notes
         .first()
         .ok_or_else(|| LoadError::MalformedNote("no NT_AMDGPU_METADATA note".into()))?;
@@ -68,7 +71,7 @@ pub fn load(file: &ElfFile<'_>, target: Target) -> Result<CodeObject, LoadError>
     })
 }
 
-fn kernel(file: &ElfFile<'_>, meta: metadata::KernelMeta) -> Result<Kernel, LoadError> {
+fn kernel(file: &ElfFile, meta: metadata::KernelMeta) -> Result<Kernel, LoadError> {
     let bad = |reason: String| LoadError::MalformedKernel {
         kernel: printable(&meta.name),
         reason,
@@ -84,8 +87,7 @@ fn kernel(file: &ElfFile<'_>, meta: metadata::KernelMeta) -> Result<Kernel, Load
             ))
         })?;
     let kd_bytes = file
-        .bytes_at_address(kd_sym.value)
-        .and_then(|b| b.get(..KERNEL_DESCRIPTOR_BYTES))
+        .bytes_at_address(kd_sym.value, KERNEL_DESCRIPTOR_BYTES as u64)
         .and_then(|b| <&[u8; KERNEL_DESCRIPTOR_BYTES]>::try_from(b).ok())
         .ok_or_else(|| {
             bad(format!(
@@ -106,15 +108,12 @@ fn kernel(file: &ElfFile<'_>, meta: metadata::KernelMeta) -> Result<Kernel, Load
         .filter(|s| s.kind == SymKind::Func && s.value == entry)
         .max_by_key(|s| s.name == meta.name)
         .ok_or_else(|| bad(format!("no function symbol at the entry {entry:#x}")))?;
-    let code = usize::try_from(func.size)
-        .ok()
-        .and_then(|size| file.bytes_at_address(entry)?.get(..size))
-        .ok_or_else(|| {
-            bad(format!(
-                "code at {entry:#x} (+{} bytes) is outside the file",
-                func.size
-            ))
-        })?;
+    let code = file.bytes_at_address(entry, func.size).ok_or_else(|| {
+        bad(format!(
+            "code at {entry:#x} (+{} bytes) is outside the file",
+            func.size
+        ))
+    })?;
 
     if (kd.group_segment_fixed_size, kd.private_segment_fixed_size)
         != (

@@ -6,11 +6,13 @@
 //! Scratch is addressed through a buffer resource whose first two dwords the code loads as
 //! literals relocated against `SCRATCH_RSRC_DWORD0/1`.
 
-use super::elf::{ElfFile, Reloc, SymKind};
+use wavejit_isa::elf::{ElfFile, Reloc};
+use wavejit_isa::printable;
+
 use super::rsrc::{Rsrc1, Rsrc2};
 use super::{
-    printable, Abi, CodeObject, Kernel, LoadError, RelocKind, ScratchReloc, ScratchRsrcWord,
-    SystemSgprs, Target, UserSgpr, UserSgprSlot,
+    Abi, CodeObject, Kernel, LoadError, RelocKind, ScratchReloc, ScratchRsrcWord, SystemSgprs,
+    Target, UserSgpr, UserSgprSlot,
 };
 
 const COMPUTE_PGM_RSRC1: u32 = 0xB848;
@@ -69,22 +71,16 @@ fn configs(bytes: &[u8]) -> Result<Vec<Config>, LoadError> {
     Ok(out)
 }
 
-pub fn load(file: &ElfFile<'_>, target: Target) -> Result<CodeObject, LoadError> {
+pub fn load(file: &ElfFile, target: Target) -> Result<CodeObject, LoadError> {
     let (_, config) = file.section_by_name(".AMDGPU.config").ok_or_else(|| {
         LoadError::UnsupportedVersion("relocatable object without .AMDGPU.config".into())
     })?;
-    let configs = configs(config.bytes)?;
+    let configs = configs(&config.bytes)?;
     let (text_index, text) = file
         .section_by_name(".text")
         .ok_or_else(|| LoadError::Malformed("no .text section".into()))?;
 
-    // Kernels in function order; clang's `<k>$local` aliases are not kernels.
-    let mut syms: Vec<_> = file
-        .symbols
-        .iter()
-        .filter(|s| s.kind == SymKind::Func && s.shndx == text_index && !s.name.ends_with("$local"))
-        .collect();
-    syms.sort_by_key(|s| s.value);
+    let syms = file.functions_in(text_index);
     if syms.len() != configs.len() {
         return Err(LoadError::Malformed(format!(
             "{} kernel symbols but {} .AMDGPU.config entries",
@@ -95,23 +91,16 @@ pub fn load(file: &ElfFile<'_>, target: Target) -> Result<CodeObject, LoadError>
 
     let mut kernels = Vec::with_capacity(syms.len());
     for (sym, cfg) in syms.into_iter().zip(configs) {
+        let code = text.bytes_at_offset(sym.value, sym.size).ok_or_else(|| {
+            LoadError::MalformedKernel {
+                kernel: printable(&sym.name),
+                reason: format!("code {:#x}+{} is outside .text", sym.value, sym.size),
+            }
+        })?;
         let bad = |reason: String| LoadError::MalformedKernel {
             kernel: printable(&sym.name),
             reason,
         };
-        let start = usize::try_from(sym.value).ok();
-        let end = start
-            .zip(usize::try_from(sym.size).ok())
-            .and_then(|(s, n)| s.checked_add(n));
-        let code = start
-            .zip(end)
-            .and_then(|(s, e)| text.bytes.get(s..e))
-            .ok_or_else(|| {
-                bad(format!(
-                    "code {:#x}+{} is outside .text",
-                    sym.value, sym.size
-                ))
-            })?;
         let scratch_relocs = scratch_relocs(file, text_index, &sym.name, sym.value, code)?;
 
         let rsrc1 = Rsrc1(cfg.rsrc1);
@@ -170,7 +159,7 @@ pub fn load(file: &ElfFile<'_>, target: Target) -> Result<CodeObject, LoadError>
 /// The relocations that fall inside one kernel's code. Only the scratch resource symbols are
 /// supported (LLVM emits no others for kernels without global variables).
 fn scratch_relocs(
-    file: &ElfFile<'_>,
+    file: &ElfFile,
     text_index: usize,
     kernel: &str,
     start: u64,

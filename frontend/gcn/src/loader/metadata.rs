@@ -3,8 +3,9 @@
 //! missing required keys are errors.
 
 use rmpv::Value;
+use wavejit_isa::printable;
 
-use super::{printable, ArgKind, KernelArg, LoadError};
+use super::{ArgKind, KernelArg, LoadError};
 
 /// The kernel-level metadata of one kernel.
 pub struct KernelMeta {

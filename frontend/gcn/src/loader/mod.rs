@@ -19,7 +19,6 @@
 //! explicit arguments follow at `36 + natural offset` in parameter order, which is what a
 //! caller must build from its own knowledge of the parameter types (see `launch`).
 
-mod elf;
 mod hsa;
 mod legacy;
 mod metadata;
@@ -27,8 +26,15 @@ mod rsrc;
 mod target;
 
 use thiserror::Error;
+use wavejit_isa::elf::{Elf64, ElfFile, EM_AMDGPU};
+use wavejit_isa::names::find_kernel;
 
 pub use target::Target;
+
+/// EI_OSABI of `amdgcn--` objects.
+const ELFOSABI_NONE: u8 = 0;
+/// `ELFOSABI_AMDGPU_HSA`.
+const ELFOSABI_AMDGPU_HSA: u8 = 64;
 
 /// How the kernels of a code object expect to be launched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,24 +54,6 @@ pub struct CodeObject {
     pub e_flags: u32,
     /// In the file's order (metadata order for HSA, symbol order for legacy).
     pub kernels: Vec<Kernel>,
-}
-
-impl CodeObject {
-    /// The kernel called `name`, or [`LoadError::KernelNotFound`] listing the available ones.
-    pub fn kernel(&self, name: &str) -> Result<&Kernel, LoadError> {
-        self.kernels
-            .iter()
-            .find(|k| k.name == name)
-            .ok_or_else(|| LoadError::KernelNotFound {
-                name: printable(name),
-                available: self
-                    .kernels
-                    .iter()
-                    .map(|k| printable(&k.name))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
-    }
 }
 
 /// The user SGPRs a kernel can ask for, in the fixed order the hardware loads them
@@ -254,10 +242,13 @@ impl Kernel {
 /// Why a file could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LoadError {
+    /// The file does not start with the ELF magic.
     #[error("not an ELF file")]
     NotElf,
+    /// A header, a table or a section lies past the end of the file.
     #[error("truncated ELF file: {0}")]
     Truncated(String),
+    /// ELF structures `object` refuses, or a section a legacy object needs is missing.
     #[error("malformed ELF file: {0}")]
     Malformed(String),
     #[error("not a 64-bit little-endian ELF file (GCN code objects are ELFCLASS64, LSB)")]
@@ -282,37 +273,23 @@ pub enum LoadError {
     KernelNotFound { name: String, available: String },
 }
 
-/// A name read from the file, made safe for a one-line message (control characters escaped).
-fn printable(name: &str) -> String {
-    name.chars()
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_debug().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect()
+wavejit_isa::impl_load_error_from!(LoadError);
+
+impl CodeObject {
+    /// The kernel called `name`; if there is none, [`LoadError::KernelNotFound`] names the
+    /// kernels of this code object.
+    pub fn kernel(&self, name: &str) -> Result<&Kernel, LoadError> {
+        find_kernel(&self.kernels, |k| &k.name, name).map_err(LoadError::from)
+    }
 }
 
 /// Parses a GCN code object of either ABI.
 pub fn load(data: &[u8]) -> Result<CodeObject, LoadError> {
-    // The `object` crate reads ELF structures in place and requires them to be aligned;
-    // bytes from `include_bytes!` or a slice of a larger buffer need not be.
-    if data.as_ptr().align_offset(8) != 0 {
-        let mut words = vec![0u64; data.len().div_ceil(8)];
-        // SAFETY: `words` owns at least `data.len()` initialised bytes; u64 -> u8 is always valid.
-        let aligned =
-            unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, data.len()) };
-        aligned.copy_from_slice(data);
-        return load(aligned);
-    }
-    let file = elf::ElfFile::parse(data)?;
+    let file = ElfFile::parse::<Elf64>(data, EM_AMDGPU)?;
     let target = Target::from_e_flags(file.e_flags)?;
     match (file.os_abi, file.e_type) {
-        (elf::ELFOSABI_AMDGPU_HSA, _) => hsa::load(&file, target),
-        (elf::ELFOSABI_NONE, object::elf::ET_REL) => legacy::load(&file, target),
+        (ELFOSABI_AMDGPU_HSA, _) => hsa::load(&file, target),
+        (ELFOSABI_NONE, object::elf::ET_REL) => legacy::load(&file, target),
         (os_abi, e_type) => Err(LoadError::UnsupportedVersion(format!(
             "OS/ABI {os_abi} with ELF type {e_type} (expected amdhsa or a relocatable amdgcn-- object)"
         ))),

@@ -7,59 +7,10 @@ use rand_chacha::ChaCha8Rng;
 /// VGPR rows an [`InitState`] describes (`v0..VGPR_ROWS`; the others start at zero).
 pub const VGPR_ROWS: usize = 48;
 
-/// 32-bit patterns at the edges of the integer, f32, packed-f16 and f64-half ranges.
-const EDGES: &[u32] = &[
-    0,
-    1,
-    2,
-    0xffff_ffff, // -1
-    0x7fff_ffff, // INT_MAX
-    0x8000_0000, // INT_MIN, f32 -0
-    0x7f80_0000, // +inf
-    0xff80_0000, // -inf
-    0x7fc0_0000, // quiet NaN
-    0xffc0_0001, // negative quiet NaN with payload
-    0x7fa0_0000, // signalling NaN
-    0x7f80_0001, // signalling NaN, smallest payload
-    0x0000_0001, // smallest f32 denormal
-    0x807f_ffff, // largest negative f32 denormal
-    0x0080_0000, // smallest normal
-    0x3f80_0000, // 1.0
-    0xbf80_0000, // -1.0
-    0x3f00_0000, // 0.5
-    0x4f00_0000, // 2^31
-    0x4f80_0000, // 2^32
-    0xcf00_0000, // -2^31
-    0x7f7f_ffff, // largest finite
-    0x3effffff,  // just below 0.5
-    0x4b40_0000, // 12582912.0 (round-to-int magic)
-    0x7c00_fc00, // f16 +inf | -inf
-    0x7e00_7d00, // f16 quiet NaN | signalling NaN
-    0x0001_8001, // f16 +denormal | -denormal
-    0x3c00_bc00, // f16 1.0 | -1.0
-    0x03ff_7bff, // f16 largest denormal | largest finite
-    0x0000_8000, // f16 -0 in the low half
-    0x7ff0_0000, // f64 +inf (high half)
-    0x7ff8_0000, // f64 quiet NaN (high half)
-    0x7ff4_0000, // f64 signalling NaN (high half)
-    0x000f_ffff, // f64 denormal (high half)
-    0x3ff0_0000, // f64 1.0 (high half)
-    0xfff0_0000, // f64 -inf (high half)
-    0x0000_00ff,
-    0x0000_ff00,
-    0x0001_0000,
-    0xffff_0000,
-    0x8000_0001,
-];
-
-/// A random 32-bit value: an edge pattern, a small integer, or random bits.
+/// A random 32-bit value: an edge pattern, a small integer, or random bits (the one set of
+/// edge values every ISA draws from, [`wavejit_isa::edges`]).
 pub fn edge_value(rng: &mut ChaCha8Rng) -> u32 {
-    match rng.gen_range(0..10) {
-        0..=3 => *EDGES.choose(rng).unwrap_or(&0),
-        4..=5 => rng.gen_range(0..=64),
-        6 => (rng.gen_range(-64i32..0)) as u32,
-        _ => rng.gen(),
-    }
+    wavejit_isa::edges::edge_cell(rng)
 }
 
 /// The registers and MODE a random program starts with.

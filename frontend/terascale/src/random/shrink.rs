@@ -14,37 +14,27 @@ use super::group::literal_count;
 use super::{check, AluClause, Node, RandomProgram};
 use crate::inst::{sel, AluGroup, AluSrc};
 
-/// Predicate calls the minimiser makes at most.
-pub const MAX_TRIES: usize = 4000;
+/// The smallest program reachable from `p` by one-step reductions ([`reductions`]) that keep
+/// `fails` true, found by [`wavejit_isa::shrink::minimise`] (at most
+/// [`wavejit_isa::shrink::MAX_TRIES`] predicate calls). `p` itself is returned if no
+/// reduction keeps it failing.
+pub fn minimise(p: &RandomProgram, fails: impl FnMut(&RandomProgram) -> bool) -> RandomProgram {
+    wavejit_isa::shrink::minimise(p, reductions, fails)
+}
 
-/// The smallest program reachable from `p` by one-step reductions that pass [`check`] and
-/// keep `fails` true. `p` itself is returned if no reduction keeps it failing.
-pub fn minimise(p: &RandomProgram, mut fails: impl FnMut(&RandomProgram) -> bool) -> RandomProgram {
-    let mut best = p.clone();
-    let mut tries = 0;
-    'outer: while tries < MAX_TRIES {
-        let mut variants = Vec::new();
-        node_list_variants(&best.nodes, &mut variants);
-        for nodes in variants {
-            let cand = RandomProgram {
-                class: best.class,
-                nodes,
-            };
-            if check(&cand).is_err() {
-                continue;
-            }
-            tries += 1;
-            if fails(&cand) {
-                best = cand;
-                continue 'outer;
-            }
-            if tries >= MAX_TRIES {
-                break 'outer;
-            }
-        }
-        break;
-    }
-    best
+/// The one-step reductions of `p` listed in the module doc, biggest first, each passing
+/// [`check`].
+pub fn reductions(p: &RandomProgram) -> Vec<RandomProgram> {
+    let mut variants = Vec::new();
+    node_list_variants(&p.nodes, &mut variants);
+    variants
+        .into_iter()
+        .map(|nodes| RandomProgram {
+            class: p.class,
+            nodes,
+        })
+        .filter(|cand| check(cand).is_ok())
+        .collect()
 }
 
 fn strip_loop_exits(nodes: &[Node]) -> Vec<Node> {

@@ -3,7 +3,6 @@
 //! double halves, a partial active mask, constant buffer contents for the kcache and the
 //! fetches, and the pool, LDS and GDS contents the memory instructions read and write.
 use super::{CONST_BUFFERS, GDS_WINDOW, KCACHE_LINES, LDS_BYTES, POOL_BYTES};
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -94,60 +93,10 @@ pub const SAMPLERS: [[u32; 8]; 3] = [
     ],
 ];
 
-/// 32-bit patterns at the edges of the integer, f32, f16 and f64-half ranges.
-const EDGES: &[u32] = &[
-    0,
-    1,
-    2,
-    3,
-    0xffff_ffff, // -1, negative NaN with all payload bits
-    0x7fff_ffff, // INT_MAX, quiet NaN with all payload bits (the OOB constant)
-    0x8000_0000, // INT_MIN, f32 -0
-    0x7f80_0000, // +inf
-    0xff80_0000, // -inf
-    0x7fc0_0000, // default quiet NaN
-    0xffc0_0001, // negative quiet NaN with a payload
-    0x7fa0_0000, // signalling NaN
-    0x7f80_0001, // signalling NaN, smallest payload
-    0x0000_0001, // smallest f32 denormal
-    0x807f_ffff, // largest negative f32 denormal
-    0x0080_0000, // smallest normal
-    0x3f80_0000, // 1.0
-    0xbf80_0000, // -1.0
-    0x3f00_0000, // 0.5
-    0x4000_0000, // 2.0
-    0x4f00_0000, // 2^31
-    0xcf00_0000, // -2^31
-    0x4f80_0000, // 2^32
-    0x7f7f_ffff, // largest finite
-    0x3effffff,  // just below 0.5
-    0x3fc0_0000, // 1.5 (a rounding tie once scaled)
-    0x4380_0000, // 256.0 (the SIN/COS input limit)
-    0x7c00_fc00, // f16 +inf | -inf
-    0x7e00_7d00, // f16 quiet NaN | signalling NaN
-    0x0001_8001, // f16 +denormal | -denormal
-    0x3c00_bc00, // f16 1.0 | -1.0
-    0x7ff0_0000, // f64 +inf (high half)
-    0x7ff8_0000, // f64 quiet NaN (high half)
-    0x7ff4_0000, // f64 signalling NaN (high half)
-    0x000f_ffff, // f64 denormal (high half)
-    0x3ff0_0000, // f64 1.0 (high half)
-    0xfff0_0000, // f64 -inf (high half)
-    0x8000_0001,
-    0x00ff_ffff, // 24-bit multiply operand limits
-    0x0080_0000,
-    0xff80_0001,
-];
-
-/// A random 32-bit value: an edge pattern, a small integer, or random bits.
+/// A random 32-bit value: an edge pattern, a small integer, or random bits (the one set of
+/// edge values every ISA draws from, [`wavejit_isa::edges`]).
 pub fn edge_value(rng: &mut ChaCha8Rng) -> u32 {
-    match rng.gen_range(0..10) {
-        0..=3 => *EDGES.choose(rng).unwrap_or(&0),
-        4..=5 => rng.gen_range(0..=40),
-        6 => rng.gen_range(-40i32..0) as u32,
-        7 => (rng.gen_range(-64i32..=64) as f32 * 0.25).to_bits(),
-        _ => rng.gen(),
-    }
+    wavejit_isa::edges::edge_cell(rng)
 }
 
 /// What a wave starts with.

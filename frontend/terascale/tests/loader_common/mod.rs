@@ -15,12 +15,15 @@ pub fn fixtures() -> PathBuf {
 
 /// The kernels of a chip's directory (from its oracle files), sorted.
 pub fn kernels(chip: &str) -> Vec<String> {
-    let path = fixtures().join(chip);
-    let mut out: Vec<String> = std::fs::read_dir(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter_map(|n| n.strip_suffix(".oracle.tsv").map(str::to_string))
-        .collect();
+    let dir = fixtures().join(chip);
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut out = Vec::new();
+    for entry in entries {
+        let name = entry.unwrap().file_name();
+        if let Some(k) = name.to_str().and_then(|n| n.strip_suffix(".oracle.tsv")) {
+            out.push(k.to_string());
+        }
+    }
     out.sort();
     out
 }
