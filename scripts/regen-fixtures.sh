@@ -11,8 +11,9 @@
 #                                   disassembler exists for them, this is their encoding oracle)
 #   gcn/<chip>/K.dis                llvm-objdump disassembly (gfx8/gfx9)
 #   gcn/legacy-<chip>/K.o K.s ...   the same for the amdgcn-- triple (Clover-style ELF REL)
-#   gcn/data/K/*.bin                inputs and expected outputs
-#   gcn/manifest.json               launches, arguments in the CLI's SPEC syntax, comparisons
+#   data/K/*.bin                    inputs and expected outputs (every ISA's fixtures use them)
+#   manifest.json                   launches, arguments in the CLI's SPEC syntax, comparisons
+#   gcn/targets.json                the GCN targets (directories, triples, chips)
 #   gcn/<dir>/K.oracle.tsv          loader oracle: "field<TAB>value" read by LLVM's tools
 set -euo pipefail
 export LC_ALL=C
@@ -32,8 +33,8 @@ require_tools regen-fixtures clang-14 llc-14 ld.lld-14 llvm-objdump-14 llvm-read
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-rm -rf "$OUT"
-mkdir -p "$OUT/data"
+rm -rf "$OUT" "$FX/data"
+mkdir -p "$OUT" "$FX/data"
 
 # gfx6/gfx7 have no LLVM disassembler; gfx8/gfx9 do.
 has_disassembler() { case "$1" in tonga|fiji|gfx900) return 0 ;; *) return 1 ;; esac; }
@@ -77,7 +78,12 @@ done
 
 echo "computing expected outputs on the host"
 {
-    printf '{\n  "targets": [\n'
+    printf '{"kernels": [\n'
+    host_kernels "$TMP" "$FX/data" "$FX/data"
+    printf '\n]}\n'
+} | python3 -m json.tool --indent 2 > "$FX/manifest.json"
+{
+    printf '{\n  "isa": "gcn",\n  "targets": [\n'
     sep=""
     for chip in $HSA_CHIPS; do
         printf '%s    {"dir": "tests/fixtures/gcn/%s", "triple": "amdgcn-amd-amdhsa", "mcpu": "%s", "ext": "hsaco"}' \
@@ -88,10 +94,8 @@ echo "computing expected outputs on the host"
         printf '%s    {"dir": "tests/fixtures/gcn/legacy-%s", "triple": "amdgcn--", "mcpu": "%s", "ext": "o"}' \
             "$sep" "$chip" "$chip"
     done
-    printf '\n  ],\n  "kernels": [\n'
-    host_kernels "$TMP" "$OUT/data" "$OUT/data"
     printf '\n  ]\n}\n'
-} > "$OUT/manifest.json"
+} | python3 -m json.tool --indent 2 > "$OUT/targets.json"
 
 echo "reading loader oracle values with LLVM's tools"
 for chip in $HSA_CHIPS; do

@@ -3,7 +3,7 @@
 # OpenCL C kernels as the GCN fixtures) for the r600-- triple.
 #
 # Needs LLVM 14 (clang-14, llc-14, llvm-readelf-14), gcc and POSIX tools, and an up-to-date
-# tests/fixtures/gcn/data (scripts/regen-fixtures.sh): the expected outputs are the GCN ones,
+# tests/fixtures/data (scripts/regen-fixtures.sh): the expected outputs are the GCN ones,
 # because the launches are the same; this script rebuilds them and fails if they differ.
 # Deterministic: running it twice gives identical files.
 #
@@ -13,7 +13,8 @@
 #   terascale/C/K.enc.s        llc -show-mc-encoding listing (no r600 disassembler exists)
 #   terascale/C/K.oracle.tsv   loader oracle: "field<TAB>value" read by llvm-readelf-14
 #   terascale/missing.tsv      "chip<TAB>kernel<TAB>llc error" for each kernel a chip cannot compile
-#   terascale/manifest.json    targets (with their missing kernels) and the GCN kernel entries
+#   terascale/targets.json     the TeraScale targets (with their missing kernels); the kernels
+#                              are those of tests/fixtures/manifest.json
 #   terascale/abi/C/args_probe.s  llc listing of terascale/args_probe.cl (the only hand-written
 #                              file here): where each kind of kernel argument is read from
 set -euo pipefail
@@ -73,15 +74,15 @@ for chip in $CHIPS; do
     llc-14 -O2 -mtriple=r600-- -mcpu="$chip" -o "$OUT/abi/$chip/args_probe.s" "$TMP/args_probe.ll"
 done
 
-echo "checking the host-computed expected outputs against tests/fixtures/gcn/data"
-KERNEL_ENTRIES=$(host_kernels "$TMP" "$TMP/data" "$FX/gcn/data")
-if ! diff -r "$TMP/data" "$FX/gcn/data" >/dev/null; then
-    echo "regen-terascale-fixtures: $FX/gcn/data is stale; run scripts/regen-fixtures.sh" >&2
+echo "checking the host-computed expected outputs against tests/fixtures/data"
+host_kernels "$TMP" "$TMP/data" "$FX/data" > /dev/null
+if ! diff -r "$TMP/data" "$FX/data" >/dev/null; then
+    echo "regen-terascale-fixtures: $FX/data is stale; run scripts/regen-fixtures.sh" >&2
     exit 1
 fi
 
 {
-    printf '{\n  "targets": [\n'
+    printf '{\n  "isa": "terascale",\n  "targets": [\n'
     sep=""
     for chip in $CHIPS; do
         missing=$(awk -F '\t' -v c="$chip" '$1 == c { printf "%s\"%s\"", n++ ? ", " : "", $2 }' \
@@ -90,7 +91,7 @@ fi
             "$sep" "$chip" "$chip" "$missing"
         sep=$',\n'
     done
-    printf '\n  ],\n  "kernels": [\n%s\n  ]\n}\n' "$KERNEL_ENTRIES"
-} > "$OUT/manifest.json"
+    printf '\n  ]\n}\n'
+} | python3 -m json.tool --indent 2 > "$OUT/targets.json"
 
 echo "done: $(find "$OUT" -type f | wc -l) files under $OUT"

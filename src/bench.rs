@@ -1,14 +1,13 @@
-//! Throughput figures: the ALU-heavy kernel (`benches/kernels/alu_heavy.cl`, compiled for
-//! gfx900 and for cayman) under the interpreter and the JIT, and the native Rust reference of
-//! the same computation ([`crate::native`]), measured in one run, interleaved, on one thread.
+//! Throughput figures: the ALU-heavy kernel (`benches/kernels/alu_heavy.cl`, one build per
+//! ISA, [`crate::frontend::Frontend::bench_kernel`]) under the interpreter and the JIT, and the
+//! native Rust reference of the same computation ([`crate::native`]), measured in one run,
+//! interleaved, on one thread.
 //!
-//! The reference is bit-identical to both builds by construction of the source: fmaf is fused
-//! everywhere (GCN v_fma_f32, TeraScale FMA, Rust `mul_add`); `-ffp-contract=off` keeps every
-//! other multiply and add separately rounded (the r600 build's MULADD_IEEE is an unfused
-//! multiply-add, [`wavejit_terascale::lift::alu_ops`]); fminf/fmaxf see no NaN; and no value
-//! is a denormal (|a|, |b|, |c| stay far above 2^-126), so the r600 f32 mode, which flushes
-//! denormals, and the GCN one agree with the host. [`Figures::native_agrees`] checks it on
-//! every run.
+//! The reference is bit-identical to every build by construction of the source: fmaf is fused
+//! everywhere (each ISA's fused multiply-add, Rust `mul_add`); `-ffp-contract=off` keeps every
+//! other multiply and add separately rounded; fminf/fmaxf see no NaN; and no value is a
+//! denormal (|a|, |b|, |c| stay far above 2^-126), so a float mode that flushes denormals
+//! agrees with the host too. [`Figures::native_agrees`] checks it on every run.
 //!
 //! Times are the calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`; every implementation
 //! runs on that one thread), so other load on a shared machine does not count (it still
@@ -16,67 +15,54 @@
 //! each repetition and medians are reported. The JIT runs until all its blocks are at tier 2
 //! before the repetitions, so its tier-up compiles are not timed (see [`compile_time`]).
 //!
-//! A lane-instruction is one guest instruction times the 64 lanes of its wave, active or not
-//! (the convention of notes/cranelift_jit.md); the native reference is credited with the same
-//! number of lane-instructions as the emulated kernel executes.
+//! A lane-instruction is one guest instruction times the lanes of its wave, active or not
+//! (the convention of notes/cranelift_jit.md; every lane of the benchmark's waves holds a
+//! work-item, so this is the runtime's `lane_insts`); the native reference is credited with
+//! the same number of lane-instructions as the emulated kernel executes.
 
+use crate::frontend::BenchKernel;
 use crate::launch::{Prepared, RunRequest};
 use crate::spec::ArgSpec;
 use crate::{EngineKind, Error, Result};
 use std::time::{Duration, Instant};
 
-/// The benchmark kernel, compiled by benches/kernels/build.sh.
-pub const ALU_HEAVY_GFX900: &[u8] = include_bytes!("../benches/kernels/alu_heavy.gfx900.hsaco");
-/// The same source compiled for cayman (TeraScale 3, VLIW4).
-pub const ALU_HEAVY_CAYMAN: &[u8] = include_bytes!("../benches/kernels/alu_heavy.cayman.o");
+/// Work-items of a work-group of the benchmark kernel (its `reqd_work_group_size`).
+pub const GROUP_ITEMS: u32 = 64;
 
-/// Which builds of the kernel to measure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BenchIsa {
-    Gcn,
-    Terascale,
-    Both,
-}
-
-/// One build of the benchmark kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BenchKernel {
-    /// The chip it was compiled for.
-    pub chip: &'static str,
-    pub object: &'static [u8],
-}
-
-/// The gfx900 build.
-pub const GCN: BenchKernel = BenchKernel {
-    chip: "gfx900",
-    object: ALU_HEAVY_GFX900,
-};
-/// The cayman build.
-pub const TERASCALE: BenchKernel = BenchKernel {
-    chip: "cayman",
-    object: ALU_HEAVY_CAYMAN,
-};
-
-impl BenchIsa {
-    pub fn kernels(self) -> Vec<BenchKernel> {
-        match self {
-            BenchIsa::Gcn => vec![GCN],
-            BenchIsa::Terascale => vec![TERASCALE],
-            BenchIsa::Both => vec![GCN, TERASCALE],
-        }
+/// The builds of the kernel `isa` names: a frontend's name, or `all` (every frontend that has
+/// one).
+pub fn kernels(isa: &str) -> Result<Vec<BenchKernel>> {
+    let all: Vec<(&str, BenchKernel)> = crate::registry::FRONTENDS
+        .iter()
+        .filter_map(|f| f.bench_kernel().map(|k| (f.name(), k)))
+        .collect();
+    let chosen: Vec<BenchKernel> = all
+        .iter()
+        .filter(|(name, _)| isa == "all" || *name == isa)
+        .map(|(_, k)| *k)
+        .collect();
+    if chosen.is_empty() {
+        let names: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
+        return Err(Error::Usage(format!(
+            "no benchmark kernel for '{isa}' (all, {})",
+            names.join(", ")
+        )));
     }
+    Ok(chosen)
 }
 
 /// What to measure.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct BenchConfig {
-    /// Waves in the grid (64 work-items each).
+    /// Work-groups in the grid ([`GROUP_ITEMS`] work-items each: one wave on every target
+    /// whose waves have 64 lanes).
     pub waves: u32,
     /// Loop trips of the kernel.
     pub iters: u32,
     /// Repetitions per implementation (the median is reported).
     pub reps: u32,
-    pub isa: BenchIsa,
+    /// A frontend's name, or `all`.
+    pub isa: String,
 }
 
 impl Default for BenchConfig {
@@ -85,7 +71,7 @@ impl Default for BenchConfig {
             waves: 64,
             iters: 200,
             reps: 7,
-            isa: BenchIsa::Gcn,
+            isa: "all".into(),
         }
     }
 }
@@ -133,9 +119,9 @@ pub fn launcher(
     engine: EngineKind,
     cfg: &BenchConfig,
     active: u32,
-) -> Result<Box<dyn Prepared>> {
-    let loaded = crate::object::load(kernel.object, None)?;
-    let n = cfg.waves as usize * 64;
+) -> Result<Prepared> {
+    let module = crate::registry::load_bytes(kernel.object, None)?;
+    let n = (cfg.waves * GROUP_ITEMS) as usize;
     let data: Vec<u8> = input(n).iter().flat_map(|x| x.to_le_bytes()).collect();
     let args = [
         ArgSpec::Zero(n as u64 * 4),
@@ -152,14 +138,14 @@ pub fn launcher(
     let req = RunRequest {
         kernel: "alu_heavy",
         global: [n as u32, 1, 1],
-        local: [64, 1, 1],
+        local: [GROUP_ITEMS, 1, 1],
         engine,
         threads: 1,
         args: &args,
         fuel: u64::MAX,
         timeout: Duration::from_secs(3600),
     };
-    loaded.prepare(&req)
+    crate::launch::prepare(&*module, &req)
 }
 
 /// CPU time consumed by the calling thread, in seconds (None if the clock is unavailable).
@@ -201,7 +187,7 @@ fn to_f32(bytes: &[u8]) -> Vec<f32> {
 pub fn measure(kernel: BenchKernel, cfg: &BenchConfig, active: u32) -> Result<Figures> {
     let interp = launcher(kernel, EngineKind::Interp, cfg, active)?;
     let jit = launcher(kernel, EngineKind::Jit, cfg, active)?;
-    let n = cfg.waves as usize * 64;
+    let n = (cfg.waves * GROUP_ITEMS) as usize;
     let inp = input(n);
     let mut native_out = vec![0f32; n];
     let (mut ti, mut tj, mut tn) = (Vec::new(), Vec::new(), Vec::new());
@@ -225,7 +211,7 @@ pub fn measure(kernel: BenchKernel, cfg: &BenchConfig, active: u32) -> Result<Fi
                 "interpreter and JIT executed different instruction counts".into(),
             ));
         }
-        lane_insts = sj.guest_insts * 64;
+        lane_insts = sj.lane_insts;
         let ((), t) = timed(|| crate::native::alu_heavy(&mut native_out, &inp, cfg.iters, active));
         tn.push(t);
         std::hint::black_box(&native_out);
@@ -257,20 +243,8 @@ pub fn measure(kernel: BenchKernel, cfg: &BenchConfig, active: u32) -> Result<Fi
 /// Compiles `kernel` with a fresh JIT (no code cache) and reports the time per instruction.
 pub fn compile_time(kernel: BenchKernel) -> Result<CompileFigures> {
     use wavejit_runtime::Engine;
-    let (func, guest_insts) = match crate::object::load(kernel.object, None)? {
-        crate::object::Loaded::Gcn(loaded) => {
-            let k = loaded.object.kernel("alu_heavy")?;
-            let insts = wavejit_gcn::decode_all(loaded.gen, &k.code)
-                .map_err(|e| Error::Other(e.to_string()))?
-                .len();
-            (crate::gcn::lift_kernel(&loaded, k, &k.code)?.func, insts)
-        }
-        crate::object::Loaded::TeraScale(loaded) => {
-            let lifted =
-                crate::terascale::lift_kernel(&loaded, loaded.object.kernel("alu_heavy")?)?;
-            (lifted.func, lifted.machine_insts)
-        }
-    };
+    let lifted = crate::registry::load_bytes(kernel.object, None)?.lift("alu_heavy")?;
+    let (func, guest_insts) = (lifted.func, lifted.machine_insts);
     let mut best = f64::MAX;
     let mut code_bytes = 0;
     for _ in 0..5 {
@@ -291,7 +265,7 @@ pub fn compile_time(kernel: BenchKernel) -> Result<CompileFigures> {
 /// The report `wavejit bench` and `wavejit demo` print.
 pub fn report(cfg: &BenchConfig) -> Result<String> {
     let mut s = String::new();
-    for kernel in cfg.isa.kernels() {
+    for kernel in kernels(&cfg.isa)? {
         report_kernel(&mut s, kernel, cfg)?;
     }
     Ok(s)

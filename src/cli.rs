@@ -1,8 +1,11 @@
 //! The subcommands of the `wavejit` binary.
 
+use crate::frontend::Module;
 use crate::spec::{ArgSpec, SaveSpec};
 use crate::{EngineKind, Error, Result};
 use std::path::{Path, PathBuf};
+use std::time::Instant;
+use wavejit_isa::KernelNotFound;
 
 /// Options of `wavejit run` (the command line's contract, see DESIGN.md).
 // The field docs are clap's `--help` text, written for a terminal, not for rustdoc.
@@ -29,8 +32,8 @@ pub struct RunOptions {
     /// After the run, write buffer argument I (0-based argument index) to PATH.
     #[arg(long = "save")]
     pub saves: Vec<SaveSpec>,
-    /// Override the target chip read from the file (e.g. gfx900, tahiti; cayman, cypress for
-    /// r600 objects).
+    /// Override the target chip read from the file (e.g. gfx900, tahiti, cayman, cypress);
+    /// required for text files.
     #[arg(long)]
     pub target: Option<String>,
     /// Guest instructions a wave may execute before the run stops.
@@ -39,6 +42,11 @@ pub struct RunOptions {
     /// Wall-clock limit in seconds.
     #[arg(long, default_value_t = 60.0)]
     pub timeout: f64,
+    /// Write the run's figures as JSON to PATH ('-' = stdout): kernel, target, engine,
+    /// threads, waves, guest_instructions, lane_instructions, seconds {load, lift, compile,
+    /// execute}.
+    #[arg(long)]
+    pub stats: Option<PathBuf>,
 }
 
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
@@ -46,32 +54,32 @@ pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
 }
 
 pub fn info(file: &Path, target: Option<&str>) -> Result<()> {
-    if crate::asm_kernel::is_asm_file(file) {
-        print!("{}", crate::asm_kernel::load(file, target)?.describe());
-        return Ok(());
-    }
-    print!("{}", crate::object::load(&read(file)?, target)?.describe());
+    print!("{}", crate::registry::load(file, target)?.describe());
     Ok(())
 }
 
-pub fn disasm(file: &Path, kernel: Option<&str>, target: Option<&str>, ir: bool) -> Result<()> {
-    if crate::asm_kernel::is_asm_file(file) {
-        let asm = crate::asm_kernel::load(file, target)?;
-        let text = if ir {
-            asm.lifted_ir(kernel)?
-        } else {
-            asm.disassemble(kernel)?
-        };
-        print!("{text}");
-        return Ok(());
+/// The named kernel, or every kernel of `module`.
+fn selected(module: &dyn Module, kernel: Option<&str>) -> Result<Vec<String>> {
+    let all = module.kernels();
+    match kernel {
+        None => Ok(all),
+        Some(k) if all.iter().any(|n| n == k) => Ok(vec![k.to_string()]),
+        Some(k) => Err(KernelNotFound::new(k, all.iter().map(String::as_str)).into()),
     }
-    let object = crate::object::load(&read(file)?, target)?;
-    let text = if ir {
-        object.lifted_ir(kernel)?
-    } else {
-        object.disassemble(kernel)?
-    };
-    print!("{text}");
+}
+
+pub fn disasm(file: &Path, kernel: Option<&str>, target: Option<&str>, ir: bool) -> Result<()> {
+    let module = crate::registry::load(file, target)?;
+    let mut out = String::new();
+    for name in selected(&*module, kernel)? {
+        if ir {
+            out.push_str(&wavejit_ir::text::print(&module.lift(&name)?.func));
+        } else {
+            out.push_str(&format!("{name}:\n"));
+            out.push_str(&module.disassemble(&name)?);
+        }
+    }
+    print!("{out}");
     Ok(())
 }
 
@@ -90,26 +98,44 @@ pub fn run(o: RunOptions) -> Result<()> {
     }
     let global = crate::spec::parse_dims(&o.global).map_err(|e| Error::Usage(e.0))?;
     let local = crate::spec::parse_dims(&o.local).map_err(|e| Error::Usage(e.0))?;
+    let threads = o.threads.unwrap_or_else(available_threads);
     let req = crate::launch::RunRequest {
         kernel: &o.kernel,
         global,
         local,
         engine: o.engine,
-        threads: o.threads.unwrap_or_else(available_threads),
+        threads,
         args: &o.args,
         fuel: o.fuel,
         timeout: std::time::Duration::from_secs_f64(o.timeout),
     };
-    let out = if crate::asm_kernel::is_asm_file(&o.file) {
-        crate::asm_kernel::load(&o.file, o.target.as_deref())?.run(&req)?
-    } else {
-        crate::object::load(&read(&o.file)?, o.target.as_deref())?.run(&req)?
-    };
+    let t = Instant::now();
+    let module = crate::registry::load(&o.file, o.target.as_deref())?;
+    let load = t.elapsed().as_secs_f64();
+    let prepared = crate::launch::prepare(&*module, &req)?;
+    let t = Instant::now();
+    let dispatch = prepared.dispatch()?;
+    let execute = t.elapsed().as_secs_f64();
     for s in &o.saves {
-        let bytes = out.buffer(s.arg)?;
+        let bytes = prepared.buffer(s.arg)?;
         std::fs::write(&s.path, bytes).map_err(|e| Error::io(&s.path, e))?;
     }
+    if let Some(path) = &o.stats {
+        let stats = crate::stats::RunStats::new(&*module, &prepared, &dispatch, o.engine, load, execute);
+        stats.write(path)?;
+    }
     Ok(())
+}
+
+pub fn wave(o: &crate::wave::WaveOptions<'_>) -> Result<()> {
+    let text = crate::wave::run(o)?;
+    match o.out {
+        Some(path) => std::fs::write(path, format!("{text}\n")).map_err(|e| Error::io(path, e)),
+        None => {
+            println!("{text}");
+            Ok(())
+        }
+    }
 }
 
 pub fn fuzz(isa: &str, seconds: u64, seed: Option<u64>, out: &Path) -> Result<()> {

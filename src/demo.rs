@@ -1,32 +1,30 @@
-//! `wavejit demo`: the bundled example kernels (tests/fixtures: 13 OpenCL C kernels compiled by
-//! LLVM 14 for six GCN chips, two legacy GCN targets and five TeraScale chips), each run under
-//! the interpreter and the JIT and checked against the host-native build of the same source,
-//! then the throughput figures of [`crate::bench`].
+//! `wavejit demo`: the bundled example kernels (tests/fixtures: OpenCL C kernels compiled by
+//! LLVM 14 for every ISA's targets), each run under the interpreter and the JIT and checked
+//! against the host-native build of the same source, then the throughput figures of
+//! [`crate::bench`].
 //!
-//! Kernels llc cannot compile for a chip (the manifest's `missing`) and TeraScale kernels the
-//! lifter cannot run yet ([`crate::fixtures::TERASCALE_NOT_YET_SUPPORTED`]) are listed as such,
-//! not run; every other failure fails the demo.
+//! Kernels a chip's compiler could not build (a target's `missing`) are listed as such, not
+//! run; every other failure fails the demo.
 
-use crate::fixtures::{self, Manifest};
+use crate::fixtures::{self, TargetList};
 use crate::{Error, Result};
+use serde_json::Value;
 
-/// Why a fixture run is listed as not yet supported (target, kernel), if it is.
-type Listed = fn(&str, &str) -> Option<&'static str>;
-
-/// Runs every kernel of every target of `m`; returns (runs passed, runs failed).
-fn run_all(isa: &str, m: &Manifest, listed: Listed, threads: usize) -> (usize, usize) {
+/// Runs every kernel on every target of `list`; returns (runs passed, runs failed).
+fn run_all(list: &TargetList, kernels: &[Value], threads: usize) -> (usize, usize) {
     println!(
-        "{isa}: {} kernels x {} targets, both engines, checked against host-native outputs",
-        m.kernels.len(),
-        m.targets.len()
+        "{}: {} kernels x {} targets, both engines, checked against host-native outputs",
+        list.isa,
+        kernels.len(),
+        list.targets.len()
     );
     println!(
         "{:<16} {:<14} {:>10} {:>10} {:>12}  result",
         "target", "kernel", "interp ms", "JIT ms", "lane-instr"
     );
     let (mut passed, mut failed) = (0, 0);
-    for t in &m.targets {
-        for k in &m.kernels {
+    for t in &list.targets {
+        for k in kernels {
             let target = fixtures::target_name(t);
             let kernel = k["kernel"].as_str().unwrap_or_default();
             let skip = |why: &str| {
@@ -37,10 +35,6 @@ fn run_all(isa: &str, m: &Manifest, listed: Listed, threads: usize) -> (usize, u
             };
             if fixtures::not_compiled(t, k) {
                 skip("not compiled: llc-14 rejects it for this chip (missing.tsv)");
-                continue;
-            }
-            if let Some(why) = listed(&target, kernel) {
-                skip(&format!("not yet supported: {why}"));
                 continue;
             }
             let c = fixtures::check(t, k, threads);
@@ -75,16 +69,9 @@ pub fn run() -> Result<()> {
         .map(|n| n.get())
         .unwrap_or(1);
     let (mut passed, mut failed) = (0, 0);
-    let none: Listed = |_, _| None;
-    for (isa, m, listed) in [
-        ("GCN", fixtures::manifest()?, none),
-        (
-            "TeraScale",
-            fixtures::terascale_manifest()?,
-            fixtures::not_yet_supported as Listed,
-        ),
-    ] {
-        let (p, f) = run_all(isa, &m, listed, threads);
+    let m = fixtures::manifest()?;
+    for list in &m.isas {
+        let (p, f) = run_all(list, &m.kernels, threads);
         passed += p;
         failed += f;
     }
@@ -94,7 +81,7 @@ pub fn run() -> Result<()> {
             waves: 64,
             iters: 200,
             reps: 3,
-            isa: crate::bench::BenchIsa::Both,
+            isa: "all".into(),
         })?
     );
     if failed > 0 {

@@ -1,7 +1,9 @@
-//! The bundled example kernels (tests/fixtures/gcn and tests/fixtures/terascale, each described
-//! by its manifest.json; both ISAs share the kernels and their expected outputs): runs them and
-//! checks every output against the host-native build of the same OpenCL C source.
-//! `wavejit demo` and the fixture integration tests use this.
+//! The bundled example kernels: OpenCL C sources compiled for every ISA's targets, with one
+//! ISA-neutral manifest (`tests/fixtures/manifest.json`: launches, arguments, expected outputs
+//! in `tests/fixtures/data/`) and one target list per ISA (`tests/fixtures/*/targets.json`: the
+//! directories of compiled kernels, and the kernels a chip's compiler could not build). Runs
+//! them and checks every output against the host-native build of the same source. `wavejit
+//! demo` and the fixture integration tests use this.
 
 use crate::spec::ArgSpec;
 use crate::{EngineKind, Error, Result};
@@ -14,42 +16,26 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The parsed manifest.
+/// The kernels and every ISA's targets.
 pub struct Manifest {
-    pub targets: Vec<Value>,
     pub kernels: Vec<Value>,
+    /// Target lists, one per `targets.json`, in directory order.
+    pub isas: Vec<TargetList>,
 }
 
-/// The GCN fixtures' manifest.
-pub fn manifest() -> Result<Manifest> {
-    manifest_at("tests/fixtures/gcn/manifest.json")
+/// One ISA's targets.
+pub struct TargetList {
+    /// The ISA's name as its `targets.json` gives it.
+    pub isa: String,
+    pub targets: Vec<Value>,
 }
 
-/// The TeraScale (r600-family) fixtures' manifest.
-pub fn terascale_manifest() -> Result<Manifest> {
-    manifest_at("tests/fixtures/terascale/manifest.json")
-}
-
-/// Whether target `t` lists kernel `k` as missing: llc could not compile it for that chip, so
-/// there is no object to run (the reason is in the directory's missing.tsv).
+/// Whether target `t` lists kernel `k` as missing: the compiler could not build it for that
+/// chip, so there is no binary to run (the reason is in the directory's missing.tsv).
 pub fn not_compiled(t: &Value, k: &Value) -> bool {
     t["missing"]
         .as_array()
         .is_some_and(|m| m.iter().any(|n| *n == k["kernel"]))
-}
-
-/// TeraScale fixture runs the lifter cannot do yet: (target, kernel, reason), `*` matching
-/// every target. `wavejit demo` lists them as not yet supported; tests/fixtures_terascale.rs
-/// requires each of them to still fail with the lifter's "unsupported" error (so a kernel that
-/// starts to run must leave this list) and every other run to pass.
-pub const TERASCALE_NOT_YET_SUPPORTED: &[(&str, &str, &str)] = &[];
-
-/// The reason [`TERASCALE_NOT_YET_SUPPORTED`] gives for `kernel` on `target`, if listed.
-pub fn not_yet_supported(target: &str, kernel: &str) -> Option<&'static str> {
-    TERASCALE_NOT_YET_SUPPORTED
-        .iter()
-        .find(|(t, k, _)| (*t == target || *t == "*") && *k == kernel)
-        .map(|(_, _, why)| *why)
 }
 
 /// A target's name: its fixture directory's name (`gfx900`, `cayman`, ...).
@@ -60,16 +46,34 @@ pub fn target_name(t: &Value) -> String {
         .unwrap_or_default()
 }
 
-/// The manifest at `rel` (relative to the repository root).
-pub fn manifest_at(rel: &str) -> Result<Manifest> {
-    let path = root().join(rel);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
-    let m: Value = serde_json::from_str(&text)
-        .map_err(|e| Error::Other(format!("{}: {e}", path.display())))?;
-    let list = |k: &str| m[k].as_array().cloned().unwrap_or_default();
+fn read_json(path: &Path) -> Result<Value> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    serde_json::from_str(&text).map_err(|e| Error::Other(format!("{}: {e}", path.display())))
+}
+
+/// The manifest and every `tests/fixtures/*/targets.json`.
+pub fn manifest() -> Result<Manifest> {
+    let dir = root().join("tests/fixtures");
+    let m = read_json(&dir.join("manifest.json"))?;
+    let mut lists: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| Error::io(&dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path().join("targets.json")))
+        .filter(|p| p.is_file())
+        .collect();
+    lists.sort();
+    let isas = lists
+        .iter()
+        .map(|p| {
+            let t = read_json(p)?;
+            Ok(TargetList {
+                isa: t["isa"].as_str().unwrap_or_default().to_string(),
+                targets: t["targets"].as_array().cloned().unwrap_or_default(),
+            })
+        })
+        .collect::<Result<_>>()?;
     Ok(Manifest {
-        targets: list("targets"),
-        kernels: list("kernels"),
+        kernels: m["kernels"].as_array().cloned().unwrap_or_default(),
+        isas,
     })
 }
 
@@ -155,7 +159,7 @@ pub fn run_kernel(
     let file = dir.join(format!("{name}.{ext}"));
     let err = |e: Error| format!("{name} ({}): {e}", engine.name());
     let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let loaded = crate::object::load(&bytes, None).map_err(err)?;
+    let module = crate::registry::load_bytes(&bytes, None).map_err(err)?;
     let args: Vec<ArgSpec> = k["args"]
         .as_array()
         .map(|a| {
@@ -176,7 +180,7 @@ pub fn run_kernel(
         fuel: 1 << 28,
         timeout: Duration::from_secs(120),
     };
-    let launcher = loaded.prepare(&req).map_err(err)?;
+    let launcher = crate::launch::prepare(&*module, &req).map_err(err)?;
     let t = Instant::now();
     let stats = launcher.dispatch().map_err(err)?;
     let seconds = t.elapsed().as_secs_f64();
@@ -199,7 +203,7 @@ pub fn run_kernel(
     Ok(KernelRun {
         buffers,
         seconds,
-        lane_insts: stats.guest_insts * 64,
+        lane_insts: stats.lane_insts,
     })
 }
 

@@ -1,14 +1,19 @@
-//! What every ISA's launcher shares: the launch request, the placing of `--arg` buffers in
-//! guest memory, reading them back, and the prepared-kernel interface the commands use.
+//! The one launcher: from a loaded module and a run request to a prepared kernel that can be
+//! dispatched any number of times, for every ISA.
 //!
-//! Invariants: every buffer argument is its own guest buffer (so every access outside it is a
-//! checked fault), allocated in argument order with [`BUFFER_ALIGN`]; value arguments allocate
-//! nothing. The ISA facades ([`crate::gcn`], [`crate::terascale`]) turn a [`PlacedArg`] into
-//! their ABI's argument value (a 64-bit address, or a 32-bit offset from a pool base).
+//! Order of work, the same for every ISA: check the grid (the target's wave size), place the
+//! `--arg` buffers in a fresh guest memory (each its own buffer, in argument order, aligned to
+//! [`BUFFER_ALIGN`], so an access outside any of them is a checked fault), let the ISA place its
+//! ABI's data, lift and say how waves start ([`Module::launch`]), prepare the function on the
+//! engine, then dispatch. The time of each step is kept for `run --stats`.
 
+use crate::frontend::{LaunchPlan, Module};
 use crate::spec::{ArgSpec, ValueKind};
-use crate::{Error, Result};
-use wavejit_runtime::{DispatchStats, GuestMemory, MemError};
+use crate::{EngineKind, Error, Result};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use wavejit_isa::ArgValue;
+use wavejit_runtime::{DispatchStats, Grid, GuestMemory, MemError, Program};
 
 /// Alignment of every buffer argument (the alignment GPU drivers give allocations).
 pub const BUFFER_ALIGN: u64 = 256;
@@ -18,11 +23,11 @@ pub struct RunRequest<'a> {
     pub kernel: &'a str,
     pub global: [u32; 3],
     pub local: [u32; 3],
-    pub engine: crate::EngineKind,
+    pub engine: EngineKind,
     pub threads: usize,
     pub args: &'a [ArgSpec],
     pub fuel: u64,
-    pub timeout: std::time::Duration,
+    pub timeout: Duration,
 }
 
 /// One argument after placing: a buffer in guest memory, or a value.
@@ -30,6 +35,23 @@ pub struct RunRequest<'a> {
 pub enum PlacedArg {
     Buffer { addr: u64, size: u64 },
     Value { kind: ValueKind, bits: u64 },
+}
+
+impl PlacedArg {
+    /// The argument's value: a buffer's 64-bit guest address, or the value of its kind.
+    pub fn value(self) -> ArgValue {
+        match self {
+            PlacedArg::Buffer { addr, .. } => ArgValue::Pointer(addr),
+            PlacedArg::Value { kind, bits } => match kind {
+                ValueKind::U32 => ArgValue::U32(bits as u32),
+                ValueKind::I32 => ArgValue::I32(bits as u32 as i32),
+                ValueKind::U64 => ArgValue::U64(bits),
+                ValueKind::I64 => ArgValue::I64(bits as i64),
+                ValueKind::F32 => ArgValue::F32(f32::from_bits(bits as u32)),
+                ValueKind::F64 => ArgValue::F64(f64::from_bits(bits)),
+            },
+        }
+    }
 }
 
 /// Allocates one guest buffer per buffer argument (file contents, zeros or given bytes).
@@ -59,44 +81,107 @@ pub fn place_args(mem: &mut GuestMemory, specs: &[ArgSpec]) -> Result<Vec<Placed
         .collect()
 }
 
-/// The bytes of buffer argument `i` (an error for a value argument).
-pub fn read_buffer(mem: &GuestMemory, args: &[PlacedArg], i: usize) -> Result<Vec<u8>> {
-    let Some(&PlacedArg::Buffer { addr, size }) = args.get(i) else {
-        return Err(Error::Usage(format!("argument {i} is not a buffer")));
-    };
-    let mut out = vec![0u8; size as usize];
-    mem.read_bytes(addr, &mut out).map_err(mem_err)?;
-    Ok(out)
-}
-
 pub(crate) fn mem_err(e: MemError) -> Error {
     Error::Other(e.to_string())
 }
 
-/// A kernel made ready to dispatch (buffers in guest memory, code lifted and prepared by an
-/// engine), whatever its ISA. It may be dispatched any number of times (benchmarks do).
-pub trait Prepared {
-    /// Runs the kernel once over the whole grid.
-    fn dispatch(&self) -> Result<DispatchStats>;
-    /// The bytes of buffer argument `i`.
-    fn buffer(&self, i: usize) -> Result<Vec<u8>>;
+/// Seconds spent in each step of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timings {
+    /// Placing the arguments and the ABI's data.
+    pub load: f64,
+    /// Decoding and lifting the kernel.
+    pub lift: f64,
+    /// Preparing the function on the engine.
+    pub compile: f64,
 }
 
-/// The outcome of one run: the prepared kernel (memory and buffers) and what the dispatch did.
-pub struct RunOutcome {
-    pub launcher: Box<dyn Prepared>,
-    pub stats: DispatchStats,
+/// A kernel made ready to dispatch: buffers in guest memory, code lifted and prepared by an
+/// engine. It may be dispatched any number of times (benchmarks do); every dispatch starts
+/// with the plan's zeroed ranges zeroed again.
+pub struct Prepared {
+    pub kernel: String,
+    pub mem: GuestMemory,
+    /// Every argument as placed in guest memory.
+    pub args: Vec<PlacedArg>,
+    pub grid: Grid,
+    pub plan: LaunchPlan,
+    pub program: Arc<dyn Program>,
+    pub timings: Timings,
+    threads: usize,
+    fuel: u64,
+    timeout: Duration,
 }
 
-impl RunOutcome {
-    /// Dispatches `launcher` once.
-    pub fn run(launcher: Box<dyn Prepared>) -> Result<RunOutcome> {
-        let stats = launcher.dispatch()?;
-        Ok(RunOutcome { launcher, stats })
+/// Places the arguments, lets the module plan the launch and prepares the kernel on
+/// `req.engine`.
+pub fn prepare(module: &dyn Module, req: &RunRequest<'_>) -> Result<Prepared> {
+    let wave_size = module.target().wave_size;
+    let grid = Grid::new(req.global, req.local, wave_size)
+        .map_err(|e| Error::Usage(format!("kernel {}: invalid launch: {e}", req.kernel)))?;
+    let t = Instant::now();
+    let mut mem = GuestMemory::new().map_err(mem_err)?;
+    let args = place_args(&mut mem, req.args)?;
+    let load = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let plan = module.launch(req.kernel, &grid, &args, &mut mem)?;
+    let lift = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let program = req.engine.engine()?.prepare(plan.lifted.func.clone())?;
+    let compile = t.elapsed().as_secs_f64();
+    Ok(Prepared {
+        kernel: req.kernel.to_string(),
+        mem,
+        args,
+        grid,
+        plan,
+        program,
+        timings: Timings {
+            load,
+            lift,
+            compile,
+        },
+        threads: req.threads.max(1),
+        fuel: req.fuel,
+        timeout: req.timeout,
+    })
+}
+
+impl Prepared {
+    /// Host threads a dispatch uses.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
-    /// The bytes of buffer argument `i` after the run.
+    /// Runs the kernel once over the whole grid.
+    pub fn dispatch(&self) -> Result<DispatchStats> {
+        for &(addr, len) in &self.plan.zero_before_dispatch {
+            self.mem
+                .write_bytes(addr, &vec![0; len as usize])
+                .map_err(mem_err)?;
+        }
+        let launch = wavejit_runtime::Launch {
+            kernel: self.kernel.clone(),
+            func: self.plan.lifted.func.clone(),
+            program: self.program.clone(),
+            grid: self.grid,
+            lds_bytes: self.plan.lds_bytes,
+            private_lane_bytes: self.plan.private_lane_bytes,
+            threads: self.threads,
+            fuel: self.fuel,
+            time_limit: self.timeout,
+            init: &*self.plan.init,
+        };
+        Ok(wavejit_runtime::dispatch(&launch, &self.mem)?)
+    }
+
+    /// The bytes of buffer argument `i` (an error for a value argument).
     pub fn buffer(&self, i: usize) -> Result<Vec<u8>> {
-        self.launcher.buffer(i)
+        let Some(&PlacedArg::Buffer { addr, size }) = self.args.get(i) else {
+            return Err(Error::Usage(format!("argument {i} is not a buffer")));
+        };
+        let mut out = vec![0u8; size as usize];
+        self.mem.read_bytes(addr, &mut out).map_err(mem_err)?;
+        Ok(out)
     }
 }

@@ -1,20 +1,23 @@
 //! wavejit: runs real GPU machine code on the CPU, JIT-compiled to host SIMD.
 //!
-//! This crate is the facade the command line and the integration tests use: it loads a code
-//! object, lifts a kernel with its ISA frontend, and runs it on an engine through the runtime.
+//! This crate is the facade the command line and the integration tests use: it loads a file
+//! with the frontend of its ISA ([`registry`]), lifts a kernel, and runs it on an engine through
+//! the runtime ([`launch`], [`wave`]). Every ISA plugs in through [`frontend`]'s traits.
 
-pub mod asm_kernel;
+pub mod asm_file;
 pub mod bench;
 pub mod cli;
 pub mod demo;
 pub mod fixtures;
+pub mod frontend;
 pub mod fuzz;
-pub mod gcn;
+pub mod isa;
 pub mod launch;
 pub mod native;
-pub mod object;
+pub mod registry;
 pub mod spec;
-pub mod terascale;
+pub mod stats;
+pub mod wave;
 
 use std::sync::Arc;
 use wavejit_runtime::Engine;
@@ -54,16 +57,21 @@ pub enum Error {
         path: String,
         source: std::io::Error,
     },
+    /// A file or kernel the loader refused.
     #[error("{0}")]
-    Load(#[from] wavejit_gcn::loader::LoadError),
-    #[error("{0}")]
-    TsLoad(#[from] wavejit_terascale::loader::LoadError),
+    Load(String),
     #[error("{0}")]
     Exec(#[from] wavejit_runtime::ExecError),
     #[error("{0}")]
     Usage(String),
     #[error("{0}")]
     Other(String),
+}
+
+impl From<wavejit_isa::KernelNotFound> for Error {
+    fn from(e: wavejit_isa::KernelNotFound) -> Error {
+        Error::Load(e.to_string())
+    }
 }
 
 impl Error {

@@ -17,8 +17,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a kernel of a GCN code object, an r600 object or a `.s` file of either ISA (see README
-    /// "Assembly files").
+    /// Run a kernel of any ISA's binary or text file (see README "Command line").
     Run(wavejit::cli::RunOptions),
     /// Disassembly in the ISA's conventional syntax.
     Disasm {
@@ -31,6 +30,30 @@ enum Command {
         #[arg(long)]
         ir: bool,
     },
+    /// One wave of a kernel from a state given as JSON; writes the final state (see README
+    /// "wavejit wave").
+    Wave {
+        file: PathBuf,
+        /// The initial state (JSON).
+        #[arg(long)]
+        state: PathBuf,
+        /// Where the final state goes (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long)]
+        target: Option<String>,
+        /// The kernel (default: the file's first).
+        #[arg(long)]
+        kernel: Option<String>,
+        #[arg(long, value_enum, default_value = "jit")]
+        engine: wavejit::EngineKind,
+        /// Guest instructions the wave may execute.
+        #[arg(long, default_value_t = 1 << 24)]
+        fuel: u64,
+        /// Write one JSON line per executed guest instruction to PATH.
+        #[arg(long)]
+        trace: Option<PathBuf>,
+    },
     /// Kernels, target, resources, argument layout.
     Info {
         file: PathBuf,
@@ -39,7 +62,7 @@ enum Command {
     },
     /// Differential campaign (interpreter vs JIT) on random programs; reproducers on failure.
     Fuzz {
-        /// gcn, gfx6..gfx9, terascale, evergreen, cayman or an r600 chip name.
+        /// An ISA or a generation of one (`wavejit fuzz --isa help` lists them).
         #[arg(long)]
         isa: String,
         #[arg(long, default_value_t = 60)]
@@ -52,7 +75,7 @@ enum Command {
     },
     /// Throughput figures: JIT vs interpreter vs a native Rust reference, and compile time.
     Bench {
-        /// Waves in the grid (64 work-items each).
+        /// Work-groups in the grid (of the kernel's 64 work-items each).
         #[arg(long, default_value_t = 64)]
         waves: u32,
         /// Loop trips of the kernel per work-item.
@@ -61,9 +84,9 @@ enum Command {
         /// Repetitions per implementation (medians are reported).
         #[arg(long, default_value_t = 7)]
         reps: u32,
-        /// Which build of the kernel: gcn (gfx900), terascale (cayman) or both.
-        #[arg(long, value_enum, default_value = "gcn")]
-        isa: wavejit::bench::BenchIsa,
+        /// Which build of the kernel: an ISA's name, or `all`.
+        #[arg(long, default_value = "all")]
+        isa: String,
     },
     /// Bundled example kernels, both engines, checked, with figures.
     Demo,
@@ -102,6 +125,25 @@ fn main() -> ExitCode {
             ir,
         } => wavejit::cli::disasm(&file, kernel.as_deref(), target.as_deref(), ir),
         Command::Info { file, target } => wavejit::cli::info(&file, target.as_deref()),
+        Command::Wave {
+            file,
+            state,
+            out,
+            target,
+            kernel,
+            engine,
+            fuel,
+            trace,
+        } => wavejit::cli::wave(&wavejit::wave::WaveOptions {
+            file: &file,
+            state: &state,
+            out: out.as_deref(),
+            target: target.as_deref(),
+            kernel: kernel.as_deref(),
+            engine,
+            fuel,
+            trace: trace.as_deref(),
+        }),
         Command::Fuzz {
             isa,
             seconds,

@@ -3,8 +3,8 @@
 //! host's AVX2 and FMA when the CPU has them (the equivalent of `-C target-cpu=native` for
 //! this function). Benchmarks compare the emulator's throughput against it.
 
-/// Work-items per wave of the reference (the kernel's `reqd_work_group_size`).
-const WAVE: usize = 64;
+/// Work-items per work-group of the reference (the kernel's `reqd_work_group_size`).
+const WAVE: usize = crate::bench::GROUP_ITEMS as usize;
 
 /// Runs the kernel for `input.len()` work-items (a multiple of 64), writing `out`.
 pub fn alu_heavy(out: &mut [f32], input: &[f32], iters: u32, active: u32) {

@@ -126,16 +126,16 @@ fn run_saves_the_expected_outputs() {
         "--local",
         "64",
         "--arg",
-        "buf:tests/fixtures/gcn/data/branches/out.bin",
+        "buf:tests/fixtures/data/branches/out.bin",
         "--arg",
-        "buf:tests/fixtures/gcn/data/branches/in.bin",
+        "buf:tests/fixtures/data/branches/in.bin",
         "--arg",
         "u32:200",
         "--save",
         &save,
     ]);
     let expected =
-        std::fs::read(root().join("tests/fixtures/gcn/data/branches/out.expected.bin")).unwrap();
+        std::fs::read(root().join("tests/fixtures/data/branches/out.expected.bin")).unwrap();
     assert_eq!(std::fs::read(&out).unwrap(), expected);
     let _ = std::fs::remove_file(out);
 }
@@ -145,7 +145,7 @@ fn run_saves_the_expected_outputs() {
 /// output is the expected one (so all runs give the same bytes).
 #[test]
 fn the_thread_count_does_not_change_the_result() {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/gcn/manifest.json")).unwrap();
+    let text = std::fs::read_to_string(root().join("tests/fixtures/manifest.json")).unwrap();
     let m: serde_json::Value = serde_json::from_str(&text).unwrap();
     for k in ["grid2d", "lds_reduce"] {
         let entry = m["kernels"]

@@ -14,7 +14,7 @@ const BRANCHES_ARGS: [&str; 6] = [
     "--arg",
     "zero:1024",
     "--arg",
-    "buf:tests/fixtures/gcn/data/branches/in.bin",
+    "buf:tests/fixtures/data/branches/in.bin",
     "--arg",
     "u32:200",
 ];

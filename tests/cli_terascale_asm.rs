@@ -1,4 +1,4 @@
-//! `.s` files for r600 chips (src/asm_kernel/terascale.rs): llc's own listings assemble to the
+//! `.s` files for r600 chips (src/isa/terascale/asm.rs): llc's own listings assemble to the
 //! bytes llc put in the objects; the example programs in tests/programs/r600_*.s run on both
 //! engines with outputs computed here from the programs' documented formulas; GDS is shared by
 //! all work-groups and zeroed before each dispatch; faults and malformed input are one-line
@@ -9,25 +9,24 @@ mod cli_util;
 use cli_util::{assert_mentions, fails, root, succeeds, temp_path};
 use std::path::Path;
 use std::time::Duration;
-use wavejit::asm_kernel::{self, AsmFile};
 use wavejit::launch::RunRequest;
 use wavejit::spec::ArgSpec;
 use wavejit::EngineKind;
+use wavejit_terascale::Chip;
 
 const LANES: &str = "tests/programs/r600_lanes.s";
 const GDS: &str = "tests/programs/r600_gds_tickets.s";
 const OOB: &str = "tests/programs/r600_oob_store.s";
 
 fn ts_kernels(path: &Path, chip: &str) -> Vec<(String, Vec<u8>)> {
-    match asm_kernel::load(path, Some(chip)) {
-        Ok(AsmFile::TeraScale(f)) => f
-            .loaded
-            .object
+    let text = std::fs::read_to_string(path).unwrap();
+    let chip = Chip::from_name(chip).unwrap();
+    match wavejit::isa::terascale::asm::parse(path, &text, chip) {
+        Ok(object) => object
             .kernels
             .into_iter()
             .map(|k| (k.name, k.code))
             .collect(),
-        Ok(AsmFile::Gcn(_)) => panic!("{}: read as GCN for {chip}", path.display()),
         Err(e) => panic!("{}: {e}", path.display()),
     }
 }
@@ -45,9 +44,8 @@ fn llc_listings_assemble_to_the_bytes_of_llcs_objects() {
             .collect();
         objects.sort();
         for object in objects {
-            let loaded = wavejit::terascale::load(&std::fs::read(&object).unwrap(), None).unwrap();
+            let loaded = wavejit_terascale::loader::load(&std::fs::read(&object).unwrap()).unwrap();
             let want: Vec<(String, Vec<u8>)> = loaded
-                .object
                 .kernels
                 .into_iter()
                 .map(|k| (k.name, k.code))
@@ -261,7 +259,7 @@ fn gds_tickets_are_shared_by_all_groups_on_both_engines() {
 #[test]
 fn gds_is_zeroed_before_every_dispatch() {
     const N: u32 = 320;
-    let file = asm_kernel::load(&root().join(GDS), Some("cayman")).unwrap();
+    let file = wavejit::registry::load(&root().join(GDS), Some("cayman")).unwrap();
     let args = [ArgSpec::Zero(4 * u64::from(N))];
     for engine in [EngineKind::Interp, EngineKind::Jit] {
         let req = RunRequest {
@@ -274,7 +272,7 @@ fn gds_is_zeroed_before_every_dispatch() {
             fuel: 1 << 20,
             timeout: Duration::from_secs(60),
         };
-        let launcher = file.prepare(&req).unwrap();
+        let launcher = wavejit::launch::prepare(&*file, &req).unwrap();
         for run in 0..2 {
             launcher.dispatch().unwrap();
             let got = u32s(&launcher.buffer(0).unwrap());

@@ -1,48 +1,38 @@
-//! The GCN differential campaign (interpreter vs JIT) and its minimiser/reproducer machinery.
+//! The GCN differential campaign (interpreter vs JIT) through the one fuzz driver, its
+//! lifting policy and its minimiser/reproducer machinery. Campaigns count programs.
 
 mod fuzz_common;
-use fuzz_common::FlipLane0;
-use std::path::PathBuf;
+use fuzz_common::{jit, programs, scratch, FlipLane0, Reproducer};
 use std::sync::Arc;
-use std::time::Duration;
-use wavejit::fuzz::campaign;
-use wavejit::fuzz::gcn::{run_campaign, CampaignOptions};
-use wavejit::fuzz::Budget;
+use wavejit::fuzz::{Campaign, Driver, FuzzIsa, LiftError, LiftErrorKind};
+use wavejit::isa::gcn::fuzz::{Case, GcnFuzz};
 use wavejit_gcn::random::GenConfig;
 use wavejit_gcn::Gen;
+use wavejit_ir::{Function, StateLayout};
 use wavejit_runtime::interp::Interpreter;
+use wavejit_runtime::solo::Solo;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wavejit-fuzz-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+fn all_gens() -> GcnFuzz {
+    GcnFuzz {
+        gens: Gen::ALL.to_vec(),
+        config: GenConfig::default(),
+    }
 }
 
-/// A fixed-seed, time-boxed campaign over gfx6-gfx9 finds no disagreement.
+/// A fixed number of programs over gfx6-gfx9 run, are counted, and agree.
 #[test]
-fn time_boxed_campaign_finds_no_mismatch() {
-    let out = scratch("smoke");
-    let opts = CampaignOptions {
-        gens: Gen::ALL.to_vec(),
-        budget: Budget {
-            duration: Duration::from_secs(12),
-            max_programs: None,
-            seed: 0x5eed_0001,
-            out: out.clone(),
-            progress: false,
-        },
-        gen_config: GenConfig::default(),
-    };
-    let jit = wavejit_jit::Jit::new().expect("the JIT starts");
-    let report =
-        run_campaign(&opts, Arc::new(Interpreter), Arc::new(jit)).unwrap_or_else(|e| panic!("{e}"));
+fn campaign_counts_its_programs_and_finds_no_mismatch() {
+    let out = scratch("gcn-smoke");
+    let report = Driver::new(all_gens())
+        .run(
+            &programs(0x5eed_0001, 400, &out),
+            Arc::new(Interpreter),
+            jit(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{report}");
     assert_eq!(report.mismatches, 0);
-    assert!(
-        report.programs >= 40,
-        "only {} programs ran: {report}",
-        report.programs
-    );
+    assert_eq!(report.programs + report.skipped, 400, "{report}");
     for g in Gen::ALL {
         assert!(
             report.per_gen.get(g.name()).copied().unwrap_or(0) > 0,
@@ -57,9 +47,27 @@ fn time_boxed_campaign_finds_no_mismatch() {
 }
 
 #[test]
-fn unknown_isa_is_an_error() {
-    let e = campaign("mips", 1, Some(1), &scratch("isa"), false).unwrap_err();
+fn unknown_isa_is_an_error_listing_every_fuzz_name() {
+    let e = wavejit::fuzz::campaign("mips", 1, Some(1), &scratch("isa"), false).unwrap_err();
     assert!(e.contains("unknown ISA 'mips'"), "{e}");
+    for f in wavejit::registry::FRONTENDS {
+        for name in f.fuzz_names() {
+            assert!(e.contains(name), "{name} missing: {e}");
+        }
+    }
+}
+
+/// Every name a frontend lists for `fuzz --isa` names one of its campaigns, and only its.
+#[test]
+fn every_fuzz_name_names_a_campaign() {
+    let frontends = wavejit::registry::FRONTENDS;
+    for f in frontends {
+        for name in f.fuzz_names() {
+            let owners = frontends.iter().filter(|g| g.fuzz(name).is_some()).count();
+            assert_eq!(owners, 1, "{name} of {}", f.name());
+            assert!(f.fuzz(name).is_some(), "{name}");
+        }
+    }
 }
 
 /// The planted bug: bit 0 of v3 lane 0 flips after every block that writes v3.
@@ -70,32 +78,22 @@ const FLIP_V3: FlipLane0 = FlipLane0 {
 
 #[test]
 fn planted_bug_is_minimised_into_a_reproducer() {
-    let out = scratch("planted");
-    let opts = CampaignOptions {
+    let out = scratch("gcn-planted");
+    let isa = GcnFuzz {
         gens: vec![Gen::Gfx9],
-        budget: Budget {
-            duration: Duration::from_secs(60),
-            max_programs: Some(20),
-            seed: 42,
-            out: out.clone(),
-            progress: false,
-        },
-        gen_config: GenConfig::default(),
+        config: GenConfig::default(),
     };
-    let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FLIP_V3))
+    let err = Driver::new(isa)
+        .run(
+            &programs(42, 20, &out),
+            Arc::new(Interpreter),
+            Arc::new(FLIP_V3),
+        )
         .expect_err("the planted bug is found");
     assert!(err.contains("engines disagree"), "{err}");
-    let dir = std::fs::read_dir(&out)
-        .expect("reproducer directory")
-        .next()
-        .expect("one entry")
-        .expect("entry")
-        .path();
-    let read =
-        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let r = Reproducer::only_one_in(&out);
+    let small = r.check_common("gfx9");
     let count = |s: &str| s.lines().filter(|l| l.starts_with("  ")).count();
-    let (small, original) = (read("program.s"), read("original.s"));
-    assert!(count(&small) < count(&original), "not minimised:\n{small}");
     assert!(
         count(&small) <= 3,
         "minimised program is still long:\n{small}"
@@ -107,13 +105,127 @@ fn planted_bug_is_minimised_into_a_reproducer() {
     // The text reassembles.
     wavejit_gcn::assemble(Gen::Gfx9, &small).unwrap_or_else(|e| panic!("{e}\n{small}"));
     assert!(
-        read("diff.txt").contains("v3 lane 0: "),
+        r.read("diff.txt").contains("v3 lane 0: "),
         "{}",
-        read("diff.txt")
+        r.read("diff.txt")
     );
-    let state: serde_json::Value =
-        serde_json::from_str(&read("initial_state.json")).expect("JSON state");
-    assert_eq!(state["gen"], "gfx9");
-    assert_eq!(read("summary.txt").lines().count(), 1);
+    assert_eq!(r.state()["gen"], "gfx9");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// GCN with a planted lifter refusal: the first instruction whose text starts with `prefix`
+/// is refused with `kind`.
+struct Refuse {
+    inner: GcnFuzz,
+    prefix: &'static str,
+    kind: LiftErrorKind,
+}
+
+impl FuzzIsa for Refuse {
+    type Target = Gen;
+    type Case = Case;
+    fn targets(&self) -> Vec<Gen> {
+        self.inner.targets()
+    }
+    fn target_name(&self, t: Gen) -> &'static str {
+        self.inner.target_name(t)
+    }
+    fn generate(&self, t: Gen, seed: u64) -> Result<Case, String> {
+        self.inner.generate(t, seed)
+    }
+    fn lift(&self, case: &Case) -> Result<Function, LiftError> {
+        if let Some(p) = case.program() {
+            for (it, &off) in p.items.iter().zip(&p.offsets) {
+                let text = wavejit_gcn::print(&it.inst);
+                if text.starts_with(self.prefix) {
+                    return Err(LiftError::new(self.kind, off as u64, text, "planted"));
+                }
+            }
+        }
+        self.inner.lift(case)
+    }
+    fn without_instruction_at(&self, case: &Case, pc: u64) -> Option<Case> {
+        self.inner.without_instruction_at(case, pc)
+    }
+    fn reductions(&self, case: &Case) -> Vec<Case> {
+        self.inner.reductions(case)
+    }
+    fn solo(&self, case: &Case, layout: &StateLayout) -> Result<Solo, String> {
+        self.inner.solo(case, layout)
+    }
+    fn listing(&self, case: &Case) -> String {
+        self.inner.listing(case)
+    }
+    fn state_json(&self, case: &Case) -> serde_json::Value {
+        self.inner.state_json(case)
+    }
+    fn instructions(&self, case: &Case) -> usize {
+        self.inner.instructions(case)
+    }
+    fn fuel(&self) -> u64 {
+        self.inner.fuel()
+    }
+}
+
+/// An unsupported instruction is dropped and counted by mnemonic; the program still runs
+/// (or is skipped after too many drops) and is counted.
+#[test]
+fn unsupported_instructions_are_dropped_and_counted() {
+    let out = scratch("gcn-unsupported");
+    let isa = Refuse {
+        inner: all_gens(),
+        prefix: "v_add",
+        kind: LiftErrorKind::Unsupported,
+    };
+    let report = Driver::new(isa)
+        .run(
+            &programs(0x5eed_0002, 12, &out),
+            Arc::new(Interpreter),
+            Arc::new(Interpreter),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{report}");
+    assert_eq!(report.programs + report.skipped, 12, "{report}");
+    assert!(report.programs > 0, "{report}");
+    let dropped: u64 = report.unsupported.values().sum();
+    assert!(dropped > 0, "{report}");
+    assert!(
+        report.unsupported.keys().all(|m| m.starts_with("v_add")),
+        "{report}"
+    );
+    assert!(!out.exists(), "no reproducer for a dropped instruction");
+}
+
+/// An invalid refusal is a lifter failure: minimised while the refusal persists, with a
+/// reproducer but no diff.
+#[test]
+fn invalid_refusal_is_a_minimised_lift_failure() {
+    let out = scratch("gcn-invalid");
+    let isa = Refuse {
+        inner: GcnFuzz {
+            gens: vec![Gen::Gfx8],
+            config: GenConfig::default(),
+        },
+        prefix: "v_add",
+        kind: LiftErrorKind::Invalid,
+    };
+    let err = Driver::new(isa)
+        .run(
+            &programs(5, 20, &out),
+            Arc::new(Interpreter),
+            Arc::new(Interpreter),
+        )
+        .expect_err("the refusal is a failure");
+    assert!(
+        err.contains("lifter failure") && err.contains("planted"),
+        "{err}"
+    );
+    let r = Reproducer::only_one_in(&out);
+    let small = r.check_common("gfx8");
+    let lines: Vec<&str> = small.lines().filter(|l| l.starts_with("  ")).collect();
+    assert_eq!(lines.len(), 1, "{small}");
+    assert!(lines[0].trim_start().starts_with("v_add"), "{small}");
+    assert!(r.read("summary.txt").contains("invalid: planted"));
+    assert!(!r.has("diff.txt"));
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -1,63 +1,53 @@
 //! The TeraScale differential campaign (interpreter vs JIT on random VLIW programs of both chip
-//! classes, with the pool buffer and the LDS compared) and its minimiser/reproducer machinery.
+//! classes, with the pool, the GDS window, the LDS and private memory compared) through the one
+//! fuzz driver, and its minimiser/reproducer machinery. Campaigns count programs.
 
 mod fuzz_common;
-use fuzz_common::FlipLane0;
-use std::path::PathBuf;
+use fuzz_common::{jit, programs, scratch, FlipLane0, Reproducer};
 use std::sync::Arc;
-use std::time::Duration;
-use wavejit::fuzz::terascale::{run_campaign, CampaignOptions};
-use wavejit::fuzz::Budget;
-use wavejit_ir::{Block, Function, InstKind, MemSpace};
+use wavejit::fuzz::{Campaign, Driver, FuzzIsa, LiftError};
+use wavejit::isa::terascale::fuzz::{Case, TsFuzz};
+use wavejit_ir::{Block, Function, InstKind, MemSpace, StateLayout};
 use wavejit_runtime::interp::Interpreter;
+use wavejit_runtime::solo::Solo;
 use wavejit_runtime::{BlockExit, Engine, ExecError, Fault, Program, WaveCtx};
 use wavejit_terascale::lift::TsLayout;
 use wavejit_terascale::random::GenOptions;
-use wavejit_terascale::ChipClass;
+use wavejit_terascale::{Chip, ChipClass};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wavejit-tsfuzz-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+fn chips(chips: &[Chip], options: GenOptions) -> TsFuzz {
+    TsFuzz {
+        chips: chips.to_vec(),
+        options,
+    }
 }
 
-/// A fixed-seed, time-boxed campaign over both classes finds no disagreement, no lifter
-/// failure, no fault and no endless loop on the generator's valid programs.
+/// A fixed number of programs of both classes run, are counted, and agree: no lifter failure,
+/// no fault and no endless loop on the generator's valid programs.
 #[test]
-fn time_boxed_campaign_finds_no_mismatch() {
-    let out = scratch("smoke");
-    let opts = CampaignOptions {
-        classes: ChipClass::ALL.to_vec(),
-        budget: Budget {
-            duration: Duration::from_secs(8),
-            max_programs: None,
-            seed: 0x7e4a_0000,
-            out: out.clone(),
-            progress: false,
-        },
-        gen: GenOptions::default(),
-    };
-    let jit = wavejit_jit::Jit::new().expect("the JIT starts");
-    let report =
-        run_campaign(&opts, Arc::new(Interpreter), Arc::new(jit)).unwrap_or_else(|e| panic!("{e}"));
+fn campaign_counts_its_programs_and_finds_no_mismatch() {
+    let out = scratch("ts-smoke");
+    let n = PROGRAMS;
+    let report = Driver::new(chips(&[Chip::Cypress, Chip::Cayman], GenOptions::default()))
+        .run(
+            &programs(0x7e4a_0000, n, &out),
+            Arc::new(Interpreter),
+            jit(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{report}");
     assert_eq!(report.mismatches, 0);
+    // Every program lifts (the generator emits only what the lifter takes).
+    assert_eq!((report.programs, report.skipped), (n, 0), "{report}");
+    assert!(report.unsupported.is_empty(), "{report}");
     // Generated programs terminate, keep the stack balanced and access memory in bounds.
     assert_eq!(
         (report.faulted, report.out_of_fuel),
         (0, 0),
         "a generated program faulted or did not finish: {report}"
     );
-    assert!(
-        report.programs >= 20,
-        "only {} programs ran: {report}",
-        report.programs
-    );
-    for class in ["evergreen", "cayman"] {
-        assert!(
-            report.per_gen.get(class).copied().unwrap_or(0) > 0,
-            "no {class} program: {report}"
-        );
+    for chip in ["cypress", "cayman"] {
+        assert_eq!(report.per_gen.get(chip).copied(), Some(n / 2), "{report}");
     }
     assert!(
         report.executed > report.instructions,
@@ -96,6 +86,21 @@ fn time_boxed_campaign_finds_no_mismatch() {
     }
 }
 
+/// Programs of the smoke campaign (half per class): enough that every form above shows up.
+const PROGRAMS: u64 = 100;
+
+/// A chip name fuzzes that chip: cedar's waves have 32 lanes.
+#[test]
+fn cedar_campaign_runs_wave32() {
+    let out = scratch("ts-cedar");
+    let campaign = wavejit::isa::terascale::fuzz::campaign("cedar").expect("cedar is a name");
+    let report = campaign
+        .run(&programs(0xceda, 6, &out), Arc::new(Interpreter), jit())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.programs, 6, "{report}");
+    assert_eq!(report.per_gen.get("cedar").copied(), Some(6), "{report}");
+}
+
 /// The planted bug: bit 0 of R3.x lane 0 flips after every block that writes it.
 const FLIP_R3: FlipLane0 = FlipLane0 {
     name: "flip-r3",
@@ -104,33 +109,17 @@ const FLIP_R3: FlipLane0 = FlipLane0 {
 
 #[test]
 fn planted_bug_is_minimised_into_a_reproducer() {
-    let out = scratch("planted");
-    let opts = CampaignOptions {
-        classes: vec![ChipClass::Cayman],
-        budget: Budget {
-            duration: Duration::from_secs(60),
-            max_programs: Some(40),
-            seed: 7,
-            out: out.clone(),
-            progress: false,
-        },
-        gen: GenOptions::default(),
-    };
-    let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FLIP_R3))
+    let out = scratch("ts-planted");
+    let err = Driver::new(chips(&[Chip::Cayman], GenOptions::default()))
+        .run(
+            &programs(7, 40, &out),
+            Arc::new(Interpreter),
+            Arc::new(FLIP_R3),
+        )
         .expect_err("the planted bug is found");
     assert!(err.contains("engines disagree"), "{err}");
-    let dir = std::fs::read_dir(&out)
-        .expect("reproducer directory")
-        .next()
-        .expect("one entry")
-        .expect("entry")
-        .path();
-    let read =
-        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
-    // Slot lines of ALU clauses are indented by two spaces in the listing.
-    let count = |s: &str| s.lines().filter(|l| l.starts_with("  ")).count();
-    let (small, original) = (read("program.s"), read("original.s"));
-    assert!(count(&small) < count(&original), "not minimised:\n{small}");
+    let r = Reproducer::only_one_in(&out);
+    let small = r.check_common("cayman");
     // An ALU/fetch write names T3.X; a returning RAT atomic writes RW_GPR.x, listed as `T3,`.
     assert!(
         small.contains("T3.X") || small.contains(" T3, "),
@@ -140,14 +129,11 @@ fn planted_bug_is_minimised_into_a_reproducer() {
     wavejit_terascale::asm::assemble(ChipClass::Cayman, &small)
         .unwrap_or_else(|e| panic!("{e}\n{small}"));
     assert!(
-        read("diff.txt").contains("r12 lane 0: "),
+        r.read("diff.txt").contains("r12 lane 0: "),
         "{}",
-        read("diff.txt")
+        r.read("diff.txt")
     );
-    let state: serde_json::Value =
-        serde_json::from_str(&read("initial_state.json")).expect("JSON state");
-    assert_eq!(state["class"], "cayman");
-    assert_eq!(read("summary.txt").lines().count(), 1);
+    assert_eq!(r.state()["class"], "cayman");
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -242,71 +228,62 @@ fn planted_memory_bugs_are_found() {
         scratch: false,
         ..GenOptions::default()
     };
-    for (target, class, name, what, hex) in [
+    for (target, chip, name, what, hex) in [
         (
             Target::Pool,
-            ChipClass::Evergreen,
-            "buffer+0x0",
+            Chip::Cypress,
+            "pool+0x0",
             "MEM_RAT",
             Some("pool_hex"),
         ),
         (
             Target::Lds,
-            ChipClass::Evergreen,
+            Chip::Cypress,
             "lds+0x0",
             "LDS_",
             Some("lds_hex"),
         ),
         (
             Target::Gds,
-            ChipClass::Cayman,
+            Chip::Cayman,
             "gds+0x0",
             "GDS_",
             Some("gds_hex"),
         ),
         (
             Target::Private,
-            ChipClass::Evergreen,
+            Chip::Cypress,
             "private+0x0",
             "MEM_WR_SCRATCH",
             None,
         ),
     ] {
         let out = scratch(name);
-        let opts = CampaignOptions {
-            classes: vec![class],
-            budget: Budget {
-                duration: Duration::from_secs(60),
-                max_programs: Some(60),
-                seed: 11,
-                out: out.clone(),
-                progress: false,
-            },
-            gen: GenOptions {
-                rat: target == Target::Pool,
-                lds: target == Target::Lds,
-                gds: target == Target::Gds,
-                scratch: target == Target::Private,
-                ..only.clone()
-            },
+        let options = GenOptions {
+            rat: target == Target::Pool,
+            lds: target == Target::Lds,
+            gds: target == Target::Gds,
+            scratch: target == Target::Private,
+            ..only.clone()
         };
-        let err = run_campaign(&opts, Arc::new(Interpreter), Arc::new(FlipMem(target)))
+        let err = Driver::new(chips(&[chip], options))
+            .run(
+                &programs(11, 60, &out),
+                Arc::new(Interpreter),
+                Arc::new(FlipMem(target)),
+            )
             .expect_err("the planted bug is found");
         assert!(err.contains("engines disagree"), "{err}");
-        let dir = std::fs::read_dir(&out)
-            .expect("reproducer directory")
-            .next()
-            .expect("one entry")
-            .expect("entry")
-            .path();
-        let read =
-            |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
-        let diff = read("diff.txt");
+        let r = Reproducer::only_one_in(&out);
+        let diff = r.read("diff.txt");
         assert!(diff.contains(&format!("{name}: ")), "{diff}");
-        assert!(read("program.s").contains(what), "{}", read("program.s"));
-        let state: serde_json::Value =
-            serde_json::from_str(&read("initial_state.json")).expect("JSON state");
+        assert!(
+            r.read("program.s").contains(what),
+            "{}",
+            r.read("program.s")
+        );
         if let Some(hex) = hex {
+            let state = r.state();
             assert!(
                 state[hex].as_str().is_some_and(|s| !s.is_empty()),
                 "{state}"
@@ -314,4 +291,81 @@ fn planted_memory_bugs_are_found() {
         }
         let _ = std::fs::remove_dir_all(&out);
     }
+}
+
+/// TeraScale with a planted refusal: programs whose listing contains `word` are refused as
+/// unsupported.
+struct Refuse {
+    inner: TsFuzz,
+    word: &'static str,
+}
+
+impl FuzzIsa for Refuse {
+    type Target = Chip;
+    type Case = Case;
+    fn targets(&self) -> Vec<Chip> {
+        self.inner.targets()
+    }
+    fn target_name(&self, t: Chip) -> &'static str {
+        self.inner.target_name(t)
+    }
+    fn generate(&self, t: Chip, seed: u64) -> Result<Case, String> {
+        self.inner.generate(t, seed)
+    }
+    fn lift(&self, case: &Case) -> Result<Function, LiftError> {
+        if self.inner.listing(case).contains(self.word) {
+            return Err(LiftError::unsupported(0, self.word, "planted"));
+        }
+        self.inner.lift(case)
+    }
+    fn without_instruction_at(&self, case: &Case, pc: u64) -> Option<Case> {
+        self.inner.without_instruction_at(case, pc)
+    }
+    fn reductions(&self, case: &Case) -> Vec<Case> {
+        self.inner.reductions(case)
+    }
+    fn solo(&self, case: &Case, layout: &StateLayout) -> Result<Solo, String> {
+        self.inner.solo(case, layout)
+    }
+    fn listing(&self, case: &Case) -> String {
+        self.inner.listing(case)
+    }
+    fn state_json(&self, case: &Case) -> serde_json::Value {
+        self.inner.state_json(case)
+    }
+    fn instructions(&self, case: &Case) -> usize {
+        self.inner.instructions(case)
+    }
+    fn fuel(&self) -> u64 {
+        self.inner.fuel()
+    }
+}
+
+/// TeraScale cannot drop one instruction by address, so an unsupported refusal is a lifter
+/// failure (the same policy as GCN's, whose driver drops what the ISA can drop), minimised
+/// while the refusal persists.
+#[test]
+fn undroppable_unsupported_refusal_is_a_minimised_lift_failure() {
+    let out = scratch("ts-unsupported");
+    let isa = Refuse {
+        inner: chips(&[Chip::Cypress], GenOptions::default()),
+        word: "ALU_PUSH_BEFORE",
+    };
+    let err = Driver::new(isa)
+        .run(
+            &programs(3, 20, &out),
+            Arc::new(Interpreter),
+            Arc::new(Interpreter),
+        )
+        .expect_err("the refusal is a failure");
+    assert!(
+        err.contains("lifter failure") && err.contains("planted"),
+        "{err}"
+    );
+    let r = Reproducer::only_one_in(&out);
+    let small = r.check_common("cypress");
+    assert!(small.contains("ALU_PUSH_BEFORE"), "{small}");
+    assert!(r.read("summary.txt").contains("unsupported: planted"));
+    assert!(!r.has("diff.txt"));
+    let _ = std::fs::remove_dir_all(&out);
 }

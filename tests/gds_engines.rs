@@ -4,8 +4,7 @@
 //! the GDS window rule (`frontend/gcn/src/lift/ds_gds.rs`); every run must equal them bit for
 //! bit, and so must a second dispatch of the same launcher (GDS is zeroed before each one).
 use std::time::Duration;
-use wavejit::asm_kernel;
-use wavejit::gcn::RunRequest;
+use wavejit::launch::RunRequest;
 use wavejit::spec::ArgSpec;
 use wavejit::EngineKind;
 
@@ -39,7 +38,7 @@ fn expected() -> Vec<u8> {
 #[test]
 fn gds_program_gives_the_same_bits_on_both_engines_and_any_thread_count() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let file = asm_kernel::load(&root.join("tests/programs/gds_groups.s"), Some("gfx900"))
+    let file = wavejit::registry::load(&root.join("tests/programs/gds_groups.s"), Some("gfx900"))
         .expect("assemble");
     let args = [ArgSpec::Zero(12 * u64::from(GLOBAL))];
     let want = expected();
@@ -55,7 +54,7 @@ fn gds_program_gives_the_same_bits_on_both_engines_and_any_thread_count() {
                 fuel: 1 << 24,
                 timeout: Duration::from_secs(60),
             };
-            let launcher = file.prepare(&req).expect("prepare");
+            let launcher = wavejit::launch::prepare(&*file, &req).expect("prepare");
             for run in 0..2 {
                 launcher.dispatch().expect("dispatch");
                 let got = launcher.buffer(0).expect("out");

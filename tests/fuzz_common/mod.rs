@@ -1,6 +1,12 @@
-//! Planted bugs shared by the fuzz campaign tests: engines that run the interpreter and then
-//! corrupt one thing, which a campaign must find, minimise and report.
+//! What the fuzz campaign tests of every ISA share: planted bugs (engines that run the
+//! interpreter and then corrupt one thing, which a campaign must find, minimise and report),
+//! budgets that count programs, and reading a reproducer directory.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
+use wavejit::fuzz::Budget;
 use wavejit_ir::{Block, Function, InstKind, Reg};
 use wavejit_runtime::interp::Interpreter;
 use wavejit_runtime::{BlockExit, Engine, ExecError, Fault, Program, WaveCtx};
@@ -44,5 +50,78 @@ impl Program for FlipProgram {
             ctx.state.set_lane(self.reg, 0, x ^ 1);
         }
         Ok(exit)
+    }
+}
+
+/// An empty scratch directory for reproducers (removed first if a previous run left it).
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wavejit-fuzz-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// A budget of exactly `programs` programs from `seed` (the wall-clock cap only guards
+/// against a hang; tests count programs, never time).
+pub fn programs(seed: u64, programs: u64, out: &Path) -> Budget {
+    Budget {
+        duration: Duration::from_secs(600),
+        max_programs: Some(programs),
+        seed,
+        out: out.to_path_buf(),
+        progress: false,
+    }
+}
+
+/// The JIT, the candidate of the real campaigns.
+pub fn jit() -> Arc<dyn Engine> {
+    Arc::new(wavejit_jit::Jit::new().expect("the JIT starts"))
+}
+
+/// The one reproducer directory a failed campaign wrote under `out`.
+pub struct Reproducer(pub PathBuf);
+
+impl Reproducer {
+    pub fn only_one_in(out: &Path) -> Reproducer {
+        let dirs: Vec<PathBuf> = std::fs::read_dir(out)
+            .expect("reproducer directory")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        assert_eq!(dirs.len(), 1, "{dirs:?}");
+        Reproducer(dirs[0].clone())
+    }
+
+    pub fn read(&self, file: &str) -> String {
+        std::fs::read_to_string(self.0.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+    }
+
+    pub fn has(&self, file: &str) -> bool {
+        self.0.join(file).exists()
+    }
+
+    pub fn state(&self) -> serde_json::Value {
+        serde_json::from_str(&self.read("initial_state.json")).expect("JSON state")
+    }
+
+    /// The directory's name: `<target>-seed<seed>`.
+    pub fn name(&self) -> String {
+        self.0.file_name().unwrap().to_string_lossy().into_owned()
+    }
+
+    /// Checks what every reproducer holds: a minimised `program.s` shorter than
+    /// `original.s` (instruction lines are indented), an initial state naming the target
+    /// and seed of the directory, a one-line summary; returns `program.s`.
+    pub fn check_common(&self, target: &str) -> String {
+        let count = |s: &str| s.lines().filter(|l| l.starts_with("  ")).count();
+        let (small, original) = (self.read("program.s"), self.read("original.s"));
+        assert!(count(&small) < count(&original), "not minimised:\n{small}");
+        let state = self.state();
+        assert_eq!(state["target"], target, "{state}");
+        assert_eq!(
+            self.name(),
+            format!("{target}-seed{}", state["seed"]),
+            "{state}"
+        );
+        assert_eq!(self.read("summary.txt").lines().count(), 1);
+        small
     }
 }

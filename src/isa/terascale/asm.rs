@@ -1,6 +1,6 @@
 //! TeraScale `.s` files: r600 listings (the text `llc -march=r600` writes and `wavejit disasm`
 //! prints for an r600 object) run under the r600 object convention (the TeraScale part of the
-//! contract in [`super`], repeated in README.md "Assembly files").
+//! contract in [`crate::asm_file`], repeated in README.md "Assembly files").
 //!
 //! - **Target**: an r600 chip name as [`Chip::from_name`] takes it (cedar, redwood, sumo,
 //!   juniper, cypress, barts, turks, caicos, cayman; palm, hemlock, aruba). Its class (VLIW5 or
@@ -13,7 +13,7 @@
 //!   prints the 64- and 128-bit STORE_DWORD alike (`MEM_RAT_CACHELESS STORE_DWORD T6, T2.X`);
 //!   without the `COMP_MASK:3` token `wavejit disasm` adds to the 64-bit form, such a line is
 //!   the 128-bit store (frontend/terascale/src/print.rs).
-//! - **Kernels** (named by the shared rule of [`super`]): r600 text has no branch labels (CF
+//! - **Kernels** (named by the shared rule of [`crate::asm_file`]): r600 text has no branch labels (CF
 //!   and clause addresses are word numbers), so a label can only start a function. When the
 //!   file declares no `.globl`, every label is a kernel: the form `wavejit disasm` prints
 //!   (`NAME:` and its listing). A kernel's program is the program text from its label to the
@@ -23,7 +23,7 @@
 //!   whole program as `assemble` reads it: the CF program from word 0, then its clauses.
 //! - **Addresses**: each kernel's code is placed at guest address 0, so pcs in messages are
 //!   byte offsets from its first CF word, as `wavejit disasm` numbers them.
-//! - **Launch**: that of r600 objects ([`crate::terascale`], README.md "TeraScale (r600)
+//! - **Launch**: that of r600 objects ([`super`], README.md "TeraScale (r600)
 //!   objects"): constant buffer 0 holds the 36-byte header (ngroups, global size, local size)
 //!   and then the `--arg` values at natural alignment; buffers are 32-bit byte offsets from
 //!   the global pool base (RAT 0 and fetch buffer 1 cover the pool); T0.xyz = local id,
@@ -42,13 +42,12 @@
 //! 32768). There is no mode key: r600 code sets its float mode with SET_MODE, and DX10_CLAMP
 //! is always on for compute ([`wavejit_terascale::launch::DX10_CLAMP`]).
 //!
-//! The kernels become synthetic [`loader::Kernel`]s of a [`crate::terascale::Loaded`], so
-//! describing, disassembling, lifting and running are those of r600 objects.
+//! The kernels become synthetic [`loader::Kernel`]s of a [`CodeObject`], so describing,
+//! disassembling, lifting and running are those of r600 objects ([`super::TsModule`]).
 
-use crate::launch::RunRequest;
-use crate::terascale::{Launcher, Loaded};
+use crate::asm_file::{self, declared_kernels, line_error, overrides};
 use crate::{Error, Result};
-use std::fmt::Write;
+use std::path::Path;
 use wavejit_terascale::lift::state::{GPRS, STACK_SUBENTRIES};
 use wavejit_terascale::loader::{self, CodeObject, MAX_LDS_BYTES};
 use wavejit_terascale::Chip;
@@ -57,14 +56,6 @@ use wavejit_terascale::Chip;
 pub const DEFAULT_LDS_BYTES: u32 = MAX_LDS_BYTES;
 /// CF stack entries shown by `info`: the lifter's fixed capacity (4 subentries an entry).
 const STACK_ENTRIES: u32 = STACK_SUBENTRIES / 4;
-
-/// An assembled TeraScale `.s` file.
-pub struct TsAsm {
-    /// The `--target` name.
-    pub target: String,
-    /// The kernels as an r600 object's, for `chip`.
-    pub loaded: Loaded,
-}
 
 /// What a line of r600 text is.
 #[derive(Debug, PartialEq, Eq)]
@@ -96,10 +87,12 @@ fn classify(line: &str) -> Line<'_> {
     }
 }
 
-/// Assembles `text` (the file `path`) for `chip`: `stem` names the kernel of a file without
-/// labels.
-pub fn parse(path: &str, stem: &str, text: &str, target: &str, chip: Chip) -> Result<TsAsm> {
-    let fail = |(line, msg): (usize, String)| super::line_error(path, line, msg);
+/// Assembles `text` (the file `path`, whose stem names the kernel of a file without labels)
+/// for `chip`: its kernels as an r600 object's.
+pub fn parse(path: &Path, text: &str, chip: Chip) -> Result<CodeObject> {
+    let (shown, stem) = asm_file::names(path);
+    let path = shown.as_str();
+    let fail = |(line, msg): (usize, String)| line_error(path, line, msg);
     let lds_size = lds_size(text).map_err(fail)?;
     let lines: Vec<Line> = text.lines().map(classify).collect();
     let labels: Vec<(usize, &str)> = lines
@@ -112,7 +105,7 @@ pub fn parse(path: &str, stem: &str, text: &str, target: &str, chip: Chip) -> Re
         .collect();
     let first_label = |name: &str| labels.iter().find(|l| l.1 == name).map(|l| l.0);
     let mut kernels: Vec<(String, usize)> =
-        super::declared_kernels(text, code_part, first_label).map_err(fail)?;
+        declared_kernels(text, code_part, first_label).map_err(fail)?;
     if kernels.is_empty() {
         for &(i, name) in &labels {
             if !kernels.iter().any(|k| k.0 == name) {
@@ -125,7 +118,7 @@ pub fn parse(path: &str, stem: &str, text: &str, target: &str, chip: Chip) -> Re
         if owner.iter().all(Option::is_none) {
             return Err(Error::Other(format!("{path}: no instructions")));
         }
-        kernels.push((stem.to_string(), 0));
+        kernels.push((stem, 0));
     }
     let mut code_kernels = Vec::new();
     let mut text_offset = 0;
@@ -144,7 +137,7 @@ pub fn parse(path: &str, stem: &str, text: &str, target: &str, chip: Chip) -> Re
             .map(|(l, o)| if *o == Some(k) { l } else { "" })
             .collect();
         let code = wavejit_terascale::asm::assemble(chip.class(), &own.join("\n"))
-            .map_err(|e| super::line_error(path, e.line, e.msg))?;
+            .map_err(|e| line_error(path, e.line, e.msg))?;
         let size = code.len() as u32;
         code_kernels.push(loader::Kernel {
             name: name.clone(),
@@ -159,16 +152,10 @@ pub fn parse(path: &str, stem: &str, text: &str, target: &str, chip: Chip) -> Re
         });
         text_offset += size;
     }
-    Ok(TsAsm {
-        target: target.to_string(),
-        loaded: Loaded {
-            object: CodeObject {
-                chip,
-                e_flags: chip.elf_mach(),
-                kernels: code_kernels,
-            },
-            chip,
-        },
+    Ok(CodeObject {
+        chip,
+        e_flags: chip.elf_mach(),
+        kernels: code_kernels,
     })
 }
 
@@ -210,7 +197,7 @@ fn owners(
 /// The LDS bytes per work-group: [`DEFAULT_LDS_BYTES`] or the file's `lds_size`.
 fn lds_size(text: &str) -> Result<u32, (usize, String)> {
     let mut bytes = DEFAULT_LDS_BYTES;
-    for o in super::overrides(text, &["lds_size"])? {
+    for o in overrides(text, &["lds_size"])? {
         if o.value > u64::from(MAX_LDS_BYTES) || o.value % 4 != 0 {
             return Err(o.bad("a multiple of 4 bytes, at most 32768"));
         }
@@ -219,56 +206,14 @@ fn lds_size(text: &str) -> Result<u32, (usize, String)> {
     Ok(bytes)
 }
 
-impl TsAsm {
-    /// `wavejit info`: target, kernels and the launch convention.
-    pub fn describe(&self) -> String {
-        let l = &self.loaded;
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "target: {} ({}), assembly file (launch convention: README.md \"Assembly files\")",
-            self.target,
-            crate::terascale::class_name(l.chip)
-        );
-        let total: usize = l.object.kernels.iter().map(|k| k.code.len()).sum();
-        for k in &l.object.kernels {
-            let _ = writeln!(s, "kernel {}:", k.name);
-            let place = format!("at offset {:#x} of {total} assembled bytes", k.text_offset);
-            crate::terascale::describe_kernel(&mut s, l.chip, k, &place);
-            let _ = writeln!(
-                s,
-                "  initial state: T0.xyz local id, T1.xyz group id, other GPRs 0; buffers are 32-bit pool offsets"
-            );
-        }
-        s
-    }
-
-    /// `wavejit disasm`: every kernel (or the named one), printed from its assembled bytes.
-    pub fn disassemble(&self, kernel: Option<&str>) -> Result<String> {
-        crate::terascale::disassemble(&self.loaded, kernel)
-    }
-
-    /// `wavejit disasm --ir`: every kernel (or the named one) lifted to wavejit IR.
-    pub fn lifted_ir(&self, kernel: Option<&str>) -> Result<String> {
-        crate::terascale::lifted_ir(&self.loaded, kernel)
-    }
-
-    /// Places the arguments and constant buffer 0, lifts kernel `req.kernel` and prepares it.
-    pub fn prepare(&self, req: &RunRequest<'_>) -> Result<Launcher> {
-        crate::terascale::prepare(&self.loaded, req)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const PROGRAM: &str = "\tCF_END\n\tPAD\n";
 
-    fn names(f: &TsAsm) -> Vec<&str> {
-        f.loaded
-            .object
-            .kernels
+    fn names(f: &CodeObject) -> Vec<&str> {
+        f.kernels
             .iter()
             .map(|k| k.name.as_str())
             .collect()
@@ -287,26 +232,20 @@ mod tests {
     #[test]
     fn kernels_are_globl_labels_or_every_label_or_the_file() {
         let two = format!("\t.globl b\na:\n{PROGRAM}b:\nb$local:\n{PROGRAM}");
-        let f = parse("t.s", "t", &two, "cayman", Chip::Cayman);
+        let f = parse(Path::new("t.s"), &two, Chip::Cayman);
         assert!(
             f.is_err(),
             "a's program text comes before the first kernel label"
         );
         let two = format!("\t.globl a, b\na:\n{PROGRAM}.Lfunc_end0:\nb:\nb$local:\n{PROGRAM}");
-        let f = parse("t.s", "t", &two, "cayman", Chip::Cayman).unwrap();
+        let f = parse(Path::new("t.s"), &two, Chip::Cayman).unwrap();
         assert_eq!(names(&f), ["a", "b"]);
-        let f = parse(
-            "t.s",
-            "t",
-            &format!("a:\n{PROGRAM}b:\n{PROGRAM}"),
-            "cypress",
-            Chip::Cypress,
-        )
+        let f = parse(Path::new("t.s"), &format!("a:\n{PROGRAM}b:\n{PROGRAM}"), Chip::Cypress)
         .unwrap();
         assert_eq!(names(&f), ["a", "b"]);
-        let k = &f.loaded.object.kernels[1];
+        let k = &f.kernels[1];
         assert_eq!((k.text_offset, k.code.len()), (16, 16));
-        let f = parse("t.s", "t", PROGRAM, "cypress", Chip::Cypress).unwrap();
+        let f = parse(Path::new("t.s"), PROGRAM, Chip::Cypress).unwrap();
         assert_eq!(names(&f), ["t"]);
         for bad in [
             format!("a:\n{PROGRAM}a:\n{PROGRAM}"),
@@ -314,7 +253,7 @@ mod tests {
             "; nothing\n".to_string(),
         ] {
             assert!(
-                parse("t.s", "t", &bad, "cayman", Chip::Cayman).is_err(),
+                parse(Path::new("t.s"), &bad, Chip::Cayman).is_err(),
                 "{bad}"
             );
         }
@@ -323,7 +262,7 @@ mod tests {
     #[test]
     fn assembler_errors_name_lines_of_the_file() {
         let text = format!("\t.text\nk:\n\tCF_END\n\tNOT_AN_OP\n{PROGRAM}");
-        let e = parse("t.s", "t", &text, "cayman", Chip::Cayman)
+        let e = parse(Path::new("t.s"), &text, Chip::Cayman)
             .err()
             .unwrap();
         assert!(e.to_string().starts_with("t.s: line 4: "), "{e}");
@@ -331,14 +270,14 @@ mod tests {
 
     #[test]
     fn lds_size_is_the_override_or_the_whole_lds() {
-        let f = parse("t.s", "t", PROGRAM, "cayman", Chip::Cayman).unwrap();
-        assert_eq!(f.loaded.object.kernels[0].lds_size, 32768);
+        let f = parse(Path::new("t.s"), PROGRAM, Chip::Cayman).unwrap();
+        assert_eq!(f.kernels[0].lds_size, 32768);
         let text = format!("; wavejit: lds_size 0x100\n{PROGRAM}");
-        let f = parse("t.s", "t", &text, "cayman", Chip::Cayman).unwrap();
-        assert_eq!(f.loaded.object.kernels[0].lds_size, 256);
+        let f = parse(Path::new("t.s"), &text, Chip::Cayman).unwrap();
+        assert_eq!(f.kernels[0].lds_size, 256);
         for bad in ["lds_size 32772", "lds_size 6", "float_mode 0"] {
             let text = format!("{PROGRAM}; wavejit: {bad}\n");
-            let e = parse("t.s", "t", &text, "cayman", Chip::Cayman)
+            let e = parse(Path::new("t.s"), &text, Chip::Cayman)
                 .err()
                 .unwrap();
             assert!(e.to_string().starts_with("t.s: line 3: "), "{e}");

@@ -1,15 +1,14 @@
-//! `.s` files: assembly text of either ISA, run under a fixed launch convention.
+//! Assembly text files (`.s`): the rules every ISA's text files share, run under a fixed
+//! launch convention.
 //!
-//! A `.s` file carries no code object, so nothing in it says which chip it is for, where its
-//! arguments are or which registers the hardware fills in. This module and its two ISA parts
-//! state all of it (a contract, repeated in README.md "Assembly files"). The rules both ISAs
-//! share live here:
+//! A text file carries no code object, so nothing in it says which chip it is for, where its
+//! arguments are or which registers the hardware fills in. This module and each ISA's text
+//! part (`src/isa/*/asm.rs`) state all of it (a contract, repeated in README.md "Assembly
+//! files"). The rules every ISA shares live here:
 //!
-//! - **Target**: `--target CHIP` is required and picks the ISA: a GCN chip (`gfx900`, `tahiti`,
-//!   `gfx8`, ..., [`gcn`]) or an r600 chip as `Chip::from_name` takes it (`cedar` ... `cayman`,
-//!   [`terascale`]). Any other name is an "unknown target" error.
-//! - **Text**: UTF-8; the syntax is the ISA's assembler's (GCN: LLVM 14 AMDGPU; TeraScale: the
-//!   `llc -march=r600` listing `wavejit disasm` prints). Errors name the file and the line.
+//! - **Target**: `--target CHIP` is required and picks the ISA (the registry's
+//!   [`crate::registry::target`]). Any other name is an "unknown target" error.
+//! - **Text**: UTF-8; the syntax is the ISA's assembler's. Errors name the file and the line.
 //! - **Kernels**: every name declared with `.globl NAME` (or `.global NAME`) whose label
 //!   `NAME:` is in the file is a kernel entering at that label, as in `llc` output; a declared
 //!   name without its label is an error. A file with no kernel holds one kernel named after the
@@ -20,111 +19,34 @@
 //!   decimal or `0x` number. Each ISA names its keys; an unknown key, a repeated one or a value
 //!   out of range is an error at its line.
 
-pub mod gcn;
-pub mod terascale;
-
-use crate::launch::{Prepared, RunOutcome, RunRequest};
 use crate::{Error, Result};
 use std::path::Path;
 
-/// Whether `path` names an assembly file (extension `.s`).
-pub fn is_asm_file(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("s"))
-}
-
-/// An assembled `.s` file of either ISA.
-pub enum AsmFile {
-    Gcn(gcn::GcnAsm),
-    TeraScale(terascale::TsAsm),
-}
-
-/// Reads, assembles and describes the kernels of a `.s` file for `target`.
-pub fn load(path: &Path, target: Option<&str>) -> Result<AsmFile> {
-    let shown = path.display().to_string();
-    let target = target.ok_or_else(|| {
-        Error::Usage(format!(
-            "{shown}: an assembly file needs --target CHIP (e.g. gfx900, fiji, hawaii, tahiti; \
-             cypress, cayman for r600 text)"
-        ))
-    })?;
-    let isa = match (
-        wavejit_gcn::Gen::from_chip(target),
-        wavejit_terascale::Chip::from_name(target),
-    ) {
-        (Some(gen), _) => Isa::Gcn(gen),
-        (None, Some(chip)) => Isa::TeraScale(chip),
-        (None, None) => return Err(Error::Usage(format!("unknown target '{target}'"))),
-    };
-    let bytes = crate::cli::read(path)?;
-    let text =
-        String::from_utf8(bytes).map_err(|_| Error::Other(format!("{shown}: not UTF-8 text")))?;
+/// The path of a text file as messages show it, and its stem (the name of its only kernel
+/// when it declares none).
+pub fn names(path: &Path) -> (String, String) {
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    Ok(match isa {
-        Isa::Gcn(gen) => AsmFile::Gcn(gcn::parse(&shown, &stem, &text, target, gen)?),
-        Isa::TeraScale(chip) => {
-            AsmFile::TeraScale(terascale::parse(&shown, &stem, &text, target, chip)?)
-        }
-    })
+    (path.display().to_string(), stem)
 }
 
-/// The ISA a `--target` name picks.
-enum Isa {
-    Gcn(wavejit_gcn::Gen),
-    TeraScale(wavejit_terascale::Chip),
-}
-
-impl AsmFile {
-    /// `wavejit info`: target, kernels and the launch convention.
-    pub fn describe(&self) -> String {
-        match self {
-            AsmFile::Gcn(f) => f.describe(),
-            AsmFile::TeraScale(f) => f.describe(),
-        }
-    }
-
-    /// `wavejit disasm`: the listing of the assembled bytes of every kernel (or the named one).
-    pub fn disassemble(&self, kernel: Option<&str>) -> Result<String> {
-        match self {
-            AsmFile::Gcn(f) => f.disassemble(kernel),
-            AsmFile::TeraScale(f) => f.disassemble(kernel),
-        }
-    }
-
-    /// `wavejit disasm --ir`: every kernel (or the named one) lifted to wavejit IR.
-    pub fn lifted_ir(&self, kernel: Option<&str>) -> Result<String> {
-        match self {
-            AsmFile::Gcn(f) => f.lifted_ir(kernel),
-            AsmFile::TeraScale(f) => f.lifted_ir(kernel),
-        }
-    }
-
-    /// Places the arguments in guest memory, lifts kernel `req.kernel` and prepares it.
-    pub fn prepare(&self, req: &RunRequest<'_>) -> Result<Box<dyn Prepared>> {
-        Ok(match self {
-            AsmFile::Gcn(f) => Box::new(f.prepare(req)?),
-            AsmFile::TeraScale(f) => Box::new(f.prepare(req)?),
-        })
-    }
-
-    /// [`AsmFile::prepare`], then one dispatch over the grid.
-    pub fn run(&self, req: &RunRequest<'_>) -> Result<RunOutcome> {
-        RunOutcome::run(self.prepare(req)?)
-    }
+/// Reads a text file as UTF-8.
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = crate::cli::read(path)?;
+    String::from_utf8(bytes).map_err(|_| Error::Other(format!("{}: not UTF-8 text", path.display())))
 }
 
 /// The error of line `line` (1-based) of the file `path`.
-fn line_error(path: &str, line: usize, msg: impl std::fmt::Display) -> Error {
+pub fn line_error(path: &str, line: usize, msg: impl std::fmt::Display) -> Error {
     Error::Other(format!("{path}: line {line}: {msg}"))
 }
 
 /// The kernels a file declares: every `.globl NAME` / `.global NAME` (`.globl a, b` declares
 /// several) in file order, once each, with what `label` finds for `NAME:`. `code_part` is the
 /// ISA's rule for the text of a line before its comment.
-fn declared_kernels<T>(
+pub fn declared_kernels<T>(
     text: &str,
     code_part: fn(&str) -> &str,
     label: impl Fn(&str) -> Option<T>,
@@ -152,17 +74,17 @@ fn declared_kernels<T>(
 
 /// One `; wavejit: KEY VALUE` line.
 #[derive(Debug)]
-struct Override<'a> {
-    line: usize,
-    key: &'a str,
-    value: u64,
+pub struct Override<'a> {
+    pub line: usize,
+    pub key: &'a str,
+    pub value: u64,
     /// The text after `wavejit:`, for messages.
     text: &'a str,
 }
 
 impl Override<'_> {
     /// The error "bad directive" at this line, for `why`.
-    fn bad(&self, why: &str) -> (usize, String) {
+    pub fn bad(&self, why: &str) -> (usize, String) {
         bad_directive(self.line, self.text, why)
     }
 }
@@ -172,7 +94,7 @@ fn bad_directive(line: usize, text: &str, why: &str) -> (usize, String) {
 }
 
 /// The `; wavejit: KEY VALUE` lines of a file, each KEY one of `keys` and at most once.
-fn overrides<'a>(text: &'a str, keys: &[&str]) -> Result<Vec<Override<'a>>, (usize, String)> {
+pub fn overrides<'a>(text: &'a str, keys: &[&str]) -> Result<Vec<Override<'a>>, (usize, String)> {
     let mut out: Vec<Override<'a>> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let Some((_, comment)) = line.split_once(';') else {

@@ -1,8 +1,8 @@
 //! GCN `.s` files: LLVM 14 AMDGPU assembly text run under a fixed launch convention (the GCN
-//! part of the contract in [`super`], repeated in README.md "Assembly files").
+//! part of the contract in [`crate::asm_file`], repeated in README.md "Assembly files").
 //!
 //! - **Target**: a GCN chip name (`gfx900`, `tahiti`, `gfx8`, ...).
-//! - **Kernels** (named by the shared rule of [`super`]): a kernel enters at its `.globl`
+//! - **Kernels** (named by the shared rule of [`crate::asm_file`]): a kernel enters at its `.globl`
 //!   label, or at the first instruction of a file declaring none, and runs from there to the
 //!   end of the file; a branch outside that range is a guest fault. Other labels are branch
 //!   targets.
@@ -28,17 +28,17 @@
 //! Override keys: `float_mode` (the RSRC1 FLOAT_MODE byte, e.g. `0xc0` flushes f32
 //! denormals), `ieee_mode` (0 or 1), `dx10_clamp` (0 or 1), `lds_size` (bytes, at most 65536).
 //!
-//! The kernels become synthetic [`loader::Kernel`]s run through the same preparation and
-//! dispatch as kernels of code objects ([`crate::gcn::prepare_kernel`]).
+//! The kernels become synthetic [`loader::Kernel`]s launched like kernels of code objects
+//! ([`super::GcnModule`]).
 
-use crate::gcn::{Launcher, RunRequest};
-use crate::spec::ArgSpec;
+use crate::asm_file::{self, declared_kernels, line_error, overrides};
+use crate::launch::PlacedArg;
 use crate::{Error, Result};
 use std::fmt::Write;
-use wavejit_gcn::loader::{
-    self, ArgKind, KernelArg, LoadError, SystemSgprs, UserSgpr, UserSgprSlot,
-};
+use std::path::Path;
+use wavejit_gcn::loader::{self, ArgKind, KernelArg, SystemSgprs, UserSgpr, UserSgprSlot};
 use wavejit_gcn::Gen;
+use wavejit_isa::KernelNotFound;
 
 /// LDS bytes a work-group gets unless `lds_size` says otherwise (the gfx7-gfx9 maximum).
 pub const DEFAULT_LDS_BYTES: u32 = 64 << 10;
@@ -78,10 +78,6 @@ impl Default for Mode {
 /// An assembled GCN `.s` file.
 #[derive(Clone, Debug)]
 pub struct GcnAsm {
-    /// The file's path as given, for messages.
-    pub path: String,
-    /// The `--target` name and its generation.
-    pub target: String,
     pub gen: Gen,
     /// The whole file's code.
     pub code: Vec<u8>,
@@ -90,24 +86,24 @@ pub struct GcnAsm {
     pub mode: Mode,
 }
 
-/// Assembles `text` (the file `path`) for `gen`: `stem` names the kernel of a file declaring
-/// no `.globl`.
-pub fn parse(path: &str, stem: &str, text: &str, target: &str, gen: Gen) -> Result<GcnAsm> {
-    let fail = |(line, msg): (usize, String)| super::line_error(path, line, msg);
+/// Assembles `text` (the file `path`, whose stem names the kernel of a file declaring no
+/// `.globl`) for `gen`.
+pub fn parse(path: &Path, text: &str, gen: Gen) -> Result<GcnAsm> {
+    let (shown, stem) = asm_file::names(path);
+    let path = shown.as_str();
+    let fail = |(line, msg): (usize, String)| line_error(path, line, msg);
     let mode = directives(text).map_err(fail)?;
     let (code, labels) = wavejit_gcn::assemble_with_labels(gen, text)
-        .map_err(|e| super::line_error(path, e.line, e.msg))?;
+        .map_err(|e| line_error(path, e.line, e.msg))?;
     let mut entries =
-        super::declared_kernels(text, code_part, |name| labels.get(name).copied()).map_err(fail)?;
+        declared_kernels(text, code_part, |name| labels.get(name).copied()).map_err(fail)?;
     if entries.is_empty() {
-        entries.push((stem.to_string(), 0));
+        entries.push((stem, 0));
     }
     if code.is_empty() {
         return Err(Error::Other(format!("{path}: no instructions")));
     }
     Ok(GcnAsm {
-        path: path.to_string(),
-        target: target.to_string(),
         gen,
         code,
         entries,
@@ -129,7 +125,7 @@ fn code_part(line: &str) -> &str {
 fn directives(text: &str) -> Result<Mode, (usize, String)> {
     let mut mode = Mode::default();
     let keys = ["float_mode", "ieee_mode", "dx10_clamp", "lds_size"];
-    for o in super::overrides(text, &keys)? {
+    for o in overrides(text, &keys)? {
         let flag = || match o.value {
             0 => Ok(false),
             1 => Ok(true),
@@ -150,27 +146,21 @@ fn directives(text: &str) -> Result<Mode, (usize, String)> {
 }
 
 /// The kernel argument metadata the convention gives `args`: natural offsets from 0.
-fn kernarg_layout(args: &[ArgSpec]) -> Vec<KernelArg> {
-    let mut offset = 0u32;
+fn kernarg_layout(args: &[PlacedArg]) -> Vec<KernelArg> {
+    let sizes: Vec<u32> = args.iter().map(|a| a.value().size()).collect();
     args.iter()
-        .map(|a| {
-            let (size, kind) = match a {
-                ArgSpec::File(_) | ArgSpec::Zero(_) | ArgSpec::Data(_) => {
-                    (8, ArgKind::GlobalBuffer)
-                }
-                ArgSpec::Value { kind, .. } => (kind.bytes() as u32, ArgKind::ByValue),
-            };
-            offset = offset.next_multiple_of(size);
-            let arg = KernelArg {
-                name: None,
-                offset,
-                size,
-                kind,
-                type_name: None,
-                address_space: None,
-            };
-            offset += size;
-            arg
+        .zip(wavejit_isa::natural_offsets(&sizes, 0))
+        .zip(sizes)
+        .map(|((a, offset), size)| KernelArg {
+            name: None,
+            offset,
+            size,
+            kind: match a {
+                PlacedArg::Buffer { .. } => ArgKind::GlobalBuffer,
+                PlacedArg::Value { .. } => ArgKind::ByValue,
+            },
+            type_name: None,
+            address_space: None,
         })
         .collect()
 }
@@ -183,22 +173,13 @@ impl GcnAsm {
             .find(|(n, _)| n == name)
             .map(|&(_, o)| o)
             .ok_or_else(|| {
-                let available = self
-                    .entries
-                    .iter()
-                    .map(|(n, _)| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                Error::Load(LoadError::KernelNotFound {
-                    name: name.to_string(),
-                    available,
-                })
+                KernelNotFound::new(name, self.entries.iter().map(|(n, _)| n.as_str())).into()
             })
     }
 
     /// Kernel `name` as a code-object kernel launched under the convention, with the argument
     /// layout `args` implies.
-    pub fn kernel(&self, name: &str, args: &[ArgSpec]) -> Result<loader::Kernel> {
+    pub fn kernel(&self, name: &str, args: &[PlacedArg]) -> Result<loader::Kernel> {
         let entry = self.entry(name)?;
         let m = self.mode;
         let sgpr_count = sgpr_file(self.gen);
@@ -246,52 +227,13 @@ impl GcnAsm {
         })
     }
 
-    /// Places the arguments in guest memory, lifts kernel `req.kernel` and prepares it.
-    pub fn prepare(&self, req: &RunRequest<'_>) -> Result<Launcher> {
-        crate::gcn::prepare_kernel(&self.kernel(req.kernel, req.args)?, self.gen, req)
-    }
-
-    /// The named kernel, or every kernel.
-    fn selected(&self, kernel: Option<&str>) -> Result<Vec<String>> {
-        match kernel {
-            Some(name) => self.entry(name).map(|_| vec![name.to_string()]),
-            None => Ok(self.entries.iter().map(|(n, _)| n.clone()).collect()),
-        }
-    }
-
-    /// `wavejit disasm`: every kernel (or the named one), offsets from its entry.
-    pub fn disassemble(&self, kernel: Option<&str>) -> Result<String> {
-        let mut s = String::new();
-        for name in self.selected(kernel)? {
-            let code = &self.code[self.entry(&name)?..];
-            let text = wavejit_gcn::disassemble(self.gen, code)
-                .map_err(|e| Error::Other(format!("kernel {name}: {e}")))?;
-            let _ = writeln!(s, "{name}:");
-            s.push_str(&text);
-        }
-        Ok(s)
-    }
-
-    /// `wavejit disasm --ir`: every kernel (or the named one) lifted to wavejit IR.
-    pub fn lifted_ir(&self, kernel: Option<&str>) -> Result<String> {
-        let mut s = String::new();
-        for name in self.selected(kernel)? {
-            let k = self.kernel(&name, &[])?;
-            s.push_str(&wavejit_ir::text::print(
-                &crate::gcn::lift_for(self.gen, &k, &k.code)?.func,
-            ));
-        }
-        Ok(s)
-    }
-
     /// `wavejit info`: target, kernels and the launch convention.
-    pub fn describe(&self) -> String {
+    pub fn describe(&self, target: &str) -> String {
         let m = self.mode;
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "target: {} ({}), assembly file (launch convention: README.md \"Assembly files\")",
-            self.target,
+            "target: {target} ({}), assembly file (launch convention: README.md \"Assembly files\")",
             self.gen.name()
         );
         for (name, entry) in &self.entries {
@@ -322,10 +264,10 @@ mod tests {
 
     #[test]
     fn arguments_sit_at_natural_offsets() {
-        let v = |kind| ArgSpec::Value { kind, bits: 0 };
+        let v = |kind| PlacedArg::Value { kind, bits: 0 };
         let args = [
             v(ValueKind::U32),
-            ArgSpec::Zero(4),
+            PlacedArg::Buffer { addr: 0, size: 4 },
             v(ValueKind::F32),
             v(ValueKind::F64),
             v(ValueKind::I32),
@@ -368,32 +310,20 @@ mod tests {
     #[test]
     fn kernels_are_globl_labels_or_the_file() {
         let text = "\t.globl\tsecond // entry\nfirst:\n s_nop 0\nsecond:\n s_endpgm\n";
-        let f = parse("t.s", "t", text, "gfx900", Gen::Gfx9).unwrap();
+        let f = parse(Path::new("t.s"), text, Gen::Gfx9).unwrap();
         assert_eq!(f.entries, [("second".to_string(), 4)]);
         let k = f.kernel("second", &[]).unwrap();
         assert_eq!(k.code, f.code[4..]);
         assert!(f.kernel("first", &[]).is_err());
-        let f = parse("t.s", "t", "s_endpgm\n", "gfx900", Gen::Gfx9).unwrap();
+        let f = parse(Path::new("t.s"), "s_endpgm\n", Gen::Gfx9).unwrap();
         assert_eq!(f.entries, [("t".to_string(), 0)]);
-        assert!(parse(
-            "t.s",
-            "t",
-            ".globl missing\ns_endpgm\n",
-            "gfx900",
-            Gen::Gfx9
-        )
+        assert!(parse(Path::new("t.s"), ".globl missing\ns_endpgm\n", Gen::Gfx9)
         .is_err());
     }
 
     #[test]
     fn rsrc_words_agree_with_the_fields() {
-        let f = parse(
-            "t.s",
-            "t",
-            "; wavejit: float_mode 0xc0\n; wavejit: dx10_clamp 0\ns_endpgm\n",
-            "tahiti",
-            Gen::Gfx6,
-        )
+        let f = parse(Path::new("t.s"), "; wavejit: float_mode 0xc0\n; wavejit: dx10_clamp 0\ns_endpgm\n", Gen::Gfx6)
         .unwrap();
         let k = f.kernel("t", &[]).unwrap();
         let cfg = wavejit_gcn::lift::LiftConfig::from_rsrc1(Gen::Gfx6, k.rsrc1, 0, "t");

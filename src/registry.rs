@@ -1,0 +1,86 @@
+//! The registry: every ISA wavejit runs, in one list, and the lookups over it. This is the
+//! only list of ISAs in the package; commands, fixtures, benchmarks and fuzzing loop over it.
+//! Adding an ISA adds its module under `src/isa/` and one line here.
+
+use crate::frontend::{Frontend, Module, Target};
+use crate::{Error, Result};
+use std::path::Path;
+
+/// Every ISA, in the order files are tried.
+pub static FRONTENDS: &[&dyn Frontend] = &[&crate::isa::gcn::GCN, &crate::isa::terascale::TERASCALE];
+
+/// The target a `--target` name names, with its frontend.
+pub fn target(name: &str) -> Option<(&'static dyn Frontend, Target)> {
+    FRONTENDS
+        .iter()
+        .find_map(|f| f.target(name).map(|t| (*f, t)))
+}
+
+/// Every target name, for messages.
+pub fn target_names() -> String {
+    FRONTENDS
+        .iter()
+        .map(|f| format!("{} ({})", f.target_names().join(", "), f.name()))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The frontend by its name (`gcn`, `terascale`).
+pub fn frontend(name: &str) -> Option<&'static dyn Frontend> {
+    FRONTENDS.iter().copied().find(|f| f.name() == name)
+}
+
+fn unknown_target(name: &str) -> Error {
+    Error::Usage(format!(
+        "unknown target '{name}' (targets: {})",
+        target_names()
+    ))
+}
+
+/// Loads the file at `path`: a binary file of the ISA that recognises it, or a text file
+/// assembled for `target` (required for text). `target` overrides the chip a binary names.
+pub fn load(path: &Path, target: Option<&str>) -> Result<Box<dyn Module>> {
+    let chosen = target
+        .map(|t| self::target(t).ok_or_else(|| unknown_target(t)))
+        .transpose()?;
+    if FRONTENDS.iter().any(|f| f.takes_text(path)) {
+        let Some((frontend, target)) = chosen else {
+            return Err(Error::Usage(format!(
+                "{}: a text file needs --target CHIP (targets: {})",
+                path.display(),
+                target_names()
+            )));
+        };
+        if !frontend.takes_text(path) {
+            return Err(Error::Usage(format!(
+                "{}: {} does not assemble text files",
+                path.display(),
+                frontend.name()
+            )));
+        }
+        let text = crate::asm_file::read_text(path)?;
+        return frontend.assemble(path, &text, &target);
+    }
+    load_bytes(&crate::cli::read(path)?, chosen.as_ref().map(|(f, t)| (*f, t)))
+}
+
+/// Loads a binary file with the frontend that recognises it; a `target` of another ISA is
+/// an error.
+pub fn load_bytes(bytes: &[u8], target: Option<(&dyn Frontend, &Target)>) -> Result<Box<dyn Module>> {
+    let Some(frontend) = FRONTENDS.iter().find(|f| f.sniff(bytes)) else {
+        // No header matched: the first frontend's loader says what is wrong with the file.
+        return match target {
+            Some((f, t)) => f.load(bytes, Some(t)),
+            None => FRONTENDS[0].load(bytes, None),
+        };
+    };
+    match target {
+        Some((f, t)) if f.name() != frontend.name() => Err(Error::Usage(format!(
+            "target '{}' is a {} chip, but the file is a {} file",
+            t.name,
+            f.name(),
+            frontend.name()
+        ))),
+        _ => frontend.load(bytes, target.map(|(_, t)| t)),
+    }
+}
