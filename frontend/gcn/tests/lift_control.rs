@@ -1,5 +1,6 @@
 //! Fork/join, register jumps (trap returns, `s_getpc_b64`-formed addresses), VSKIP, halts
-//! and the wave clock, under the reference interpreter on every generation that has them.
+//! and the wave clock, on both engines (interpreter and JIT, compared by the harness) on
+//! every generation that has them.
 //!
 //! Expected values follow the ISA pseudocode (AMD GCN3/Vega ISA `S_CBRANCH_I_FORK`,
 //! `S_CBRANCH_G_FORK`, `S_CBRANCH_JOIN`, `S_SETVSKIP`, `S_SETHALT`; CLRX GcnState.md for the

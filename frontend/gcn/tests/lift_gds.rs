@@ -1,4 +1,4 @@
-//! GDS under the interpreter, on every generation: DS instructions with the `gds` bit go through
+//! GDS on both engines, on every generation: DS instructions with the `gds` bit go through
 //! the M0 window (`M0[15:0]` size, `M0[31:16]` base, in bytes; CLRX doc/GcnInstrsDs.md, the
 //! RDNA3 ISA's DS field table) into the dispatch's 64 KiB of GDS, out-of-range lanes reading 0
 //! and writing nothing; `ds_ordered_count` and `ds_gws_*` stop the wave with a guest fault.

@@ -1,4 +1,4 @@
-//! gfx8/gfx9 GPR indexing mode (`s_set_gpr_idx_on/_off/_idx/_mode`) under the interpreter.
+//! gfx8/gfx9 GPR indexing mode (`s_set_gpr_idx_on/_off/_idx/_mode`) on both engines.
 //!
 //! Expected values follow the documented rule (CLRX doc/GcnInstrsSopc.md, GcnInstrsSop1.md,
 //! GcnInstrsSopp.md; LLVM's `gpr_idx(SRC0,SRC1,SRC2,DST)` = M0 bits 12..15): while

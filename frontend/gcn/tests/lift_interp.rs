@@ -1,5 +1,5 @@
-//! Parameter interpolation (v_interp_*) per generation under the interpreter (both engines:
-//! tests/gcn_interp_lds_direct.rs in the root package).
+//! Parameter interpolation (v_interp_*) per generation on both engines (interpreter and
+//! JIT, compared by the harness).
 //!
 //! The kernel's LDS plays the parameter area. Expected values follow the documented model,
 //! evaluated here by a separate route (lift/interp.rs module doc has the sources):

@@ -1,4 +1,4 @@
-//! Memory families under the interpreter: scalar loads, FLAT/GLOBAL, MUBUF (addr64, range
+//! Memory families on both engines: scalar loads, FLAT/GLOBAL, MUBUF (addr64, range
 //! checks, swizzled scratch with ADD_TID) and DS. Expected values follow CLRX
 //! doc/GcnMemHandling.md and GcnInstrsDs.md, computed here independently of the lifter.
 mod lift_common;

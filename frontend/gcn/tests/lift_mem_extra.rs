@@ -1,5 +1,5 @@
 //! gfx9 scalar atomics (`s_atomic_*`, `s_buffer_atomic_*`), gfx9 scalar scratch and MUBUF
-//! `lds`/`tfe` under the interpreter. Expected values are computed here from the documented
+//! `lds`/`tfe` on both engines. Expected values are computed here from the documented
 //! formulas (AMD Vega ISA SMEM opcodes and scalar addressing; CLRX doc/GcnMemHandling.md for
 //! buffer addressing, range checks and the LDS address `(M0 & 0xffff) + lane * 4`), not from
 //! the lifter. Programs are assembled with the crate's assembler.

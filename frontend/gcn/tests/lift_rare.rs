@@ -1,4 +1,4 @@
-//! Rare VALU and DS forms under the interpreter: v_mullit_f32, v_mqsad_u32_u8 (register and
+//! Rare VALU and DS forms on both engines: v_mullit_f32, v_mqsad_u32_u8 (register and
 //! constant accumulators), v_screen_partition_4se_b32 and the DS exchange/src2/append/
 //! addtid/permute forms. Expected values are the CLRX doc/GcnInstrsVop1.md, Vop3.md and
 //! GcnInstrsDs.md formulas (AMD's pseudocode for ds_permute_b32) evaluated here on the host.

@@ -1,6 +1,6 @@
-//! Scalar ALU, SCC, branches, loops, MODE tracking and CFG edge cases, executed under the
-//! reference interpreter. Expected values come from the ISA formulas (CLRX
-//! doc/GcnInstrsSop*.md) computed here with host integer arithmetic.
+//! Scalar ALU, SCC, branches, loops, MODE tracking and CFG edge cases, executed on both
+//! engines (interpreter and JIT, compared by the harness). Expected values come from the ISA
+//! formulas (CLRX doc/GcnInstrsSop*.md) computed here with host integer arithmetic.
 mod lift_common;
 mod lift_programs;
 

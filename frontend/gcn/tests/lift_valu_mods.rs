@@ -1,5 +1,5 @@
-//! VOP3 modifiers on integer operations and the LDS_DIRECT operand, per generation, under the
-//! interpreter (both engines: tests/gcn_interp_lds_direct.rs in the root package).
+//! VOP3 modifiers on integer operations and the LDS_DIRECT operand, per generation, on both
+//! engines (interpreter and JIT, compared by the harness).
 //!
 //! - abs/neg on an integer operand are sign-bit operations at the operand's width (seed 002:
 //!   "ABS and negation is applied to source operand for any instruction"; lift/vector.rs). The

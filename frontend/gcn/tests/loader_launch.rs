@@ -6,8 +6,8 @@ mod loader_common;
 
 use loader_common::{fixtures, read};
 use wavejit_gcn::launch::{self, ArgValue, LaunchError, WaveAddresses};
-use wavejit_isa::Grid;
 use wavejit_gcn::loader::{self, Kernel};
+use wavejit_isa::Grid;
 
 fn kernel(dir: &str, name: &str) -> Kernel {
     let ext = if dir.starts_with("legacy-") {

@@ -1,6 +1,6 @@
 //! Every ALU instruction that produces a value, against the documented formula computed on the
 //! host (Rust f32/f64/integer ops and bit manipulation written out here), run through the IR
-//! interpreter on a 64-lane wave, over edge values (NaN payloads, signalling NaNs, ±inf, -0,
+//! interpreter (and the JIT, which must agree) on a 64-lane wave, over edge values (NaN payloads, signalling NaNs, ±inf, -0,
 //! denormals, rounding ties, integer extremes, shift amounts >= 32) with denormals kept and
 //! flushed. Transcendentals: exact special cases, and within 1 ulp of the host's f64 function
 //! (RECIP_IEEE, SQRT_IEEE: correctly rounded, so exact).
@@ -9,7 +9,6 @@ mod alu_common;
 
 use alu_common::*;
 use wavejit_ir::FloatMode;
-use wavejit_runtime::interp::Interpreter;
 use wavejit_terascale::lift::{alu_form, AluError, AluForm};
 use wavejit_terascale::AluOp;
 
@@ -709,7 +708,7 @@ fn reference(op: AluOp, m: FloatMode, i: &[u32], lane: u32) -> Option<Vec<u32>> 
 
 fn check(op: AluOp, mode: FloatMode, rows: Vec<Vec<u32>>) -> usize {
     let f = build(op, &env(mode));
-    let got = run(&Interpreter, &f, &rows);
+    let got = run(&f, &rows);
     let mut checked = 0;
     for (k, (row, g)) in rows.iter().zip(&got).enumerate() {
         let lane = (k % LANES) as u32;

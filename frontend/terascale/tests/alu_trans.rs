@@ -1,4 +1,5 @@
-//! Transcendentals, CUBE and the rounding modes, through the IR interpreter.
+//! Transcendentals, CUBE and the rounding modes, through the IR interpreter (and the JIT,
+//! which must agree).
 //!
 //! Tolerance rule: RECIP_IEEE and SQRT_IEEE (and their _64 forms) are correctly rounded, so
 //! they must equal the host's `1/x` and `sqrt`; EXP/LOG/RECIPSQRT/SIN/COS must be within
@@ -10,11 +11,10 @@ mod alu_common;
 
 use alu_common::*;
 use wavejit_ir::{FloatMode, Round};
-use wavejit_runtime::interp::Interpreter;
 use wavejit_terascale::AluOp;
 
 fn one(op: AluOp, mode: FloatMode, rows: &[Vec<u32>]) -> Vec<[u32; 8]> {
-    run(&Interpreter, &build(op, &env(mode)), rows)
+    run(&build(op, &env(mode)), rows)
 }
 
 /// A host reference function.
@@ -360,8 +360,8 @@ fn rounding_modes_and_flush_settings_apply() {
 #[test]
 fn output_modifier_scales_then_clamps() {
     use std::sync::Arc;
-    use wavejit_ir::{Block, FileKind, FunctionBuilder, Reg, ScalarType, StateLayout, Terminator};
-    use wavejit_runtime::{Engine, GuestMemory, WaveCtx, WaveState};
+    use wavejit_ir::{FileKind, FunctionBuilder, Reg, ScalarType, StateLayout, Terminator};
+    use wavejit_runtime::WaveState;
     use wavejit_terascale::lift::{clamp, omod, Omod};
     let xs = [0.3f32, 0.6, -0.2, 1e30, f32::NAN, -0.0];
     for (m, k) in [
@@ -381,22 +381,12 @@ fn output_modifier_scales_then_clamps() {
         b.def_reg(Reg::new(r, 1), s, None);
         b.def_reg(Reg::new(r, 2), c, None);
         b.terminate(Terminator::Return);
-        let f = b.finish();
-        let prog = Interpreter.prepare(Arc::new(f.clone())).expect("prepare");
+        let f = Arc::new(b.finish());
         let mut st = WaveState::new(Arc::new(f.layout.clone()));
         for (lane, x) in xs.iter().enumerate() {
             st.set_lane(Reg::new(r, 0), lane as u32, x.to_bits());
         }
-        let mem = GuestMemory::with_reserve(1 << 16).expect("memory");
-        let (mut lds, mut private) = (vec![0u8; 4], vec![0u8; 256]);
-        let mut ctx = WaveCtx {
-            state: &mut st,
-            mem: &mem,
-            lds: &mut lds,
-            private: &mut private,
-            private_lane_bytes: 4,
-        };
-        prog.run_block(Block(0), &mut ctx).expect("runs");
+        let st = run_state(&f, st);
         for (lane, x) in xs.iter().enumerate() {
             let scaled = x * k;
             let want_c = if scaled.is_nan() {

@@ -2,8 +2,9 @@
 //! (atomicity, PV, literals, kcache) and every CF stack operation, with expected values
 //! worked out from the document's rules in the test (seed 000 3.6-3.7, 4.3-4.10).
 use std::sync::Arc;
-use wavejit_ir::{Block, Function};
-use wavejit_runtime::{BlockExit, Engine, FaultKind, GuestMemory, Interpreter, WaveCtx, WaveState};
+use wavejit_ir::Function;
+use wavejit_runtime::solo::{End, Solo};
+use wavejit_runtime::{FaultKind, GuestMemory, WaveState};
 use wavejit_terascale::inst::{
     sel, AluGroup, AluInst, AluSrc, CfEntry, CfInst, CfMem, Clause, ClauseBody, FetchInst,
     RatFields, Slot,
@@ -13,7 +14,7 @@ use wavejit_terascale::tables::{CfAluOp, CfMemOp, CfOp, FetchOp, RatInst};
 use wavejit_terascale::{AluOp, Chip, ChipClass, Program};
 
 mod lift_common;
-use lift_common::{alu_cf, inst, src as gpr, src as k, BASE};
+use lift_common::{alu_cf, both, inst, src as gpr, src as k, BASE};
 
 fn word(op: CfOp, addr: u32, pop_count: u8) -> CfInst {
     let mut i = lift_common::word(op, addr);
@@ -179,46 +180,43 @@ fn lift_ok(p: &Program, chip: Chip) -> Function {
     f
 }
 
-/// Runs `f` on `engine` for at most `blocks` blocks: Ok(true) if it returned, Ok(false) if
-/// the budget ran out, Err on a fault.
-fn run_on(engine: &dyn Engine, f: &Function, w: &mut Wave, blocks: u32) -> Result<bool, FaultKind> {
-    let prog = engine.prepare(Arc::new(f.clone())).unwrap();
-    let (mut lds, mut private) = (vec![0u8; 64], vec![0u8; 256]);
-    let mut b = Block(0);
-    for _ in 0..blocks {
-        let mut ctx = WaveCtx {
-            state: &mut w.state,
-            mem: &w.mem,
-            lds: &mut lds,
-            private: &mut private,
-            private_lane_bytes: 4,
-        };
-        match prog.run_block(b, &mut ctx).map_err(|e| e.kind)? {
-            BlockExit::Jump(n) | BlockExit::Barrier(n) => b = n,
-            BlockExit::Return => return Ok(true),
-        }
-    }
-    Ok(false)
+/// Guest instructions a run may spend.
+const FUEL: u64 = 20_000;
+
+/// Runs `f` from `w` for at most `fuel` guest instructions on the interpreter and the JIT
+/// (the shared runner: they must agree on the outcome, every register cell, every buffer,
+/// LDS and private memory, after a fault too) and leaves the interpreter's final state and
+/// memory in `w`. Ok(true) if it returned, Ok(false) if the fuel ran out, Err on a fault.
+fn run_on(f: &Function, w: &mut Wave, fuel: u64) -> Result<bool, FaultKind> {
+    let f = Arc::new(f.clone());
+    let mem = std::mem::replace(&mut w.mem, GuestMemory::with_reserve(1 << 12).unwrap());
+    let start = Solo {
+        state: w.state.clone(),
+        watch: both::watch_buffers(&mem),
+        mem,
+        lds: vec![0u8; 64],
+        private: vec![0u8; 256],
+        private_lane_bytes: 4,
+    };
+    let (a, b) = both::run_both(&f, start, fuel);
+    both::same_after_fault(&f, &a, &b);
+    let out = match a.end {
+        End::Done => Ok(true),
+        End::OutOfFuel => Ok(false),
+        _ => Err(a.fault.clone().expect("a fault").kind),
+    };
+    w.state = a.state.expect("a final state");
+    w.mem = a.mem.expect("a final memory");
+    out
 }
 
-/// Runs on both engines from the same start; checks they agree on every GPR lane cell and
-/// the outcome; returns the interpreter's wave and outcome.
+/// Runs on both engines from the same start (see [`run_on`]); returns the interpreter's
+/// wave and outcome.
 fn run(p: &Program, chip: Chip, active: u64, cb0: &[u32]) -> (Wave, Result<bool, FaultKind>) {
     let f = lift_ok(p, chip);
-    let mut a = Wave::new(active, cb0);
-    let ra = run_on(&Interpreter, &f, &mut a, 10_000);
-    let jit = wavejit_jit::Jit::new().expect("host supported by Cranelift");
-    let mut b = Wave::new(active, cb0);
-    let rb = run_on(&jit, &f, &mut b, 10_000);
-    assert_eq!(ra, rb, "engines disagree on the outcome");
-    for n in 0..16 {
-        for c in 0..4 {
-            for lane in 0..64 {
-                assert_eq!(a.r(n, c, lane), b.r(n, c, lane), "R{n}.{c} lane {lane}");
-            }
-        }
-    }
-    (a, ra)
+    let mut w = Wave::new(active, cb0);
+    let r = run_on(&f, &mut w, FUEL);
+    (w, r)
 }
 
 fn end(p: Prog) -> Prog {
@@ -576,7 +574,7 @@ fn bad_jumps_and_endless_loops() {
         run(&p.build(ChipClass::Cayman), Chip::Cayman, u64::MAX, &[0; 4]).1,
         Err(FaultKind::BadJump)
     );
-    // A DX10 loop nobody breaks out of never ends (the block budget runs out).
+    // A DX10 loop nobody breaks out of never ends (the fuel runs out).
     let p = end(Prog::new()
         .cf(word(CfOp::LOOP_START_DX10, 3, 0))
         .cf(word(CfOp::NOP, 0, 0))
@@ -609,7 +607,7 @@ fn fetch_and_rat_out_of_bounds_are_faults() {
             .set_lane(w.l.gpr(0, 0), lane, 0x0100_0000 + 4 * lane);
     }
     assert!(matches!(
-        run_on(&Interpreter, &f, &mut w, 100),
+        run_on(&f, &mut w, FUEL),
         Err(FaultKind::OutOfBounds { .. })
     ));
     // In bounds: the lanes read constant buffer 0 (at GUEST_BASE) through the pool.
@@ -617,7 +615,7 @@ fn fetch_and_rat_out_of_bounds_are_faults() {
     for lane in 0..64 {
         w.state.set_lane(w.l.gpr(0, 0), lane, 4 * (lane % 4));
     }
-    assert_eq!(run_on(&Interpreter, &f, &mut w, 100), Ok(true));
+    assert_eq!(run_on(&f, &mut w, FUEL), Ok(true));
     assert_eq!(
         (0..4).map(|l| w.r(0, 0, l)).collect::<Vec<_>>(),
         [11, 22, 33, 44]
@@ -652,7 +650,7 @@ fn fetch_and_rat_out_of_bounds_are_faults() {
         w.state.set_lane(w.l.gpr(0, 0), lane, 0x0040_0000 + lane);
     }
     assert!(matches!(
-        run_on(&Interpreter, &f, &mut w, 100),
+        run_on(&f, &mut w, FUEL),
         Err(FaultKind::OutOfBounds { write: true, .. })
     ));
     // In bounds: lane l stores R1.x = 100 + l to dword l of constant buffer 0's bytes.
@@ -661,7 +659,7 @@ fn fetch_and_rat_out_of_bounds_are_faults() {
         w.state.set_lane(w.l.gpr(0, 0), lane, lane);
         w.state.set_lane(w.l.gpr(1, 0), lane, 100 + lane);
     }
-    assert_eq!(run_on(&Interpreter, &f, &mut w, 100), Ok(true));
+    assert_eq!(run_on(&f, &mut w, FUEL), Ok(true));
     let mut b = [0u8; 16];
     w.mem
         .read_bytes(wavejit_runtime::GUEST_BASE, &mut b)

@@ -3,8 +3,9 @@
 //! values computed here from the table's formulas, the output-queue rules of 7.3.4
 //! (L2322-L2336) and direct reads (7.3.1).
 use std::sync::Arc;
-use wavejit_ir::{Block, Function};
-use wavejit_runtime::{BlockExit, Engine, GuestMemory, Interpreter, WaveCtx, WaveState};
+use wavejit_ir::Function;
+use wavejit_runtime::solo::{End, Solo};
+use wavejit_runtime::WaveState;
 use wavejit_terascale::inst::{
     sel, AluGroup, AluInst, AluSrc, CfAlu, CfEntry, CfInst, CfWord, Clause, ClauseBody, KCache,
     LdsIdx,
@@ -14,7 +15,7 @@ use wavejit_terascale::tables::{CfAluOp, CfOp, LdsOp};
 use wavejit_terascale::{AluOp, Chip, ChipClass, Program};
 
 mod lift_common;
-use lift_common::{src as gpr, LANES};
+use lift_common::{both, src as gpr, LANES};
 const LDS_BYTES: usize = 1024;
 
 fn src(s: u16) -> AluSrc {
@@ -159,7 +160,25 @@ impl Out {
     }
 }
 
-fn run_on(engine: &dyn Engine, f: &Arc<Function>, st: &Start) -> Out {
+/// Runs `f` from `state` and `lds` on the interpreter and the JIT (the shared runner: they
+/// must agree on every register cell and the LDS); returns the interpreter's final wave.
+fn run_wave(f: &Arc<Function>, l: TsLayout, state: WaveState, lds: Vec<u8>) -> Out {
+    let mut start = Solo::new(&l.layout, 1 << 20).unwrap();
+    start.state = state;
+    start.lds = lds;
+    start.private = vec![0u8; 4];
+    let (a, _) = both::run_both(f, start, 10_000);
+    assert_eq!(a.end, End::Done, "no fault");
+    let lds = both::memory(&a, "lds");
+    Out {
+        l,
+        state: a.state.expect("a final state"),
+        lds,
+    }
+}
+
+/// The wave `st` describes, with the LDS holding `init`.
+fn start_of(st: &Start) -> (TsLayout, WaveState, Vec<u8>) {
     let l = TsLayout::new(LANES);
     let mut state = WaveState::new(Arc::new(l.layout.clone()));
     for lane in 0..LANES {
@@ -170,43 +189,18 @@ fn run_on(engine: &dyn Engine, f: &Arc<Function>, st: &Start) -> Out {
     }
     state.set_uniform(l.active(), st.active as u32);
     state.set_uniform(l.active().offset(1), (st.active >> 32) as u32);
-    let mem = GuestMemory::with_reserve(1 << 20).unwrap();
-    let mut lds: Vec<u8> = (0..LDS_BYTES as u32 / 4)
+    let lds: Vec<u8> = (0..LDS_BYTES as u32 / 4)
         .flat_map(|i| init(i).to_le_bytes())
         .collect();
-    let mut private = [0u8; 4];
-    let prog = engine.prepare(f.clone()).unwrap();
-    let mut b = Block(0);
-    for _ in 0..100 {
-        let mut ctx = WaveCtx {
-            state: &mut state,
-            mem: &mem,
-            lds: &mut lds,
-            private: &mut private,
-            private_lane_bytes: 0,
-        };
-        match prog.run_block(b, &mut ctx).expect("no fault") {
-            BlockExit::Jump(n) | BlockExit::Barrier(n) => b = n,
-            BlockExit::Return => return Out { l, state, lds },
-        }
-    }
-    panic!("the program did not end");
+    (l, state, lds)
 }
 
 /// Runs on both engines; they must agree on every GPR cell and the LDS.
 fn run(p: &Program, st: &Start) -> Out {
     let f = Arc::new(lift_p(p).unwrap_or_else(|e| panic!("{e}")));
     wavejit_ir::verify::verify(&f).unwrap_or_else(|e| panic!("verify: {e}"));
-    let a = run_on(&Interpreter, &f, st);
-    let jit = wavejit_jit::Jit::new().expect("the JIT starts");
-    let b = run_on(&jit, &f, st);
-    assert_eq!(
-        a.state.cells(),
-        b.state.cells(),
-        "engines disagree on the state"
-    );
-    assert_eq!(a.lds, b.lds, "engines disagree on the LDS");
-    a
+    let (l, state, lds) = start_of(st);
+    run_wave(&f, l, state, lds)
 }
 
 /// Table 8.11's formula of a 1A1D/1A2D op on one dword: (new LDS value, whether it writes).
@@ -385,49 +379,25 @@ fn float_compare_forms_use_ieee_equality() {
             data: cmp_f,
             ..START
         };
-        // R4.x is not part of `Start`: run with it set by hand on both engines.
-        let mut outs = Vec::new();
-        let jit = wavejit_jit::Jit::new().unwrap();
-        for e in [&Interpreter as &dyn Engine, &jit] {
-            let l = TsLayout::new(LANES);
-            let mut state = WaveState::new(Arc::new(l.layout.clone()));
-            for lane in 0..LANES {
-                state.set_lane(l.gpr(1, 0), lane, own_dword(lane));
-                state.set_lane(l.gpr(2, 0), lane, cmp_f(lane, 0));
-                state.set_lane(l.gpr(3, 0), lane, cmp_f(lane, 1));
-                state.set_lane(l.gpr(4, 0), lane, old_f(lane));
-            }
-            state.set_uniform(l.active(), st.active as u32);
-            state.set_uniform(l.active().offset(1), (st.active >> 32) as u32);
-            let mem = GuestMemory::with_reserve(1 << 20).unwrap();
-            let mut lds = vec![0u8; LDS_BYTES];
-            let mut private = [0u8; 4];
-            let prog = e.prepare(f.clone()).unwrap();
-            let mut b = Block(0);
-            loop {
-                let mut ctx = WaveCtx {
-                    state: &mut state,
-                    mem: &mem,
-                    lds: &mut lds,
-                    private: &mut private,
-                    private_lane_bytes: 0,
-                };
-                match prog.run_block(b, &mut ctx).unwrap() {
-                    BlockExit::Jump(n) | BlockExit::Barrier(n) => b = n,
-                    BlockExit::Return => break,
-                }
-            }
-            outs.push(Out { l, state, lds });
+        // R4.x is not part of `Start`: set by hand (the runner compares both engines).
+        let l = TsLayout::new(LANES);
+        let mut state = WaveState::new(Arc::new(l.layout.clone()));
+        for lane in 0..LANES {
+            state.set_lane(l.gpr(1, 0), lane, own_dword(lane));
+            state.set_lane(l.gpr(2, 0), lane, cmp_f(lane, 0));
+            state.set_lane(l.gpr(3, 0), lane, cmp_f(lane, 1));
+            state.set_lane(l.gpr(4, 0), lane, old_f(lane));
         }
-        assert_eq!(outs[0].lds, outs[1].lds);
-        assert_eq!(outs[0].state.cells(), outs[1].state.cells());
+        state.set_uniform(l.active(), st.active as u32);
+        state.set_uniform(l.active().offset(1), (st.active >> 32) as u32);
+        let out = run_wave(&f, l, state, vec![0u8; LDS_BYTES]);
         for lane in 0..LANES {
             let (old, cmp) = (old_f(lane), cmp_f(lane, 0));
             let equal = f32::from_bits(old) == f32::from_bits(cmp);
             let want = if equal { cmp_f(lane, 1) } else { old };
-            assert_eq!(outs[0].dword(lane), want, "{op:?} lane {lane}");
+            assert_eq!(out.dword(lane), want, "{op:?} lane {lane}");
             if ret {
-                assert_eq!(outs[0].r(5, lane), old, "{op:?} lane {lane}: returned");
+                assert_eq!(out.r(5, lane), old, "{op:?} lane {lane}: returned");
             }
         }
     }

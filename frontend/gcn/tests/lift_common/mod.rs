@@ -1,12 +1,28 @@
 //! Shared harness of the lifter tests: lift machine code, verify the IR, and run it for one
-//! wave under the reference interpreter with chosen registers and memory.
+//! wave with chosen registers and memory on both engines (the reference interpreter and the
+//! JIT, through the runtime's shared runner `wavejit_runtime::solo`), which must agree bit for
+//! bit; the wave is left holding the interpreter's final state.
 #![allow(dead_code)]
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use wavejit_gcn::lift::{lift, GcnLayout, LiftConfig};
 use wavejit_gcn::Gen;
-use wavejit_ir::{Block, Function};
+use wavejit_ir::Function;
+use wavejit_jit::Jit;
 use wavejit_runtime::interp::Interpreter;
-use wavejit_runtime::{BlockExit, Engine, Fault, GuestMemory, WaveCtx, WaveState};
+use wavejit_runtime::solo::{self, End, Solo};
+use wavejit_runtime::{Fault, GuestMemory, WaveState};
+
+/// Guest instructions a run may execute before it counts as not ending.
+pub const FUEL: u64 = 10_000_000;
+
+/// Differences shown when the engines disagree.
+const DIFF_LINES: usize = 40;
+
+/// The JIT every test of the process shares (its code cache is shared too).
+pub fn jit() -> &'static Jit {
+    static JIT: OnceLock<Jit> = OnceLock::new();
+    JIT.get_or_init(|| Jit::new().expect("host supported by Cranelift"))
+}
 
 /// FLOAT_MODE values LLVM 14 emits: f32 denormals flushed (HSA gfx6-8) or kept.
 pub const FLUSH_F32: u8 = 0xc0;
@@ -134,24 +150,77 @@ impl Wave {
             .collect()
     }
 
-    /// Runs `f` from block 0 until it returns (barriers just continue: one wave).
+    /// Runs `f` from block 0 until it returns (barriers just continue: one wave) on the
+    /// interpreter and on the JIT, each from its own copy of the wave, and panics unless they
+    /// agree on the outcome (a fault's kind and pc), every register cell, every byte of every
+    /// buffer, LDS and private memory. The wave then holds the interpreter's final state and
+    /// memory (also after a fault); the fault is returned.
     pub fn run(&mut self, f: &Function) -> Result<(), Fault> {
-        let prog = Interpreter.prepare(Arc::new(f.clone())).expect("prepare");
-        let mut b = Block(0);
-        for _ in 0..100_000 {
-            let mut ctx = WaveCtx {
-                state: &mut self.state,
-                mem: &self.mem,
-                lds: &mut self.lds,
-                private: &mut self.private,
-                private_lane_bytes: self.private_lane_bytes,
-            };
-            match prog.run_block(b, &mut ctx)? {
-                BlockExit::Jump(n) | BlockExit::Barrier(n) => b = n,
-                BlockExit::Return => return Ok(()),
+        self.try_run(f).unwrap_or_else(|why| panic!("{why}"))
+    }
+
+    /// [`Wave::run`], returning where the engines disagree (or why they could not run) as
+    /// `Err` instead of panicking, for callers that add context.
+    pub fn try_run(&mut self, f: &Function) -> Result<Result<(), Fault>, String> {
+        let f = Arc::new(f.clone());
+        let mem = std::mem::replace(
+            &mut self.mem,
+            GuestMemory::with_reserve(1 << 12).expect("guest memory"),
+        );
+        let watch = mem
+            .buffers()
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (format!("buffer{i}@{:#x}", b.start), b.start, b.len))
+            .collect();
+        let start = Solo {
+            state: self.state.clone(),
+            mem,
+            lds: std::mem::take(&mut self.lds),
+            private: std::mem::take(&mut self.private),
+            private_lane_bytes: self.private_lane_bytes,
+            watch,
+        };
+        let (a, _, diff) = solo::run_both(&Interpreter, jit(), &f, start, FUEL);
+        if let Some(d) = diff {
+            let mut text = format!("interpreter and JIT disagree: {}\n", d.headline());
+            for l in d.lines.iter().take(DIFF_LINES) {
+                text += l;
+                text.push('\n');
+            }
+            if d.lines.len() > DIFF_LINES {
+                text += &format!("... {} more\n", d.lines.len() - DIFF_LINES);
+            }
+            return Err(text);
+        }
+        let solo::Run {
+            end,
+            fault,
+            state,
+            mem,
+            memories,
+            ..
+        } = a;
+        match end {
+            End::EngineError(e) => return Err(format!("interpreter: {e}")),
+            End::OutOfFuel => {
+                return Err(format!("program did not end within {FUEL} instructions"))
+            }
+            End::Done | End::Fault(..) => {}
+        }
+        self.state = state.expect("a final state");
+        self.mem = mem.expect("a final memory");
+        for (name, bytes) in memories {
+            match name.as_str() {
+                "lds" => self.lds = bytes,
+                "private" => self.private = bytes,
+                _ => {}
             }
         }
-        panic!("program did not end");
+        Ok(match fault {
+            Some(e) => Err(e),
+            None => Ok(()),
+        })
     }
 
     /// Lifts (with verification) and runs.

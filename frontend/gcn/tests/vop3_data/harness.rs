@@ -1,9 +1,10 @@
 //! Shared harness of the `vop3_*` semantic tests: every instruction is assembled in its VOP3
 //! form for each generation whose table has the row, decoded and disassembled back (the
-//! mnemonic must survive), lifted, run for one wave on the reference interpreter with per-lane
-//! inputs, and every lane is compared with a value computed by the test itself.
+//! mnemonic must survive), lifted, run for one wave on the reference interpreter and the JIT
+//! (which must agree bit for bit) with per-lane inputs, and every lane is compared with a
+//! value computed by the test itself.
 #![allow(dead_code)]
-use crate::lift_common::{config, Wave};
+use crate::lift_common::{config, lift_ok, Wave};
 use wavejit_gcn::tables::{self, Family};
 use wavejit_gcn::Gen;
 
@@ -74,7 +75,12 @@ pub fn run_on(w: &mut Wave, gen: Gen, mode: u8, text: &str) {
             == Some(mnemonic),
         "{gen:?}: `{text}` disassembles as `{dis}`"
     );
-    w.lift_run(&code, &config(gen, mode));
+    let f = lift_ok(&code, &config(gen, mode));
+    match w.try_run(&f) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => panic!("{gen:?} mode {mode:#x} `{text}`: fault: {e}"),
+        Err(why) => panic!("{gen:?} mode {mode:#x} `{text}`: {why}"),
+    }
 }
 
 /// Compares every lane `l < n` of `got(l)` with `want(l)`, collecting all mismatches.

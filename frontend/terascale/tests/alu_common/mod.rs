@@ -1,10 +1,15 @@
 //! Shared harness of the ALU semantics tests: lift one instruction over lane registers, run it
-//! for one 64-lane wave on an engine, read the results back as dwords.
+//! for one 64-lane wave on the interpreter and the JIT (the runtime's shared runner: they must
+//! agree bit for bit), read the interpreter's results back as dwords.
 #![allow(dead_code)]
+#[path = "../lift_common/both.rs"]
+mod both;
+
 use std::sync::Arc;
-use wavejit_ir::{Block, FloatMode, Function, Op, ScalarType};
 use wavejit_ir::{FileId, FileKind, FunctionBuilder, Reg, StateLayout, Terminator};
-use wavejit_runtime::{BlockExit, Engine, GuestMemory, WaveCtx, WaveState};
+use wavejit_ir::{FloatMode, Function, Op, ScalarType};
+use wavejit_runtime::solo::{End, Solo};
+use wavejit_runtime::WaveState;
 use wavejit_terascale::lift::{alu_form, lift_alu, AluEnv, AluForm, AluInput, AluValue};
 use wavejit_terascale::lift::{Src, Width};
 use wavejit_terascale::{AluOp, ChipClass};
@@ -94,10 +99,23 @@ pub fn build(op: AluOp, env: &AluEnv) -> Function {
     f
 }
 
-/// Runs `f` on `engine` once per chunk of 64 input rows; returns 8 result dwords per row.
-pub fn run(engine: &dyn Engine, f: &Function, rows: &[Vec<u32>]) -> Vec<[u32; 8]> {
-    let prog = engine.prepare(Arc::new(f.clone())).expect("prepare");
-    let mem = GuestMemory::with_reserve(1 << 16).expect("memory");
+/// Runs `f` (one block) from `state` on the interpreter and the JIT, which must agree on
+/// every register cell and memory byte; returns the interpreter's final state.
+pub fn run_state(f: &Arc<Function>, state: WaveState) -> WaveState {
+    let mut start = Solo::new(&f.layout, 1 << 16).expect("memory");
+    start.state = state;
+    start.lds = vec![0u8; 16];
+    start.private = vec![0u8; 64 * 4];
+    start.private_lane_bytes = 4;
+    let (a, _) = both::run_both(f, start, 1000);
+    assert_eq!(a.end, End::Done, "no fault");
+    a.state.expect("a final state")
+}
+
+/// Runs `f` on both engines once per chunk of 64 input rows; returns the interpreter's 8
+/// result dwords per row.
+pub fn run(f: &Function, rows: &[Vec<u32>]) -> Vec<[u32; 8]> {
+    let f = Arc::new(f.clone());
     let mut out = Vec::new();
     for chunk in rows.chunks(LANES) {
         let mut state = WaveState::new(Arc::new(f.layout.clone()));
@@ -106,16 +124,7 @@ pub fn run(engine: &dyn Engine, f: &Function, rows: &[Vec<u32>]) -> Vec<[u32; 8]
                 state.set_lane(Reg::new(R, i as u32), lane as u32, v);
             }
         }
-        let (mut lds, mut private) = (vec![0u8; 16], vec![0u8; 64 * 4]);
-        let mut ctx = WaveCtx {
-            state: &mut state,
-            mem: &mem,
-            lds: &mut lds,
-            private: &mut private,
-            private_lane_bytes: 4,
-        };
-        let exit = prog.run_block(Block(0), &mut ctx).expect("no fault");
-        assert!(matches!(exit, BlockExit::Return));
+        let state = run_state(&f, state);
         for lane in 0..chunk.len() {
             let mut r = [0u32; 8];
             for (i, d) in r.iter_mut().enumerate() {

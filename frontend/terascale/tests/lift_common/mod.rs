@@ -1,12 +1,15 @@
 //! Shared harness of the lift_* tests that build programs by hand: instruction builders, a
 //! program assembler (CF instructions, ALU and fetch clauses), one 64-lane wave with a pool
 //! buffer, constant buffer 0 and private memory, and a runner that executes on the
-//! interpreter and the JIT and checks that they agree on every GPR cell, the pool and the
-//! private memory.
+//! interpreter and the JIT (the runtime's shared runner, through [`both`]) and checks that
+//! they agree on the outcome, every register cell, the pool, GDS, LDS and the private memory.
 #![allow(dead_code)]
+pub mod both;
+
 use std::sync::Arc;
-use wavejit_ir::{Block, Function};
-use wavejit_runtime::{BlockExit, Engine, FaultKind, GuestMemory, Interpreter, WaveCtx, WaveState};
+use wavejit_ir::Function;
+use wavejit_runtime::solo::{End, Solo};
+use wavejit_runtime::{FaultKind, WaveState};
 use wavejit_terascale::inst::{
     AluGroup, AluInst, AluSrc, CfAlu, CfEntry, CfInst, CfWord, Clause, ClauseBody, FetchInst,
     KCache, Slot,
@@ -307,10 +310,15 @@ fn set_pair(state: &mut WaveState, r: wavejit_ir::Reg, v: u64) {
     state.set_uniform(r.offset(1), (v >> 32) as u32);
 }
 
-fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
+/// Guest instructions a run may execute; a run that spends them all ends with
+/// `Err(Trap("block budget"))`.
+pub const FUEL: u64 = 1_000_000;
+
+/// The wave `st` describes.
+fn start(st: &Start) -> Solo {
     let l = TsLayout::new(LANES);
-    let mut state = WaveState::new(Arc::new(l.layout.clone()));
-    let mut mem = GuestMemory::with_reserve(1 << 24).unwrap();
+    let mut w = Solo::new(&l.layout, 1 << 24).unwrap();
+    let (state, mem) = (&mut w.state, &mut w.mem);
     let pool = mem.alloc_bytes(&st.pool, 256).unwrap();
     let cb: Vec<u8> = st.cb0.iter().flat_map(|v| v.to_le_bytes()).collect();
     let cb = mem.alloc_bytes(&cb, 256).unwrap();
@@ -320,13 +328,13 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
             state.set_lane(l.gpr(*n, *c), lane, f(lane));
         }
     }
-    set_pair(&mut state, l.active(), st.active);
-    set_pair(&mut state, l.pool_base(), pool);
-    set_pair(&mut state, l.const_buffer(0), cb);
+    set_pair(state, l.active(), st.active);
+    set_pair(state, l.pool_base(), pool);
+    set_pair(state, l.const_buffer(0), cb);
     for (id, dwords) in &st.cbs {
         let bytes: Vec<u8> = dwords.iter().flat_map(|v| v.to_le_bytes()).collect();
         let a = mem.alloc_bytes(&bytes, 256).unwrap();
-        set_pair(&mut state, l.const_buffer(*id), a);
+        set_pair(state, l.const_buffer(*id), a);
     }
     if !st.tex_resources.is_empty() {
         let bytes: Vec<u8> = st
@@ -335,71 +343,47 @@ fn run_on(engine: &dyn Engine, f: &Function, st: &Start) -> Out {
             .flat_map(|v| v.to_le_bytes())
             .collect();
         let a = mem.alloc_bytes(&bytes, 256).unwrap();
-        set_pair(&mut state, l.tex_resources(), a);
+        set_pair(state, l.tex_resources(), a);
     }
-    set_pair(&mut state, l.gds(), gds.unwrap_or(0));
-    let mut private = vec![0u8; (st.private_lane_bytes * LANES) as usize];
-    let mut lds = vec![0u8; 64];
-    let prog = engine.prepare(Arc::new(f.clone())).unwrap();
-    let mut b = Block(0);
-    let mut result = Err(FaultKind::Trap("block budget".into()));
-    for _ in 0..10_000 {
-        let mut ctx = WaveCtx {
-            state: &mut state,
-            mem: &mem,
-            lds: &mut lds,
-            private: &mut private,
-            private_lane_bytes: st.private_lane_bytes,
-        };
-        match prog.run_block(b, &mut ctx) {
-            Ok(BlockExit::Jump(n) | BlockExit::Barrier(n)) => b = n,
-            Ok(BlockExit::Return) => {
-                result = Ok(());
-                break;
-            }
-            Err(e) => {
-                result = Err(e.kind);
-                break;
-            }
-        }
-    }
-    let mut bytes = vec![0u8; st.pool.len()];
-    mem.read_bytes(pool, &mut bytes).unwrap();
-    let mut gds_bytes = vec![0u8; st.gds.as_ref().map_or(0, Vec::len)];
+    set_pair(state, l.gds(), gds.unwrap_or(0));
+    w.watch.push(("pool".into(), pool, st.pool.len() as u64));
     if let Some(g) = gds {
-        mem.read_bytes(g, &mut gds_bytes).unwrap();
+        w.watch
+            .push(("gds".into(), g, st.gds.as_ref().map_or(0, Vec::len) as u64));
     }
-    Out {
-        l,
-        state,
-        pool: bytes,
-        private,
-        gds: gds_bytes,
-        result,
-    }
+    w.private = vec![0u8; (st.private_lane_bytes * LANES) as usize];
+    w.private_lane_bytes = st.private_lane_bytes;
+    w.lds = vec![0u8; 64];
+    w
 }
 
-/// Runs `p` on both engines from `st`; checks that they agree on the outcome, R0-R31, the
-/// pool and the private memory; returns the interpreter's state.
+/// Runs `p` on both engines from `st`; checks that they agree on the outcome, every
+/// register cell, the pool, GDS and the private memory (after a fault too); returns the
+/// interpreter's state.
 pub fn run(p: &Program, st: &Start) -> Out {
     run_function(&lift_ok(p), st)
 }
 
 /// [`run`] of a lifted function.
 pub fn run_function(f: &Function, st: &Start) -> Out {
-    let a = run_on(&Interpreter, f, st);
-    let jit = wavejit_jit::Jit::new().expect("host supported by Cranelift");
-    let b = run_on(&jit, f, st);
-    assert_eq!(a.result, b.result, "engines disagree on the outcome");
-    for n in 0..32 {
-        for c in 0..4 {
-            for lane in 0..LANES {
-                assert_eq!(a.r(n, c, lane), b.r(n, c, lane), "R{n}.{c} lane {lane}");
-            }
-        }
+    let f = Arc::new(f.clone());
+    let (a, b) = both::run_both(&f, start(st), FUEL);
+    both::same_after_fault(&f, &a, &b);
+    let result = match &a.end {
+        End::Done => Ok(()),
+        End::OutOfFuel => Err(FaultKind::Trap("block budget".into())),
+        _ => Err(a.fault.clone().expect("a fault").kind),
+    };
+    let gds = match st.gds {
+        Some(_) => both::memory(&a, "gds"),
+        None => Vec::new(),
+    };
+    Out {
+        l: TsLayout::new(LANES),
+        pool: both::memory(&a, "pool"),
+        private: both::memory(&a, "private"),
+        gds,
+        state: a.state.expect("a final state"),
+        result,
     }
-    assert!(a.pool == b.pool, "engines disagree on the pool");
-    assert!(a.private == b.private, "engines disagree on private memory");
-    assert!(a.gds == b.gds, "engines disagree on GDS memory");
-    a
 }

@@ -1,12 +1,17 @@
 //! Shared harness of the lift_tex* tests: TEX instruction words, resource and sampler
 //! descriptors in Mesa's evergreend.h layouts, one 64-lane wave run on the interpreter and
-//! the JIT (which must agree on every cell or on the fault), and a host reference sampler
-//! written from the formulas of lift/tex's module docs (i64 indices, `rem_euclid`, Rust's
-//! saturating casts, host f32 arithmetic, the mip layout rules computed with plain integers).
+//! the JIT through the runtime's shared runner (they must agree on every cell and memory
+//! byte, or on the fault), and a host reference sampler written from the formulas of
+//! lift/tex's module docs (i64 indices, `rem_euclid`, Rust's saturating casts, host f32
+//! arithmetic, the mip layout rules computed with plain integers).
 #![allow(dead_code)]
+#[path = "../lift_common/both.rs"]
+mod both;
+
 use std::sync::Arc;
-use wavejit_ir::{Block, Function};
-use wavejit_runtime::{BlockExit, Engine, Fault, GuestMemory, Interpreter, WaveCtx, WaveState};
+use wavejit_ir::Function;
+use wavejit_runtime::solo::{End, Solo};
+use wavejit_runtime::WaveState;
 use wavejit_terascale::inst::{CfEntry, CfInst, CfWord, Clause, ClauseBody, FetchInst};
 use wavejit_terascale::lift::tex::{RESOURCE_BYTES, SAMPLER_BYTES};
 use wavejit_terascale::lift::{lift, LiftConfig, LiftError, TsLayout};
@@ -335,9 +340,12 @@ pub fn setup(data: Vec<u8>, d: Desc, s: Samp, src: Vec<[u32; 4]>) -> Setup {
 
 pub const R2_MARK: u32 = 0xdead_beef;
 
-fn run_on(engine: &dyn Engine, f: &Arc<Function>, st: &Setup) -> Result<WaveState, Fault> {
+/// The wave `st` describes: its registers and memory (texture data, resource and sampler
+/// tables).
+fn start(st: &Setup) -> Solo {
     let l = TsLayout::new(LANES);
-    let mut state = WaveState::new(Arc::new(l.layout.clone()));
+    let mut w = Solo::new(&l.layout, 1 << 22).unwrap();
+    let (state, mem) = (&mut w.state, &mut w.mem);
     for lane in 0..LANES {
         for c in 0..4 {
             state.set_lane(l.gpr(1, c), lane, st.src[lane as usize][c as usize]);
@@ -349,7 +357,6 @@ fn run_on(engine: &dyn Engine, f: &Arc<Function>, st: &Setup) -> Result<WaveStat
     }
     state.set_uniform(l.active(), st.active as u32);
     state.set_uniform(l.active().offset(1), (st.active >> 32) as u32);
-    let mut mem = GuestMemory::with_reserve(1 << 22).unwrap();
     let base = mem.alloc_bytes(&st.data, 256).unwrap();
     assert!(base.is_multiple_of(256) && base < 1 << 40);
     let mut rt = vec![0u8; 8 * RESOURCE_BYTES as usize];
@@ -378,32 +385,18 @@ fn run_on(engine: &dyn Engine, f: &Arc<Function>, st: &Setup) -> Result<WaveStat
         state.set_uniform(r.offset(1), (v >> 32) as u32);
     };
     if st.bind_res {
-        set64(&mut state, l.tex_resources(), ra);
+        set64(state, l.tex_resources(), ra);
     }
     if st.bind_smp {
-        set64(&mut state, l.tex_samplers(), sa);
+        set64(state, l.tex_samplers(), sa);
     }
-    let mut lds = Vec::new();
-    let mut private = [0u8; 4];
-    let prog = engine.prepare(f.clone()).unwrap();
-    let mut b = Block(0);
-    for _ in 0..100 {
-        let mut ctx = WaveCtx {
-            state: &mut state,
-            mem: &mem,
-            lds: &mut lds,
-            private: &mut private,
-            private_lane_bytes: 0,
-        };
-        match prog.run_block(b, &mut ctx)? {
-            BlockExit::Jump(n) | BlockExit::Barrier(n) => b = n,
-            BlockExit::Return => return Ok(state),
-        }
-    }
-    panic!("the program did not end");
+    w.watch = both::watch_buffers(&w.mem);
+    w.private = vec![0u8; 4];
+    w
 }
 
-/// Runs on both engines; they must agree (state, or the fault's text).
+/// Runs on both engines; they must agree (every register cell and memory byte, or the
+/// fault's text: kind, pc, lane and address).
 pub fn try_run(insts: &[Tex], st: &Setup) -> Result<WaveState, String> {
     try_run_on(insts, st, ChipClass::Evergreen)
 }
@@ -412,23 +405,15 @@ pub fn try_run(insts: &[Tex], st: &Setup) -> Result<WaveState, String> {
 pub fn try_run_on(insts: &[Tex], st: &Setup, class: ChipClass) -> Result<WaveState, String> {
     let f = Arc::new(lift_p(&program_for(insts, class)).unwrap_or_else(|e| panic!("{e}")));
     wavejit_ir::verify::verify(&f).unwrap_or_else(|e| panic!("verify: {e}"));
-    let a = run_on(&Interpreter, &f, st);
-    let jit = wavejit_jit::Jit::new().expect("the JIT starts");
-    let b = run_on(&jit, &f, st);
-    match (a, b) {
-        (Ok(a), Ok(b)) => {
-            assert_eq!(a.cells(), b.cells(), "engines disagree on the state");
-            Ok(a)
+    let (a, b) = both::run_both(&f, start(st), 100_000);
+    match a.end {
+        End::Done => Ok(a.state.expect("a final state")),
+        End::Fault(..) => {
+            let (x, y) = (both::fault_text(&a), both::fault_text(&b));
+            assert_eq!(x, y, "engines disagree on the fault");
+            Err(x.expect("a fault"))
         }
-        (Err(a), Err(b)) => {
-            assert_eq!(
-                a.to_string(),
-                b.to_string(),
-                "engines disagree on the fault"
-            );
-            Err(a.to_string())
-        }
-        (a, b) => panic!("one engine faulted: {:?} / {:?}", a.err(), b.err()),
+        _ => panic!("the program did not end"),
     }
 }
 
