@@ -35,7 +35,8 @@ pub fn names(path: &Path) -> (String, String) {
 /// Reads a text file as UTF-8.
 pub fn read_text(path: &Path) -> Result<String> {
     let bytes = crate::cli::read(path)?;
-    String::from_utf8(bytes).map_err(|_| Error::Other(format!("{}: not UTF-8 text", path.display())))
+    String::from_utf8(bytes)
+        .map_err(|_| Error::Other(format!("{}: not UTF-8 text", path.display())))
 }
 
 /// The error of line `line` (1-based) of the file `path`.

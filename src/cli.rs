@@ -121,7 +121,8 @@ pub fn run(o: RunOptions) -> Result<()> {
         std::fs::write(&s.path, bytes).map_err(|e| Error::io(&s.path, e))?;
     }
     if let Some(path) = &o.stats {
-        let stats = crate::stats::RunStats::new(&*module, &prepared, &dispatch, o.engine, load, execute);
+        let stats =
+            crate::stats::RunStats::new(&*module, &prepared, &dispatch, o.engine, load, execute);
         stats.write(path)?;
     }
     Ok(())

@@ -18,7 +18,7 @@ use crate::Result;
 use std::path::Path;
 use std::sync::Arc;
 use wavejit_ir::{Function, Reg};
-use wavejit_runtime::{GuestMemory, Grid, WaveInit, WaveState};
+use wavejit_runtime::{Grid, GuestMemory, WaveInit, WaveState};
 
 /// A chip a frontend runs code for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,7 +51,8 @@ pub trait Frontend: Sync {
 
     /// Whether `path` is a text file this ISA assembles when given one of its targets.
     fn takes_text(&self, path: &Path) -> bool {
-        path.extension().is_some_and(|e| e.eq_ignore_ascii_case("s"))
+        path.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("s"))
     }
 
     /// Assembles a text file for `target`; `path` names it in messages and its stem names a

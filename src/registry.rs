@@ -7,7 +7,8 @@ use crate::{Error, Result};
 use std::path::Path;
 
 /// Every ISA, in the order files are tried.
-pub static FRONTENDS: &[&dyn Frontend] = &[&crate::isa::gcn::GCN, &crate::isa::terascale::TERASCALE];
+pub static FRONTENDS: &[&dyn Frontend] =
+    &[&crate::isa::gcn::GCN, &crate::isa::terascale::TERASCALE];
 
 /// The target a `--target` name names, with its frontend.
 pub fn target(name: &str) -> Option<(&'static dyn Frontend, Target)> {
@@ -61,12 +62,18 @@ pub fn load(path: &Path, target: Option<&str>) -> Result<Box<dyn Module>> {
         let text = crate::asm_file::read_text(path)?;
         return frontend.assemble(path, &text, &target);
     }
-    load_bytes(&crate::cli::read(path)?, chosen.as_ref().map(|(f, t)| (*f, t)))
+    load_bytes(
+        &crate::cli::read(path)?,
+        chosen.as_ref().map(|(f, t)| (*f, t)),
+    )
 }
 
 /// Loads a binary file with the frontend that recognises it; a `target` of another ISA is
 /// an error.
-pub fn load_bytes(bytes: &[u8], target: Option<(&dyn Frontend, &Target)>) -> Result<Box<dyn Module>> {
+pub fn load_bytes(
+    bytes: &[u8],
+    target: Option<(&dyn Frontend, &Target)>,
+) -> Result<Box<dyn Module>> {
     let Some(frontend) = FRONTENDS.iter().find(|f| f.sniff(bytes)) else {
         // No header matched: the first frontend's loader says what is wrong with the file.
         return match target {

@@ -107,7 +107,9 @@ struct State {
 
 fn number(v: &Value, what: &str) -> std::result::Result<u64, String> {
     match v {
-        Value::Number(n) => n.as_u64().ok_or_else(|| format!("{what}: {n} is not an unsigned integer")),
+        Value::Number(n) => n
+            .as_u64()
+            .ok_or_else(|| format!("{what}: {n} is not an unsigned integer")),
         Value::String(s) => {
             let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"));
             match digits {
@@ -130,7 +132,7 @@ fn hex_bytes(v: &Value, what: &str) -> std::result::Result<Vec<u8>, String> {
         .as_str()
         .ok_or_else(|| format!("{what}: expected a hex string"))?;
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err(format!("{what}: odd number of hex digits"));
     }
     (0..s.len())
@@ -157,7 +159,15 @@ fn lane_mask(lanes: u32) -> u64 {
 impl State {
     fn parse(v: &Value, p: &WaveProgram) -> std::result::Result<State, String> {
         let obj = v.as_object().ok_or("the state is not a JSON object")?;
-        const KEYS: [&str; 7] = ["lanes", "exec", "vector", "scalar", "memory", "lds", "constants"];
+        const KEYS: [&str; 7] = [
+            "lanes",
+            "exec",
+            "vector",
+            "scalar",
+            "memory",
+            "lds",
+            "constants",
+        ];
         if let Some(k) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(format!("unknown key '{k}' (keys: {})", KEYS.join(", ")));
         }
@@ -173,7 +183,9 @@ impl State {
             None => lane_mask(lanes),
         };
         if exec & !lane_mask(lanes) != 0 {
-            return Err(format!("exec {exec:#x} names lanes beyond the {lanes} of a wave"));
+            return Err(format!(
+                "exec {exec:#x} names lanes beyond the {lanes} of a wave"
+            ));
         }
         let mut regs = Vec::new();
         for (key, lane_file) in [("vector", true), ("scalar", false)] {
@@ -192,18 +204,19 @@ impl State {
                         .map(|x| u32_of(x, name))
                         .collect::<std::result::Result<_, _>>()?,
                     (RegRef::Lane(_), Value::Array(a)) => {
-                        return Err(format!(
-                            "{name}: {} values for {lanes} lanes",
-                            a.len()
-                        ))
+                        return Err(format!("{name}: {} values for {lanes} lanes", a.len()))
                     }
                     (RegRef::Lane(_), x) if lane_file => vec![u32_of(x, name)?],
                     (RegRef::Uniform(_), x) if !lane_file => vec![u32_of(x, name)?],
                     (RegRef::Lane(_), _) => {
-                        return Err(format!("{name} is a per-lane register: put it under vector"))
+                        return Err(format!(
+                            "{name} is a per-lane register: put it under vector"
+                        ))
                     }
                     (RegRef::Uniform(_), _) => {
-                        return Err(format!("{name} is a wave-uniform register: put it under scalar"))
+                        return Err(format!(
+                            "{name} is a wave-uniform register: put it under scalar"
+                        ))
                     }
                 };
                 regs.push((name.clone(), reg, values));
@@ -214,7 +227,10 @@ impl State {
             let ranges = m.as_array().ok_or("memory: expected a list of ranges")?;
             for (i, r) in ranges.iter().enumerate() {
                 let what = format!("memory[{i}]");
-                let addr = number(r.get("address").ok_or(format!("{what}: no address"))?, &what)?;
+                let addr = number(
+                    r.get("address").ok_or(format!("{what}: no address"))?,
+                    &what,
+                )?;
                 let bytes = hex_bytes(r.get("bytes").ok_or(format!("{what}: no bytes"))?, &what)?;
                 memory.push((addr, bytes));
             }
@@ -227,7 +243,10 @@ impl State {
         }
         for w in memory.windows(2) {
             if w[0].0 + w[0].1.len() as u64 > w[1].0 {
-                return Err(format!("memory ranges at {:#x} and {:#x} overlap", w[0].0, w[1].0));
+                return Err(format!(
+                    "memory ranges at {:#x} and {:#x} overlap",
+                    w[0].0, w[1].0
+                ));
             }
         }
         let lds = obj.get("lds").map(|l| hex_bytes(l, "lds")).transpose()?;
@@ -256,13 +275,18 @@ impl State {
             .map(|(a, b)| a + b.len() as u64)
             .max()
             .unwrap_or(GUEST_BASE);
-        let consts: u64 = self.constants.iter().map(|(_, b)| b.len() as u64 + 1024).sum();
+        let consts: u64 = self
+            .constants
+            .iter()
+            .map(|(_, b)| b.len() as u64 + 1024)
+            .sum();
         let reserve = (end - GUEST_BASE + consts + (1 << 20)).next_power_of_two();
         let mut s = Solo::new(layout, reserve).map_err(mem)?;
         p.names.bind_memory(&mut s.state);
         for (i, (addr, bytes)) in self.memory.iter().enumerate() {
             s.mem.alloc_at(*addr, bytes).map_err(mem)?;
-            s.watch.push((format!("memory[{i}]"), *addr, bytes.len() as u64));
+            s.watch
+                .push((format!("memory[{i}]"), *addr, bytes.len() as u64));
         }
         for (name, bytes) in &self.constants {
             let addr = s.mem.alloc_bytes(bytes, 256).map_err(mem)?;
@@ -295,9 +319,10 @@ impl State {
     fn output(&self, p: &WaveProgram, run: &solo::Run) -> Result<Value> {
         let fault = match &run.end {
             End::Done => None,
-            End::Fault(..) => run.fault.as_ref().map(|f| {
-                format!("kernel {}: {f}", p.lifted.func.name)
-            }),
+            End::Fault(..) => run
+                .fault
+                .as_ref()
+                .map(|f| format!("kernel {}: {f}", p.lifted.func.name)),
             End::OutOfFuel => Some(format!(
                 "out of fuel after {} guest instructions",
                 run.executed
@@ -384,7 +409,9 @@ impl TraceLines<'_> {
             };
             let v = match *r {
                 RegRef::Uniform(r) => json!(state.uniform(r)),
-                RegRef::Lane(r) => json!((0..self.lanes).map(|l| state.lane(r, l)).collect::<Vec<_>>()),
+                RegRef::Lane(r) => json!((0..self.lanes)
+                    .map(|l| state.lane(r, l))
+                    .collect::<Vec<_>>()),
             };
             writes.insert(name.clone(), v);
         }
@@ -442,10 +469,7 @@ fn trace(p: &WaveProgram, mut s: Solo, fuel: u64, path: &Path) -> Result<()> {
     };
     let mut block = Block(0);
     let mut executed = 0u64;
-    loop {
-        let Some(data) = func.blocks.get(block.index()) else {
-            break;
-        };
+    while let Some(data) = func.blocks.get(block.index()) {
         executed += u64::from(data.guest_insts).max(1);
         if executed > fuel {
             break;

@@ -26,7 +26,10 @@ fn words(h: &str) -> Vec<u32> {
 
 /// Runs `wavejit wave FILE --state (state) EXTRA...` and parses the output state.
 fn wave(file: &str, target: &str, state: &Value, extra: &[&str]) -> Value {
-    let path = temp_path(&format!("{target}-{}.json", extra.join("_").replace('/', "_")));
+    let path = temp_path(&format!(
+        "{target}-{}.json",
+        extra.join("_").replace('/', "_")
+    ));
     std::fs::write(&path, state.to_string()).unwrap();
     let p = path.to_str().unwrap();
     let mut args = vec!["wave", file, "--target", target, "--state", p];
@@ -77,8 +80,16 @@ fn gcn_registers_exec_and_memory_follow_the_formulas() {
         for l in 0..64u32 {
             let active = exec >> l & 1 == 1;
             let sum = l + 7 + 3 * l;
-            assert_eq!(v2[l as usize], if active { sum } else { 0 }, "{engine} v2 lane {l}");
-            assert_eq!(v3[l as usize], if active { sum * 0x11 } else { 0 }, "{engine} v3");
+            assert_eq!(
+                v2[l as usize],
+                if active { sum } else { 0 },
+                "{engine} v2 lane {l}"
+            );
+            assert_eq!(
+                v3[l as usize],
+                if active { sum * 0x11 } else { 0 },
+                "{engine} v3"
+            );
             let want = if active { sum * 0x11 } else { 0xaaaa_aaaa };
             assert_eq!(stored[l as usize], want, "{engine} out[{l}]");
         }
@@ -95,7 +106,13 @@ fn gcn_fault_is_reported_in_the_output() {
     let fault = out["fault"].as_str().expect("a fault");
     assert_mentions(
         fault,
-        &["wave_ops", "out-of-bounds store", "pc 0x28", "lane 8", "0x100000120"],
+        &[
+            "wave_ops",
+            "out-of-bounds store",
+            "pc 0x28",
+            "lane 8",
+            "0x100000120",
+        ],
     );
 }
 
@@ -104,10 +121,18 @@ fn gcn_trace_has_one_line_per_instruction_with_exec_and_writes() {
     let trace = temp_path("gcn-trace.jsonl");
     let t = trace.to_str().unwrap();
     let exec: u64 = 0x0f0f;
-    wave(GCN, "gfx900", &gcn_state(exec, 64), &["--trace", t, "--engine", "interp"]);
+    wave(
+        GCN,
+        "gfx900",
+        &gcn_state(exec, 64),
+        &["--trace", t, "--engine", "interp"],
+    );
     let text = std::fs::read_to_string(&trace).unwrap();
     std::fs::remove_file(&trace).unwrap();
-    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let pcs: Vec<u64> = lines.iter().map(|l| l["pc"].as_u64().unwrap()).collect();
     // s_waitcnt (pc 8) lifts to no IR; every other instruction has its line, in order.
     assert_eq!(pcs, [0, 12, 16, 24, 28, 32, 36, 40, 48]);
@@ -121,7 +146,10 @@ fn gcn_trace_has_one_line_per_instruction_with_exec_and_writes() {
     }
     assert_eq!(lines[0]["writes"]["s6"], 0x11);
     assert_eq!(lines[0]["text"], "s_load_dword s6, s[4:5], 0x0");
-    assert!(lines[7]["text"].as_str().unwrap().starts_with("global_store_dword"));
+    assert!(lines[7]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("global_store_dword"));
     assert_eq!(lines[7]["writes"], json!({}));
 }
 
@@ -132,7 +160,7 @@ fn gcn_trace_has_one_line_per_instruction_with_exec_and_writes() {
 fn terascale_registers_constants_and_pool_follow_the_formula() {
     let (group, lsize, k, range) = (3u32, 64u32, 0x9e37u32, 0x1000u32);
     let out_arg = range - 4 * group * lsize;
-    let mut cb0 = vec![0u32; 16];
+    let mut cb0 = [0u32; 16];
     cb0[6] = lsize; // KC0[1].Z: local size x
     cb0[9] = out_arg; // KC0[2].Y
     cb0[10] = k; // KC0[2].Z
@@ -184,12 +212,24 @@ fn terascale_trace_names_the_listing() {
     wave(R600, "cypress", &state, &["--trace", t]);
     let text = std::fs::read_to_string(&trace).unwrap();
     std::fs::remove_file(&trace).unwrap();
-    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let texts: Vec<&str> = lines.iter().map(|l| l["text"].as_str().unwrap()).collect();
-    assert!(texts.iter().any(|t| t.starts_with("MULLO_INT")), "{texts:?}");
-    assert!(texts.iter().any(|t| t.starts_with("MEM_RAT_CACHELESS")), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.starts_with("MULLO_INT")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.starts_with("MEM_RAT_CACHELESS")),
+        "{texts:?}"
+    );
     // A group's slots come in the lifter's order: its sources first, then its writes.
-    assert!(texts.iter().any(|t| t.starts_with("XOR_INT * T1.X")), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.starts_with("XOR_INT * T1.X")),
+        "{texts:?}"
+    );
     assert!(lines.iter().all(|l| l["exec"] == "0x3"));
     // MULLO_INT T0.Y = T1.X (0) * KC0[1].Z (0): T0.Y's lanes are written with zero.
     let mullo = lines
@@ -207,7 +247,10 @@ fn malformed_states_are_one_line_errors() {
         (json!({"vector": {"v1": [1, 2]}}), "2 values for 64 lanes"),
         (json!({"lanes": 32}), "the target's waves have 64 lanes"),
         (json!({"exec": "zz"}), "not a number"),
-        (json!({"memory": [{"address": 16, "bytes": "00"}]}), "guest addresses start at"),
+        (
+            json!({"memory": [{"address": 16, "bytes": "00"}]}),
+            "guest addresses start at",
+        ),
         (json!({"registers": {}}), "unknown key 'registers'"),
     ];
     for (state, why) in cases {

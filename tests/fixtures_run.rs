@@ -76,7 +76,10 @@ fn missing_kernels_have_no_binary_and_a_reason() {
             }
         }
     }
-    assert_eq!(missing, 3, "llc-14 rejects three TeraScale builds (missing.tsv)");
+    assert_eq!(
+        missing, 3,
+        "llc-14 rejects three TeraScale builds (missing.tsv)"
+    );
 }
 
 /// The comparison itself can fail: a corrupted output is caught.

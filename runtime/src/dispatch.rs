@@ -284,7 +284,10 @@ impl Run<'_> {
             slot.guest_insts = 0;
             slot.lanes = wave.lanes;
             l.init.init(&wave, &mut slot.state).map_err(|m| {
-                ExecError::Setup(format!("kernel {}: wave {w} of group {group:?}: {m}", l.kernel))
+                ExecError::Setup(format!(
+                    "kernel {}: wave {w} of group {group:?}: {m}",
+                    l.kernel
+                ))
             })?;
         }
         self.waves.fetch_add(n_waves as u64, Ordering::Relaxed);

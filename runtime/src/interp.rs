@@ -175,7 +175,13 @@ impl InterpProgram {
                 self.run(data, ops, &mut vals, ctx, trace)
             }
             // Re-entered on this thread (a program calling another): use a fresh vector.
-            Err(_) => self.run(data, ops, &mut vec![Lanes::ZERO; data.insts.len()], ctx, trace),
+            Err(_) => self.run(
+                data,
+                ops,
+                &mut vec![Lanes::ZERO; data.insts.len()],
+                ctx,
+                trace,
+            ),
         })
     }
 }

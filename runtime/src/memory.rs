@@ -156,7 +156,10 @@ impl GuestMemory {
             size: len,
             reserved: self.reserved(),
         };
-        let below = self.buffers.last().map_or(GUEST_BASE, |b| b.start + b.len.max(1));
+        let below = self
+            .buffers
+            .last()
+            .map_or(GUEST_BASE, |b| b.start + b.len.max(1));
         let end = addr.checked_add(len).ok_or(full.clone())?;
         if addr < below {
             return Err(MemError::Placement { addr, below });

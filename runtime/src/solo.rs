@@ -110,7 +110,10 @@ impl Run {
 pub fn prepare(engine: &dyn Engine, f: &Arc<Function>) -> Result<Arc<dyn Program>, String> {
     match catch_unwind(AssertUnwindSafe(|| engine.prepare(f.clone()))) {
         Ok(Ok(p)) => Ok(p),
-        Ok(Err(e)) => Err(format!("{} cannot prepare the function: {e}", engine.name())),
+        Ok(Err(e)) => Err(format!(
+            "{} cannot prepare the function: {e}",
+            engine.name()
+        )),
         Err(p) => Err(format!(
             "{} panicked preparing the function: {}",
             engine.name(),

@@ -114,7 +114,12 @@ fn rotate_init(
     }
 }
 
-fn launch<'a>(func: &Arc<Function>, grid: u32, threads: usize, init: &'a dyn WaveInit) -> Launch<'a> {
+fn launch<'a>(
+    func: &Arc<Function>,
+    grid: u32,
+    threads: usize,
+    init: &'a dyn WaveInit,
+) -> Launch<'a> {
     Launch {
         kernel: func.name.clone(),
         func: func.clone(),
@@ -352,10 +357,8 @@ fn wave_info_geometry_with_partial_workgroups() {
     let infos = infos.into_inner().unwrap();
     // Groups: x in {0, 1} (sizes 8, 2), y in {0, 1} (sizes 2, 1): 4 groups of one wave each.
     assert_eq!((stats.workgroups, stats.waves), (4, 4));
-    let sizes: Vec<([u32; 3], [u32; 3], u32)> = infos
-        .iter()
-        .map(|i| (i.group, i.extent, i.lanes))
-        .collect();
+    let sizes: Vec<([u32; 3], [u32; 3], u32)> =
+        infos.iter().map(|i| (i.group, i.extent, i.lanes)).collect();
     assert_eq!(
         sizes,
         vec![
@@ -419,11 +422,12 @@ fn setup_errors_are_reported() {
     l.grid.local = [1024, 1024, 1];
     assert!(matches!(dispatch(&l, &mem), Err(ExecError::Setup(_))));
     // An init error stops the dispatch and is returned as is.
-    let failing =
-        |_: &WaveCoord, _: &mut dyn RegSink| Err("no such argument".to_string());
+    let failing = |_: &WaveCoord, _: &mut dyn RegSink| Err("no such argument".to_string());
     let mut l = launch(&f, 64, 1, &failing);
     l.grid.local = [64, 1, 1];
-    assert!(matches!(dispatch(&l, &mem), Err(ExecError::Setup(m)) if m.ends_with(": no such argument")));
+    assert!(
+        matches!(dispatch(&l, &mem), Err(ExecError::Setup(m)) if m.ends_with(": no such argument"))
+    );
 }
 
 struct Panicky;

@@ -550,6 +550,15 @@ impl Function {
     pub fn inst_count(&self) -> usize {
         self.blocks.iter().map(|b| b.insts.len()).sum()
     }
+
+    /// Whether any instruction reads a cell of register file `file` (a launcher provides
+    /// what a file stands for, such as a GDS address, only to code that reads it).
+    pub fn reads_file(&self, file: crate::FileId) -> bool {
+        self.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(|i| matches!(i.kind, InstKind::ReadReg(r) if r.file == file))
+    }
 }
 
 /// Convenience: the scalar type of a width.

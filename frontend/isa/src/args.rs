@@ -132,7 +132,10 @@ mod tests {
 
     #[test]
     fn offsets_align_from_the_end_of_the_header() {
-        assert_eq!(natural_offsets(&[4, 8, 4, 2, 1, 4], 36), [36, 44, 52, 56, 58, 60]);
+        assert_eq!(
+            natural_offsets(&[4, 8, 4, 2, 1, 4], 36),
+            [36, 44, 52, 56, 58, 60]
+        );
         assert_eq!(natural_offsets(&[4, 8, 4, 8, 4], 0), [0, 8, 16, 24, 32]);
     }
 
@@ -140,7 +143,10 @@ mod tests {
     fn blocks_hold_values_at_their_offsets() {
         let mut b = ArgBlock::new();
         b.put_u32s(0, &[7, 8]);
-        let at = b.put_natural(8, &[ArgValue::U8(1), ArgValue::F64(-2.0), ArgValue::Offset(5)]);
+        let at = b.put_natural(
+            8,
+            &[ArgValue::U8(1), ArgValue::F64(-2.0), ArgValue::Offset(5)],
+        );
         assert_eq!(at, [8, 16, 24]);
         let bytes = b.finish(16);
         assert_eq!(bytes.len(), 32);

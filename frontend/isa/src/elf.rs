@@ -28,6 +28,15 @@ pub type Elf64 = object::elf::FileHeader64<LE>;
 /// `EM_AMDGPU`, the machine of GCN and r600-family objects.
 pub const EM_AMDGPU: u16 = 224;
 
+/// Whether `bytes` starts with an ELF header of class ELF64 (`is_64`) or ELF32 for `machine`
+/// (little-endian); what a frontend's sniffing looks at before its loader reads the file.
+pub fn is_elf_for(bytes: &[u8], is_64: bool, machine: u16) -> bool {
+    bytes.len() >= 20
+        && bytes[..4] == *b"\x7fELF"
+        && bytes[4] == if is_64 { 2 } else { 1 }
+        && u16::from_le_bytes([bytes[18], bytes[19]]) == machine
+}
+
 /// Why an ELF file could not be read. Each loader maps these into its own error type.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ElfError {

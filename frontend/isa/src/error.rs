@@ -46,7 +46,12 @@ pub struct LiftError {
 
 impl LiftError {
     /// A refusal at byte offset `pc`, named `offset {pc:#x}`.
-    pub fn new(kind: LiftErrorKind, pc: u64, text: impl Into<String>, why: impl Into<String>) -> Self {
+    pub fn new(
+        kind: LiftErrorKind,
+        pc: u64,
+        text: impl Into<String>,
+        why: impl Into<String>,
+    ) -> Self {
         LiftError {
             kind,
             pc,
@@ -84,7 +89,11 @@ impl fmt::Display for LiftError {
         if self.text.is_empty() {
             write!(f, "{}: {}: {}", self.at, self.kind, self.why)
         } else {
-            write!(f, "{}: `{}`: {}: {}", self.at, self.text, self.kind, self.why)
+            write!(
+                f,
+                "{}: `{}`: {}: {}",
+                self.at, self.text, self.kind, self.why
+            )
         }
     }
 }
@@ -98,7 +107,10 @@ mod tests {
     #[test]
     fn messages_name_the_place_text_and_kind() {
         let e = LiftError::unsupported(0x10, "s_sleep 1", "no clock");
-        assert_eq!(e.to_string(), "offset 0x10: `s_sleep 1`: unsupported: no clock");
+        assert_eq!(
+            e.to_string(),
+            "offset 0x10: `s_sleep 1`: unsupported: no clock"
+        );
         let e = LiftError::unknown(4, "opcode 0x3f").at("CF @2, @0");
         assert_eq!(e.to_string(), "CF @2, @0: cannot decode: opcode 0x3f");
         assert!(!e.is_unsupported());

@@ -100,9 +100,7 @@ impl Grid {
     /// The extent of work-group `group`: `local`, or what remains at the edge of the grid.
     pub fn group_extent(&self, group: [u32; 3]) -> [u32; 3] {
         [0, 1, 2].map(|d| {
-            self.local[d].min(
-                self.global[d].saturating_sub(group[d].saturating_mul(self.local[d])),
-            )
+            self.local[d].min(self.global[d].saturating_sub(group[d].saturating_mul(self.local[d])))
         })
     }
 

@@ -64,6 +64,9 @@ mod tests {
         let ks = ["one", "two"];
         assert_eq!(find_kernel(&ks, |k| k, "two"), Ok(&"two"));
         let e = find_kernel(&ks, |k| k, "th\x07ree").unwrap_err();
-        assert_eq!(e.to_string(), "kernel th\\u{7}ree not found; available: one, two");
+        assert_eq!(
+            e.to_string(),
+            "kernel th\\u{7}ree not found; available: one, two"
+        );
     }
 }

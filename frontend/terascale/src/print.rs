@@ -63,7 +63,10 @@ pub fn listing(p: &Program) -> Vec<(u64, String)> {
             ClauseBody::Fetch(insts) => {
                 for (k, f) in insts.iter().enumerate() {
                     let at = c.addr + 2 * k as u32;
-                    out.push((8 * u64::from(at), print_fetch(p.class, f).trim().to_string()));
+                    out.push((
+                        8 * u64::from(at),
+                        print_fetch(p.class, f).trim().to_string(),
+                    ));
                 }
             }
             ClauseBody::Alu(groups) => {

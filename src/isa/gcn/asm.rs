@@ -317,13 +317,16 @@ mod tests {
         assert!(f.kernel("first", &[]).is_err());
         let f = parse(Path::new("t.s"), "s_endpgm\n", Gen::Gfx9).unwrap();
         assert_eq!(f.entries, [("t".to_string(), 0)]);
-        assert!(parse(Path::new("t.s"), ".globl missing\ns_endpgm\n", Gen::Gfx9)
-        .is_err());
+        assert!(parse(Path::new("t.s"), ".globl missing\ns_endpgm\n", Gen::Gfx9).is_err());
     }
 
     #[test]
     fn rsrc_words_agree_with_the_fields() {
-        let f = parse(Path::new("t.s"), "; wavejit: float_mode 0xc0\n; wavejit: dx10_clamp 0\ns_endpgm\n", Gen::Gfx6)
+        let f = parse(
+            Path::new("t.s"),
+            "; wavejit: float_mode 0xc0\n; wavejit: dx10_clamp 0\ns_endpgm\n",
+            Gen::Gfx6,
+        )
         .unwrap();
         let k = f.kernel("t", &[]).unwrap();
         let cfg = wavejit_gcn::lift::LiftConfig::from_rsrc1(Gen::Gfx6, k.rsrc1, 0, "t");

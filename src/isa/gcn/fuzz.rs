@@ -32,11 +32,8 @@ const RESERVE: u64 = 1 << 20;
 
 /// The campaign an `--isa` value names ([`FUZZ_NAMES`]), with the default generator.
 pub fn campaign(isa: &str) -> Option<Box<dyn Campaign>> {
-    let gens = parse_isa(isa)?;
-    Some(Driver::boxed(GcnFuzz {
-        gens,
-        config: GenConfig::default(),
-    }))
+    let config = GenConfig::default();
+    parse_isa(isa).map(|gens| Driver::boxed(GcnFuzz { gens, config }))
 }
 
 /// The generations an `--isa` value names: `gcn` (all, round-robin) or `gfx6`..`gfx9`.

@@ -20,7 +20,7 @@ use wavejit_gcn::launch::{self, ArgValue, GcnWaveInit, WaveAddresses};
 use wavejit_gcn::lift::{lift, GcnLayout, LiftConfig};
 use wavejit_gcn::loader::{self, Abi, ArgKind, CodeObject, Kernel};
 use wavejit_gcn::Gen;
-use wavejit_runtime::{GuestMemory, Grid};
+use wavejit_runtime::{Grid, GuestMemory};
 
 /// Guest address of the kernel's first code byte.
 const CODE_BASE: u64 = 0;
@@ -53,11 +53,7 @@ impl Frontend for Gcn {
 
     /// GCN code objects are ELF64 files for `EM_AMDGPU`.
     fn sniff(&self, bytes: &[u8]) -> bool {
-        const EM_AMDGPU: u16 = 224;
-        bytes.len() >= 20
-            && bytes[..4] == *b"\x7fELF"
-            && bytes[4] == 2
-            && u16::from_le_bytes([bytes[18], bytes[19]]) == EM_AMDGPU
+        wavejit_isa::elf::is_elf_for(bytes, true, wavejit_isa::elf::EM_AMDGPU)
     }
 
     fn load(&self, bytes: &[u8], target: Option<&Target>) -> Result<Box<dyn Module>> {
@@ -212,11 +208,14 @@ impl Module for GcnModule {
         let code = if kernel.scratch_relocs.is_empty() {
             kernel.code.clone()
         } else {
-            launch::relocated_code(&kernel, launch::scratch_rsrc(gfx, scratch_base, lane_stride))
+            launch::relocated_code(
+                &kernel,
+                launch::scratch_rsrc(gfx, scratch_base, lane_stride),
+            )
         };
         let lifted = self.lift_code(&kernel, &code)?;
         let layout = GcnLayout::new();
-        let zero_before_dispatch = if reads_file(&lifted.func, layout.gds) {
+        let zero_before_dispatch = if lifted.func.reads_file(layout.gds) {
             vec![(gds, u64::from(launch::GDS_BYTES))]
         } else {
             Vec::new()
@@ -270,14 +269,6 @@ fn gfx_number(gen: Gen) -> u8 {
         Gen::Gfx8 => 8,
         Gen::Gfx9 => 9,
     }
-}
-
-/// Whether `func` reads any cell of register file `file`.
-fn reads_file(func: &wavejit_ir::Function, file: wavejit_ir::FileId) -> bool {
-    func.blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .any(|i| matches!(i.kind, wavejit_ir::InstKind::ReadReg(r) if r.file == file))
 }
 
 /// `wavejit info` of a code object: kernels, target, resources, argument layout.

@@ -213,10 +213,7 @@ mod tests {
     const PROGRAM: &str = "\tCF_END\n\tPAD\n";
 
     fn names(f: &CodeObject) -> Vec<&str> {
-        f.kernels
-            .iter()
-            .map(|k| k.name.as_str())
-            .collect()
+        f.kernels.iter().map(|k| k.name.as_str()).collect()
     }
 
     #[test]
@@ -240,7 +237,11 @@ mod tests {
         let two = format!("\t.globl a, b\na:\n{PROGRAM}.Lfunc_end0:\nb:\nb$local:\n{PROGRAM}");
         let f = parse(Path::new("t.s"), &two, Chip::Cayman).unwrap();
         assert_eq!(names(&f), ["a", "b"]);
-        let f = parse(Path::new("t.s"), &format!("a:\n{PROGRAM}b:\n{PROGRAM}"), Chip::Cypress)
+        let f = parse(
+            Path::new("t.s"),
+            &format!("a:\n{PROGRAM}b:\n{PROGRAM}"),
+            Chip::Cypress,
+        )
         .unwrap();
         assert_eq!(names(&f), ["a", "b"]);
         let k = &f.kernels[1];
@@ -262,9 +263,7 @@ mod tests {
     #[test]
     fn assembler_errors_name_lines_of_the_file() {
         let text = format!("\t.text\nk:\n\tCF_END\n\tNOT_AN_OP\n{PROGRAM}");
-        let e = parse(Path::new("t.s"), &text, Chip::Cayman)
-            .err()
-            .unwrap();
+        let e = parse(Path::new("t.s"), &text, Chip::Cayman).err().unwrap();
         assert!(e.to_string().starts_with("t.s: line 4: "), "{e}");
     }
 
@@ -277,9 +276,7 @@ mod tests {
         assert_eq!(f.kernels[0].lds_size, 256);
         for bad in ["lds_size 32772", "lds_size 6", "float_mode 0"] {
             let text = format!("{PROGRAM}; wavejit: {bad}\n");
-            let e = parse(Path::new("t.s"), &text, Chip::Cayman)
-                .err()
-                .unwrap();
+            let e = parse(Path::new("t.s"), &text, Chip::Cayman).err().unwrap();
             assert!(e.to_string().starts_with("t.s: line 3: "), "{e}");
         }
     }

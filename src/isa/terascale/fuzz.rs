@@ -60,11 +60,8 @@ const RESERVE: u64 = 1 << 24;
 
 /// The campaign an `--isa` value names ([`FUZZ_NAMES`]), with the default generator.
 pub fn campaign(isa: &str) -> Option<Box<dyn Campaign>> {
-    let chips = parse_isa(isa)?;
-    Some(Driver::boxed(TsFuzz {
-        chips,
-        options: GenOptions::default(),
-    }))
+    let options = GenOptions::default();
+    parse_isa(isa).map(|chips| Driver::boxed(TsFuzz { chips, options }))
 }
 
 /// The chips an `--isa` value names: `terascale`/`r600` (one of each class), `evergreen`

@@ -21,7 +21,7 @@ use crate::{Error, Result};
 use std::fmt::Write;
 use std::path::Path;
 use std::sync::Arc;
-use wavejit_runtime::{GuestMemory, Grid};
+use wavejit_runtime::{Grid, GuestMemory};
 use wavejit_terascale::launch::{self, ArgValue, TsWaveInit};
 use wavejit_terascale::lift::state::GDS_BYTES;
 use wavejit_terascale::lift::{lift, scratch_lane_bytes, LiftConfig, TsLayout};
@@ -70,11 +70,7 @@ impl Frontend for TeraScale {
     /// r600-family objects are ELF32 files for `EM_AMDGPU`; the loader names what else is
     /// wrong (such as an unknown `e_flags` chip).
     fn sniff(&self, bytes: &[u8]) -> bool {
-        const EM_AMDGPU: u16 = 224;
-        bytes.len() >= 20
-            && bytes[..4] == *b"\x7fELF"
-            && bytes[4] == 1
-            && u16::from_le_bytes([bytes[18], bytes[19]]) == EM_AMDGPU
+        wavejit_isa::elf::is_elf_for(bytes, false, wavejit_isa::elf::EM_AMDGPU)
     }
 
     fn load(&self, bytes: &[u8], target: Option<&Target>) -> Result<Box<dyn Module>> {
@@ -247,7 +243,7 @@ impl Module for TsModule {
             .map_err(mem_err)?;
         let (lifted, program) = self.lift_kernel(kernel)?;
         let layout = TsLayout::new(grid.wave_size);
-        let gds = if reads_file(&lifted.func, layout.gds) {
+        let gds = if lifted.func.reads_file(layout.gds) {
             mem.alloc(u64::from(GDS_BYTES), 256).map_err(mem_err)?
         } else {
             0
@@ -282,14 +278,6 @@ impl Module for TsModule {
             lds_bytes: k.lds_size,
         })
     }
-}
-
-/// Whether `func` reads any cell of register file `file`.
-fn reads_file(func: &wavejit_ir::Function, file: wavejit_ir::FileId) -> bool {
-    func.blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .any(|i| matches!(i.kind, wavejit_ir::InstKind::ReadReg(r) if r.file == file))
 }
 
 /// `VLIW5` (Evergreen, Northern Islands) or `VLIW4` (Cayman).
@@ -334,6 +322,12 @@ fn arg_value(i: usize, a: PlacedArg) -> Result<ArgValue> {
     })
 }
 
+impl From<loader::LoadError> for Error {
+    fn from(e: loader::LoadError) -> Error {
+        Error::Load(e.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,11 +362,5 @@ mod tests {
         );
         assert_eq!(v(ValueKind::F32, 0x3f80_0000).bytes(), 1f32.to_le_bytes());
         assert_eq!(v(ValueKind::I64, u64::MAX).bytes(), (-1i64).to_le_bytes());
-    }
-}
-
-impl From<loader::LoadError> for Error {
-    fn from(e: loader::LoadError) -> Error {
-        Error::Load(e.to_string())
     }
 }
