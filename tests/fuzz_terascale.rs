@@ -86,8 +86,9 @@ fn campaign_counts_its_programs_and_finds_no_mismatch() {
     }
 }
 
-/// Programs of the smoke campaign (half per class): enough that every form above shows up.
-const PROGRAMS: u64 = 100;
+/// Programs of the smoke campaign (half per class): enough that every form above shows up
+/// (with the fixed seed; 100 were not enough once the edge values became the shared set).
+const PROGRAMS: u64 = 160;
 
 /// A chip name fuzzes that chip: cedar's waves have 32 lanes.
 #[test]

@@ -7,7 +7,7 @@
 mod lift_common;
 
 use lift_common::*;
-use wavejit_gcn::lift::{lift, LiftError};
+use wavejit_gcn::lift::{lift, LiftError, LiftErrorKind};
 use wavejit_gcn::tables::{self, Family};
 use wavejit_gcn::{assemble, Gen, Opcode};
 use wavejit_runtime::FaultKind;
@@ -388,14 +388,26 @@ fn every_ds_row_with_gds_lifts() {
             match r.opcode {
                 Opcode::DS_READ_ADDTID_B32 | Opcode::DS_WRITE_ADDTID_B32 => {
                     assert!(
-                        matches!(res, Err(LiftError::Unsupported { .. })),
+                        matches!(
+                            res,
+                            Err(LiftError {
+                                kind: LiftErrorKind::Unsupported,
+                                ..
+                            })
+                        ),
                         "{gen:?} {name}: {res:?}"
                     );
                     continue;
                 }
                 Opcode::DS_PERMUTE_B32 | Opcode::DS_BPERMUTE_B32 => {
                     assert!(
-                        matches!(res, Err(LiftError::Invalid { .. })),
+                        matches!(
+                            res,
+                            Err(LiftError {
+                                kind: LiftErrorKind::Invalid,
+                                ..
+                            })
+                        ),
                         "{gen:?} {name}: {res:?}"
                     );
                     continue;

@@ -6,7 +6,7 @@
 mod lift_common;
 
 use lift_common::*;
-use wavejit_gcn::lift::{lift, LiftError};
+use wavejit_gcn::lift::{lift, LiftError, LiftErrorKind};
 use wavejit_gcn::{assemble, Gen};
 
 fn le(v: &[u32]) -> Vec<u8> {
@@ -307,14 +307,23 @@ fn buffer_lds_tfe_rejections() {
     let lifted = |text: &str| lift(&asm(Gen::Gfx9, text), &cfg);
     assert!(matches!(
         lifted("buffer_load_dword v[1:2], v0, s[4:7], 0 offen lds tfe\ns_endpgm"),
-        Err(LiftError::Invalid { .. })
+        Err(LiftError {
+            kind: LiftErrorKind::Invalid,
+            ..
+        })
     ));
     assert!(matches!(
         lifted("buffer_store_dword v[1:2], v0, s[4:7], 0 offen tfe\ns_endpgm"),
-        Err(LiftError::Unsupported { .. })
+        Err(LiftError {
+            kind: LiftErrorKind::Unsupported,
+            ..
+        })
     ));
     assert!(matches!(
         lifted("buffer_load_dwordx2 v[1:2], v0, s[4:7], 0 offen lds\ns_endpgm"),
-        Err(LiftError::Unsupported { .. })
+        Err(LiftError {
+            kind: LiftErrorKind::Unsupported,
+            ..
+        })
     ));
 }

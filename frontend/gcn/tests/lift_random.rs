@@ -5,7 +5,7 @@
 mod lift_common;
 
 use lift_common::*;
-use wavejit_gcn::lift::LiftError;
+use wavejit_gcn::lift::{LiftError, LiftErrorKind};
 use wavejit_gcn::random::{self, GenConfig, InitState, BUFFER_BYTES};
 use wavejit_gcn::Gen;
 
@@ -21,7 +21,12 @@ fn random_programs_lift_verify_and_run() {
             cfg.ieee_mode = init.ieee_mode;
             let f = match wavejit_gcn::lift::lift(&prog.code, &cfg) {
                 Ok(f) => f,
-                Err(LiftError::Unsupported { why, text, .. }) => {
+                Err(LiftError {
+                    kind: LiftErrorKind::Unsupported,
+                    why,
+                    text,
+                    ..
+                }) => {
                     eprintln!("{gen:?} seed {seed}: unsupported `{text}`: {why}");
                     unsupported += 1;
                     continue;

@@ -12,7 +12,7 @@
 mod lift_common;
 
 use lift_common::*;
-use wavejit_gcn::lift::{lift, LiftError};
+use wavejit_gcn::lift::{lift, LiftError, LiftErrorKind};
 use wavejit_gcn::Gen;
 
 const ALL: [Gen; 4] = [Gen::Gfx6, Gen::Gfx7, Gen::Gfx8, Gen::Gfx9];
@@ -395,7 +395,12 @@ fn lds_direct_outside_a_32_bit_src0_is_invalid() {
         ] {
             let code = asm(gen, &format!("{text}\ns_endpgm"));
             match lift(&code, &config(gen, KEEP_ALL)) {
-                Err(LiftError::Invalid { pc: 0, why, .. }) => {
+                Err(LiftError {
+                    kind: LiftErrorKind::Invalid,
+                    pc: 0,
+                    why,
+                    ..
+                }) => {
                     assert!(why.contains("LDS_DIRECT"), "{gen:?} `{text}`: {why}")
                 }
                 other => panic!("{gen:?} `{text}`: {:?}", other.map(|_| ())),

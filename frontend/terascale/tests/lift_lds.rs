@@ -10,7 +10,7 @@ use wavejit_terascale::inst::{
     sel, AluGroup, AluInst, AluSrc, CfAlu, CfEntry, CfInst, CfWord, Clause, ClauseBody, KCache,
     LdsIdx,
 };
-use wavejit_terascale::lift::{lift, LiftConfig, LiftError, TsLayout};
+use wavejit_terascale::lift::{lift, LiftConfig, LiftError, LiftErrorKind, TsLayout};
 use wavejit_terascale::tables::{CfAluOp, CfOp, LdsOp};
 use wavejit_terascale::{AluOp, Chip, ChipClass, Program};
 
@@ -685,7 +685,12 @@ fn direct_reads_use_the_literal_offset_and_stride() {
 
 fn invalid(p: &Program, needle: &str) {
     match lift_p(p) {
-        Err(e @ LiftError::Invalid { .. }) => {
+        Err(
+            e @ LiftError {
+                kind: LiftErrorKind::Invalid,
+                ..
+            },
+        ) => {
             assert!(e.to_string().contains(needle), "{e}");
         }
         Err(e) => panic!("expected invalid ({needle}), got {e}"),

@@ -7,7 +7,7 @@
 mod tex_common;
 
 use tex_common::*;
-use wavejit_terascale::lift::LiftError;
+use wavejit_terascale::lift::{LiftError, LiftErrorKind};
 use wavejit_terascale::tables::FetchOp;
 
 // --- tests ----------------------------------------------------------------------------------
@@ -431,7 +431,16 @@ fn launch_convention_faults() {
 #[test]
 fn unsupported_tex_instructions_are_lift_errors() {
     let e = lift_p(&program(&[tex(FetchOp::TEX_GET_NUMBER_OF_SAMPLES)])).unwrap_err();
-    assert!(matches!(e, LiftError::Unsupported { .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            LiftError {
+                kind: LiftErrorKind::Unsupported,
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert!(e.to_string().contains("GET_NUMBER_OF_SAMPLES"), "{e}");
     let t = Tex {
         offset: [1, 0, 0],
@@ -445,7 +454,10 @@ fn unsupported_tex_instructions_are_lift_errors() {
     };
     assert!(matches!(
         lift_p(&program(&[t])).unwrap_err(),
-        LiftError::Invalid { .. }
+        LiftError {
+            kind: LiftErrorKind::Invalid,
+            ..
+        }
     ));
 }
 

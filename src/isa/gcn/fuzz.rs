@@ -126,22 +126,6 @@ impl Case {
     }
 }
 
-/// The GCN lifter's refusal as the one lift error type: unsupported stays unsupported,
-/// everything else is invalid.
-fn lift_error(e: wavejit_gcn::lift::LiftError) -> LiftError {
-    use wavejit_gcn::lift::LiftError as E;
-    match e {
-        E::Unsupported { pc, text, why } => LiftError::unsupported(pc, text, why),
-        E::Invalid { pc, text, why } => LiftError::invalid(pc, text, why),
-        E::Decode { pc, source } => LiftError::invalid(pc, "", format!("cannot decode: {source}")),
-        E::ModeConflict { pc, a, b } => LiftError::invalid(
-            pc,
-            "",
-            format!("predecessors disagree on the float MODE ({a:#x} vs {b:#x})"),
-        ),
-    }
-}
-
 impl FuzzIsa for GcnFuzz {
     type Target = Gen;
     type Case = Case;
@@ -162,7 +146,7 @@ impl FuzzIsa for GcnFuzz {
         let Some(p) = case.program() else {
             return Err(LiftError::invalid(0, "", "the program does not lay out"));
         };
-        lift(&p.code, &case.lift_config()).map_err(lift_error)
+        lift(&p.code, &case.lift_config())
     }
 
     fn without_instruction_at(&self, case: &Case, pc: u64) -> Option<Case> {

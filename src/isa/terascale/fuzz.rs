@@ -112,21 +112,6 @@ fn class_name(class: ChipClass) -> &'static str {
     }
 }
 
-/// The TeraScale lifter's refusal as the one lift error type; the pc is the byte address of
-/// the refused instruction (`at` counts 64-bit words).
-fn lift_error(e: wavejit_terascale::lift::LiftError) -> LiftError {
-    use wavejit_terascale::lift::LiftError as E;
-    match e {
-        E::Unsupported { cf, at, text, why } => {
-            LiftError::unsupported(u64::from(at) * 8, text, why).at(format!("CF @{cf}, @{at}"))
-        }
-        E::Invalid { cf, at, text, why } => {
-            LiftError::invalid(u64::from(at) * 8, text, why).at(format!("CF @{cf}, @{at}"))
-        }
-        other => LiftError::invalid(0, "", other.to_string()),
-    }
-}
-
 impl FuzzIsa for TsFuzz {
     type Target = Chip;
     type Case = Case;
@@ -154,7 +139,7 @@ impl FuzzIsa for TsFuzz {
             base: CODE_BASE,
             fetch_subroutine: None,
         };
-        lift(&program, &cfg).map_err(lift_error)
+        lift(&program, &cfg)
     }
 
     fn without_instruction_at(&self, _case: &Case, _pc: u64) -> Option<Case> {

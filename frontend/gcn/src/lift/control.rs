@@ -125,13 +125,12 @@ pub(crate) fn mode_after(
     }
     match known_source(inst, prev) {
         Some(v) => Ok((mode & !m) | ((v << off) & m)),
-        None => Err(LiftError::Unsupported {
+        None => Err(LiftError::unsupported(
             pc,
-            text: crate::print::print(inst),
-            why: "s_setreg_b32 of the float-control or GPR_IDX_EN MODE bits from a register \
-                  not set to a constant by the previous instruction (dynamic mode)"
-                .into(),
-        }),
+            crate::print::print(inst),
+            "s_setreg_b32 of the float-control or GPR_IDX_EN MODE bits from a register not set \
+             to a constant by the previous instruction (dynamic mode)",
+        )),
     }
 }
 

@@ -26,7 +26,7 @@
 //!   form the initial MODE bits; `s_setreg(_imm32)_b32` on HW_REG_MODE updates them (and the
 //!   `hwreg` cell; `s_setreg_b32` from a register only when the previous instruction set that
 //!   register to a constant). Each block starts with the mode of its predecessors; disagreement is a
-//!   [`LiftError::ModeConflict`]. f32 ops use MODE round bits `[1:0]` and denorm bits `[5:4]`;
+//!   an invalid-program [`LiftError`]. f32 ops use MODE round bits `[1:0]` and denorm bits `[5:4]`;
 //!   f64 and f16 ops bits `[3:2]` and `[7:6]` (denorm field: bit 0 keeps input denormals, bit 1
 //!   output denormals). `v_mad_f32`/`v_mac_f32` are unfused ([`wavejit_ir::Op::Fmad`]), `v_fma_*` fused,
 //!   `*_legacy_f32` use the DX9 multiply, min/max follow IEEE_MODE, clamp follows DX10_CLAMP,
@@ -47,7 +47,7 @@
 //! - **Program counters**: IR instructions carry the instruction's byte offset in the code
 //!   (what disassemblies print); blocks carry guest addresses (`base + offset`).
 //!
-//! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
+//! # Unsupported (a [`LiftErrorKind::Unsupported`] [`LiftError`] naming the instruction)
 //! Operand forms, not rows (every table row lifts; `tests/lift_table.rs`): under GPR indexing
 //! mode (`s_set_gpr_idx_on`; see `operand.rs`) DPP/SDWA/VOP3P, lane-access, movrel, swap and
 //! read-modify-write-destination VALU forms; `s_setreg_b32` of the float-control MODE bits from
@@ -123,18 +123,12 @@ impl LiftConfig {
     }
 }
 
-/// Why a program could not be lifted. `pc` is the byte offset in the code.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LiftError {
-    #[error("offset {pc:#x}: cannot decode: {source}")]
-    Decode { pc: u64, source: DecodeError },
-    #[error("offset {pc:#x}: `{text}`: unsupported: {why}")]
-    Unsupported { pc: u64, text: String, why: String },
-    #[error("offset {pc:#x}: `{text}`: invalid: {why}")]
-    Invalid { pc: u64, text: String, why: String },
-    #[error("offset {pc:#x}: predecessors disagree on the float MODE ({a:#x} vs {b:#x})")]
-    ModeConflict { pc: u64, a: u32, b: u32 },
-}
+/// Why a program could not be lifted: the one error type of every ISA
+/// ([`wavejit_isa::LiftError`]); `pc` is the byte offset in the code. Bytes that do not decode
+/// are [`LiftErrorKind::Unknown`]; the refusals listed under "Unsupported" below are
+/// [`LiftErrorKind::Unsupported`]; everything else (a jump outside the code, predecessors that
+/// disagree on the float MODE, operands the ISA forbids) is [`LiftErrorKind::Invalid`].
+pub use wavejit_isa::{LiftError, LiftErrorKind};
 
 /// How an instruction leaves its basic block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,7 +270,7 @@ fn discover(code: &[u8], cfg: &LiftConfig) -> Result<Discovered, LiftError> {
         let mut known = targets::Known::default();
         while off < len && !insts.contains_key(&off) {
             let inst = decode(cfg.gen, code, off as usize)
-                .map_err(|source| LiftError::Decode { pc: off, source })?;
+                .map_err(|e: DecodeError| LiftError::unknown(off, e.to_string()))?;
             let next = off + inst.len as u64;
             let exit = exit_of(&inst, off);
             let push = |t: i64, leaders: &mut BTreeSet<u64>, work: &mut Vec<u64>| {
@@ -401,11 +395,11 @@ fn entry_modes(
                         work.push(si);
                     }
                     Some(&old) if old != m => {
-                        return Err(LiftError::ModeConflict {
-                            pc: s as u64,
-                            a: old,
-                            b: m,
-                        })
+                        return Err(LiftError::invalid(
+                            s as u64,
+                            "",
+                            format!("predecessors disagree on the float MODE ({old:#x} vs {m:#x})"),
+                        ))
                     }
                     _ => {}
                 }
@@ -558,18 +552,10 @@ impl Lifter<'_> {
     }
 
     pub(crate) fn unsupported(&self, inst: &Inst, why: impl Into<String>) -> LiftError {
-        LiftError::Unsupported {
-            pc: self.pc,
-            text: crate::print::print(inst),
-            why: why.into(),
-        }
+        LiftError::unsupported(self.pc, crate::print::print(inst), why)
     }
 
     pub(crate) fn invalid(&self, inst: &Inst, why: impl Into<String>) -> LiftError {
-        LiftError::Invalid {
-            pc: self.pc,
-            text: crate::print::print(inst),
-            why: why.into(),
-        }
+        LiftError::invalid(self.pc, crate::print::print(inst), why)
     }
 }

@@ -228,7 +228,7 @@ fn initial_states_hit_edge_values_and_exec_shapes() {
 /// Lifts `code` and verifies the result; `Ok(None)` when the lifter does not support an
 /// instruction yet (its text is returned in the error string otherwise).
 fn lift_verify(gen: Gen, code: &[u8], st: &InitState) -> Result<Option<String>, String> {
-    use crate::lift::{lift, LiftConfig, LiftError};
+    use crate::lift::{lift, LiftConfig, LiftError, LiftErrorKind};
     let cfg = LiftConfig {
         gen,
         float_mode: st.float_mode,
@@ -241,7 +241,11 @@ fn lift_verify(gen: Gen, code: &[u8], st: &InitState) -> Result<Option<String>, 
         Ok(f) => wavejit_ir::verify::verify(&f)
             .map(|_| None)
             .map_err(|e| format!("does not verify: {e}")),
-        Err(LiftError::Unsupported { text, .. }) => Ok(Some(text)),
+        Err(LiftError {
+            kind: LiftErrorKind::Unsupported,
+            text,
+            ..
+        }) => Ok(Some(text)),
         Err(e) => Err(e.to_string()),
     }
 }

@@ -28,7 +28,7 @@
 //! [`OQ_ENTRIES`] entries; more outstanding entries are unsupported). Per group: every source
 //! reads the queue as it was at the start of the group (an op's own return is not visible in
 //! its group); at the end of the group a pop removes the head entry, then the group's LDS op
-//! appends its entry. Lift errors ([`super::LiftError::Invalid`]): reading an empty queue,
+//! appends its entry. Lift errors (invalid-program [`super::LiftError`]s): reading an empty queue,
 //! reading B of an entry without B, mixing pop and non-pop selects in one group (L2336), and
 //! entries left at the end of the clause ("illegal", L2334).
 //!

@@ -58,7 +58,7 @@
 //!   MEM_RD_SCATTER reads the pool at per-lane dword addresses (`mem_rd`); MEM_GDS acts on
 //!   the dispatch's GDS memory at the `gds` cells (`gds`).
 //!
-//! # Unsupported (a [`LiftError::Unsupported`] naming the instruction)
+//! # Unsupported (a [`LiftErrorKind::Unsupported`] [`LiftError`] naming the instruction)
 //! Each has a reason: it belongs to another shader stage, its meaning needs host state a
 //! compute launch never programs, or the document leaves it undefined. They are
 //! the TEX instructions and fields `tex` lists (GET_NUMBER_OF_SAMPLES; see `tex` for the
@@ -136,31 +136,25 @@ pub struct FetchSubroutine {
     pub base: u64,
 }
 
-/// Why a program could not be lifted. `cf` is the CF address (64-bit words) of the CF
-/// instruction, `at` the address (64-bit words) of the instruction itself (a clause
-/// instruction, or `cf` again).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LiftError {
-    #[error("CF @{cf}, @{at}: `{text}`: unsupported: {why}")]
-    Unsupported {
-        cf: u32,
-        at: u32,
-        text: String,
-        why: String,
-    },
-    #[error("CF @{cf}, @{at}: `{text}`: invalid: {why}")]
-    Invalid {
-        cf: u32,
-        at: u32,
-        text: String,
-        why: String,
-    },
-    #[error("the program is for {program:?} but the chip {chip:?} is {class:?}")]
-    WrongClass {
-        program: crate::ChipClass,
-        chip: Chip,
-        class: crate::ChipClass,
-    },
+/// Why a program could not be lifted: the one error type of every ISA
+/// ([`wavejit_isa::LiftError`]). Its `pc` is the byte offset of the instruction (8 times its
+/// 64-bit word address) and its place reads `CF @cf, @at`: the CF address of the CF
+/// instruction and the word address of the instruction itself (a clause instruction, or `cf`
+/// again); see [`refusal`].
+pub use wavejit_isa::{LiftError, LiftErrorKind};
+
+/// A refusal of kind `kind` of the instruction at word `at` of CF instruction `cf`.
+pub fn refusal(kind: LiftErrorKind, cf: u32, at: u32, text: String, why: &str) -> LiftError {
+    LiftError::new(kind, 8 * u64::from(at), text, why).at(format!("CF @{cf}, @{at}"))
+}
+
+/// A program of another chip class than the chip it is lifted for.
+fn wrong_class(program: crate::ChipClass, chip: Chip) -> LiftError {
+    let why = format!(
+        "the program is for {program:?} but the chip {chip:?} is {:?}",
+        chip.class()
+    );
+    LiftError::invalid(0, "", why).at("program")
 }
 
 /// The float mode of single-precision ALU ops (see the module doc).
@@ -199,11 +193,7 @@ fn lift_once(
 ) -> Result<(Function, depth::Flow), LiftError> {
     let class = cfg.chip.class();
     if program.class != class {
-        return Err(LiftError::WrongClass {
-            program: program.class,
-            chip: cfg.chip,
-            class,
-        });
+        return Err(wrong_class(program.class, cfg.chip));
     }
     let l = TsLayout::new(wave_size(cfg.chip));
     let mut b = FunctionBuilder::new(&cfg.name, l.layout.clone());
@@ -212,11 +202,7 @@ fn lift_once(
     let fs = match &cfg.fetch_subroutine {
         Some(fs) => {
             if fs.program.class != class {
-                return Err(LiftError::WrongClass {
-                    program: fs.program.class,
-                    chip: cfg.chip,
-                    class,
-                });
+                return Err(wrong_class(fs.program.class, cfg.chip));
             }
             let fs_blocks = cf_blocks(&mut b, &fs.program, fs.base);
             let pcs = |p: &Program, base: u64| {
@@ -226,12 +212,13 @@ fn lift_once(
             let (k0, k1) = pcs(program, cfg.base);
             let (f0, f1) = pcs(&fs.program, fs.base);
             if k0 < f1 && f0 < k1 {
-                return Err(LiftError::Invalid {
-                    cf: 0,
-                    at: 0,
-                    text: "fetch subroutine".into(),
-                    why: "its code overlaps the kernel's".into(),
-                });
+                return Err(refusal(
+                    LiftErrorKind::Invalid,
+                    0,
+                    0,
+                    "fetch subroutine".into(),
+                    "its code overlaps the kernel's",
+                ));
             }
             Some(Code {
                 p: &fs.program,
@@ -419,21 +406,11 @@ impl<'a> Lifter<'a> {
     }
 
     pub fn unsupported(&self, cf: u32, at: u32, text: String, why: &str) -> LiftError {
-        LiftError::Unsupported {
-            cf,
-            at,
-            text,
-            why: why.to_string(),
-        }
+        refusal(LiftErrorKind::Unsupported, cf, at, text, why)
     }
 
     pub fn invalid(&self, cf: u32, at: u32, text: String, why: &str) -> LiftError {
-        LiftError::Invalid {
-            cf,
-            at,
-            text,
-            why: why.to_string(),
-        }
+        refusal(LiftErrorKind::Invalid, cf, at, text, why)
     }
 }
 
