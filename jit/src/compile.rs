@@ -91,6 +91,7 @@ impl Compiler {
         let cfg = Cfg {
             lower: LowerCfg { fma },
             inline: opts.inline,
+            inline_memory: opts.inline_memory,
             // Tier 1 runs a block at most `tier_up_after` times, so the all-ones copy of each
             // chunk loop would cost more compile time than it saves; tier 2 gets it.
             fast_path: opts.fast_path && tier == Tier::Two,

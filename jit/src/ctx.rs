@@ -10,7 +10,7 @@
 
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use wavejit_ir::{semantics, BlockData, FloatMode, Op, ScalarType};
+use wavejit_ir::{semantics, BlockData, FloatMode, Inst, InstKind, Op, ScalarType, Value};
 use wavejit_runtime::effects::run_effect;
 use wavejit_runtime::{Fault, Lanes, WaveCtx};
 
@@ -20,6 +20,14 @@ pub(crate) const CTX_STATE: i32 = 0;
 pub(crate) const CTX_SCRATCH: i32 = 8;
 /// Byte offset of [`JitCtx::indirect_pc`].
 pub(crate) const CTX_INDIRECT_PC: i32 = 16;
+/// Byte offset of [`JitCtx::global_base`].
+pub(crate) const CTX_GLOBAL_BASE: i32 = 24;
+/// Byte offset of [`JitCtx::lds`].
+pub(crate) const CTX_LDS: i32 = 32;
+/// Byte offset of [`JitCtx::lds_len`].
+pub(crate) const CTX_LDS_LEN: i32 = 40;
+/// Byte offset of [`JitCtx::hints`].
+pub(crate) const CTX_HINTS: i32 = 48;
 
 /// What a block's compiled code sees. Field order is part of the compiled-code ABI.
 #[repr(C)]
@@ -31,6 +39,13 @@ pub(crate) struct JitCtx {
     pub scratch: *mut Lanes,
     /// Target of a `JumpIndirect` exit.
     pub indirect_pc: u64,
+    /// Host address of guest address 0 ([`wavejit_runtime::GuestMemory::host_base`]).
+    pub global_base: u64,
+    /// The work-group's LDS and its length in bytes.
+    pub lds: *mut u8,
+    pub lds_len: u64,
+    /// The wave's [`wavejit_runtime::MemHints`] slots: `[start, end)` per slot.
+    pub hints: *mut [u64; 2],
     /// The dispatcher's context, for wave operations (lifetime erased for the call).
     pub wave: *mut WaveCtx<'static>,
     /// The block being run (wave operations need its instructions).
@@ -59,6 +74,9 @@ pub(crate) struct WaveDesc {
     pub inst: u32,
     pub args: Vec<u32>,
     pub out: u32,
+    /// The [`wavejit_runtime::MemHints`] slot an inlined global access checks against: after
+    /// the helper ran the access, the slot is set to the buffer of its first acting lane.
+    pub hint: Option<u32>,
 }
 
 /// Describes one pure op evaluated by a helper: the arguments of [`semantics::eval`] and,
@@ -102,6 +120,14 @@ pub(crate) unsafe extern "C" fn helper_wave_op(ctx: *mut JitCtx, desc: *const Wa
         match res {
             Ok(()) => {
                 unsafe { *cx.scratch.add(d.out as usize) = out };
+                if let Some(h) = d.hint {
+                    let w = unsafe { &mut *cx.wave };
+                    let scratch = cx.scratch;
+                    let slot = |k: usize| unsafe { &*scratch.add(d.args[k] as usize) };
+                    if let Some(b) = first_buffer(block, inst, &slot, w) {
+                        w.hints.0[h as usize] = [b.start, b.start + b.len];
+                    }
+                }
                 0
             }
             Err(f) => {
@@ -114,6 +140,28 @@ pub(crate) unsafe extern "C" fn helper_wave_op(ctx: *mut JitCtx, desc: *const Wa
         park_panic(ctx, p);
         1
     })
+}
+
+/// The buffer holding the address of the first acting lane of a global load or store (the
+/// access has just succeeded, so that address is inside a buffer).
+fn first_buffer<'s>(
+    block: &BlockData,
+    inst: &Inst,
+    slot: &dyn Fn(usize) -> &'s Lanes,
+    w: &WaveCtx<'_>,
+) -> Option<wavejit_runtime::Buffer> {
+    let (addr, mask, mask_arg) = match inst.kind {
+        InstKind::Load { addr, mask, .. } => (addr, mask, 1),
+        InstKind::Store { addr, mask, .. } => (addr, mask, 2),
+        _ => return None,
+    };
+    let lane = |v: Value| block.value_type(v).is_some_and(|t| t.is_lane());
+    let ws = w.state.wave_size() as usize;
+    let first = match mask {
+        None => 0,
+        Some(m) => (0..ws).find(|&l| slot(mask_arg).get(!lane(m), l) & 1 != 0)?,
+    };
+    w.mem.buffer_at(slot(0).get(!lane(addr), first))
 }
 
 /// Evaluates a pure op on uniform operands.

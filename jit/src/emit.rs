@@ -46,6 +46,8 @@ pub(crate) struct Cfg {
     pub lower: LowerCfg,
     /// Inline the ops [`Lower`] knows (off: every pure op through the semantics helper).
     pub inline: bool,
+    /// Compile global and LDS loads and stores inline (see the `memory` module).
+    pub inline_memory: bool,
     pub fast_path: bool,
     pub lazy_blend: bool,
     pub nan_spec: bool,
@@ -137,6 +139,8 @@ pub(crate) struct Emitter<'a, 'f> {
 }
 
 type R<T> = Result<T, String>;
+
+mod memory;
 
 fn ity(t: ScalarType) -> ir::Type {
     if t.bits() == 64 {
@@ -250,6 +254,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
         if self.plan.class[i] == Class::Wave
             && !crate::plan::inline_indexed(self.layout, self.blk, i)
         {
+            if self.cfg.inline_memory && self.memory_op(i)? {
+                return Ok(());
+            }
             return self.wave_op(i);
         }
         let v = match inst.kind {
@@ -445,6 +452,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
     }
 
     fn wave_op(&mut self, i: usize) -> R<()> {
+        self.wave_op_hinted(i, None)
+    }
+
+    /// [`Self::wave_op`], telling the helper which hint slot to update ([`WaveDesc::hint`]).
+    fn wave_op_hinted(&mut self, i: usize, hint: Option<u32>) -> R<()> {
         let inst = &self.blk.insts[i];
         let mut slots = Vec::new();
         for a in inst.args() {
@@ -467,6 +479,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             inst: i as u32,
             args: slots,
             out,
+            hint,
         });
         let p = &*d as *const WaveDesc as usize;
         self.arts.wave.push(d);

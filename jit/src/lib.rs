@@ -46,6 +46,9 @@ pub struct JitOptions {
     pub verifier: bool,
     /// Inline the ops the JIT knows; off sends every pure op through the semantics helper.
     pub inline: bool,
+    /// Compile global and LDS loads and stores inline, with the helper as their exact slow
+    /// path; off sends every memory access through the helper.
+    pub inline_memory: bool,
     /// Specialise chunk loops on all-ones write masks.
     pub fast_path: bool,
     /// Blend masked register writes once per row (see the `emit` module).
@@ -75,6 +78,7 @@ impl Default for JitOptions {
             tier_up_after: Some(Self::DEFAULT_TIER_UP_AFTER),
             verifier: cfg!(debug_assertions),
             inline: true,
+            inline_memory: true,
             fast_path: true,
             lazy_blend: true,
             nan_speculation: true,

@@ -141,11 +141,17 @@ impl Program for JitProgram {
         let code = self.code(slot, data);
         let last_pc = terminator_pc(data);
         let wave: *mut WaveCtx<'_> = ctx;
+        // SAFETY (the fields below): `wave` is the live `&mut WaveCtx` of this call.
+        let lds: &mut [u8] = unsafe { &mut *(*wave).lds };
+        let (lds, lds_len) = (lds.as_mut_ptr(), lds.len() as u64);
         let mut jc = JitCtx {
-            // SAFETY: `wave` is the live `&mut WaveCtx` of this call.
             state: unsafe { (*wave).state.as_mut_ptr() },
             scratch: std::ptr::null_mut(),
             indirect_pc: 0,
+            global_base: unsafe { (*wave).mem.host_base() },
+            lds,
+            lds_len,
+            hints: unsafe { (*wave).hints.0.as_mut_ptr() },
             wave: wave.cast(),
             block: data,
             fault: None,

@@ -19,7 +19,7 @@
 //! - Within a workgroup, execution order is fixed, so results depend on the thread count
 //!   only through races between workgroups on global memory, as on a GPU.
 
-use crate::engine::{BlockExit, Program, WaveCtx};
+use crate::engine::{BlockExit, MemHints, Program, WaveCtx};
 use crate::error::{ExecError, WaveId};
 use crate::memory::GuestMemory;
 use crate::wave::WaveState;
@@ -169,9 +169,17 @@ struct Scratch {
     waves: Vec<WaveSlot>,
     lds: Vec<u8>,
     private: Vec<u8>,
-    /// Blocks run on this thread since the last look at the clock (kept across waves and
-    /// workgroups, so many short waves are checked as often as one long one).
+    thread: Carried,
+}
+
+/// What a thread carries from wave to wave and workgroup to workgroup.
+#[derive(Default)]
+struct Carried {
+    /// Blocks run since the last look at the clock (so many short waves are checked as often
+    /// as one long one).
     since_check: u32,
+    /// The buffers the last global accesses hit (every wave shares the buffers).
+    hints: MemHints,
 }
 
 struct WaveSlot {
@@ -322,7 +330,7 @@ impl Run<'_> {
                     &mut s.waves[w],
                     &mut s.lds,
                     private,
-                    &mut s.since_check,
+                    &mut s.thread,
                 )?;
             }
             // Every wave now waits at a barrier or is done: release the barrier.
@@ -345,7 +353,7 @@ impl Run<'_> {
         slot: &mut WaveSlot,
         lds: &mut [u8],
         private: &mut [u8],
-        since_check: &mut u32,
+        thread: &mut Carried,
     ) -> Result<(), Stop> {
         let l = self.launch;
         let mut ctx = WaveCtx {
@@ -354,6 +362,7 @@ impl Run<'_> {
             lds,
             private,
             private_lane_bytes: l.private_lane_bytes,
+            hints: thread.hints,
         };
         let mut block = slot.at;
         let mut blocks = 0u64;
@@ -375,9 +384,9 @@ impl Run<'_> {
                 }
                 .into());
             }
-            *since_check += 1;
-            if *since_check >= CHECK_EVERY_BLOCKS {
-                *since_check = 0;
+            thread.since_check += 1;
+            if thread.since_check >= CHECK_EVERY_BLOCKS {
+                thread.since_check = 0;
                 if let Err(e) = self.check_time(g, id, data) {
                     break Err(e);
                 }
@@ -399,6 +408,7 @@ impl Run<'_> {
                 Err(f) => break Err(ExecError::from_fault(&l.kernel, id, f).into()),
             }
         };
+        thread.hints = ctx.hints;
         self.blocks.fetch_add(blocks, Ordering::Relaxed);
         result
     }

@@ -16,6 +16,23 @@ pub struct WaveCtx<'a> {
     /// The wave's private memory: lane `l` owns `private[l * private_lane_bytes ..][.. private_lane_bytes]`.
     pub private: &'a mut [u8],
     pub private_lane_bytes: u32,
+    /// The buffers the wave's global accesses last hit (kept across the blocks of a wave).
+    pub hints: MemHints,
+}
+
+/// Guest buffers that global memory instructions last touched, one per hint slot, for an
+/// engine that checks accesses without a call (the JIT; the interpreter ignores them). A
+/// slot holds the bounds `[start, end)` (guest addresses) of one buffer of the wave's
+/// [`GuestMemory`], or `[0, 0)`: it is only ever set to a real buffer's bounds, so an access
+/// inside a slot's range is inside that buffer, and a stale or empty slot only sends an
+/// access to the exact path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct MemHints(pub [[u64; 2]; MemHints::SLOTS]);
+
+impl MemHints {
+    /// Slots (memory instructions share them by index).
+    pub const SLOTS: usize = 16;
 }
 
 /// Where a block sends the wave next.

@@ -111,6 +111,13 @@ impl GuestMemory {
         Ok(copy)
     }
 
+    /// The host address of guest address 0 (wrapping): guest address `a` of a buffer is at
+    /// host address `host_base() + a`. For engines that access buffers directly after
+    /// checking the range against a buffer's bounds ([`GuestMemory::buffer_at`]).
+    pub fn host_base(&self) -> u64 {
+        (self.arena.as_mut_ptr() as u64).wrapping_sub(GUEST_BASE)
+    }
+
     /// Bytes of guest address space reserved.
     pub fn reserved(&self) -> u64 {
         self.arena.len() as u64

@@ -148,6 +148,7 @@ pub fn run_prepared(
         watch,
     } = solo;
     let mut block = Block(0);
+    let mut hints = crate::engine::MemHints::default();
     let (mut executed, mut fuel_used) = (0u64, 0u64);
     let mut fault = None;
     let end = loop {
@@ -166,8 +167,11 @@ pub fn run_prepared(
             lds: &mut lds,
             private: &mut private,
             private_lane_bytes,
+            hints,
         };
-        match catch_unwind(AssertUnwindSafe(|| program.run_block(block, &mut ctx))) {
+        let step = catch_unwind(AssertUnwindSafe(|| program.run_block(block, &mut ctx)));
+        hints = ctx.hints;
+        match step {
             Ok(Ok(BlockExit::Jump(b) | BlockExit::Barrier(b))) => block = b,
             Ok(Ok(BlockExit::Return)) => break End::Done,
             Ok(Err(f)) => {

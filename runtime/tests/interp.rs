@@ -243,6 +243,7 @@ fn terminators() {
             lds: &mut [],
             private: &mut [],
             private_lane_bytes: 0,
+            hints: Default::default(),
         };
         prog.run_block(blk, &mut ctx)
     };

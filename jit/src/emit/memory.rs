@@ -1,0 +1,417 @@
+//! Global and LDS loads and stores compiled inline, with the helper as the exact slow path.
+//!
+//! A load or store of a width of 1 to 8 bytes to global memory or the LDS runs as a loop
+//! over the wave's lanes in the scalar segment where the plan places it:
+//! - **Global**: each acting lane's whole access must lie inside the buffer of the access's
+//!   hint slot ([`wavejit_runtime::MemHints`], `[start, end)`), and then reads or writes host
+//!   memory at [`JitCtx::global_base`](crate::ctx::JitCtx) plus the guest address. A slot is
+//!   only ever a real buffer's bounds, so the check is the helper's rule (inside one buffer)
+//!   restricted to one candidate buffer.
+//! - **LDS**: the access's 32-bit offset must leave the whole access inside the work-group's
+//!   LDS; then it reads or writes the LDS directly.
+//!
+//! Any acting lane that fails its check sends the whole instruction to the helper
+//! ([`crate::ctx::helper_wave_op`]), which runs it exactly as the interpreter does (faults
+//! with their lane and address, LDS bytes out of range reading 0) and points the hint slot at
+//! the buffer of the first acting lane. A load's fast path writes only its result slot, so
+//! the helper can start over; a store checks every acting lane before it writes anything, so
+//! a store that faults has written nothing on either path. Lanes act in ascending order,
+//! which is the helper's order, so overlapping stores leave the same bytes.
+//!
+//! Inlined: lane-result loads (any address and mask shape), uniform-result loads of a
+//! uniform address without a mask, and stores (any shape). Atomics, formatted accesses and
+//! private memory always take the helper.
+
+use super::{Emitter, R, SLOT_BYTES};
+use crate::ctx::{CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN};
+use crate::vals::mem;
+use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
+use wavejit_ir::{InstKind, MemSpace, MemWidth, ScalarType};
+use wavejit_runtime::MemHints;
+
+/// Where an access's bounds come from.
+struct Window {
+    /// Host address of byte 0 of the space (guest address 0 for global, offset 0 for LDS).
+    base: Value,
+    /// The accessible range `[lo, hi)` of addresses.
+    lo: Value,
+    /// The largest address an access of this width may start at (`hi - width`).
+    last: Value,
+    /// Whether the window holds at least one access of this width.
+    fits: Value,
+    /// LDS offsets are the low 32 bits of the address operand.
+    offset32: bool,
+}
+
+/// One operand as the fast path reads it.
+#[derive(Clone, Copy)]
+enum Opnd {
+    /// A lane value in a scratch slot.
+    Slot(u32),
+    /// A uniform value (`i32` or `i64`).
+    Uniform(Value),
+}
+
+impl Emitter<'_, '_> {
+    /// Compiles instruction `i` inline if it is an access this module takes; `false` leaves it
+    /// to the helper.
+    pub(super) fn memory_op(&mut self, i: usize) -> R<bool> {
+        let inst = &self.blk.insts[i];
+        match inst.kind {
+            InstKind::Load {
+                space: space @ (MemSpace::Global | MemSpace::Lds),
+                width,
+                signed,
+                addr,
+                mask,
+            } => {
+                let ty = inst.ty.ok_or("load without a type")?;
+                if ty.is_lane() {
+                    self.lane_load(i, space, width, signed, ty.scalar, addr, mask)?;
+                } else if mask.is_none() && !self.ty(addr)?.is_lane() {
+                    self.uniform_load(i, space, width, signed, ty.scalar, addr)?;
+                } else {
+                    return Ok(false);
+                }
+                Ok(true)
+            }
+            InstKind::Store {
+                space: space @ (MemSpace::Global | MemSpace::Lds),
+                width,
+                addr,
+                value,
+                mask,
+            } => {
+                self.store(i, space, width, addr, value, mask)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn opnd(&self, v: wavejit_ir::Value) -> R<Opnd> {
+        if self.ty(v)?.is_lane() {
+            let s = self.plan.slot[v.index()].ok_or("memory operand without a slot")?;
+            Ok(Opnd::Slot(s))
+        } else {
+            Ok(Opnd::Uniform(self.u(v)?))
+        }
+    }
+
+    /// The operand's 64-bit value in lane `l` (an `i64` lane index).
+    fn opnd_at(&mut self, o: Opnd, l: Value) -> Value {
+        match o {
+            Opnd::Slot(s) => {
+                let off = self.b.ins().ishl_imm_u(l, 3);
+                let p = self.b.ins().iadd(self.scratch, off);
+                self.b
+                    .ins()
+                    .load(I64, mem(), p, (s as i64 * SLOT_BYTES) as i32)
+            }
+            Opnd::Uniform(v) => {
+                if self.b.func.dfg.value_type(v) == I64 {
+                    v
+                } else {
+                    self.b.ins().uextend(I64, v)
+                }
+            }
+        }
+    }
+
+    /// The hint slot of instruction `i`.
+    fn hint_slot(i: usize) -> u32 {
+        (i % MemHints::SLOTS) as u32
+    }
+
+    /// The bounds accesses of `width` to `space` are checked against.
+    fn window(&mut self, i: usize, space: MemSpace, width: MemWidth) -> Window {
+        let len = i64::from(width.bytes());
+        let (base, lo, hi, offset32) = match space {
+            MemSpace::Lds => {
+                let base = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_LDS);
+                let hi = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_LDS_LEN);
+                (base, self.b.ins().iconst(I64, 0), hi, true)
+            }
+            _ => {
+                let base = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_GLOBAL_BASE);
+                let hints = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_HINTS);
+                let at = 16 * Self::hint_slot(i) as i32;
+                let lo = self.b.ins().load(I64, mem(), hints, at);
+                let hi = self.b.ins().load(I64, mem(), hints, at + 8);
+                (base, lo, hi, false)
+            }
+        };
+        // The slots and the LDS length never make `hi < lo`; an empty slot is `[0, 0)`.
+        let size = self.b.ins().isub(hi, lo);
+        let fits = self
+            .b
+            .ins()
+            .icmp_imm_u(CIntCC::UnsignedGreaterThanOrEqual, size, len);
+        let last = self.b.ins().iadd_imm_s(hi, -len);
+        Window {
+            base,
+            lo,
+            last,
+            fits,
+            offset32,
+        }
+    }
+
+    /// The host address of an access at `addr` if it lies in the window, else `None` (the
+    /// caller branches on `ok`).
+    fn checked(&mut self, w: &Window, addr: Value) -> (Value, Value) {
+        let a = if w.offset32 {
+            self.b.ins().band_imm_u(addr, 0xffff_ffff)
+        } else {
+            addr
+        };
+        let above = self
+            .b
+            .ins()
+            .icmp(CIntCC::UnsignedGreaterThanOrEqual, a, w.lo);
+        let below = self
+            .b
+            .ins()
+            .icmp(CIntCC::UnsignedLessThanOrEqual, a, w.last);
+        let ok = self.b.ins().band(above, below);
+        let host = self.b.ins().iadd(w.base, a);
+        (ok, host)
+    }
+
+    /// Loads `width` bytes at host address `p`, extended as the IR defines it
+    /// (`memory_ops::extend`): sign- or zero-extended, then cut to `ty`.
+    fn load_raw(&mut self, p: Value, width: MemWidth, signed: bool, ty: ScalarType) -> Value {
+        let f = mem();
+        let ins = self.b.ins();
+        let v = match (width, signed) {
+            (MemWidth::B8, false) => ins.uload8(I64, f, p, 0),
+            (MemWidth::B8, true) => ins.sload8(I64, f, p, 0),
+            (MemWidth::B16, false) => ins.uload16(I64, f, p, 0),
+            (MemWidth::B16, true) => ins.sload16(I64, f, p, 0),
+            (MemWidth::B32, false) => ins.uload32(f, p, 0),
+            (MemWidth::B32, true) => ins.sload32(f, p, 0),
+            (MemWidth::B64, _) => ins.load(I64, f, p, 0),
+        };
+        if ty.bits() >= 64 {
+            v
+        } else {
+            self.b.ins().band_imm_u(v, ty.bit_mask() as i64)
+        }
+    }
+
+    /// Stores the low `width` bytes of the 64-bit `v` at host address `p`.
+    fn store_raw(&mut self, p: Value, width: MemWidth, v: Value) {
+        let f = mem();
+        let ins = self.b.ins();
+        match width {
+            MemWidth::B8 => ins.istore8(f, v, p, 0),
+            MemWidth::B16 => ins.istore16(f, v, p, 0),
+            MemWidth::B32 => ins.istore32(f, v, p, 0),
+            MemWidth::B64 => ins.store(f, v, p, 0),
+        };
+    }
+
+    /// Whether lane `l` acts under `mask` (an `i8`-compatible truth value).
+    fn lane_on(&mut self, mask: Option<Opnd>, l: Value) -> Option<Value> {
+        let m = mask?;
+        let v = self.opnd_at(m, l);
+        Some(self.b.ins().band_imm_u(v, 1))
+    }
+
+    /// A loop `for l in 0..wave_size` whose body `body` builds code for lane `l` and returns
+    /// the block that continues with the next lane; `exit` is where the loop ends.
+    fn lane_loop(
+        &mut self,
+        exit: cranelift_codegen::ir::Block,
+        mut body: impl FnMut(&mut Self, Value) -> R<cranelift_codegen::ir::Block>,
+    ) -> R<()> {
+        let header = self.b.create_block();
+        let l = self.b.append_block_param(header, I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(header, &[BlockArg::Value(zero)]);
+        self.b.switch_to_block(header);
+        let ws = i64::from(self.layout.wave_size);
+        let done = self.b.ins().icmp_imm_u(CIntCC::Equal, l, ws);
+        let work = self.b.create_block();
+        self.b.ins().brif(done, exit, &[], work, &[]);
+        self.b.switch_to_block(work);
+        let next = body(self, l)?;
+        self.b.switch_to_block(next);
+        let l1 = self.b.ins().iadd_imm_u(l, 1);
+        self.b.ins().jump(header, &[BlockArg::Value(l1)]);
+        Ok(())
+    }
+
+    /// The helper path of instruction `i`, then a jump to `merge`.
+    fn slow_path(
+        &mut self,
+        i: usize,
+        space: MemSpace,
+        merge: cranelift_codegen::ir::Block,
+    ) -> R<()> {
+        let hint = (space == MemSpace::Global).then(|| Self::hint_slot(i));
+        self.wave_op_hinted(i, hint)?;
+        self.b.ins().jump(merge, &[]);
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lane_load(
+        &mut self,
+        i: usize,
+        space: MemSpace,
+        width: MemWidth,
+        signed: bool,
+        ty: ScalarType,
+        addr: wavejit_ir::Value,
+        mask: Option<wavejit_ir::Value>,
+    ) -> R<()> {
+        let out = self.plan.slot[i].ok_or("lane load without a result slot")?;
+        let a = self.opnd(addr)?;
+        let m = mask.map(|m| self.opnd(m)).transpose()?;
+        let w = self.window(i, space, width);
+        let (fast, slow, merge) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(w.fits, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let out_at = out as i64 * SLOT_BYTES;
+        self.lane_loop(merge, |e, l| {
+            let off = e.b.ins().ishl_imm_u(l, 3);
+            let dst = e.b.ins().iadd(e.scratch, off);
+            let next = e.b.create_block();
+            let (act, skip) = (e.b.create_block(), e.b.create_block());
+            match e.lane_on(m, l) {
+                Some(on) => e.b.ins().brif(on, act, &[], skip, &[]),
+                None => e.b.ins().jump(act, &[]),
+            };
+            e.b.switch_to_block(skip);
+            let zero = e.b.ins().iconst(I64, 0);
+            e.b.ins().store(mem(), zero, dst, out_at as i32);
+            e.b.ins().jump(next, &[]);
+            e.b.switch_to_block(act);
+            let x = e.opnd_at(a, l);
+            let (ok, host) = e.checked(&w, x);
+            let go = e.b.create_block();
+            e.b.ins().brif(ok, go, &[], slow, &[]);
+            e.b.switch_to_block(go);
+            let v = e.load_raw(host, width, signed, ty);
+            e.b.ins().store(mem(), v, dst, out_at as i32);
+            e.b.ins().jump(next, &[]);
+            Ok(next)
+        })?;
+        self.b.switch_to_block(slow);
+        self.slow_path(i, space, merge)?;
+        self.b.switch_to_block(merge);
+        Ok(())
+    }
+
+    fn uniform_load(
+        &mut self,
+        i: usize,
+        space: MemSpace,
+        width: MemWidth,
+        signed: bool,
+        ty: ScalarType,
+        addr: wavejit_ir::Value,
+    ) -> R<()> {
+        let t = if ty.bits() >= 64 { I64 } else { I32 };
+        let a = self.u(addr)?;
+        let a = if self.b.func.dfg.value_type(a) == I64 {
+            a
+        } else {
+            self.b.ins().uextend(I64, a)
+        };
+        let w = self.window(i, space, width);
+        let (check, fast, slow, merge) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.append_block_param(merge, t);
+        self.b.ins().brif(w.fits, check, &[], slow, &[]);
+        self.b.switch_to_block(check);
+        let (ok, host) = self.checked(&w, a);
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let v = self.load_raw(host, width, signed, ty);
+        let v = if t == I64 {
+            v
+        } else {
+            self.b.ins().ireduce(I32, v)
+        };
+        self.b.ins().jump(merge, &[BlockArg::Value(v)]);
+        self.b.switch_to_block(slow);
+        let hint = (space == MemSpace::Global).then(|| Self::hint_slot(i));
+        self.wave_op_hinted(i, hint)?;
+        let y = self.u(wavejit_ir::Value(i as u32))?;
+        self.b.ins().jump(merge, &[BlockArg::Value(y)]);
+        self.b.switch_to_block(merge);
+        self.uvals[i] = Some(self.b.block_params(merge)[0]);
+        Ok(())
+    }
+
+    fn store(
+        &mut self,
+        i: usize,
+        space: MemSpace,
+        width: MemWidth,
+        addr: wavejit_ir::Value,
+        value: wavejit_ir::Value,
+        mask: Option<wavejit_ir::Value>,
+    ) -> R<()> {
+        let a = self.opnd(addr)?;
+        let v = self.opnd(value)?;
+        let m = mask.map(|m| self.opnd(m)).transpose()?;
+        // A uniform address and value store once, for the first acting lane (the helper's
+        // rule): the last acting lane's store writes the same bytes at the same place, so
+        // storing for every acting lane is the same.
+        let w = self.window(i, space, width);
+        let (check, write, slow, merge) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(w.fits, check, &[], slow, &[]);
+        self.b.switch_to_block(check);
+        // Pass 1: every acting lane's access is in the window.
+        self.lane_loop(write, |e, l| {
+            let next = e.b.create_block();
+            let act = e.b.create_block();
+            match e.lane_on(m, l) {
+                Some(on) => e.b.ins().brif(on, act, &[], next, &[]),
+                None => e.b.ins().jump(act, &[]),
+            };
+            e.b.switch_to_block(act);
+            let x = e.opnd_at(a, l);
+            let (ok, _) = e.checked(&w, x);
+            e.b.ins().brif(ok, next, &[], slow, &[]);
+            Ok(next)
+        })?;
+        // Pass 2: the stores, in lane order.
+        self.b.switch_to_block(write);
+        self.lane_loop(merge, |e, l| {
+            let next = e.b.create_block();
+            let act = e.b.create_block();
+            match e.lane_on(m, l) {
+                Some(on) => e.b.ins().brif(on, act, &[], next, &[]),
+                None => e.b.ins().jump(act, &[]),
+            };
+            e.b.switch_to_block(act);
+            let x = e.opnd_at(a, l);
+            let (_, host) = e.checked(&w, x);
+            let y = e.opnd_at(v, l);
+            e.store_raw(host, width, y);
+            e.b.ins().jump(next, &[]);
+            Ok(next)
+        })?;
+        self.b.switch_to_block(slow);
+        self.slow_path(i, space, merge)?;
+        self.b.switch_to_block(merge);
+        Ok(())
+    }
+}
