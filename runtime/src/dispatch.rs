@@ -324,14 +324,7 @@ impl Run<'_> {
                     group,
                     wave: w as u32,
                 };
-                self.run_wave(
-                    g,
-                    id,
-                    &mut s.waves[w],
-                    &mut s.lds,
-                    private,
-                    &mut s.thread,
-                )?;
+                self.run_wave(g, id, &mut s.waves[w], &mut s.lds, private, &mut s.thread)?;
             }
             // Every wave now waits at a barrier or is done: release the barrier.
             let mut waiting = false;
