@@ -48,7 +48,7 @@ fn fetches(lines: &[String]) -> Vec<(u32, u32, u32)> {
 }
 
 /// The argument values of a fixture kernel, from the manifest's CLI specs (`buf:`/`zero:`
-/// buffers become pointers; the fixtures have no other scalar than `u32`).
+/// buffers become pointers; the fixtures' scalars are `u32` and `f32`).
 fn manifest_args(kernel: &str) -> Vec<ArgValue> {
     let text = std::fs::read_to_string(fixtures().join("../manifest.json")).unwrap();
     let entry = text
@@ -63,6 +63,7 @@ fn manifest_args(kernel: &str) -> Vec<ArgValue> {
             match spec.split_once(':').unwrap() {
                 ("buf" | "zero", _) => ArgValue::Offset(0),
                 ("u32", v) => ArgValue::U32(v.parse().unwrap()),
+                ("f32", v) => ArgValue::F32(v.parse().unwrap()),
                 other => panic!("{kernel}: unexpected argument spec {other:?}"),
             }
         })
