@@ -22,7 +22,7 @@
 use crate::engine::{BlockExit, MemHints, Program, WaveCtx};
 use crate::error::{ExecError, WaveId};
 use crate::memory::GuestMemory;
-use crate::wave::WaveState;
+use crate::wave::{Footprint, WaveState};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -79,6 +79,7 @@ pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats,
         mem,
         geo,
         layout: Arc::new(launch.func.layout.clone()),
+        footprint: Footprint::of(&launch.func),
         deadline: start.checked_add(launch.time_limit),
         lowest_failed: AtomicU64::new(u64::MAX),
         error: Mutex::new(None),
@@ -219,6 +220,9 @@ struct Run<'a> {
     mem: &'a GuestMemory,
     geo: Geometry,
     layout: Arc<StateLayout>,
+    /// The state cells the function touches: all a wave slot reused for another wave needs
+    /// zeroed.
+    footprint: Footprint,
     deadline: Option<Instant>,
     /// Index of the lowest workgroup that failed so far (u64::MAX: none).
     lowest_failed: AtomicU64,
@@ -285,7 +289,7 @@ impl Run<'_> {
             if !Arc::ptr_eq(&slot.state.layout, &self.layout) {
                 slot.state = WaveState::new(self.layout.clone());
             }
-            slot.state.clear();
+            slot.state.clear_footprint(&self.footprint);
             slot.at = Block(0);
             slot.status = Status::Ready;
             slot.fuel_used = 0;

@@ -26,13 +26,19 @@ pub struct WaveCtx<'a> {
 /// [`GuestMemory`], or `[0, 0)`: it is only ever set to a real buffer's bounds, so an access
 /// inside a slot's range is inside that buffer, and a stale or empty slot only sends an
 /// access to the exact path.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub struct MemHints(pub [[u64; 2]; MemHints::SLOTS]);
 
+impl Default for MemHints {
+    fn default() -> MemHints {
+        MemHints([[0; 2]; MemHints::SLOTS])
+    }
+}
+
 impl MemHints {
     /// Slots (memory instructions share them by index).
-    pub const SLOTS: usize = 16;
+    pub const SLOTS: usize = 256;
 }
 
 /// Where a block sends the wave next.

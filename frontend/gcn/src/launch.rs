@@ -77,9 +77,7 @@ impl WaveState {
             regs.set_uniform(g.sgpr(u32::from(s)), v);
         }
         for (r, lanes) in &self.vgprs {
-            for (lane, &v) in lanes.iter().enumerate() {
-                regs.set_lane(g.vgpr(u32::from(*r)), lane as u32, v);
-            }
+            regs.set_row(g.vgpr(u32::from(*r)), lanes);
         }
         regs.set_uniform64(g.exec(), self.exec);
         regs.set_uniform64(g.gds(), self.gds);

@@ -13,6 +13,13 @@ pub trait RegSink {
     /// Sets one lane of a lane (per-lane) register row.
     fn set_lane(&mut self, reg: Reg, lane: u32, value: u32);
 
+    /// Sets lanes `0..values.len()` of a lane register row.
+    fn set_row(&mut self, reg: Reg, values: &[u32]) {
+        for (lane, &v) in values.iter().enumerate() {
+            self.set_lane(reg, lane as u32, v);
+        }
+    }
+
     /// Sets two consecutive uniform cells to a 64-bit value, low half first.
     fn set_uniform64(&mut self, reg: Reg, value: u64) {
         self.set_uniform(reg, value as u32);

@@ -201,12 +201,11 @@ impl WaveInit for TsWaveInit {
     fn init(&self, wave: &WaveCoord, regs: &mut dyn RegSink) -> Result<(), String> {
         let g = &self.layout;
         let ws = wave_state(self.chip, wave).map_err(|e| e.to_string())?;
-        for (lane, t0) in ws.t0.iter().enumerate() {
-            for chan in 0..4 {
-                let c = chan as usize;
-                regs.set_lane(g.gpr(LOCAL_ID_GPR, chan), lane as u32, t0[c]);
-                regs.set_lane(g.gpr(GROUP_ID_GPR, chan), lane as u32, ws.t1[c]);
-            }
+        for chan in 0..4 {
+            let c = chan as usize;
+            let t0: Vec<u32> = ws.t0.iter().map(|t| t[c]).collect();
+            regs.set_row(g.gpr(LOCAL_ID_GPR, chan), &t0);
+            regs.set_row(g.gpr(GROUP_ID_GPR, chan), &vec![ws.t1[c]; t0.len()]);
         }
         regs.set_uniform64(g.active(), ws.exec);
         regs.set_uniform64(g.pool_base(), self.pool_base);

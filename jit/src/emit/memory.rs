@@ -29,6 +29,10 @@ use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, Inst
 use wavejit_ir::{InstKind, MemSpace, MemWidth, ScalarType};
 use wavejit_runtime::MemHints;
 
+/// Hint slots used: the largest prime not above [`MemHints::SLOTS`].
+const HINT_MODULUS: usize = 251;
+const _: () = assert!(HINT_MODULUS <= MemHints::SLOTS);
+
 /// Where an access's bounds come from.
 struct Window {
     /// Host address of byte 0 of the space (guest address 0 for global, offset 0 for LDS).
@@ -118,9 +122,15 @@ impl Emitter<'_, '_> {
         }
     }
 
-    /// The hint slot of instruction `i`.
-    fn hint_slot(i: usize) -> u32 {
-        (i % MemHints::SLOTS) as u32
+    /// The hint slot of instruction `i`: its guest pc in 4-byte units modulo [`HINT_MODULUS`],
+    /// a prime, so that guest instructions a few dozen instructions apart keep slots of their
+    /// own whether instructions are 4 or 8 bytes apart (GCN, TeraScale) and wherever a lifter
+    /// or the block merger put them; the accesses of one guest instruction (the dwords of a
+    /// wide load) share the slot of their buffer. Compiled code is cached by block contents,
+    /// so the slot may depend on nothing else.
+    fn hint_slot(&self, i: usize) -> u32 {
+        let pc = self.blk.insts[i].pc as usize;
+        ((pc >> 2) % HINT_MODULUS) as u32
     }
 
     /// The bounds accesses of `width` to `space` are checked against.
@@ -135,7 +145,7 @@ impl Emitter<'_, '_> {
             _ => {
                 let base = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_GLOBAL_BASE);
                 let hints = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_HINTS);
-                let at = 16 * Self::hint_slot(i) as i32;
+                let at = 16 * self.hint_slot(i) as i32;
                 let lo = self.b.ins().load(I64, mem(), hints, at);
                 let hi = self.b.ins().load(I64, mem(), hints, at + 8);
                 (base, lo, hi, false)
@@ -249,7 +259,7 @@ impl Emitter<'_, '_> {
         space: MemSpace,
         merge: cranelift_codegen::ir::Block,
     ) -> R<()> {
-        let hint = (space == MemSpace::Global).then(|| Self::hint_slot(i));
+        let hint = (space == MemSpace::Global).then(|| self.hint_slot(i));
         self.wave_op_hinted(i, hint)?;
         self.b.ins().jump(merge, &[]);
         Ok(())
@@ -345,7 +355,7 @@ impl Emitter<'_, '_> {
         };
         self.b.ins().jump(merge, &[BlockArg::Value(v)]);
         self.b.switch_to_block(slow);
-        let hint = (space == MemSpace::Global).then(|| Self::hint_slot(i));
+        let hint = (space == MemSpace::Global).then(|| self.hint_slot(i));
         self.wave_op_hinted(i, hint)?;
         let y = self.u(wavejit_ir::Value(i as u32))?;
         self.b.ins().jump(merge, &[BlockArg::Value(y)]);
