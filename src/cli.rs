@@ -150,6 +150,11 @@ pub fn bench(cfg: crate::bench::BenchConfig) -> Result<()> {
     Ok(())
 }
 
+pub fn bench_kernels(cfg: crate::bench::suite::SuiteConfig) -> Result<()> {
+    print!("{}", crate::bench::suite::report(&cfg)?);
+    Ok(())
+}
+
 pub fn demo() -> Result<()> {
     crate::demo::run()
 }

@@ -87,6 +87,16 @@ enum Command {
         /// Which build of the kernel: an ISA's name, or `all`.
         #[arg(long, default_value = "all")]
         isa: String,
+        /// `alu` (the ALU-heavy kernel against native Rust) or `kernels` (the fixture kernels
+        /// at benchmark sizes against the interpreter and pocl).
+        #[arg(long, default_value = "alu")]
+        suite: String,
+        /// Divide the kernel suite's sizes by N (for a quick look).
+        #[arg(long, default_value_t = 1)]
+        scale: u32,
+        /// Kernel suite: skip the interpreter.
+        #[arg(long)]
+        no_interp: bool,
     },
     /// Bundled example kernels, both engines, checked, with figures.
     Demo,
@@ -155,12 +165,25 @@ fn main() -> ExitCode {
             iters,
             reps,
             isa,
-        } => wavejit::cli::bench(wavejit::bench::BenchConfig {
-            waves,
-            iters,
-            reps,
-            isa,
-        }),
+            suite,
+            scale,
+            no_interp,
+        } => match suite.as_str() {
+            "alu" => wavejit::cli::bench(wavejit::bench::BenchConfig {
+                waves,
+                iters,
+                reps,
+                isa,
+            }),
+            "kernels" => wavejit::cli::bench_kernels(wavejit::bench::suite::SuiteConfig {
+                reps,
+                scale,
+                no_interp,
+            }),
+            other => Err(wavejit::Error::Usage(format!(
+                "unknown suite '{other}' (alu, kernels)"
+            ))),
+        },
         Command::Demo => wavejit::cli::demo(),
     };
     match result {

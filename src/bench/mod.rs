@@ -1,7 +1,7 @@
-//! Throughput figures: the ALU-heavy kernel (`benches/kernels/alu_heavy.cl`, one build per
+//! Throughput figures. `wavejit bench` (the `alu` suite): the ALU-heavy kernel (`benches/kernels/alu_heavy.cl`, one build per
 //! ISA, [`crate::frontend::Frontend::bench_kernel`]) under the interpreter and the JIT, and the
 //! native Rust reference of the same computation ([`crate::native`]), measured in one run,
-//! interleaved, on one thread.
+//! interleaved, on one thread. `wavejit bench --suite kernels`: [`suite`].
 //!
 //! The reference is bit-identical to every build by construction of the source: fmaf is fused
 //! everywhere (each ISA's fused multiply-add, Rust `mul_add`); `-ffp-contract=off` keeps every
@@ -19,6 +19,9 @@
 //! (the convention of notes/cranelift_jit.md; every lane of the benchmark's waves holds a
 //! work-item, so this is the runtime's `lane_insts`); the native reference is credited with
 //! the same number of lane-instructions as the emulated kernel executes.
+
+pub mod pocl;
+pub mod suite;
 
 use crate::frontend::BenchKernel;
 use crate::launch::{Prepared, RunRequest};
@@ -171,7 +174,7 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     (r, secs)
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+pub(crate) fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
