@@ -182,18 +182,70 @@ pub fn relocated_code(kernel: &Kernel, rsrc: [u32; 4]) -> Vec<u8> {
     code
 }
 
-fn push64(sgprs: &mut Vec<(u8, u32)>, first: u8, v: u64) {
-    sgprs.push((first, v as u32));
-    sgprs.push((first + 1, (v >> 32) as u32));
+fn push64(put: &mut impl FnMut(u8, u32), first: u8, v: u64) {
+    put(first, v as u32);
+    put(first + 1, (v >> 32) as u32);
 }
 
-/// The initial state of `wave`.
-pub fn wave_state(
+/// The SGPRs `wave` starts with (user SGPRs, then the enabled system SGPRs), each given to
+/// `put` once, in no particular order. The caller has checked the wave (see [`wave_state`]).
+fn write_sgprs(
     kernel: &Kernel,
     addrs: &WaveAddresses,
     gfx: u8,
     wave: &WaveCoord,
-) -> Result<WaveState, LaunchError> {
+    put: &mut impl FnMut(u8, u32),
+) {
+    let group = wave.group;
+    let waves = wave.waves_in_group;
+    let first_wave = wave.wave == 0;
+    for slot in &kernel.user_sgprs {
+        let s = slot.first;
+        match slot.kind {
+            UserSgpr::PrivateSegmentBuffer => {
+                let rsrc = scratch_rsrc(gfx, addrs.scratch_base, scratch_lane_stride(kernel));
+                for (i, w) in rsrc.into_iter().enumerate() {
+                    put(s + i as u8, w);
+                }
+            }
+            UserSgpr::DispatchPtr => push64(put, s, addrs.dispatch_packet),
+            UserSgpr::QueuePtr => push64(put, s, addrs.queue),
+            UserSgpr::KernargSegmentPtr => push64(put, s, addrs.kernarg),
+            UserSgpr::DispatchId => push64(put, s, addrs.dispatch_id),
+            UserSgpr::FlatScratchInit => {
+                // gfx9: the 64-bit scratch base, the code adds the wave offset. gfx7/8: the
+                // offset of the scratch from the flat scratch aperture (taken to start at 0 in
+                // this emulator) and the per-lane size, which the code moves to FLAT_SCRATCH.
+                if gfx >= 9 {
+                    push64(put, s, addrs.scratch_base);
+                } else {
+                    put(s, addrs.scratch_base as u32);
+                    put(s + 1, kernel.private_segment_size);
+                }
+            }
+            UserSgpr::PrivateSegmentSize => put(s, kernel.private_segment_size),
+        }
+    }
+    let mut next = kernel.user_sgpr_count;
+    for (&enabled, &id) in kernel.system_sgprs.workgroup_id.iter().zip(&group) {
+        if enabled {
+            put(next, id);
+            next += 1;
+        }
+    }
+    if kernel.system_sgprs.workgroup_info {
+        // {first_wave[31], ordered_append_term[16:6] = 0, threadgroup_size_in_waves[5:0]}
+        // (AMDGPUUsage, "Initial Kernel Execution State").
+        put(next, (waves & 0x3f) | (u32::from(first_wave) << 31));
+        next += 1;
+    }
+    if kernel.system_sgprs.private_segment_wave_offset {
+        put(next, addrs.scratch_wave_offset);
+    }
+}
+
+/// Checks that `wave` is a wave of a launch of `kernel` this module can start.
+fn check_wave(kernel: &Kernel, wave: &WaveCoord) -> Result<(), LaunchError> {
     if wave.local != kernel.reqd_workgroup_size.unwrap_or(wave.local) {
         return Err(LaunchError::WorkgroupSizeMismatch {
             kernel: kernel.name.clone(),
@@ -221,52 +273,19 @@ pub fn wave_state(
             wave.wave
         )));
     }
-    let first_wave = wave.wave == 0;
+    Ok(())
+}
 
+/// The initial state of `wave`.
+pub fn wave_state(
+    kernel: &Kernel,
+    addrs: &WaveAddresses,
+    gfx: u8,
+    wave: &WaveCoord,
+) -> Result<WaveState, LaunchError> {
+    check_wave(kernel, wave)?;
     let mut sgprs = Vec::new();
-    for slot in &kernel.user_sgprs {
-        let s = slot.first;
-        match slot.kind {
-            UserSgpr::PrivateSegmentBuffer => {
-                let rsrc = scratch_rsrc(gfx, addrs.scratch_base, scratch_lane_stride(kernel));
-                for (i, w) in rsrc.into_iter().enumerate() {
-                    sgprs.push((s + i as u8, w));
-                }
-            }
-            UserSgpr::DispatchPtr => push64(&mut sgprs, s, addrs.dispatch_packet),
-            UserSgpr::QueuePtr => push64(&mut sgprs, s, addrs.queue),
-            UserSgpr::KernargSegmentPtr => push64(&mut sgprs, s, addrs.kernarg),
-            UserSgpr::DispatchId => push64(&mut sgprs, s, addrs.dispatch_id),
-            UserSgpr::FlatScratchInit => {
-                // gfx9: the 64-bit scratch base, the code adds the wave offset. gfx7/8: the
-                // offset of the scratch from the flat scratch aperture (taken to start at 0 in
-                // this emulator) and the per-lane size, which the code moves to FLAT_SCRATCH.
-                if gfx >= 9 {
-                    push64(&mut sgprs, s, addrs.scratch_base);
-                } else {
-                    sgprs.push((s, addrs.scratch_base as u32));
-                    sgprs.push((s + 1, kernel.private_segment_size));
-                }
-            }
-            UserSgpr::PrivateSegmentSize => sgprs.push((s, kernel.private_segment_size)),
-        }
-    }
-    let mut next = kernel.user_sgpr_count;
-    for (&enabled, &id) in kernel.system_sgprs.workgroup_id.iter().zip(&group) {
-        if enabled {
-            sgprs.push((next, id));
-            next += 1;
-        }
-    }
-    if kernel.system_sgprs.workgroup_info {
-        // {first_wave[31], ordered_append_term[16:6] = 0, threadgroup_size_in_waves[5:0]}
-        // (AMDGPUUsage, "Initial Kernel Execution State").
-        sgprs.push((next, (waves & 0x3f) | (u32::from(first_wave) << 31)));
-        next += 1;
-    }
-    if kernel.system_sgprs.private_segment_wave_offset {
-        sgprs.push((next, addrs.scratch_wave_offset));
-    }
+    write_sgprs(kernel, addrs, gfx, wave, &mut |i, v| sgprs.push((i, v)));
     sgprs.sort_by_key(|&(i, _)| i);
 
     let mut ids = [
@@ -274,13 +293,8 @@ pub fn wave_state(
         vec![0u32; WAVE_SIZE as usize],
         vec![0u32; WAVE_SIZE as usize],
     ];
-    for lane in 0..wave.lanes {
-        if let Some(id) = wave.local_id(lane) {
-            for d in 0..3 {
-                ids[d][lane as usize] = id[d];
-            }
-        }
-    }
+    let [x, y, z] = &mut ids;
+    wave.fill_local_ids(x, y, z);
     let exec = wave.exec_mask();
     let vgprs = ids
         .into_iter()
@@ -412,13 +426,30 @@ pub struct GcnWaveInit {
 }
 
 impl WaveInit for GcnWaveInit {
+    /// What [`wave_state`] and [`WaveState::apply`] write, without building the state: this
+    /// runs once per wave of every dispatch.
     fn init(&self, wave: &WaveCoord, regs: &mut dyn RegSink) -> Result<(), String> {
+        check_wave(&self.kernel, wave).map_err(|e| e.to_string())?;
+        let g = &self.layout;
         let addrs = WaveAddresses {
             scratch_wave_offset: scratch_wave_offset(&self.kernel, wave.dispatch_wave()) as u32,
             ..self.addrs
         };
-        let state = wave_state(&self.kernel, &addrs, self.gfx, wave).map_err(|e| e.to_string())?;
-        state.apply(&self.layout, regs);
+        write_sgprs(&self.kernel, &addrs, self.gfx, wave, &mut |i, v| {
+            regs.set_uniform(g.sgpr(u32::from(i)), v)
+        });
+        let mut ids = [[0u32; WAVE_SIZE as usize]; 3];
+        let [x, y, z] = &mut ids;
+        wave.fill_local_ids(x, y, z);
+        for (r, row) in ids
+            .iter()
+            .take(usize::from(self.kernel.tidig_comp_cnt) + 1)
+            .enumerate()
+        {
+            regs.set_row(g.vgpr(r as u32), row);
+        }
+        regs.set_uniform64(g.exec(), wave.exec_mask());
+        regs.set_uniform64(g.gds(), addrs.gds);
         Ok(())
     }
 }

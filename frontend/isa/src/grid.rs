@@ -185,6 +185,29 @@ impl WaveCoord {
         Some([id % ex, id / ex % ey, id / (ex * ey)])
     }
 
+    /// The local ids of lanes `0..lanes` into `x`, `y`, `z` (one entry per lane; lanes
+    /// without a work-item keep their entries), counted up from lane 0's id without a
+    /// division per lane.
+    pub fn fill_local_ids(&self, x: &mut [u32], y: &mut [u32], z: &mut [u32]) {
+        let Some([mut ix, mut iy, mut iz]) = self.local_id(0) else {
+            return;
+        };
+        let [ex, ey, _] = self.extent;
+        let n = (self.lanes as usize).min(x.len()).min(y.len()).min(z.len());
+        for l in 0..n {
+            (x[l], y[l], z[l]) = (ix, iy, iz);
+            ix += 1;
+            if ix == ex {
+                ix = 0;
+                iy += 1;
+                if iy == ey {
+                    iy = 0;
+                    iz += 1;
+                }
+            }
+        }
+    }
+
     /// Global id (x, y, z) of `lane`, or `None` for a lane without a work-item.
     pub fn global_id(&self, lane: u32) -> Option<[u32; 3]> {
         let l = self.local_id(lane)?;
@@ -244,6 +267,22 @@ mod tests {
         let w = g.wave([1, 1, 0], 0);
         assert_eq!(w.local_id(21), Some([1, 1, 1]));
         assert_eq!(w.global_id(21), Some([5, 5, 1]));
+    }
+
+    #[test]
+    fn filled_ids_are_the_lane_ids() {
+        let g = Grid::new([6, 4, 6], [3, 4, 5], 32).unwrap();
+        for group in [[0, 0, 0], [1, 0, 1]] {
+            for wave in 0..g.waves_in_group(group) {
+                let w = g.wave(group, wave);
+                let (mut x, mut y, mut z) = ([9; 32], [9; 32], [9; 32]);
+                w.fill_local_ids(&mut x, &mut y, &mut z);
+                for l in 0..32 {
+                    let want = w.local_id(l).unwrap_or([9; 3]);
+                    assert_eq!([x[l as usize], y[l as usize], z[l as usize]], want);
+                }
+            }
+        }
     }
 
     #[test]

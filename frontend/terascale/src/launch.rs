@@ -170,12 +170,10 @@ pub fn wave_state(chip: Chip, wave: &WaveCoord) -> Result<WaveState, LaunchError
             wave.wave, wave.waves_in_group
         )));
     }
-    let mut t0 = vec![[0u32; 4]; lanes as usize];
-    for lane in 0..lanes {
-        if let Some([x, y, z]) = wave.local_id(lane) {
-            t0[lane as usize] = [x, y, z, 0];
-        }
-    }
+    let n = lanes as usize;
+    let (mut x, mut y, mut z) = (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
+    wave.fill_local_ids(&mut x, &mut y, &mut z);
+    let t0 = (0..n).map(|l| [x[l], y[l], z[l], 0]).collect();
     Ok(WaveState {
         t0,
         t1: [group[0], group[1], group[2], 0],

@@ -18,13 +18,20 @@
 //! a store that faults has written nothing on either path. Lanes act in ascending order,
 //! which is the helper's order, so overlapping stores leave the same bytes.
 //!
+//! **Consecutive addresses.** A 32-bit lane load or store whose lanes address `a0 + 4 * l`
+//! (checked for every lane with vector compares), with the whole span `[a0, a0 + 4 * wave
+//! size)` inside the window, moves 16 bytes at a time instead of lane by lane. A load zeroes
+//! the lanes its mask leaves out; a store takes this path only when every lane acts (a store
+//! must not write the bytes of inactive lanes, not even with their own values, as another
+//! work-group may be writing them). Anything else runs the lane loop.
+//!
 //! Inlined: lane-result loads (any address and mask shape), uniform-result loads of a
 //! uniform address without a mask, and stores (any shape). Atomics, formatted accesses and
 //! private memory always take the helper.
 
 use super::{Emitter, R, SLOT_BYTES};
 use crate::ctx::{CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN};
-use crate::vals::mem;
+use crate::vals::{bc, mem, shuffle32, vconst};
 use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
 use wavejit_ir::{InstKind, MemSpace, MemWidth, ScalarType};
 use wavejit_runtime::MemHints;
@@ -265,6 +272,92 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
+    /// Lane 0's address of slot `s`, after a cheap test that sends the code to `lanes` unless
+    /// the last lane's address is `a0 + 4 * (wave size - 1)` (so the full check of
+    /// [`Self::consecutive`] runs only for accesses likely to pass it).
+    fn quick_consecutive(&mut self, s: u32, lanes: cranelift_codegen::ir::Block) -> Value {
+        let ws = i64::from(self.layout.wave_size);
+        let at = s as i64 * SLOT_BYTES;
+        let a0 = self.b.ins().load(I64, mem(), self.scratch, at as i32);
+        let last = self
+            .b
+            .ins()
+            .load(I64, mem(), self.scratch, (at + 8 * (ws - 1)) as i32);
+        let want = self.b.ins().iadd_imm_s(a0, 4 * (ws - 1));
+        let likely = self.b.ins().icmp(CIntCC::Equal, last, want);
+        let full = self.b.create_block();
+        self.b.ins().brif(likely, full, &[], lanes, &[]);
+        self.b.switch_to_block(full);
+        a0
+    }
+
+    /// Whether lane `l` of slot `s` holds `a0 + 4 * l` for every lane (an `i8` truth value).
+    fn consecutive(&mut self, s: u32, a0: Value) -> Value {
+        let base = self.b.ins().splat(I64X2, a0);
+        let mut acc = None;
+        for c in 0..self.layout.wave_size as u64 / 2 {
+            let at = s as i64 * SLOT_BYTES + 16 * c as i64;
+            let v = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
+            let mut k = [0u8; 16];
+            k[..8].copy_from_slice(&(8 * c).to_le_bytes());
+            k[8..].copy_from_slice(&(8 * c + 4).to_le_bytes());
+            let k = vconst(&mut self.b, I64X2, k);
+            let want = self.b.ins().iadd(base, k);
+            let eq = self.b.ins().icmp(CIntCC::Equal, v, want);
+            acc = Some(match acc {
+                Some(a) => self.b.ins().band(a, eq),
+                None => eq,
+            });
+        }
+        match acc {
+            Some(a) => self.b.ins().vall_true(a),
+            None => self.b.ins().iconst(I8, 0),
+        }
+    }
+
+    /// Whether the span of a consecutive 32-bit access starting at `a0` lies in the window,
+    /// and its host address.
+    fn span_checked(&mut self, w: &Window, a0: Value) -> (Value, Value) {
+        let span = 4 * i64::from(self.layout.wave_size);
+        // `last` is `hi - 4`; the span's last dword starts at `a0 + span - 4`.
+        let end_ok = {
+            let a = if w.offset32 {
+                self.b.ins().band_imm_u(a0, 0xffff_ffff)
+            } else {
+                a0
+            };
+            let lastw = self.b.ins().iadd_imm_s(w.last, -(span - 4));
+            let room = self.b.ins().isub(w.last, w.lo);
+            let fits = self
+                .b
+                .ins()
+                .icmp_imm_u(CIntCC::UnsignedGreaterThanOrEqual, room, span - 4);
+            let below = self.b.ins().icmp(CIntCC::UnsignedLessThanOrEqual, a, lastw);
+            self.b.ins().band(fits, below)
+        };
+        let (start_ok, host) = self.checked(w, a0);
+        (self.b.ins().band(end_ok, start_ok), host)
+    }
+
+    /// Whether every lane of mask slot `s` is on.
+    fn all_on(&mut self, s: u32) -> Value {
+        let zero = vconst(&mut self.b, I64X2, [0; 16]);
+        let mut acc = None;
+        for c in 0..self.layout.wave_size as i64 / 2 {
+            let at = s as i64 * SLOT_BYTES + 16 * c;
+            let v = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
+            let ne = self.b.ins().icmp(CIntCC::NotEqual, v, zero);
+            acc = Some(match acc {
+                Some(a) => self.b.ins().band(a, ne),
+                None => ne,
+            });
+        }
+        match acc {
+            Some(a) => self.b.ins().vall_true(a),
+            None => self.b.ins().iconst(I8, 1),
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn lane_load(
         &mut self,
@@ -288,6 +381,43 @@ impl Emitter<'_, '_> {
         self.b.ins().brif(w.fits, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
         let out_at = out as i64 * SLOT_BYTES;
+        let mask_slot = match m {
+            None => Some(None),
+            Some(Opnd::Slot(s)) => Some(Some(s)),
+            Some(Opnd::Uniform(_)) => None,
+        };
+        if let (MemWidth::B32, 32, Opnd::Slot(a_slot), Some(ms)) = (width, ty.bits(), a, mask_slot)
+        {
+            let (vector, lanes) = (self.b.create_block(), self.b.create_block());
+            let a0 = self.quick_consecutive(a_slot, lanes);
+            let cons = self.consecutive(a_slot, a0);
+            let (inside, host) = self.span_checked(&w, a0);
+            let ok = self.b.ins().band(cons, inside);
+            self.b.ins().brif(ok, vector, &[], lanes, &[]);
+            self.b.switch_to_block(vector);
+            for c in 0..i64::from(self.layout.wave_size) / 4 {
+                let v = self.b.ins().load(I32X4, mem(), host, (16 * c) as i32);
+                let mut halves = [self.b.ins().uwiden_low(v), self.b.ins().uwiden_high(v)];
+                for (h, half) in halves.iter_mut().enumerate() {
+                    let at = 32 * c + 16 * h as i64;
+                    if let Some(ms) = ms {
+                        let m = self.b.ins().load(
+                            I64X2,
+                            mem(),
+                            self.scratch,
+                            (ms as i64 * SLOT_BYTES + at) as i32,
+                        );
+                        let all = self.b.ins().ineg(m);
+                        *half = self.b.ins().band(*half, all);
+                    }
+                    self.b
+                        .ins()
+                        .store(mem(), *half, self.scratch, (out_at + at) as i32);
+                }
+            }
+            self.b.ins().jump(merge, &[]);
+            self.b.switch_to_block(lanes);
+        }
         self.lane_loop(merge, |e, l| {
             let off = e.b.ins().ishl_imm_u(l, 3);
             let dst = e.b.ins().iadd(e.scratch, off);
@@ -388,6 +518,49 @@ impl Emitter<'_, '_> {
         );
         self.b.ins().brif(w.fits, check, &[], slow, &[]);
         self.b.switch_to_block(check);
+        let mask_slot = match m {
+            None => Some(None),
+            Some(Opnd::Slot(s)) => Some(Some(s)),
+            Some(Opnd::Uniform(_)) => None,
+        };
+        if let (MemWidth::B32, Opnd::Slot(a_slot), Some(ms)) = (width, a, mask_slot) {
+            let (vector, lanes) = (self.b.create_block(), self.b.create_block());
+            let a0 = self.quick_consecutive(a_slot, lanes);
+            let cons = self.consecutive(a_slot, a0);
+            let (inside, host) = self.span_checked(&w, a0);
+            let mut ok = self.b.ins().band(cons, inside);
+            if let Some(ms) = ms {
+                let all = self.all_on(ms);
+                ok = self.b.ins().band(ok, all);
+            }
+            self.b.ins().brif(ok, vector, &[], lanes, &[]);
+            self.b.switch_to_block(vector);
+            for c in 0..i64::from(self.layout.wave_size) / 4 {
+                let packed = match v {
+                    Opnd::Slot(vs) => {
+                        let at = vs as i64 * SLOT_BYTES + 32 * c;
+                        let lo = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
+                        let hi = self
+                            .b
+                            .ins()
+                            .load(I64X2, mem(), self.scratch, (at + 16) as i32);
+                        shuffle32(&mut self.b, lo, hi, [0, 2, 4, 6])
+                    }
+                    Opnd::Uniform(x) => {
+                        let x = if self.b.func.dfg.value_type(x) == I64 {
+                            self.b.ins().ireduce(I32, x)
+                        } else {
+                            x
+                        };
+                        self.b.ins().splat(I32X4, x)
+                    }
+                };
+                let packed = bc(&mut self.b, I32X4, packed);
+                self.b.ins().store(mem(), packed, host, (16 * c) as i32);
+            }
+            self.b.ins().jump(merge, &[]);
+            self.b.switch_to_block(lanes);
+        }
         // Pass 1: every acting lane's access is in the window.
         self.lane_loop(write, |e, l| {
             let next = e.b.create_block();
