@@ -480,7 +480,7 @@ fn trace(p: &WaveProgram, mut s: Solo, fuel: u64, path: &Path) -> Result<()> {
             lds: &mut s.lds,
             private: &mut s.private,
             private_lane_bytes: s.private_lane_bytes,
-            hints: Default::default(),
+            hints: &mut Default::default(),
         };
         match program.run_block_traced(block, &mut ctx, Some(&mut lines)) {
             Ok(BlockExit::Jump(b) | BlockExit::Barrier(b)) => block = b,

@@ -632,7 +632,7 @@ fn run_one(
             lds: &mut lds,
             private: &mut private,
             private_lane_bytes: d.private,
-            hints: Default::default(),
+            hints: &mut Default::default(),
         };
         match prog.run_block(block, &mut ctx) {
             Ok(BlockExit::Jump(b) | BlockExit::Barrier(b)) => block = b,

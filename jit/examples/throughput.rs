@@ -119,7 +119,7 @@ fn measure(
                     lds: &mut [],
                     private: &mut [],
                     private_lane_bytes: 0,
-                    hints: Default::default(),
+                    hints: &mut Default::default(),
                 };
                 prog.run_block(wavejit_ir::Block(0), &mut ctx)
                     .expect("runs");

@@ -359,7 +359,7 @@ impl Run<'_> {
             lds,
             private,
             private_lane_bytes: l.private_lane_bytes,
-            hints: thread.hints,
+            hints: &mut thread.hints,
         };
         let mut block = slot.at;
         let mut blocks = 0u64;
@@ -405,7 +405,6 @@ impl Run<'_> {
                 Err(f) => break Err(ExecError::from_fault(&l.kernel, id, f).into()),
             }
         };
-        thread.hints = ctx.hints;
         self.blocks.fetch_add(blocks, Ordering::Relaxed);
         result
     }

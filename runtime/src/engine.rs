@@ -16,8 +16,9 @@ pub struct WaveCtx<'a> {
     /// The wave's private memory: lane `l` owns `private[l * private_lane_bytes ..][.. private_lane_bytes]`.
     pub private: &'a mut [u8],
     pub private_lane_bytes: u32,
-    /// The buffers the wave's global accesses last hit (kept across the blocks of a wave).
-    pub hints: MemHints,
+    /// The buffers the wave's global accesses last hit (kept by the caller across blocks and
+    /// waves).
+    pub hints: &'a mut MemHints,
 }
 
 /// Guest buffers that global memory instructions last touched, one per hint slot, for an

@@ -167,10 +167,9 @@ pub fn run_prepared(
             lds: &mut lds,
             private: &mut private,
             private_lane_bytes,
-            hints,
+            hints: &mut hints,
         };
         let step = catch_unwind(AssertUnwindSafe(|| program.run_block(block, &mut ctx)));
-        hints = ctx.hints;
         match step {
             Ok(Ok(BlockExit::Jump(b) | BlockExit::Barrier(b))) => block = b,
             Ok(Ok(BlockExit::Return)) => break End::Done,

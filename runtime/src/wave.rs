@@ -62,12 +62,28 @@ pub struct WaveState {
     pub layout: Arc<StateLayout>,
     /// 8-byte aligned backing store of `layout.state_bytes()` bytes.
     words: Vec<u64>,
+    /// Per register file, the cell index of its register 0 (lane files: lane 0 of row 0),
+    /// so that a register's cell is found without walking the layout.
+    bases: Arc<[usize]>,
 }
 
 impl WaveState {
     pub fn new(layout: Arc<StateLayout>) -> WaveState {
         let words = vec![0u64; layout.state_bytes().div_ceil(8)];
-        WaveState { layout, words }
+        let bases = (0..layout.files.len())
+            .map(|f| {
+                let reg = Reg::new(wavejit_ir::FileId(f as u16), 0);
+                match layout.files[f].kind {
+                    FileKind::Uniform => layout.uniform_cell(reg) as usize,
+                    FileKind::Lane => layout.lane_cell_offset(reg, 0) / 4,
+                }
+            })
+            .collect();
+        WaveState {
+            layout,
+            words,
+            bases,
+        }
     }
 
     pub fn wave_size(&self) -> u32 {
@@ -115,23 +131,34 @@ impl WaveState {
         }
     }
 
+    /// The cell index of a uniform register.
+    fn uniform_at(&self, reg: Reg) -> usize {
+        self.bases[reg.file.0 as usize] + reg.index as usize
+    }
+
+    /// The cell index of one lane of a lane register.
+    fn lane_at(&self, reg: Reg, lane: u32) -> usize {
+        let ws = self.layout.wave_size as usize;
+        self.bases[reg.file.0 as usize] + reg.index as usize * ws + lane as usize
+    }
+
     /// A uniform cell.
     pub fn uniform(&self, reg: Reg) -> u32 {
-        self.cells()[self.layout.uniform_cell(reg) as usize]
+        self.cells()[self.uniform_at(reg)]
     }
 
     pub fn set_uniform(&mut self, reg: Reg, v: u32) {
-        let i = self.layout.uniform_cell(reg) as usize;
+        let i = self.uniform_at(reg);
         self.cells_mut()[i] = v
     }
 
     /// One lane of a lane cell.
     pub fn lane(&self, reg: Reg, lane: u32) -> u32 {
-        self.cells()[self.layout.lane_cell_offset(reg, lane) / 4]
+        self.cells()[self.lane_at(reg, lane)]
     }
 
     pub fn set_lane(&mut self, reg: Reg, lane: u32, v: u32) {
-        let i = self.layout.lane_cell_offset(reg, lane) / 4;
+        let i = self.lane_at(reg, lane);
         self.cells_mut()[i] = v
     }
 
@@ -248,7 +275,7 @@ impl wavejit_isa::RegSink for WaveState {
     }
 
     fn set_row(&mut self, reg: Reg, values: &[u32]) {
-        let start = self.layout.lane_cell_offset(reg, 0) / 4;
+        let start = self.lane_at(reg, 0);
         let n = values.len().min(self.layout.wave_size as usize);
         self.cells_mut()[start..start + n].copy_from_slice(&values[..n]);
     }

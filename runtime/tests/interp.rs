@@ -243,7 +243,7 @@ fn terminators() {
             lds: &mut [],
             private: &mut [],
             private_lane_bytes: 0,
-            hints: Default::default(),
+            hints: &mut Default::default(),
         };
         prog.run_block(blk, &mut ctx)
     };

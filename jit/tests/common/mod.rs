@@ -67,7 +67,7 @@ impl Wave {
             lds: &mut self.lds,
             private: &mut self.private,
             private_lane_bytes: self.private_lane_bytes,
-            hints: Default::default(),
+            hints: &mut Default::default(),
         };
         prog.run_block(wavejit_ir::Block(b), &mut ctx)
     }

@@ -83,7 +83,7 @@ impl Wave {
             lds: &mut self.lds,
             private: &mut self.private,
             private_lane_bytes: self.private_lane_bytes,
-            hints: Default::default(),
+            hints: &mut Default::default(),
         };
         prog.run_block(wavejit_ir::Block(0), &mut ctx)
     }
