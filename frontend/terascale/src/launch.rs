@@ -147,8 +147,8 @@ pub struct WaveState {
     pub exec: u64,
 }
 
-/// The initial state of `wave` on `chip`.
-pub fn wave_state(chip: Chip, wave: &WaveCoord) -> Result<WaveState, LaunchError> {
+/// Checks that `wave` is a wave of `chip` inside its grid.
+fn check_wave(chip: Chip, wave: &WaveCoord) -> Result<(), LaunchError> {
     let lanes = wave_size(chip);
     if wave.wave_size != lanes {
         return Err(LaunchError::InvalidLaunch(format!(
@@ -170,13 +170,20 @@ pub fn wave_state(chip: Chip, wave: &WaveCoord) -> Result<WaveState, LaunchError
             wave.wave, wave.waves_in_group
         )));
     }
+    Ok(())
+}
+
+/// The initial state of `wave` on `chip`.
+pub fn wave_state(chip: Chip, wave: &WaveCoord) -> Result<WaveState, LaunchError> {
+    check_wave(chip, wave)?;
+    let lanes = wave_size(chip);
     let n = lanes as usize;
     let (mut x, mut y, mut z) = (vec![0u32; n], vec![0u32; n], vec![0u32; n]);
     wave.fill_local_ids(&mut x, &mut y, &mut z);
     let t0 = (0..n).map(|l| [x[l], y[l], z[l], 0]).collect();
     Ok(WaveState {
         t0,
-        t1: [group[0], group[1], group[2], 0],
+        t1: [wave.group[0], wave.group[1], wave.group[2], 0],
         exec: wave.exec_mask(),
     })
 }
@@ -196,16 +203,25 @@ pub struct TsWaveInit {
 }
 
 impl WaveInit for TsWaveInit {
+    /// What [`wave_state`] describes, written straight into the registers (this runs once
+    /// per wave of every dispatch).
     fn init(&self, wave: &WaveCoord, regs: &mut dyn RegSink) -> Result<(), String> {
         let g = &self.layout;
-        let ws = wave_state(self.chip, wave).map_err(|e| e.to_string())?;
-        for chan in 0..4 {
-            let c = chan as usize;
-            let t0: Vec<u32> = ws.t0.iter().map(|t| t[c]).collect();
-            regs.set_row(g.gpr(LOCAL_ID_GPR, chan), &t0);
-            regs.set_row(g.gpr(GROUP_ID_GPR, chan), &vec![ws.t1[c]; t0.len()]);
+        check_wave(self.chip, wave).map_err(|e| e.to_string())?;
+        let n = wave_size(self.chip) as usize;
+        let mut rows = [[0u32; 64]; 3];
+        let [x, y, z] = &mut rows;
+        wave.fill_local_ids(&mut x[..n], &mut y[..n], &mut z[..n]);
+        for (chan, row) in rows.iter().enumerate() {
+            regs.set_row(g.gpr(LOCAL_ID_GPR, chan as u32), &row[..n]);
+            regs.set_row(
+                g.gpr(GROUP_ID_GPR, chan as u32),
+                &[wave.group[chan]; 64][..n],
+            );
         }
-        regs.set_uniform64(g.active(), ws.exec);
+        regs.set_row(g.gpr(LOCAL_ID_GPR, 3), &[0; 64][..n]);
+        regs.set_row(g.gpr(GROUP_ID_GPR, 3), &[0; 64][..n]);
+        regs.set_uniform64(g.active(), wave.exec_mask());
         regs.set_uniform64(g.pool_base(), self.pool_base);
         regs.set_uniform64(g.const_buffer(0), self.cb0);
         regs.set_uniform64(g.gds(), self.gds);

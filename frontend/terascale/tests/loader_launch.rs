@@ -296,3 +296,70 @@ fn invalid_launches_are_errors() {
     let wave32 = Grid::new([64, 1, 1], [64, 1, 1], 32).unwrap();
     assert!(launch::wave_state(Chip::Cayman, &wave32.wave([0; 3], 0)).is_err());
 }
+
+/// A register sink that records every write.
+#[derive(Default, PartialEq, Debug)]
+struct Recorded {
+    uniform: std::collections::BTreeMap<(u16, u32), u32>,
+    lane: std::collections::BTreeMap<(u16, u32, u32), u32>,
+}
+
+impl wavejit_isa::RegSink for Recorded {
+    fn set_uniform(&mut self, reg: wavejit_ir::Reg, v: u32) {
+        self.uniform.insert((reg.file.0, reg.index), v);
+    }
+    fn set_lane(&mut self, reg: wavejit_ir::Reg, lane: u32, v: u32) {
+        self.lane.insert((reg.file.0, reg.index, lane), v);
+    }
+}
+
+/// The dispatcher's path (`TsWaveInit`, written straight into the registers) writes what
+/// `wave_state` describes: T0 = local id, T1 = group id (w = 0), the active lanes, and the
+/// pool, constant buffer 0 and GDS addresses.
+#[test]
+fn wave_init_writes_what_wave_state_describes() {
+    use wavejit_isa::WaveInit;
+    use wavejit_terascale::lift::TsLayout;
+    for (chip, global, local) in [
+        (Chip::Cayman, [40, 24, 1], [8, 8, 1]),
+        (Chip::Cypress, [100, 1, 1], [100, 1, 1]),
+        (Chip::Cedar, [6, 4, 6], [3, 4, 5]),
+    ] {
+        let s = wave_size(chip);
+        let layout = TsLayout::new(s);
+        let init = launch::TsWaveInit {
+            chip,
+            layout: TsLayout::new(s),
+            pool_base: 0x1_0000_0000,
+            cb0: 0x1_0000_4000,
+            gds: 0x1_0000_8000,
+        };
+        let g = Grid::new(global, local, s).unwrap();
+        for linear in 0..g.group_count() {
+            let group = g.group_id(linear);
+            for w in 0..g.waves_in_group(group) {
+                let wave = g.wave(group, w);
+                let mut direct = Recorded::default();
+                init.init(&wave, &mut direct).unwrap();
+                let st = launch::wave_state(chip, &wave).unwrap();
+                let mut want = Recorded::default();
+                use wavejit_isa::RegSink;
+                for lane in 0..s {
+                    for c in 0..4 {
+                        want.set_lane(
+                            layout.gpr(launch::LOCAL_ID_GPR, c),
+                            lane,
+                            st.t0[lane as usize][c as usize],
+                        );
+                        want.set_lane(layout.gpr(launch::GROUP_ID_GPR, c), lane, st.t1[c as usize]);
+                    }
+                }
+                want.set_uniform64(layout.active(), st.exec);
+                want.set_uniform64(layout.pool_base(), 0x1_0000_0000);
+                want.set_uniform64(layout.const_buffer(0), 0x1_0000_4000);
+                want.set_uniform64(layout.gds(), 0x1_0000_8000);
+                assert_eq!(direct, want, "{chip:?} group {group:?} wave {w}");
+            }
+        }
+    }
+}
