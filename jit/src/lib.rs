@@ -3,9 +3,11 @@
 //! Each IR block becomes one host function `extern "C" fn(*mut JitCtx) -> u32` that runs the
 //! block for a whole wave and returns where the wave goes next. Inside, lane-parallel work runs
 //! as loops over 4-lane chunks (`plan` decides the loops, `emit` builds them, `lower`
-//! inlines ops); memory, cross-lane and lane-indexed register instructions call
-//! [`wavejit_runtime::effects::run_effect`], and ops not inlined call
-//! [`wavejit_ir::semantics::eval`], so results are bit-identical to the interpreter.
+//! inlines ops). Global and LDS loads and stores are compiled inline with a range check and
+//! [`wavejit_runtime::effects::run_effect`] as their exact slow path (`emit::memory`); other
+//! memory, cross-lane and lane-indexed register instructions call `run_effect`, and ops not
+//! inlined call [`wavejit_ir::semantics::eval`], so results are bit-identical to the
+//! interpreter.
 //!
 //! Blocks are compiled when a function is prepared (a Cranelift error is an
 //! [`ExecError::Emulator`] then, never a panic later) and cached by their contents and state

@@ -3,7 +3,7 @@
 //! ABI (ids in registers, scratch offsets, group counts in argument headers).
 //!
 //! Invariants (checked by [`Grid::new`]): every size is non-zero and a work-group holds at
-//! most [`Grid::max_group_items`] work-items.
+//! most [`Grid::MAX_GROUP_ITEMS`] work-items (or the limit given to [`Grid::with_limit`]).
 //!
 //! - Work-groups are numbered x fastest: group `(x, y, z)` has linear index
 //!   `x + gx * (y + gy * z)` with `g` = [`Grid::groups`].

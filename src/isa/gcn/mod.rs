@@ -4,7 +4,7 @@
 //!
 //! Every pc wavejit reports (faults, fuel, timeouts, `s_getpc_b64` results) is a byte offset
 //! from the kernel's entry, as `wavejit disasm` prints it: the kernel is placed at guest
-//! address [`CODE_BASE`] = 0 whatever its address in the file.
+//! address `CODE_BASE` = 0 whatever its address in the file.
 
 pub mod asm;
 pub mod fuzz;

@@ -70,7 +70,7 @@ macro_rules! ops {
                 }
             }
 
-            /// Whether the op reads its [`FloatMode`] (float arithmetic, conversions to
+            /// Whether the op reads its [`FloatMode`](crate::FloatMode) (float arithmetic, conversions to
             /// float).
             pub fn uses_float_mode(self) -> bool {
                 match self {
