@@ -54,6 +54,19 @@ struct Window {
     offset32: bool,
 }
 
+/// What the per-lane code of a lane load needs.
+struct LoadLane {
+    a: Opnd,
+    m: Option<Opnd>,
+    /// Byte offset of the result slot in the scratch area.
+    out_at: i64,
+    width: MemWidth,
+    signed: bool,
+    ty: ScalarType,
+    /// Where a lane that fails its check sends the instruction.
+    slow: cranelift_codegen::ir::Block,
+}
+
 /// One operand as the fast path reads it.
 #[derive(Clone, Copy)]
 enum Opnd {
@@ -358,6 +371,133 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// Lane `l` of a lane load: zero if its mask leaves it out, else the checked load (or
+    /// the slow path). Returns the block that continues after the lane.
+    fn load_lane(&mut self, w: &Window, ld: &LoadLane, l: Value) -> cranelift_codegen::ir::Block {
+        let off = self.b.ins().ishl_imm_u(l, 3);
+        let dst = self.b.ins().iadd(self.scratch, off);
+        let next = self.b.create_block();
+        let (act, skip) = (self.b.create_block(), self.b.create_block());
+        match self.lane_on(ld.m, l) {
+            Some(on) => self.b.ins().brif(on, act, &[], skip, &[]),
+            None => self.b.ins().jump(act, &[]),
+        };
+        self.b.switch_to_block(skip);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().store(mem(), zero, dst, ld.out_at as i32);
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(act);
+        let x = self.opnd_at(ld.a, l);
+        let (ok, host) = self.checked(w, x);
+        let go = self.b.create_block();
+        self.b.ins().brif(ok, go, &[], ld.slow, &[]);
+        self.b.switch_to_block(go);
+        let v = self.load_raw(host, ld.width, ld.signed, ld.ty);
+        self.b.ins().store(mem(), v, dst, ld.out_at as i32);
+        self.b.ins().jump(next, &[]);
+        next
+    }
+
+    /// The lanes of a load with per-lane addresses (slot `a_slot`), four at a time: when the
+    /// four addresses pass their checks (two vector compares), four loads without branches,
+    /// the lanes the mask leaves out zeroed; otherwise the four lanes one by one.
+    fn chunk_loads(
+        &mut self,
+        w: &Window,
+        a_slot: u32,
+        ld: &LoadLane,
+        exit: cranelift_codegen::ir::Block,
+    ) -> R<()> {
+        let header = self.b.create_block();
+        let c = self.b.append_block_param(header, I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(header, &[BlockArg::Value(zero)]);
+        self.b.switch_to_block(header);
+        let chunks = i64::from(self.layout.wave_size) / 4;
+        let done = self.b.ins().icmp_imm_u(CIntCC::Equal, c, chunks);
+        let (body, fast, lanes, next) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(done, exit, &[], body, &[]);
+        self.b.switch_to_block(body);
+        let off = self.b.ins().ishl_imm_u(c, 5);
+        let p = self.b.ins().iadd(self.scratch, off);
+        let at = (a_slot as i64 * SLOT_BYTES) as i32;
+        let mut halves = [
+            self.b.ins().load(I64X2, mem(), p, at),
+            self.b.ins().load(I64X2, mem(), p, at + 16),
+        ];
+        if w.offset32 {
+            let mut k = [0u8; 16];
+            k[..4].copy_from_slice(&[0xff; 4]);
+            k[8..12].copy_from_slice(&[0xff; 4]);
+            let low = vconst(&mut self.b, I64X2, k);
+            for h in halves.iter_mut() {
+                *h = self.b.ins().band(*h, low);
+            }
+        }
+        let lo = self.b.ins().splat(I64X2, w.lo);
+        let last = self.b.ins().splat(I64X2, w.last);
+        let mut all = None;
+        for h in halves {
+            let ge = self.b.ins().icmp(CIntCC::UnsignedGreaterThanOrEqual, h, lo);
+            let le = self.b.ins().icmp(CIntCC::UnsignedLessThanOrEqual, h, last);
+            let both = self.b.ins().band(ge, le);
+            all = Some(match all {
+                Some(a) => self.b.ins().band(a, both),
+                None => both,
+            });
+        }
+        let ok = self.b.ins().vall_true(all.ok_or("empty chunk")?);
+        self.b.ins().brif(ok, fast, &[], lanes, &[]);
+        self.b.switch_to_block(fast);
+        for k in 0..4u8 {
+            let x = self.b.ins().extractlane(halves[usize::from(k / 2)], k % 2);
+            let host = self.b.ins().iadd(w.base, x);
+            let mut v = self.load_raw(host, ld.width, ld.signed, ld.ty);
+            let lane_at = 8 * i32::from(k);
+            match ld.m {
+                None => {}
+                Some(Opnd::Slot(ms)) => {
+                    let m =
+                        self.b
+                            .ins()
+                            .load(I64, mem(), p, (ms as i64 * SLOT_BYTES) as i32 + lane_at);
+                    let on = self.b.ins().band_imm_u(m, 1);
+                    let keep = self.b.ins().ineg(on);
+                    v = self.b.ins().band(v, keep);
+                }
+                Some(Opnd::Uniform(mu)) => {
+                    let mu = if self.b.func.dfg.value_type(mu) == I64 {
+                        mu
+                    } else {
+                        self.b.ins().uextend(I64, mu)
+                    };
+                    let on = self.b.ins().band_imm_u(mu, 1);
+                    let keep = self.b.ins().ineg(on);
+                    v = self.b.ins().band(v, keep);
+                }
+            }
+            self.b.ins().store(mem(), v, p, ld.out_at as i32 + lane_at);
+        }
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(lanes);
+        let first = self.b.ins().ishl_imm_u(c, 2);
+        for k in 0..4 {
+            let l = self.b.ins().iadd_imm_u(first, k);
+            let after = self.load_lane(w, ld, l);
+            self.b.switch_to_block(after);
+        }
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(next);
+        let c1 = self.b.ins().iadd_imm_u(c, 1);
+        self.b.ins().jump(header, &[BlockArg::Value(c1)]);
+        Ok(())
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn lane_load(
         &mut self,
@@ -418,30 +558,19 @@ impl Emitter<'_, '_> {
             self.b.ins().jump(merge, &[]);
             self.b.switch_to_block(lanes);
         }
-        self.lane_loop(merge, |e, l| {
-            let off = e.b.ins().ishl_imm_u(l, 3);
-            let dst = e.b.ins().iadd(e.scratch, off);
-            let next = e.b.create_block();
-            let (act, skip) = (e.b.create_block(), e.b.create_block());
-            match e.lane_on(m, l) {
-                Some(on) => e.b.ins().brif(on, act, &[], skip, &[]),
-                None => e.b.ins().jump(act, &[]),
-            };
-            e.b.switch_to_block(skip);
-            let zero = e.b.ins().iconst(I64, 0);
-            e.b.ins().store(mem(), zero, dst, out_at as i32);
-            e.b.ins().jump(next, &[]);
-            e.b.switch_to_block(act);
-            let x = e.opnd_at(a, l);
-            let (ok, host) = e.checked(&w, x);
-            let go = e.b.create_block();
-            e.b.ins().brif(ok, go, &[], slow, &[]);
-            e.b.switch_to_block(go);
-            let v = e.load_raw(host, width, signed, ty);
-            e.b.ins().store(mem(), v, dst, out_at as i32);
-            e.b.ins().jump(next, &[]);
-            Ok(next)
-        })?;
+        let lane = LoadLane {
+            a,
+            m,
+            out_at,
+            width,
+            signed,
+            ty,
+            slow,
+        };
+        match a {
+            Opnd::Slot(a_slot) => self.chunk_loads(&w, a_slot, &lane, merge)?,
+            Opnd::Uniform(_) => self.lane_loop(merge, |e, l| Ok(e.load_lane(&w, &lane, l)))?,
+        }
         self.b.switch_to_block(slow);
         self.slow_path(i, space, merge)?;
         self.b.switch_to_block(merge);
