@@ -311,26 +311,11 @@ fn dispatch_packet_fields() {
     assert_eq!((u64_at(32), u64_at(40)), (0xdead_beef_0000, 0x1_2345_6000));
 }
 
-/// A register sink that records every write.
-#[derive(Default, PartialEq, Debug)]
-struct Recorded {
-    uniform: std::collections::BTreeMap<(u16, u32), u32>,
-    lane: std::collections::BTreeMap<(u16, u32, u32), u32>,
-}
-
-impl wavejit_isa::RegSink for Recorded {
-    fn set_uniform(&mut self, reg: wavejit_ir::Reg, v: u32) {
-        self.uniform.insert((reg.file.0, reg.index), v);
-    }
-    fn set_lane(&mut self, reg: wavejit_ir::Reg, lane: u32, v: u32) {
-        self.lane.insert((reg.file.0, reg.index, lane), v);
-    }
-}
-
 /// The dispatcher's path (`GcnWaveInit`, written straight into the registers) and the
 /// inspectable one (`wave_state` then `apply`) give every wave the same registers.
 #[test]
 fn wave_init_writes_what_wave_state_describes() {
+    use wavejit_isa::testkit::RecordingSink;
     use wavejit_isa::WaveInit;
     for (dir, name, global, local) in [
         ("gfx900", "private_array", [200, 1, 1], [64, 1, 1]),
@@ -351,14 +336,14 @@ fn wave_init_writes_what_wave_state_describes() {
             let group = g.group_id(linear);
             for w in 0..g.waves_in_group(group) {
                 let wave = g.wave(group, w);
-                let mut direct = Recorded::default();
+                let mut direct = RecordingSink::default();
                 init.init(&wave, &mut direct).unwrap();
                 let addrs = WaveAddresses {
                     scratch_wave_offset: launch::scratch_wave_offset(&k, wave.dispatch_wave())
                         as u32,
                     ..ADDRS
                 };
-                let mut described = Recorded::default();
+                let mut described = RecordingSink::default();
                 launch::wave_state(&k, &addrs, gfx, &wave)
                     .unwrap()
                     .apply(&init.layout, &mut described);

@@ -518,6 +518,24 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
 /// Bytes shown in a report at most; longer inputs are regenerated from their origin.
 const HEX_MAX: usize = 4096;
 
+/// A [`crate::RegSink`] that records every register write (uniform cells by `(file,
+/// index)`, lane cells by `(file, index, lane)`), to compare two ways of starting a wave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordingSink {
+    pub uniform: std::collections::BTreeMap<(u16, u32), u32>,
+    pub lane: std::collections::BTreeMap<(u16, u32, u32), u32>,
+}
+
+impl crate::RegSink for RecordingSink {
+    fn set_uniform(&mut self, reg: wavejit_ir::Reg, value: u32) {
+        self.uniform.insert((reg.file.0, reg.index), value);
+    }
+
+    fn set_lane(&mut self, reg: wavejit_ir::Reg, lane: u32, value: u32) {
+        self.lane.insert((reg.file.0, reg.index, lane), value);
+    }
+}
+
 /// Lowercase hex, no separators (what the vector files and `hex_bytes` helpers read).
 pub fn hex(bytes: &[u8]) -> String {
     let mut s = String::with_capacity(2 * bytes.len().min(HEX_MAX) + 40);

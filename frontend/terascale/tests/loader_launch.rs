@@ -297,27 +297,12 @@ fn invalid_launches_are_errors() {
     assert!(launch::wave_state(Chip::Cayman, &wave32.wave([0; 3], 0)).is_err());
 }
 
-/// A register sink that records every write.
-#[derive(Default, PartialEq, Debug)]
-struct Recorded {
-    uniform: std::collections::BTreeMap<(u16, u32), u32>,
-    lane: std::collections::BTreeMap<(u16, u32, u32), u32>,
-}
-
-impl wavejit_isa::RegSink for Recorded {
-    fn set_uniform(&mut self, reg: wavejit_ir::Reg, v: u32) {
-        self.uniform.insert((reg.file.0, reg.index), v);
-    }
-    fn set_lane(&mut self, reg: wavejit_ir::Reg, lane: u32, v: u32) {
-        self.lane.insert((reg.file.0, reg.index, lane), v);
-    }
-}
-
 /// The dispatcher's path (`TsWaveInit`, written straight into the registers) writes what
 /// `wave_state` describes: T0 = local id, T1 = group id (w = 0), the active lanes, and the
 /// pool, constant buffer 0 and GDS addresses.
 #[test]
 fn wave_init_writes_what_wave_state_describes() {
+    use wavejit_isa::testkit::RecordingSink;
     use wavejit_isa::WaveInit;
     use wavejit_terascale::lift::TsLayout;
     for (chip, global, local) in [
@@ -339,10 +324,10 @@ fn wave_init_writes_what_wave_state_describes() {
             let group = g.group_id(linear);
             for w in 0..g.waves_in_group(group) {
                 let wave = g.wave(group, w);
-                let mut direct = Recorded::default();
+                let mut direct = RecordingSink::default();
                 init.init(&wave, &mut direct).unwrap();
                 let st = launch::wave_state(chip, &wave).unwrap();
-                let mut want = Recorded::default();
+                let mut want = RecordingSink::default();
                 use wavejit_isa::RegSink;
                 for lane in 0..s {
                     for c in 0..4 {

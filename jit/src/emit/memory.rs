@@ -248,6 +248,19 @@ impl Emitter<'_, '_> {
         Some(self.b.ins().band_imm_u(v, 1))
     }
 
+    /// Continues in a new block for lane `l` if it acts under `mask`; returns the block after
+    /// the lane, where a lane that does not act goes at once.
+    fn acting(&mut self, mask: Option<Opnd>, l: Value) -> cranelift_codegen::ir::Block {
+        let next = self.b.create_block();
+        let act = self.b.create_block();
+        match self.lane_on(mask, l) {
+            Some(on) => self.b.ins().brif(on, act, &[], next, &[]),
+            None => self.b.ins().jump(act, &[]),
+        };
+        self.b.switch_to_block(act);
+        next
+    }
+
     /// A loop `for l in 0..wave_size` whose body `body` builds code for lane `l` and returns
     /// the block that continues with the next lane; `exit` is where the loop ends.
     fn lane_loop(
@@ -692,13 +705,7 @@ impl Emitter<'_, '_> {
         }
         // Pass 1: every acting lane's access is in the window.
         self.lane_loop(write, |e, l| {
-            let next = e.b.create_block();
-            let act = e.b.create_block();
-            match e.lane_on(m, l) {
-                Some(on) => e.b.ins().brif(on, act, &[], next, &[]),
-                None => e.b.ins().jump(act, &[]),
-            };
-            e.b.switch_to_block(act);
+            let next = e.acting(m, l);
             let x = e.opnd_at(a, l);
             let (ok, _) = e.checked(&w, x);
             e.b.ins().brif(ok, next, &[], slow, &[]);
@@ -707,13 +714,7 @@ impl Emitter<'_, '_> {
         // Pass 2: the stores, in lane order.
         self.b.switch_to_block(write);
         self.lane_loop(merge, |e, l| {
-            let next = e.b.create_block();
-            let act = e.b.create_block();
-            match e.lane_on(m, l) {
-                Some(on) => e.b.ins().brif(on, act, &[], next, &[]),
-                None => e.b.ins().jump(act, &[]),
-            };
-            e.b.switch_to_block(act);
+            let next = e.acting(m, l);
             let x = e.opnd_at(a, l);
             let (_, host) = e.checked(&w, x);
             let y = e.opnd_at(v, l);
