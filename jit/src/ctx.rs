@@ -142,8 +142,8 @@ pub(crate) unsafe extern "C" fn helper_wave_op(ctx: *mut JitCtx, desc: *const Wa
     })
 }
 
-/// The buffer holding the address of the first acting lane of a global load or store (the
-/// access has just succeeded, so that address is inside a buffer).
+/// The buffer holding the address of the first acting lane of a global load, store or atomic
+/// (the access has just succeeded, so that address is inside a buffer).
 fn first_buffer<'s>(
     block: &BlockData,
     inst: &Inst,
@@ -153,6 +153,9 @@ fn first_buffer<'s>(
     let (addr, mask, mask_arg) = match inst.kind {
         InstKind::Load { addr, mask, .. } => (addr, mask, 1),
         InstKind::Store { addr, mask, .. } => (addr, mask, 2),
+        InstKind::Atomic {
+            addr, cmp, mask, ..
+        } => (addr, mask, 2 + usize::from(cmp.is_some())),
         _ => return None,
     };
     let lane = |v: Value| block.value_type(v).is_some_and(|t| t.is_lane());

@@ -25,15 +25,24 @@
 //! must not write the bytes of inactive lanes, not even with their own values, as another
 //! work-group may be writing them). Anything else runs the lane loop.
 //!
+//! **Atomics** of 32 and 64 bits with per-lane addresses whose operation a host instruction
+//! does (add, sub, exchange, and, or, xor, signed and unsigned min and max): every acting
+//! lane's access is checked first (in the window and, in global memory, aligned to its width,
+//! the helper's fault rule), then the lanes perform their operation in ascending order, in
+//! global memory with the host's atomic read-modify-write (other work-groups run on other
+//! threads), in the LDS as a load, the operation and a store (the waves of a work-group run
+//! on one thread). Inactive lanes' results are 0.
+//!
 //! Inlined: lane-result loads (any address and mask shape), uniform-result loads of a
-//! uniform address without a mask, and stores (any shape). Atomics, formatted accesses and
-//! private memory always take the helper.
+//! uniform address without a mask, stores (any shape) and the atomics above. Other atomics,
+//! formatted accesses and private memory always take the helper.
 
 use super::{Emitter, R, SLOT_BYTES};
 use crate::ctx::{CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN};
 use crate::vals::{bc, mem, shuffle32, vconst};
+use cranelift_codegen::ir::AtomicRmwOp;
 use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
-use wavejit_ir::{InstKind, MemSpace, MemWidth, ScalarType};
+use wavejit_ir::{AtomicOp, InstKind, MemSpace, MemWidth, ScalarType};
 use wavejit_runtime::MemHints;
 
 /// Hint slots used: the largest prime not above [`MemHints::SLOTS`].
@@ -65,6 +74,23 @@ struct LoadLane {
     ty: ScalarType,
     /// Where a lane that fails its check sends the instruction.
     slow: cranelift_codegen::ir::Block,
+}
+
+/// The host read-modify-write of an IR atomic, if there is one.
+fn rmw_op(op: AtomicOp) -> Option<AtomicRmwOp> {
+    Some(match op {
+        AtomicOp::Add => AtomicRmwOp::Add,
+        AtomicOp::Sub => AtomicRmwOp::Sub,
+        AtomicOp::Xchg => AtomicRmwOp::Xchg,
+        AtomicOp::And => AtomicRmwOp::And,
+        AtomicOp::Or => AtomicRmwOp::Or,
+        AtomicOp::Xor => AtomicRmwOp::Xor,
+        AtomicOp::Umin => AtomicRmwOp::Umin,
+        AtomicOp::Umax => AtomicRmwOp::Umax,
+        AtomicOp::Smin => AtomicRmwOp::Smin,
+        AtomicOp::Smax => AtomicRmwOp::Smax,
+        _ => return None,
+    })
 }
 
 /// One operand as the fast path reads it.
@@ -107,6 +133,21 @@ impl Emitter<'_, '_> {
                 mask,
             } => {
                 self.store(i, space, width, addr, value, mask)?;
+                Ok(true)
+            }
+            InstKind::Atomic {
+                op,
+                space: space @ (MemSpace::Global | MemSpace::Lds),
+                width: width @ (MemWidth::B32 | MemWidth::B64),
+                addr,
+                data,
+                cmp: None,
+                mask,
+            } if self.ty(addr)?.is_lane() => {
+                let Some(rmw) = rmw_op(op) else {
+                    return Ok(false);
+                };
+                self.atomic(i, rmw, space, width, addr, data, mask)?;
                 Ok(true)
             }
             _ => Ok(false),
@@ -719,6 +760,100 @@ impl Emitter<'_, '_> {
             let (_, host) = e.checked(&w, x);
             let y = e.opnd_at(v, l);
             e.store_raw(host, width, y);
+            e.b.ins().jump(next, &[]);
+            Ok(next)
+        })?;
+        self.b.switch_to_block(slow);
+        self.slow_path(i, space, merge)?;
+        self.b.switch_to_block(merge);
+        Ok(())
+    }
+
+    /// An inlined atomic (see the module doc).
+    #[allow(clippy::too_many_arguments)]
+    fn atomic(
+        &mut self,
+        i: usize,
+        rmw: AtomicRmwOp,
+        space: MemSpace,
+        width: MemWidth,
+        addr: wavejit_ir::Value,
+        data: wavejit_ir::Value,
+        mask: Option<wavejit_ir::Value>,
+    ) -> R<()> {
+        let Some(out) = self.plan.slot[i] else {
+            return Err("atomic without a result slot".into());
+        };
+        let out_at = out as i64 * SLOT_BYTES;
+        let a = self.opnd(addr)?;
+        let d = self.opnd(data)?;
+        let m = mask.map(|m| self.opnd(m)).transpose()?;
+        let t = if width == MemWidth::B64 { I64 } else { I32 };
+        let align = i64::from(width.bytes()) - 1;
+        let w = self.window(i, space, width);
+        let (check, work, slow, merge) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(w.fits, check, &[], slow, &[]);
+        self.b.switch_to_block(check);
+        // Pass 1: every acting lane's access is in the window (and aligned, globally).
+        self.lane_loop(work, |e, l| {
+            let next = e.acting(m, l);
+            let x = e.opnd_at(a, l);
+            let (mut ok, _) = e.checked(&w, x);
+            if space == MemSpace::Global {
+                let low = e.b.ins().band_imm_u(x, align);
+                let aligned = e.b.ins().icmp_imm_u(CIntCC::Equal, low, 0);
+                ok = e.b.ins().band(ok, aligned);
+            }
+            e.b.ins().brif(ok, next, &[], slow, &[]);
+            Ok(next)
+        })?;
+        // Pass 2: the operations, in lane order.
+        self.b.switch_to_block(work);
+        self.lane_loop(merge, |e, l| {
+            let off = e.b.ins().ishl_imm_u(l, 3);
+            let dst = e.b.ins().iadd(e.scratch, off);
+            let zero = e.b.ins().iconst(I64, 0);
+            e.b.ins().store(mem(), zero, dst, out_at as i32);
+            let next = e.acting(m, l);
+            let x = e.opnd_at(a, l);
+            let (_, host) = e.checked(&w, x);
+            let v = e.opnd_at(d, l);
+            let v = if t == I32 {
+                e.b.ins().ireduce(I32, v)
+            } else {
+                v
+            };
+            let old = if space == MemSpace::Global {
+                e.b.ins().atomic_rmw(t, mem(), rmw, host, v)
+            } else {
+                let old = e.b.ins().load(t, mem(), host, 0);
+                let new = match rmw {
+                    AtomicRmwOp::Add => e.b.ins().iadd(old, v),
+                    AtomicRmwOp::Sub => e.b.ins().isub(old, v),
+                    AtomicRmwOp::And => e.b.ins().band(old, v),
+                    AtomicRmwOp::Or => e.b.ins().bor(old, v),
+                    AtomicRmwOp::Xor => e.b.ins().bxor(old, v),
+                    AtomicRmwOp::Xchg => v,
+                    AtomicRmwOp::Umin => e.b.ins().umin(old, v),
+                    AtomicRmwOp::Umax => e.b.ins().umax(old, v),
+                    AtomicRmwOp::Smin => e.b.ins().smin(old, v),
+                    AtomicRmwOp::Smax => e.b.ins().smax(old, v),
+                    AtomicRmwOp::Nand => return Err("nand is no IR atomic".into()),
+                };
+                e.b.ins().store(mem(), new, host, 0);
+                old
+            };
+            let old = if t == I32 {
+                e.b.ins().uextend(I64, old)
+            } else {
+                old
+            };
+            e.b.ins().store(mem(), old, dst, out_at as i32);
             e.b.ins().jump(next, &[]);
             Ok(next)
         })?;
