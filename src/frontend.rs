@@ -152,9 +152,9 @@ pub trait RegisterNames: Send + Sync {
     /// Sets the exec mask.
     fn set_exec(&self, state: &mut WaveState, mask: u64);
 
-    /// Points the ISA's fixed memory windows of `state` into guest memory (TeraScale's global
-    /// pool starts at [`wavejit_runtime::GUEST_BASE`]); nothing by default.
-    fn bind_memory(&self, _state: &mut WaveState) {}
+    /// Points the ISA's memory windows of `state` at guest address `base` (TeraScale's global
+    /// pool offset 0); nothing by default.
+    fn bind_memory(&self, _state: &mut WaveState, _base: u64) {}
 
     /// Binds constant buffer `name` (`cb0`, ...) at guest address `addr` in `state`; `None`
     /// if the ISA has no constant buffer of that name.

@@ -17,12 +17,11 @@
 //! }
 //! ```
 //! Values are numbers or `0x` strings. Memory ranges are the only addressable guest memory;
-//! each is placed at its address, which must be at least [`wavejit_runtime::GUEST_BASE`]
-//! (guest address 0 and its neighbourhood are never valid), in increasing order without
-//! overlap. Constant buffers are placed after the last range. Unnamed registers start at 0.
-//! An ISA whose code addresses memory through fixed windows binds them as its `run` does
-//! ([`crate::frontend::RegisterNames::bind_memory`]: TeraScale's pool offset 0 is
-//! `GUEST_BASE`). The LDS is the input's `lds` bytes, at least the kernel's LDS size, zero
+//! each is placed at its own address (any address; ranges must not overlap). Constant buffers
+//! are placed after the last range. Unnamed registers start at 0. An ISA whose code
+//! addresses memory through a window binds it at the lowest range's address rounded down to
+//! 64 KiB ([`crate::frontend::RegisterNames::bind_memory`]: TeraScale's pool offset `o` is
+//! that base plus `o`; ranges from address 0 make pool offsets addresses). The LDS is the input's `lds` bytes, at least the kernel's LDS size, zero
 //! beyond; private memory starts zeroed.
 //!
 //! The output has the same form, registers under their canonical names (TeraScale's `T1.X`
@@ -50,7 +49,7 @@ use std::path::Path;
 use wavejit_ir::{Block, Reg};
 use wavejit_runtime::interp::{InterpProgram, Tracer};
 use wavejit_runtime::solo::{self, End, Solo};
-use wavejit_runtime::{BlockExit, WaveCtx, WaveState, GUEST_BASE};
+use wavejit_runtime::{BlockExit, GuestMemory, WaveCtx, WaveState, GUEST_BASE};
 
 /// Options of `wavejit wave`.
 pub struct WaveOptions<'a> {
@@ -82,12 +81,13 @@ pub fn run(o: &WaveOptions<'_>) -> Result<String> {
     let start = State::parse(&input, &program)
         .map_err(|e| Error::Usage(format!("{}: {e}", o.state.display())))?;
     let solo = start.solo(&program)?;
+    let initial = solo.state.clone();
     if let Some(path) = o.trace {
         trace(&program, solo.duplicate().map_err(mem)?, o.fuel, path)?;
     }
     let engine = o.engine.engine()?;
     let run = solo::run(&*engine, &program.lifted.func, solo, o.fuel);
-    let output = start.output(&program, &run)?;
+    let output = start.output(&program, &initial, &run)?;
     serde_json::to_string_pretty(&output).map_err(|e| Error::Other(e.to_string()))
 }
 
@@ -236,13 +236,12 @@ impl State {
             }
         }
         memory.sort_by_key(|(a, _)| *a);
-        if let Some((a, _)) = memory.iter().find(|(a, _)| *a < GUEST_BASE) {
-            return Err(format!(
-                "memory at {a:#x}: guest addresses start at {GUEST_BASE:#x}"
-            ));
-        }
         for w in memory.windows(2) {
-            if w[0].0 + w[0].1.len() as u64 > w[1].0 {
+            if w[0]
+                .0
+                .checked_add(w[0].1.len() as u64)
+                .is_none_or(|end| end > w[1].0)
+            {
                 return Err(format!(
                     "memory ranges at {:#x} and {:#x} overlap",
                     w[0].0, w[1].0
@@ -266,23 +265,33 @@ impl State {
         })
     }
 
-    /// The wave's start: registers, memory, LDS and private memory.
+    /// The wave's start: registers, memory, LDS and private memory. Guest memory is
+    /// reserved from the lowest range's address (rounded down to 64 KiB; [`GUEST_BASE`] without
+    /// ranges) to past the last range and the constant buffers.
     fn solo(&self, p: &WaveProgram) -> Result<Solo> {
         let layout = &p.lifted.func.layout;
+        let base = self.memory.first().map_or(GUEST_BASE, |(a, _)| a & !0xffff);
         let end = self
             .memory
             .iter()
             .map(|(a, b)| a + b.len() as u64)
             .max()
-            .unwrap_or(GUEST_BASE);
+            .unwrap_or(base);
         let consts: u64 = self
             .constants
             .iter()
             .map(|(_, b)| b.len() as u64 + 1024)
             .sum();
-        let reserve = (end - GUEST_BASE + consts + (1 << 20)).next_power_of_two();
-        let mut s = Solo::new(layout, reserve).map_err(mem)?;
-        p.names.bind_memory(&mut s.state);
+        let reserve = (end - base + consts + (1 << 20)).next_power_of_two();
+        let mut s = Solo {
+            state: WaveState::new(std::sync::Arc::new(layout.clone())),
+            mem: GuestMemory::with_reserve_at(base, reserve).map_err(mem)?,
+            lds: Vec::new(),
+            private: Vec::new(),
+            private_lane_bytes: 0,
+            watch: Vec::new(),
+        };
+        p.names.bind_memory(&mut s.state, s.mem.base());
         for (i, (addr, bytes)) in self.memory.iter().enumerate() {
             s.mem.alloc_at(*addr, bytes).map_err(mem)?;
             s.watch
@@ -316,7 +325,7 @@ impl State {
     }
 
     /// The output state of `run`.
-    fn output(&self, p: &WaveProgram, run: &solo::Run) -> Result<Value> {
+    fn output(&self, p: &WaveProgram, initial: &WaveState, run: &solo::Run) -> Result<Value> {
         let fault = match &run.end {
             End::Done => None,
             End::Fault(..) => run
@@ -332,13 +341,12 @@ impl State {
         let Some(state) = &run.state else {
             return Err(Error::Other("the engine did not run".into()));
         };
-        let initial = self.solo(p)?.state;
         let named: Vec<RegRef> = self.regs.iter().map(|(_, r, _)| *r).collect();
         let mut vector = Map::new();
         let mut scalar = Map::new();
         let lanes = p.lifted.func.layout.wave_size;
         for (name, reg) in p.names.all() {
-            if !named.contains(&reg) && !changed(reg, &initial, state, lanes) {
+            if !named.contains(&reg) && !changed(reg, initial, state, lanes) {
                 continue;
             }
             match reg {

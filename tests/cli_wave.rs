@@ -99,6 +99,28 @@ fn gcn_registers_exec_and_memory_follow_the_formulas() {
     }
 }
 
+/// Memory ranges sit at the addresses the state gives, low ones included.
+#[test]
+fn gcn_memory_at_low_addresses() {
+    let mut state = gcn_state(0xffff_ffff, 64);
+    state["scalar"] = json!({"s4": "0x40", "s5": 0, "s8": "0x1000", "s9": 0});
+    state["memory"] = json!([
+        {"address": 64, "bytes": hex(&0x11u32.to_le_bytes())},
+        {"address": 4096, "bytes": "aa".repeat(256)}
+    ]);
+    let out = wave(GCN, "gfx900", &state, &["--engine", "interp"]);
+    assert!(out.get("fault").is_none(), "{out}");
+    let stored = words(out["memory"][1]["bytes"].as_str().unwrap());
+    for l in 0..64u32 {
+        let want = if l < 32 {
+            (4 * l + 7) * 0x11
+        } else {
+            0xaaaa_aaaa
+        };
+        assert_eq!(stored[l as usize], want, "out[{l}]");
+    }
+}
+
 #[test]
 fn gcn_fault_is_reported_in_the_output() {
     // Room for 8 dwords only: lane 8 is the first lane of exec that stores past the range.
@@ -248,8 +270,8 @@ fn malformed_states_are_one_line_errors() {
         (json!({"lanes": 32}), "the target's waves have 64 lanes"),
         (json!({"exec": "zz"}), "not a number"),
         (
-            json!({"memory": [{"address": 16, "bytes": "00"}]}),
-            "guest addresses start at",
+            json!({"memory": [{"address": 16, "bytes": "0000"}, {"address": 17, "bytes": "00"}]}),
+            "overlap",
         ),
         (json!({"registers": {}}), "unknown key 'registers'"),
     ];

@@ -2,7 +2,8 @@
 //!
 //! Invariants:
 //! - Guest virtual addresses start at [`GUEST_BASE`], so null and small integers are never
-//!   valid pointers; guest address `a` lives at arena offset `a - GUEST_BASE`.
+//!   valid pointers; guest address `a` lives at arena offset `a - GUEST_BASE`. (A caller that
+//!   chooses its own addresses, `wavejit wave`, reserves from another 64 KiB-aligned base.)
 //! - Buffers are placed in increasing address order, each aligned to at least
 //!   [`MIN_BUFFER_ALIGN`] and followed by a gap of at least [`GUARD_BYTES`] that belongs to no
 //!   buffer. An access is valid only if it lies entirely inside ONE buffer; any other access
@@ -58,6 +59,9 @@ pub struct GuestMemory {
     arena: MmapRaw,
     /// Sorted by `start` (allocation order), non-overlapping.
     buffers: Vec<Buffer>,
+    /// The guest address of the arena's first byte ([`GUEST_BASE`] unless placed with
+    /// [`GuestMemory::with_reserve_at`]); a multiple of 64 KiB.
+    base: u64,
     /// Next free guest address.
     next: u64,
     /// Index of the buffer the last successful lookup hit (a hint; any value is safe).
@@ -79,8 +83,16 @@ impl GuestMemory {
     }
 
     /// Reserves exactly `bytes` of guest address space (MAP_NORESERVE: pages are committed
-    /// on first write only).
+    /// on first write only) from [`GUEST_BASE`].
     pub fn with_reserve(bytes: u64) -> Result<GuestMemory, MemError> {
+        GuestMemory::with_reserve_at(GUEST_BASE, bytes)
+    }
+
+    /// Reserves `bytes` of guest address space starting at guest address `base` (rounded down
+    /// to 64 KiB, so guest alignment is host alignment), for a caller that places buffers at
+    /// addresses of its own (`wavejit wave`).
+    pub fn with_reserve_at(base: u64, bytes: u64) -> Result<GuestMemory, MemError> {
+        let base = base & !0xffff;
         let len =
             usize::try_from(bytes).map_err(|_| MemError::Reserve(format!("{bytes} bytes")))?;
         let map = MmapOptions::new()
@@ -91,7 +103,8 @@ impl GuestMemory {
         Ok(GuestMemory {
             arena: MmapRaw::from(map),
             buffers: Vec::new(),
-            next: GUEST_BASE,
+            base,
+            next: base,
             last_hit: AtomicUsize::new(0),
         })
     }
@@ -99,7 +112,7 @@ impl GuestMemory {
     /// A copy: the same reservation size, the same buffers at the same addresses with the
     /// same bytes (so two engines can run from one initial memory).
     pub fn duplicate(&self) -> Result<GuestMemory, MemError> {
-        let mut copy = GuestMemory::with_reserve(self.reserved())?;
+        let mut copy = GuestMemory::with_reserve_at(self.base, self.reserved())?;
         copy.buffers = self.buffers.clone();
         copy.next = self.next;
         let mut bytes = Vec::new();
@@ -111,11 +124,16 @@ impl GuestMemory {
         Ok(copy)
     }
 
+    /// The guest address of the arena's first byte.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
     /// The host address of guest address 0 (wrapping): guest address `a` of a buffer is at
     /// host address `host_base() + a`. For engines that access buffers directly after
     /// checking the range against a buffer's bounds ([`GuestMemory::buffer_at`]).
     pub fn host_base(&self) -> u64 {
-        (self.arena.as_mut_ptr() as u64).wrapping_sub(GUEST_BASE)
+        (self.arena.as_mut_ptr() as u64).wrapping_sub(self.base)
     }
 
     /// Bytes of guest address space reserved.
@@ -145,7 +163,7 @@ impl GuestMemory {
             .checked_next_multiple_of(align)
             .ok_or(full.clone())?;
         let end = start.checked_add(size).ok_or(full.clone())?;
-        if end - GUEST_BASE > self.reserved() {
+        if end - self.base > self.reserved() {
             return Err(full);
         }
         self.buffers.push(Buffer { start, len: size });
@@ -166,12 +184,12 @@ impl GuestMemory {
         let below = self
             .buffers
             .last()
-            .map_or(GUEST_BASE, |b| b.start + b.len.max(1));
+            .map_or(self.base, |b| b.start + b.len.max(1));
         let end = addr.checked_add(len).ok_or(full.clone())?;
         if addr < below {
             return Err(MemError::Placement { addr, below });
         }
-        if end - GUEST_BASE > self.reserved() {
+        if end - self.base > self.reserved() {
             return Err(full);
         }
         self.buffers.push(Buffer { start: addr, len });
@@ -204,7 +222,7 @@ impl GuestMemory {
         let hint = self.last_hit.load(Ordering::Relaxed);
         if let Some(b) = self.buffers.get(hint) {
             if inside(b) {
-                return Ok((addr - GUEST_BASE) as usize);
+                return Ok((addr - self.base) as usize);
             }
         }
         let i = self
@@ -216,7 +234,7 @@ impl GuestMemory {
             return Err(oob);
         }
         self.last_hit.store(i, Ordering::Relaxed);
-        Ok((addr - GUEST_BASE) as usize)
+        Ok((addr - self.base) as usize)
     }
 
     fn ptr(&self, off: usize) -> *mut u8 {
@@ -295,7 +313,7 @@ impl GuestMemory {
         }
         let p = self.ptr(off);
         let sc = Ordering::SeqCst;
-        // SAFETY: inside the arena (checked) and aligned (GUEST_BASE and the arena are
+        // SAFETY: inside the arena (checked) and aligned (the base and the arena are
         // page-aligned, so guest alignment is host alignment).
         let old = unsafe {
             match width {

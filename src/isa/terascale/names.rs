@@ -1,7 +1,7 @@
 //! TeraScale register names in a `wavejit wave` state: `R0.x`..`R127.w`, GPR n and channel
 //! (llc's listing spells the same register `T0.X`, also accepted), all lane registers; the
 //! exec mask is the active mask of the CF stack's top; constant buffers `cb0`..`cb15`; the
-//! global pool starts at guest address `GUEST_BASE` (pool offset 0).
+//! global pool starts at the state's memory base (pool offset 0).
 
 use crate::frontend::{RegRef, RegisterNames};
 use wavejit_runtime::WaveState;
@@ -58,11 +58,10 @@ impl RegisterNames for TsNames {
         state.set_uniform(a.offset(1), (mask >> 32) as u32);
     }
 
-    /// The global pool (fetch buffer 1, RAT 0) starts at the first guest address, so a pool
-    /// offset `o` is guest address `GUEST_BASE + o`, as under `run`.
-    fn bind_memory(&self, state: &mut WaveState) {
+    /// The global pool (fetch buffer 1, RAT 0) starts at `base`: pool offset `o` is guest
+    /// address `base + o`.
+    fn bind_memory(&self, state: &mut WaveState, base: u64) {
         let r = self.l.pool_base();
-        let base = super::POOL_BASE;
         state.set_uniform(r, base as u32);
         state.set_uniform(r.offset(1), (base >> 32) as u32);
     }
