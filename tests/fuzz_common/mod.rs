@@ -125,3 +125,46 @@ impl Reproducer {
         small
     }
 }
+
+/// The faults of a run of programs, compared in full (kind, pc, lane and address) between the
+/// interpreter and the JIT: [`wavejit_runtime::solo::compare`] leaves the lane and address out
+/// (an engine may report another lane), but the JIT's memory paths promise the interpreter's
+/// report, so a memory campaign holds them to it.
+#[derive(Debug, Default)]
+pub struct ExactFaults {
+    /// Programs where both engines faulted.
+    pub faulted: u64,
+    /// `seed: reference fault / candidate fault` where they differ.
+    pub differ: Vec<String>,
+}
+
+/// Runs the programs `seed..seed + n` (targets round-robin, as the driver does) of `isa` that
+/// lift as generated on both engines and compares their faults in full.
+pub fn exact_faults<I: wavejit::fuzz::FuzzIsa>(
+    isa: &I,
+    targets: &[I::Target],
+    seed: u64,
+    n: u64,
+) -> ExactFaults {
+    let jit = jit();
+    let mut out = ExactFaults::default();
+    for k in 0..n {
+        let target = targets[k as usize % targets.len()];
+        let case = isa
+            .generate(target, seed + k)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Ok(f) = isa.lift(&case) else { continue };
+        let f = Arc::new(f);
+        let solo = isa.solo(&case, &f.layout).unwrap_or_else(|e| panic!("{e}"));
+        let fuel = isa.fuel();
+        let (a, b, _) = wavejit_runtime::solo::run_both(&Interpreter, &*jit, &f, solo, fuel);
+        if a.fault.is_some() && b.fault.is_some() {
+            out.faulted += 1;
+        }
+        if a.fault != b.fault {
+            out.differ
+                .push(format!("seed {}: {:?} / {:?}", seed + k, a.fault, b.fault));
+        }
+    }
+    out
+}

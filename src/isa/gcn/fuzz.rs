@@ -1,7 +1,12 @@
 //! The GCN part of differential fuzzing ([`crate::fuzz`] is the driver and its policy):
 //! seeded random programs of [`wavejit_gcn::random`] on one wave64 that starts from
-//! [`InitState::random`], with the global buffer (watched as `buffer`) and the LDS compared
-//! as well as the registers.
+//! [`InitState::random_for`], with the global buffer (watched as `buffer`) and the LDS
+//! compared as well as the registers.
+//!
+//! Two campaigns per generation set: the mixed one (`gcn`, `gfx9`, ...) and the memory-heavy
+//! one (the same name with `-mem`: `gcn-mem`, `gfx9-mem`, ...), whose programs are mostly
+//! memory instructions on edge address patterns ([`GenConfig::memory_heavy`]); a campaign's
+//! report lists the memory mnemonics its programs contain ([`FuzzIsa::forms`]).
 //!
 //! Reductions, biggest first: drop runs of items (ddmin's halving schedule,
 //! [`chunk_removals`]; every remaining branch keeps its target, a branch into a dropped run
@@ -12,16 +17,22 @@
 use crate::fuzz::{Campaign, Driver, FuzzIsa};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
 use wavejit_gcn::lift::{lift, GcnLayout, LiftConfig};
 use wavejit_gcn::random::{self, GenConfig, InitState, Item, RandomProgram, BUFFER_BYTES};
+use wavejit_gcn::tables::Family;
 use wavejit_gcn::{Gen, Operand};
 use wavejit_ir::{Function, StateLayout};
 use wavejit_isa::shrink::chunk_removals;
 use wavejit_isa::LiftError;
 use wavejit_runtime::solo::{hex, Solo};
 
-/// The `--isa` values of GCN campaigns: all generations round-robin, or one.
-pub const FUZZ_NAMES: &[&str] = &["gcn", "gfx6", "gfx7", "gfx8", "gfx9"];
+/// The `--isa` values of GCN campaigns: all generations round-robin, or one; `gcn-mem` is the
+/// memory-heavy campaign (any of the others with `-mem` too, e.g. `gfx9-mem`).
+pub const FUZZ_NAMES: &[&str] = &["gcn", "gfx6", "gfx7", "gfx8", "gfx9", "gcn-mem"];
+
+/// The suffix of an `--isa` value that selects the memory-heavy generator.
+pub const MEMORY_SUFFIX: &str = "-mem";
 
 /// Guest instructions one run may execute (generated loops need a few hundred).
 pub const FUEL: u64 = 20_000;
@@ -30,10 +41,15 @@ pub const CODE_BASE: u64 = 0x10_0000;
 /// Guest memory reserved for one wave (the buffer is all it holds).
 const RESERVE: u64 = 1 << 20;
 
-/// The campaign an `--isa` value names ([`FUZZ_NAMES`]), with the default generator.
+/// The campaign an `--isa` value names ([`FUZZ_NAMES`]): the default generator, or with the
+/// [`MEMORY_SUFFIX`] the memory-heavy one.
 pub fn campaign(isa: &str) -> Option<Box<dyn Campaign>> {
-    let config = GenConfig::default();
-    parse_isa(isa).map(|gens| Driver::boxed(GcnFuzz { gens, config }))
+    let lower = isa.to_ascii_lowercase();
+    let (name, config) = match lower.strip_suffix(MEMORY_SUFFIX) {
+        Some(name) => (name, GenConfig::memory_heavy()),
+        None => (lower.as_str(), GenConfig::default()),
+    };
+    parse_isa(name).map(|gens| Driver::boxed(GcnFuzz { gens, config }))
 }
 
 /// The generations an `--isa` value names: `gcn` (all, round-robin) or `gfx6`..`gfx9`.
@@ -80,7 +96,7 @@ impl Case {
             gen,
             seed,
             items: p.items,
-            init: InitState::random(seed),
+            init: InitState::random_for(seed, cfg.profile),
             buffer,
             lds,
         })
@@ -253,8 +269,10 @@ impl FuzzIsa for GcnFuzz {
             "vgprs": vgprs,
             "buffer_hex": hex(&case.buffer),
             "lds_hex": hex(&case.lds),
-            "note": "s[86:87] and v[40:41] hold the buffer address, v42 the lane's LDS offset \
-                     (random::InitState::set_buffers)",
+            "note": "s[86:87] and v[40:41] hold the buffer address, v42 the lane's LDS offset; \
+                     memory profile: v[57:63] the patterns' offsets, v[43:56] the patterns' \
+                     addresses (buffer + offset), s[88:89] the guard mask, s[92:95] and s[96:99] \
+                     the buffer resources (random::InitState::set_buffers)",
         })
     }
 
@@ -262,9 +280,40 @@ impl FuzzIsa for GcnFuzz {
         case.items.len()
     }
 
+    /// The mnemonics of the program's memory instructions.
+    fn forms(&self, case: &Case) -> Vec<String> {
+        memory_mnemonics(&case.items)
+            .into_iter()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    }
+
     fn fuel(&self) -> u64 {
         FUEL
     }
+}
+
+/// The mnemonic of every memory instruction (scalar, MUBUF, MTBUF, DS, FLAT, GLOBAL, SCRATCH)
+/// of `items`, in order, repeats included.
+pub fn memory_mnemonics(items: &[Item]) -> Vec<String> {
+    items
+        .iter()
+        .filter(|it| {
+            matches!(
+                it.inst.info.family,
+                Family::Smrd
+                    | Family::Smem
+                    | Family::Mubuf
+                    | Family::Mtbuf
+                    | Family::Ds
+                    | Family::Flat
+                    | Family::Global
+                    | Family::Scratch
+            )
+        })
+        .map(|it| it.inst.info.name(it.inst.gen).to_string())
+        .collect()
 }
 
 #[cfg(test)]
@@ -277,6 +326,8 @@ mod tests {
             assert!(campaign(name).is_some(), "{name}");
         }
         assert!(campaign("gfx10").is_none());
+        assert!(campaign("gfx10-mem").is_none());
+        assert!(campaign("GFX8-MEM").is_some());
         assert_eq!(parse_isa("GFX8"), Some(vec![Gen::Gfx8]));
     }
 

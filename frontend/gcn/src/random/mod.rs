@@ -13,8 +13,26 @@
 //!
 //! Registers: random operands use `s0..s[SGPR_POOL-1]`, `v0..v[VGPR_POOL-1]`, VCC, EXEC and
 //! M0. The registers from [`LOOP_COUNTER_SGPR`] up are reserved: loop counters, the saved
-//! EXEC of `s_and_saveexec` sandwiches, the buffer base for scalar loads, and the per-lane
-//! address VGPRs of vector memory instructions (set by [`InitState::set_buffers`]).
+//! EXEC of `s_and_saveexec` sandwiches, the buffer base for scalar loads, the guard mask and
+//! buffer resources of the memory profile, and the per-lane address VGPRs of vector memory
+//! instructions (set by [`InitState::set_buffers`]).
+//!
+//! # The memory profile
+//!
+//! [`GenConfig::memory_heavy`] makes most instructions memory instructions, of every form the
+//! lifter takes: scalar and buffer-resource scalar loads, MUBUF (`offen` through a
+//! range-checked resource, no address VGPR, and gfx6/7 `addr64` through an unchecked one),
+//! FLAT and GLOBAL (vector and SGPR-base addressing) loads, stores and atomics of every width,
+//! and every DS row with an address. Addresses come from the per-lane patterns of
+//! [`Pattern`]: consecutive, strided, uniform, scattered (misaligned too), lanes at and just
+//! past the buffer's end, lanes out of range outside a guard mask, and a few addresses shared
+//! by many lanes. Every in-range pattern leaves [`HEADROOM`] bytes after its highest address, so
+//! an instruction offset of at most `HEADROOM - width` keeps an access inside; the generator
+//! sometimes picks a larger or negative offset to step just past the end or before the start.
+//! Memory instructions also run inside `s_and_saveexec` sandwiches, and inside guard
+//! sandwiches that AND EXEC with the guard mask, under which the out-of-range lanes of the
+//! guarded pattern are inactive and must not fault. The LDS is as large as the buffer and the
+//! same offsets address it (out-of-range LDS bytes read 0 and drop writes: no fault).
 //!
 //! A program is a list of [`Item`]s whose branch targets are item indices, so a minimiser can
 //! drop items and re-encode ([`layout`]) without breaking branches.
@@ -22,7 +40,7 @@
 mod pick;
 mod state;
 
-pub use state::{edge_value, InitState, VGPR_ROWS};
+pub use state::{edge_value, InitState, Pattern, VGPR_ROWS};
 
 use crate::decode::decode;
 use crate::encode::{encode, EncodeError};
@@ -53,6 +71,32 @@ pub const LDS_ADDR_VGPR: u8 = 42;
 pub const LANE_STRIDE: u32 = 16;
 /// Size of the global buffer and of the LDS the harness provides.
 pub const BUFFER_BYTES: u32 = 64 * LANE_STRIDE;
+/// Memory profile: the guard mask (a pair). The lanes of [`Pattern::Guarded`] outside it hold
+/// out-of-range offsets.
+pub const GUARD_SGPR: u8 = 88;
+/// Memory profile: a MUBUF resource (four SGPRs) of the buffer, range-checked to
+/// [`BUFFER_BYTES`] (stride 0).
+pub const RSRC_SGPR: u8 = 92;
+/// Memory profile: a MUBUF resource with base 0 and no range, for gfx6/7 `addr64` accesses
+/// through the absolute address pairs.
+pub const RSRC_ABS_SGPR: u8 = 96;
+/// Memory profile: the 64-bit address pair of pattern `p` is `v[PAIR_VGPR + 2p]`.
+pub const PAIR_VGPR: u8 = 43;
+/// Memory profile: the 32-bit byte offset (into the buffer or the LDS) of pattern `p` is
+/// `v[OFFSET_VGPR + p]`.
+pub const OFFSET_VGPR: u8 = PAIR_VGPR + 2 * Pattern::ALL.len() as u8;
+/// Bytes every in-range pattern leaves after its highest offset (see the module doc).
+pub const HEADROOM: u32 = 16;
+
+/// The instruction mix a generator draws from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Profile {
+    /// Every family by its weight, memory among them when [`GenConfig::memory`] is set.
+    #[default]
+    Mixed,
+    /// Mostly memory instructions on the address patterns of [`Pattern`] (see the module doc).
+    Memory,
+}
 
 /// What a generated program may contain.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +109,8 @@ pub struct GenConfig {
     pub memory: bool,
     /// `s_setreg_imm32_b32` of the MODE register (denormal and IEEE bits) between regions.
     pub mode_changes: bool,
+    /// The instruction mix.
+    pub profile: Profile,
 }
 
 impl Default for GenConfig {
@@ -74,6 +120,18 @@ impl Default for GenConfig {
             control: true,
             memory: true,
             mode_changes: true,
+            profile: Profile::Mixed,
+        }
+    }
+}
+
+impl GenConfig {
+    /// The memory profile (see the module doc): longer programs, mostly memory instructions.
+    pub fn memory_heavy() -> GenConfig {
+        GenConfig {
+            length: 28,
+            profile: Profile::Memory,
+            ..GenConfig::default()
         }
     }
 }
@@ -111,7 +169,7 @@ pub enum GenError {
 pub fn generate(gen: Gen, seed: u64, cfg: &GenConfig) -> Result<RandomProgram, GenError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut b = Builder {
-        p: Picker::new(&mut rng, gen, cfg.memory),
+        p: Picker::new(&mut rng, gen, cfg.memory, cfg.profile),
         cfg,
         items: Vec::new(),
     };
@@ -252,6 +310,7 @@ impl Builder<'_, '_> {
                     self.push(i);
                 }
                 14..=17 => self.saveexec_sandwich(),
+                18..=24 if self.p.memory_profile() => self.guard_sandwich(),
                 18..=21 => {
                     for i in self.p.carry_chain() {
                         self.push(i);
@@ -296,14 +355,29 @@ impl Builder<'_, '_> {
         });
     }
 
-    /// A VOPC compare, `s_and_saveexec_b64`, a few VALU instructions, then EXEC restored.
+    /// A VOPC compare, `s_and_saveexec_b64`, a few VALU instructions (in the memory profile
+    /// often memory instructions), then EXEC restored.
     fn saveexec_sandwich(&mut self) {
         let cmp = self.p.vopc_to_vcc();
         self.push(cmp);
         let save = self.p.saveexec();
         self.push(save);
         for _ in 0..self.p.rng.gen_range(1..=3) {
-            let i = self.p.valu();
+            let i = self.p.sandwiched();
+            self.push(i);
+        }
+        let restore = self.p.restore_exec();
+        self.push(restore);
+    }
+
+    /// Memory profile: `s_and_saveexec_b64` with the guard mask, a few memory instructions
+    /// (mostly on the guarded pattern, whose active lanes are then all in range), then EXEC
+    /// restored.
+    fn guard_sandwich(&mut self) {
+        let save = self.p.guard_saveexec();
+        self.push(save);
+        for _ in 0..self.p.rng.gen_range(1..=3) {
+            let i = self.p.memory_heavy(true);
             self.push(i);
         }
         let restore = self.p.restore_exec();

@@ -5,18 +5,32 @@ use std::collections::HashSet;
 
 const SEEDS: u64 = 150;
 
+/// The programs of seeds `0..SEEDS` for `gen` in the default profile.
 fn programs(gen: Gen) -> impl Iterator<Item = (u64, RandomProgram)> {
+    programs_with(gen, GenConfig::default())
+}
+
+fn programs_with(gen: Gen, cfg: GenConfig) -> impl Iterator<Item = (u64, RandomProgram)> {
     (0..SEEDS).map(move |s| {
-        let p = generate(gen, s, &GenConfig::default())
-            .unwrap_or_else(|e| panic!("{gen:?} seed {s}: {e}"));
+        let p = generate(gen, s, &cfg).unwrap_or_else(|e| panic!("{gen:?} seed {s}: {e}"));
         (s, p)
     })
+}
+
+/// Both profiles' programs for `gen`, with the profile.
+fn all_programs(gen: Gen) -> impl Iterator<Item = (Profile, u64, RandomProgram)> {
+    [GenConfig::default(), GenConfig::memory_heavy()]
+        .into_iter()
+        .flat_map(move |cfg| {
+            let profile = cfg.profile;
+            programs_with(gen, cfg).map(move |(s, p)| (profile, s, p))
+        })
 }
 
 #[test]
 fn programs_decode_and_end_with_s_endpgm() {
     for gen in Gen::ALL {
-        for (s, p) in programs(gen) {
+        for (_, s, p) in all_programs(gen) {
             let d = decode_all(gen, &p.code).unwrap_or_else(|e| panic!("{gen:?} seed {s}: {e}"));
             assert_eq!(d.len(), p.items.len(), "{gen:?} seed {s}");
             for (di, it) in d.iter().zip(&p.items) {
@@ -35,7 +49,7 @@ fn programs_decode_and_end_with_s_endpgm() {
 #[test]
 fn programs_reassemble_from_their_text() {
     for gen in Gen::ALL {
-        for (s, p) in programs(gen) {
+        for (_, s, p) in all_programs(gen) {
             let text = p.text();
             let bytes = crate::assemble(gen, &text)
                 .unwrap_or_else(|e| panic!("{gen:?} seed {s}: {e}\n{text}"));
@@ -258,8 +272,8 @@ fn programs_lift_and_verify() {
     let mut unsupported = std::collections::BTreeSet::new();
     let mut failures = Vec::new();
     for gen in Gen::ALL {
-        for (s, p) in programs(gen) {
-            let st = InitState::random(s);
+        for (profile, s, p) in all_programs(gen) {
+            let st = InitState::random_for(s, profile);
             match lift_verify(gen, &p.code, &st) {
                 Ok(None) => {}
                 Ok(Some(text)) => {
@@ -290,7 +304,9 @@ fn programs_lift_and_verify() {
                                 .map(|e| format!("`{}`: {e}", crate::print(&it.inst)))
                         })
                         .collect();
-                    failures.push(format!("{gen:?} seed {s}: {e}\n    alone: {culprits:#?}"));
+                    failures.push(format!(
+                        "{gen:?} {profile:?} seed {s}: {e}\n    alone: {culprits:#?}"
+                    ));
                 }
             }
         }
@@ -302,4 +318,104 @@ fn programs_lift_and_verify() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The memory profile: most instructions are memory instructions; every memory row the
+/// profile draws from appears in some program of every generation; every address pattern and
+/// the guard sandwich are used; the lifter takes every instruction (none is dropped).
+#[test]
+fn memory_profile_covers_every_memory_row_and_pattern() {
+    use crate::tables::{rows, Family};
+    for gen in Gen::ALL {
+        let (mut memory, mut total, mut guards) = (0, 0, 0);
+        let mut seen = HashSet::new();
+        let mut patterns = HashSet::new();
+        let mut unsupported = Vec::new();
+        for (s, p) in programs_with(gen, GenConfig::memory_heavy()) {
+            let st = InitState::random_for(s, Profile::Memory);
+            if let Ok(Some(text)) = lift_verify(gen, &p.code, &st) {
+                unsupported.push(text);
+            }
+            for it in &p.items {
+                let i = &it.inst;
+                total += 1;
+                let fam = i.info.family;
+                if matches!(
+                    fam,
+                    Family::Ds | Family::Mubuf | Family::Flat | Family::Global
+                ) || matches!(i.encoding, Encoding::Smem | Encoding::Smrd)
+                {
+                    memory += 1;
+                    seen.insert(i.opcode);
+                }
+                for o in &i.operands {
+                    match o.value {
+                        Operand::Vgpr(v) if v >= PAIR_VGPR => {
+                            patterns.insert(if v >= OFFSET_VGPR {
+                                v - OFFSET_VGPR
+                            } else {
+                                (v - PAIR_VGPR) / 2
+                            });
+                        }
+                        Operand::Sgpr(GUARD_SGPR) => guards += 1,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        assert!(
+            unsupported.is_empty(),
+            "{gen:?}: the lifter refuses {unsupported:?}"
+        );
+        assert!(
+            2 * memory > total,
+            "{gen:?}: {memory} memory instructions of {total}"
+        );
+        assert!(guards > 0, "{gen:?}: no guard sandwich");
+        assert_eq!(patterns.len(), Pattern::ALL.len(), "{gen:?}: {patterns:?}");
+        let mut missing = Vec::new();
+        for fam in [Family::Ds, Family::Mubuf, Family::Flat, Family::Global] {
+            for r in rows(fam).iter().filter(|r| r.opcode_in(gen).is_some()) {
+                if pick::generated(r) && !seen.contains(&r.opcode) {
+                    missing.push(r.opcode.name());
+                }
+            }
+        }
+        assert!(missing.is_empty(), "{gen:?}: never generated: {missing:?}");
+    }
+}
+
+/// The memory profile's initial states: the guard mask splits the guarded pattern into
+/// in-range and out-of-range lanes, and the in-range patterns keep their headroom.
+#[test]
+fn memory_profile_states_follow_their_patterns() {
+    for seed in 0..50 {
+        let mut st = InitState::random_for(seed, Profile::Memory);
+        assert_eq!(
+            InitState::random(seed).vgprs[..VGPR_POOL as usize],
+            st.vgprs[..VGPR_POOL as usize],
+            "the memory profile keeps the mixed profile's random registers"
+        );
+        let guard =
+            st.sgprs[GUARD_SGPR as usize] as u64 | (st.sgprs[GUARD_SGPR as usize + 1] as u64) << 32;
+        let top = BUFFER_BYTES - HEADROOM;
+        for p in Pattern::ALL {
+            let row = st.vgprs[p.offset_vgpr() as usize];
+            for (l, &o) in row.iter().enumerate() {
+                let inside = match p {
+                    Pattern::Edge => continue,
+                    Pattern::Guarded => guard >> l & 1 != 0,
+                    _ => true,
+                };
+                assert_eq!(o <= top, inside, "seed {seed} {p:?} lane {l}: {o:#x}");
+            }
+        }
+        let consecutive = st.vgprs[Pattern::Consecutive.offset_vgpr() as usize];
+        assert_eq!(consecutive[63], top);
+        assert!(consecutive.windows(2).all(|w| w[1] == w[0] + 4));
+        st.set_buffers(0x1_0000_0100);
+        let pair = Pattern::Slot.pair_vgpr() as usize;
+        assert_eq!(st.vgprs[pair][3], 0x0000_0100 + 3 * LANE_STRIDE);
+        assert_eq!(st.vgprs[pair + 1][3], 1);
+    }
 }

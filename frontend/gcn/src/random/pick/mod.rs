@@ -1,9 +1,10 @@
 //! Random instructions from the table rows: operand choice per slot, modifiers, and the
 //! legality rules of each encoding (see the module docs of [`super`]).
 //!
-//! Submodules: [`valu`] (VALU forms and modifiers), [`memory`] (buffer and LDS accesses).
+//! Submodules: [`valu`] (VALU forms and modifiers), [`memory`] (buffer and LDS accesses),
+//! [`memory_heavy`] (the memory profile's instructions and address patterns).
 use super::state::edge_value;
-use super::{rows_on, SAVED_EXEC_SGPR, SGPR_POOL, VGPR_POOL};
+use super::{rows_on, Profile, SAVED_EXEC_SGPR, SGPR_POOL, VGPR_POOL};
 use crate::decode::vdst_is_scalar;
 use crate::inst::{Encoding, Gen, InlineFloat, Inst, MemFields, Opcode, Operand, Opnd, VopMods};
 use crate::tables::{flags, Family, Field, OpInfo};
@@ -12,6 +13,10 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 mod memory;
+mod memory_heavy;
+
+#[cfg(test)]
+pub(super) use memory_heavy::generated;
 mod valu;
 
 use valu::inline_spelling;
@@ -52,6 +57,7 @@ pub(super) struct Picker<'r> {
     pub rng: &'r mut ChaCha8Rng,
     pub gen: Gen,
     memory: bool,
+    profile: Profile,
 }
 
 fn opnd(field: Field, value: Operand, dwords: u8) -> Opnd {
@@ -114,8 +120,18 @@ impl Bus {
 }
 
 impl<'r> Picker<'r> {
-    pub fn new(rng: &'r mut ChaCha8Rng, gen: Gen, memory: bool) -> Picker<'r> {
-        Picker { rng, gen, memory }
+    pub fn new(rng: &'r mut ChaCha8Rng, gen: Gen, memory: bool, profile: Profile) -> Picker<'r> {
+        Picker {
+            rng,
+            gen,
+            memory,
+            profile,
+        }
+    }
+
+    /// Whether the memory profile is on.
+    pub fn memory_profile(&self) -> bool {
+        self.profile == Profile::Memory
     }
 
     fn chance(&mut self, p: f64) -> bool {
@@ -262,8 +278,11 @@ impl<'r> Picker<'r> {
 
     // ---- families -------------------------------------------------------------------
 
-    /// Any instruction, by family weight.
+    /// Any instruction, by family weight (in the memory profile, mostly a memory one).
     pub fn any(&mut self) -> Inst {
+        if self.memory_profile() && self.chance(0.85) {
+            return self.memory_heavy(false);
+        }
         let mut fams: Vec<(Family, u32)> = WEIGHTS.to_vec();
         if self.memory {
             fams.push((Family::Smem, 3));
@@ -280,6 +299,16 @@ impl<'r> Picker<'r> {
             if let Some(i) = self.family(fam) {
                 return i;
             }
+        }
+    }
+
+    /// An instruction inside an `s_and_saveexec` sandwich: VALU, or in the memory profile
+    /// often a memory instruction.
+    pub fn sandwiched(&mut self) -> Inst {
+        if self.memory_profile() && self.chance(0.6) {
+            self.memory_heavy(false)
+        } else {
+            self.valu()
         }
     }
 
