@@ -3,10 +3,10 @@
 //! fuzz driver, and its minimiser/reproducer machinery. Campaigns count programs.
 
 mod fuzz_common;
-use fuzz_common::{jit, programs, scratch, FlipLane0, Reproducer};
+use fuzz_common::{exact_faults, jit, programs, scratch, FlipLane0, Reproducer};
 use std::sync::Arc;
 use wavejit::fuzz::{Campaign, Driver, FuzzIsa, LiftError};
-use wavejit::isa::terascale::fuzz::{Case, TsFuzz};
+use wavejit::isa::terascale::fuzz::{memory_instructions, Case, TsFuzz};
 use wavejit_ir::{Block, Function, InstKind, MemSpace, StateLayout};
 use wavejit_runtime::interp::Interpreter;
 use wavejit_runtime::solo::Solo;
@@ -89,6 +89,89 @@ fn campaign_counts_its_programs_and_finds_no_mismatch() {
 /// Programs of the smoke campaign (half per class): enough that every form above shows up
 /// (with the fixed seed; 100 were not enough once the edge values became the shared set).
 const PROGRAMS: u64 = 160;
+
+/// Programs of the memory-heavy campaign test, over cypress, cayman and cedar (about 5 s in
+/// a release build).
+const MEMORY_PROGRAMS: u64 = 150;
+
+/// The memory-heavy campaign (`terascale-mem`, here with cedar's wave32 too): a fixed number
+/// of programs made mostly of VTX fetches, RAT stores and atomics and LDS ops, on lane-pattern
+/// addresses (consecutive, scattered, shared) whose bases sometimes put the top lane exactly
+/// at, one unit past or across the wrap of the pool's and the LDS's ends, under partial
+/// active masks and predication. Both engines agree on every program; the edges are reached
+/// from both sides (some programs fault, at an out-of-range fetch and store and at a
+/// misaligned atomic, and some complete); and the engines report every fault at the same
+/// lane and address.
+#[test]
+fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
+    let out = scratch("ts-mem");
+    let targets = [Chip::Cypress, Chip::Cayman, Chip::Cedar];
+    let isa = chips(&targets, GenOptions::memory_heavy());
+    let seed = 0x7e4a_3e30;
+    let (mut memory, mut total) = (0, 0);
+    for k in 0..MEMORY_PROGRAMS {
+        let chip = targets[k as usize % targets.len()];
+        let case = isa
+            .generate(chip, seed + k)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let p = case.program.lower().unwrap_or_else(|e| panic!("{e}"));
+        let (m, all) = memory_instructions(&p);
+        memory += m;
+        total += all;
+    }
+    let faults = exact_faults(&isa, &targets, seed, MEMORY_PROGRAMS);
+    let report = Driver::new(isa)
+        .run(
+            &programs(seed, MEMORY_PROGRAMS, &out),
+            Arc::new(Interpreter),
+            jit(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{report}\n{memory} memory instructions of {total}; {faults:?}");
+    assert_eq!(report.mismatches, 0);
+    assert_eq!(
+        (report.programs, report.skipped),
+        (MEMORY_PROGRAMS, 0),
+        "{report}"
+    );
+    assert!(report.unsupported.is_empty(), "{report}");
+    assert!(
+        2 * memory > total,
+        "{memory} memory instructions of {total}"
+    );
+    let completed = report.programs - report.faulted - report.out_of_fuel;
+    assert!(
+        report.faulted >= MEMORY_PROGRAMS / 10 && completed >= MEMORY_PROGRAMS / 3,
+        "the edges should be reached from both sides: {report}"
+    );
+    for kind in [
+        "out-of-bounds load from Global memory",
+        "out-of-bounds store to Global memory",
+        "misaligned atomic on Global memory",
+    ] {
+        assert!(report.faults.contains_key(kind), "no {kind}: {report}");
+    }
+    for form in [
+        "VTX_FETCH",
+        "LDS_IDX_OP",
+        "MEM_RAT ADD_RTN",
+        "MEM_RAT burst",
+    ] {
+        assert!(report.mix.contains_key(form), "no {form}: {report}");
+    }
+    assert!(
+        report
+            .mix
+            .keys()
+            .any(|f| f.starts_with("MEM_RAT_CACHELESS STORE")),
+        "no cacheless store: {report}"
+    );
+    assert!(
+        faults.faulted > 0 && faults.faulted <= report.faulted,
+        "{faults:?}"
+    );
+    assert!(faults.differ.is_empty(), "{:#?}", faults.differ);
+}
 
 /// A chip name fuzzes that chip: cedar's waves have 32 lanes.
 #[test]

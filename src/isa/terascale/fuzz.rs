@@ -14,6 +14,12 @@
 //! ([`scratch_lane_bytes`], zero at the start). The pool, the GDS window, the LDS and the
 //! private memory are compared after the run.
 //!
+//! Two campaigns per chip set: the mixed one (`terascale`, `cayman`, ...) and the
+//! memory-heavy one (the same name with `-mem`: `terascale-mem`, `cedar-mem`, ...), whose
+//! programs are mostly fetch clauses, RAT instructions and LDS sequences on lane-pattern
+//! addresses at and past the pool's and the LDS's ends ([`GenOptions::memory_heavy`]; the
+//! wave starts with the lane patterns of [`InitialState::set_lane_patterns`]).
+//!
 //! Reductions are [`random::reductions`] (one-step edits of the CF tree, each passing
 //! [`random::check`]); the initial state is kept. The program tree has no removal of one
 //! instruction by address, so an instruction the lifter refuses as unsupported is a failure
@@ -49,7 +55,12 @@ pub const FUZZ_NAMES: &[&str] = &[
     "barts",
     "turks",
     "caicos",
+    "terascale-mem",
 ];
+
+/// The suffix of an `--isa` value that selects the memory-heavy generator (any name of
+/// [`FUZZ_NAMES`] takes it; `terascale-mem` is listed).
+pub const MEMORY_SUFFIX: &str = "-mem";
 
 /// Guest instructions one run may execute (generated loops run at most a few trips).
 pub const FUEL: u64 = 200_000;
@@ -58,10 +69,15 @@ pub const CODE_BASE: u64 = 0x1000;
 /// Guest memory reserved for one wave.
 const RESERVE: u64 = 1 << 24;
 
-/// The campaign an `--isa` value names ([`FUZZ_NAMES`]), with the default generator.
+/// The campaign an `--isa` value names ([`FUZZ_NAMES`]): the default generator, or with the
+/// [`MEMORY_SUFFIX`] the memory-heavy one.
 pub fn campaign(isa: &str) -> Option<Box<dyn Campaign>> {
-    let options = GenOptions::default();
-    parse_isa(isa).map(|chips| Driver::boxed(TsFuzz { chips, options }))
+    let lower = isa.to_ascii_lowercase();
+    let (name, options) = match lower.strip_suffix(MEMORY_SUFFIX) {
+        Some(name) => (name, GenOptions::memory_heavy()),
+        None => (lower.as_str(), GenOptions::default()),
+    };
+    parse_isa(name).map(|chips| Driver::boxed(TsFuzz { chips, options }))
 }
 
 /// The chips an `--isa` value names: `terascale`/`r600` (one of each class), `evergreen`
@@ -95,7 +111,10 @@ impl Case {
     pub fn new(chip: Chip, seed: u64, opts: &GenOptions) -> Result<Case, String> {
         let program = random::generate(seed, chip.class(), opts)
             .map_err(|e| format!("generator ({} seed {seed}): {e}", chip.name()))?;
-        let init = InitialState::random(seed, wave_size(chip));
+        let mut init = InitialState::random(seed, wave_size(chip));
+        if opts.memory_focus {
+            init.set_lane_patterns(seed);
+        }
         Ok(Case {
             chip,
             seed,
@@ -256,7 +275,8 @@ impl FuzzIsa for TsFuzz {
             "gds_hex": hex(&st.gds_bytes()),
             "texels_hex": texels,
             "note": "the pool is fetch buffer 1 and RAT 0 (pool_base); the LDS starts at byte 0; \
-                     gds_hex is the start of the 64 KiB GDS (the rest is zero); scratch starts zero",
+                     gds_hex is the start of the 64 KiB GDS (the rest is zero); scratch starts zero; \
+                     memory profile: R28 holds the lane patterns (random::InitialState::set_lane_patterns)",
         })
     }
 
@@ -372,6 +392,32 @@ fn forms(p: &Program) -> BTreeSet<String> {
     out
 }
 
+/// The memory instructions of a program (every fetch-clause instruction, every CF memory
+/// instruction, every LDS_IDX_OP) and all its instructions (those and the other ALU
+/// instructions; not the control-flow words).
+pub fn memory_instructions(p: &Program) -> (usize, usize) {
+    let mut memory =
+        p.cf.iter()
+            .filter(|e| matches!(e.inst, CfInst::Mem(_)))
+            .count();
+    let mut alu = 0;
+    for c in &p.clauses {
+        match &c.body {
+            ClauseBody::Fetch(f) => memory += f.len(),
+            ClauseBody::Alu(groups) => {
+                for i in groups.iter().flat_map(|g| &g.insts) {
+                    if i.op == AluOp::LDS_IDX_OP {
+                        memory += 1;
+                    } else {
+                        alu += 1;
+                    }
+                }
+            }
+        }
+    }
+    (memory, memory + alu)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -383,7 +429,9 @@ mod tests {
         }
         for chip in Chip::ALL {
             assert!(FUZZ_NAMES.contains(&chip.name()), "{}", chip.name());
+            assert!(campaign(&format!("{}-mem", chip.name())).is_some());
         }
+        assert!(campaign("gfx9-mem").is_none());
         assert_eq!(parse_isa("hemlock"), Some(vec![Chip::Cypress]));
         assert!(campaign("gfx9").is_none());
     }

@@ -10,7 +10,7 @@ use super::mem::{
 };
 use super::{
     AluClause, GenError, Node, Push, RandomProgram, CF_IDX_MASK, CONST_BUFFERS, COUNTER_GPR,
-    FETCH_GPR, FETCH_MASK, GDS_ADDR_MASK, GDS_GPR, GPR_POOL, KCACHE_LINES, LDS_ADDR_GPR,
+    FETCH_GPR, FETCH_MASK, GDS_ADDR_MASK, GDS_GPR, GPR_POOL, KCACHE_LINES, LANE_GPR, LDS_ADDR_GPR,
     LDS_ADDR_MASK, MAX_FETCH_OFFSET, MAX_RAT_BURST, MAX_SCATTER_BASE, RAT_GPR, REL_SPAN, SAMPLERS,
     SCATTER_MASK, STORE_INDEX_MASK, TEXTURES,
 };
@@ -183,7 +183,9 @@ fn nodes(class: ChipClass, ns: &[Node], in_loop: Option<u8>) -> Result<(), Strin
     Ok(())
 }
 
-/// A setup clause: one group of `AND_INT R[gpr].c, Rn, literal <= max`.
+/// A setup clause: one group of `AND_INT R[gpr].c, Rn, literal <= max`, or in the memory
+/// profile `ADD_INT R[gpr].c, R[LANE_GPR].c', literal` (any base: such an address may leave
+/// the buffer on purpose).
 fn setup_clause(c: &AluClause, gpr: u8, max: u32) -> Result<(), String> {
     let bad = || Err(format!("setup clause of R{gpr} is not one masking group"));
     let [g] = &c.groups[..] else { return bad() };
@@ -192,7 +194,10 @@ fn setup_clause(c: &AluClause, gpr: u8, max: u32) -> Result<(), String> {
     }
     for (k, i) in g.insts.iter().enumerate() {
         let lit = i.src[1];
-        let ok = i.op == AluOp::AND_INT
+        let masked = i.op == AluOp::AND_INT
+            && i.src[0].sel < GPR_POOL as u16
+            && g.literals.get(lit.chan as usize).is_some_and(|&m| m <= max);
+        let ok = (masked || lane_base(i))
             && i.write
             && i.dst_gpr == gpr
             && !i.dst_rel
@@ -200,10 +205,8 @@ fn setup_clause(c: &AluClause, gpr: u8, max: u32) -> Result<(), String> {
             && i.slot != Slot::T
             && i.pred_sel == 0
             && i.last == (k + 1 == g.insts.len())
-            && i.src[0].sel < GPR_POOL as u16
             && !i.src[0].rel
             && lit.sel == sel::LITERAL
-            && g.literals.get(lit.chan as usize).is_some_and(|&m| m <= max)
             && g.literals.len() == literal_count(&g.insts);
         if !ok {
             return bad();
@@ -239,11 +242,26 @@ fn vtx(f: &FetchInst) -> Result<(), String> {
     }
 }
 
-/// The AND mask a setup clause applies to channel `c` (its literal), if it sets `c`.
+/// The AND mask a setup clause applies to channel `c` (its literal), if it masks `c`.
 fn literal_of(setup: &AluClause, c: u8) -> Option<u32> {
     let g = setup.groups.first()?;
-    let i = g.insts.iter().find(|i| i.dst_chan == c)?;
+    let i = g
+        .insts
+        .iter()
+        .find(|i| i.dst_chan == c && i.op == AluOp::AND_INT)?;
     g.literals.get(i.src[1].chan as usize).copied()
+}
+
+/// Memory profile: `ADD_INT Rd.c, R[LANE_GPR].c', literal`, an address from a lane pattern
+/// (unpredicated; the caller checks the destination).
+fn lane_base(i: &AluInst) -> bool {
+    i.op == AluOp::ADD_INT
+        && i.pred_sel == 0
+        && i.src[0].sel == u16::from(LANE_GPR)
+        && !i.src[0].rel
+        && !i.src[0].neg
+        && !i.src[0].abs
+        && i.src[1].sel == sel::LITERAL
 }
 
 /// A RAT 0 store (through MEM_RAT_CACHELESS or MEM_RAT) or atomic (MEM_RAT) indexed by
@@ -585,6 +603,12 @@ fn group(
     Ok(())
 }
 
+/// Memory profile: an LDS address channel (`R[LDS_ADDR_GPR].x` or `.y`) set from a lane
+/// pattern ([`lane_base`]; LDS accesses out of range read 0 and drop writes).
+fn lds_lane_addr(i: &AluInst) -> bool {
+    lane_base(i) && i.write && !i.dst_rel && i.dst_gpr == LDS_ADDR_GPR && i.dst_chan < 2
+}
+
 /// Checks the group's output-queue reads against the queue; true if it pops.
 fn queue_use(g: &AluGroup, st: &State) -> Result<bool, String> {
     let mut uses = Vec::new();
@@ -707,6 +731,7 @@ fn inst(
                 n < GPR_POOL as u16
                     || matches!(role, Role::LoopCheck(d) if n == (COUNTER_GPR + d) as u16)
                     || (i.lds.is_some() && n == LDS_ADDR_GPR as u16)
+                    || (k == 0 && n == u16::from(LANE_GPR) && lds_lane_addr(i))
             }
             sel::LDS_OQ_A..=sel::LDS_OQ_B_POP => true,
             LOOP_INDEX_SEL => st.in_loop,
@@ -742,14 +767,15 @@ fn inst(
             Role::LoopCheck(d) | Role::CounterInit(d) => Some(COUNTER_GPR + d),
             _ => None,
         };
-        let lds_addr = i.op == AluOp::AND_INT
+        let lds_addr = (i.op == AluOp::AND_INT
             && i.dst_gpr == LDS_ADDR_GPR
             && i.dst_chan < 2
             && i.pred_sel == 0
             && i.src[1].sel == sel::LITERAL
             && g.literals
                 .get(i.src[1].chan as usize)
-                .is_some_and(|&m| m <= LDS_ADDR_MASK);
+                .is_some_and(|&m| m <= LDS_ADDR_MASK))
+            || lds_lane_addr(i);
         let ok = if i.dst_rel {
             rel_ok && i.dst_gpr <= GPR_POOL - REL_SPAN
         } else {

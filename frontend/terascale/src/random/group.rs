@@ -359,9 +359,13 @@ impl<'r> Picker<'r> {
             .gen_range(usize::from(!cond)..=self.opts.max_groups.max(1));
         let mova =
             (self.opts.relative && self.rng.gen_bool(0.3)).then(|| self.rng.gen_range(0..=n));
-        let lds = (self.opts.lds && self.rng.gen_bool(0.3)).then(|| self.rng.gen_range(0..=n));
+        // The memory profile puts LDS sequences in most clauses, sometimes two.
+        let lds_odds = if self.opts.memory_focus { 0.9 } else { 0.3 };
+        let lds = (self.opts.lds && self.rng.gen_bool(lds_odds)).then(|| self.rng.gen_range(0..=n));
         let index =
             (self.opts.cf_index && self.rng.gen_bool(0.2)).then(|| self.rng.gen_range(0..=n));
+        let lds2 = (self.opts.memory_focus && self.opts.lds && self.rng.gen_bool(0.5))
+            .then(|| self.rng.gen_range(0..=n));
         let mut groups = Vec::new();
         for i in 0..=n {
             if mova == Some(i) {
@@ -371,6 +375,9 @@ impl<'r> Picker<'r> {
                 groups.extend(self.index_groups(&mut st));
             }
             if lds == Some(i) {
+                groups.extend(self.lds_groups(&mut st));
+            }
+            if lds2 == Some(i) {
                 groups.extend(self.lds_groups(&mut st));
             }
             if i < n {

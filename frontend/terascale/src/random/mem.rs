@@ -1,11 +1,13 @@
 //! Memory nodes and groups (see the module doc of [`super`]): fetch clauses, RAT
 //! instructions, and the LDS group sequences of ALU clauses, each after a group that masks its
-//! addresses into the buffers the fuzz harness provides.
+//! addresses into the buffers the fuzz harness provides, or in the memory profile sets them
+//! from a lane pattern plus a base ([`AddrSrc::Lane`]) that may put the top lane at or past
+//! the end.
 use super::group::{Build, ClauseState, Picker};
 use super::{
     AluClause, Node, ATOMIC_ADDR_MASK, FETCH_GPR, FETCH_MASK, GDS_ADDR_MASK, GDS_GPR, GPR_POOL,
-    LDS_ADDR_GPR, LDS_ADDR_MASK, MAX_FETCH_OFFSET, MAX_RAT_BURST, MAX_SCATTER_BASE, RAT_GPR,
-    SAMPLERS, SCATTER_MASK, STORE_INDEX_MASK, TEXTURES,
+    LANE_GPR, LANE_TOPS, LDS_ADDR_GPR, LDS_ADDR_MASK, LDS_BYTES, MAX_FETCH_OFFSET, MAX_RAT_BURST,
+    MAX_SCATTER_BASE, POOL_BYTES, RAT_GPR, SAMPLERS, SCATTER_MASK, STORE_INDEX_MASK, TEXTURES,
 };
 use crate::chip::ChipClass;
 use crate::inst::{sel, AluGroup, AluSrc, CfMem, FetchInst, KCache, LdsIdx, RatFields, Slot};
@@ -185,42 +187,146 @@ pub fn lds_max_offset(op: LdsOp) -> u8 {
     }
 }
 
+/// How an address group sets one address channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddrSrc {
+    /// `AND_INT R[gpr].c, Rn, mask` with `Rn` from the random pool: inside the buffer by
+    /// construction.
+    Masked(u32),
+    /// Memory profile: `ADD_INT R[gpr].c, R[LANE_GPR].chan, base`.
+    Lane { chan: u8, base: u32 },
+}
+
+/// The odds of an edge base ([`Picker::lane_addr`]) for a fetch channel, a RAT instruction
+/// and an LDS address. Global ones are tuned so that about a third of the memory profile's
+/// programs fault: fewer, and the edges are rarely reached; more, and most programs stop
+/// early. An LDS access out of range does not fault, so the LDS takes edges often.
+const FETCH_EDGE: f64 = 0.1;
+const RAT_EDGE: f64 = 0.1;
+const LDS_EDGE: f64 = 0.4;
+
+/// The highest byte a VTX fetch reads past its address on a lane-pattern channel: a
+/// 16-byte element at the largest OFFSET.
+const FETCH_EXTENT: u32 = 16 + MAX_FETCH_OFFSET;
+
 impl Picker<'_> {
-    /// One group `AND_INT R[gpr].c, src, masks[c]` for every channel with a mask.
-    pub fn addr_group(
+    /// One group setting every channel of `R[gpr]` that has a source.
+    fn addr_group(
         &mut self,
         st: &mut ClauseState,
         gpr: u8,
-        masks: [Option<u32>; 4],
+        srcs: [Option<AddrSrc>; 4],
     ) -> AluGroup {
         let mut b = Build::default();
-        for (c, m) in masks.iter().enumerate() {
-            let Some(m) = *m else { continue };
-            let mut and = self.inst(AluOp::AND_INT, Slot::VECTOR[c]);
-            and.dst_gpr = gpr;
-            and.src[0] = self.gpr();
-            and.src[1] = AluSrc {
+        for (c, a) in srcs.iter().enumerate() {
+            let Some(a) = *a else { continue };
+            let (op, src, lit) = match a {
+                AddrSrc::Masked(m) => (AluOp::AND_INT, self.gpr(), m),
+                AddrSrc::Lane { chan, base } => {
+                    let lane = AluSrc {
+                        sel: u16::from(LANE_GPR),
+                        chan,
+                        ..AluSrc::default()
+                    };
+                    (AluOp::ADD_INT, lane, base)
+                }
+            };
+            let mut i = self.inst(op, Slot::VECTOR[c]);
+            i.dst_gpr = gpr;
+            i.src[0] = src;
+            i.src[1] = AluSrc {
                 sel: sel::LITERAL,
                 chan: c as u8,
                 ..AluSrc::default()
             };
-            b.literals[c] = Some(m);
-            b.slots[c] = Some(and);
+            b.literals[c] = Some(lit);
+            b.slots[c] = Some(i);
         }
         self.finish(st, b)
     }
 
     fn setup_clause(&mut self, gpr: u8, masks: [Option<u32>; 4]) -> AluClause {
+        self.setup_clause_from(gpr, masks.map(|m| m.map(AddrSrc::Masked)))
+    }
+
+    fn setup_clause_from(&mut self, gpr: u8, srcs: [Option<AddrSrc>; 4]) -> AluClause {
         let mut st = ClauseState::new(Vec::new());
         AluClause {
             kcache: [KCache::default(); 4],
             ext: false,
             bank_index: [0; 4],
-            groups: vec![self.addr_group(&mut st, gpr, masks)],
+            groups: vec![self.addr_group(&mut st, gpr, srcs)],
         }
     }
 
-    /// A fetch clause of 1-4 VTX reads after its address setup.
+    /// Memory profile: a lane-pattern address counting `unit`-byte elements, for accesses
+    /// that reach `extent` bytes from their start, in a window of `limit` bytes
+    /// ([`Picker::lane_base`]); `aligned`: dword-aligned byte addresses (atomics).
+    pub(super) fn lane_addr(
+        &mut self,
+        unit: u32,
+        extent: u32,
+        limit: u32,
+        aligned: bool,
+        edge: f64,
+    ) -> AddrSrc {
+        let chan = self.lane_chan(unit, aligned);
+        let base = self.lane_base(chan, unit, extent, limit, aligned, edge);
+        AddrSrc::Lane { chan, base }
+    }
+
+    /// A lane pattern channel: for dword-aligned byte addresses the aligned ones (y, w) and
+    /// now and then the scattered one (z), else any.
+    fn lane_chan(&mut self, unit: u32, aligned: bool) -> u8 {
+        if unit == 1 && aligned {
+            *[1u8, 1, 1, 3, 3, 3, 2].choose(self.rng).unwrap_or(&1)
+        } else {
+            self.rng.gen_range(0..4)
+        }
+    }
+
+    /// The base added to lane pattern `chan`. With odds `1 - edge` it keeps every lane's
+    /// access inside the window (`aligned`: a multiple of 4); otherwise it puts the top
+    /// lane's access exactly at the end, one unit (a dword when `aligned`) past it, or wraps
+    /// the low lanes around 2^32.
+    fn lane_base(
+        &mut self,
+        chan: u8,
+        unit: u32,
+        extent: u32,
+        limit: u32,
+        aligned: bool,
+        edge: f64,
+    ) -> u32 {
+        let top = LANE_TOPS[chan as usize];
+        // The largest base that keeps every lane inside.
+        let fit = (limit - extent) / unit - top;
+        if !self.rng.gen_bool(edge) {
+            let b = self.rng.gen_range(0..=fit);
+            return if aligned { b & !3 } else { b };
+        }
+        match self.rng.gen_range(0..4) {
+            0 => fit,
+            1 if aligned => fit + 4,
+            1 | 2 => fit + 1,
+            _ => 0u32.wrapping_sub(4 * self.rng.gen_range(1..=top / 8)),
+        }
+    }
+
+    /// A fetch channel's lane-pattern address in the pool: inside for every element and
+    /// OFFSET, or with an edge base placed for a dword at OFFSET 0 (so a wider element or a
+    /// larger OFFSET steps past the end, a byte stays inside).
+    fn fetch_lane_addr(&mut self) -> AddrSrc {
+        let chan = self.lane_chan(1, false);
+        let base = if self.rng.gen_bool(FETCH_EDGE) {
+            self.lane_base(chan, 1, 4, POOL_BYTES, false, 1.0)
+        } else {
+            self.lane_base(chan, 1, FETCH_EXTENT, POOL_BYTES, false, 0.0)
+        };
+        AddrSrc::Lane { chan, base }
+    }
+
+    /// A fetch clause of 1-4 (memory profile: 2-8) reads after its address setup.
     pub fn fetch_node(&mut self) -> Node {
         // Channel alignment: x dword, y byte, z short, w 16 bytes.
         let masks = [
@@ -238,16 +344,49 @@ impl Picker<'_> {
         if scatter {
             masks[0] = SCATTER_MASK;
         }
-        let setup = self.setup_clause(FETCH_GPR, masks.map(Some));
-        let n = self.rng.gen_range(1..=4);
-        let insts = (0..n)
+        // Memory profile: channels from lane patterns fetch from the pool; not x when
+        // scatter reads index by it.
+        let mut srcs = masks.map(|m| Some(AddrSrc::Masked(m)));
+        let mut lane = [false; 4];
+        if self.opts.memory_focus {
+            for (c, src) in srcs.iter_mut().enumerate() {
+                if !(scatter && c == 0) && self.rng.gen_bool(0.7) {
+                    lane[c] = true;
+                    *src = Some(self.fetch_lane_addr());
+                }
+            }
+        }
+        let n = if self.opts.memory_focus {
+            self.rng.gen_range(2..=8)
+        } else {
+            self.rng.gen_range(1..=4)
+        };
+        let insts: Vec<FetchInst> = (0..n)
             .map(|_| match self.rng.gen_range(0..10) {
                 0..=3 if scatter => self.scatter_read(),
                 4..=6 if scratch => self.scratch_read(),
                 7..=9 if tex => self.tex(),
-                _ => self.vtx(),
+                _ => self.vtx(lane),
             })
             .collect();
+        if self.opts.memory_focus {
+            // Only the channels the clause reads (VTX SRC_SEL_X, the scatter index x), so the
+            // address setup does not outweigh the fetches.
+            for (c, src) in srcs.iter_mut().enumerate() {
+                let read = insts.iter().any(|f| match f.op {
+                    FetchOp::VTX_FETCH => usize::from(f.src_sel_x()) == c,
+                    FetchOp::MEM_RD_SCATTER => c == 0,
+                    _ => false,
+                });
+                if !read {
+                    *src = None;
+                }
+            }
+            if srcs.iter().all(Option::is_none) {
+                srcs[0] = Some(AddrSrc::Masked(masks[0]));
+            }
+        }
+        let setup = self.setup_clause_from(FETCH_GPR, srcs);
         Node::Fetch { setup, vc, insts }
     }
 
@@ -405,7 +544,10 @@ impl Picker<'_> {
         Node::Gds { setup, insts }
     }
 
-    fn vtx(&mut self) -> FetchInst {
+    /// A VTX read of a random LLVM template at `R[FETCH_GPR].c + OFFSET`; a channel `c` with
+    /// `lane[c]` (a lane-pattern address) reads the pool, directly (no BUFFER_INDEX_MODE),
+    /// mostly at OFFSET 0.
+    fn vtx(&mut self, lane: [bool; 4]) -> FetchInst {
         let t = self.rng.gen_range(0..VTX_READS.len());
         let comp = match VTX_READS[t].1 {
             1 => 1,
@@ -418,8 +560,17 @@ impl Picker<'_> {
             _ => &[0, 3],
         };
         let chan = *chans.choose(self.rng).unwrap_or(&0);
-        let buffer = *[1u8, 3].choose(self.rng).unwrap_or(&1);
-        let offset = self.rng.gen_range(0..=MAX_FETCH_OFFSET / comp) * comp;
+        let pool = lane[chan as usize];
+        let buffer = if pool {
+            1
+        } else {
+            *[1u8, 3].choose(self.rng).unwrap_or(&1)
+        };
+        let offset = if pool && self.rng.gen_bool(0.75) {
+            0
+        } else {
+            self.rng.gen_range(0..=MAX_FETCH_OFFSET / comp) * comp
+        };
         let dst = self.rng.gen_range(0..GPR_POOL);
         let mut w = vtx_read_words(self.class, t, dst, FETCH_GPR, buffer, offset as u16);
         w[0] |= (chan as u32) << 24;
@@ -427,7 +578,7 @@ impl Picker<'_> {
             w[1] |= 1 << 30;
         }
         // BUFFER_INDEX_MODE: buffer 1 + CF_IDX (0 or 2) is the pool or constant buffer 0.
-        if self.opts.cf_index && buffer == 1 && self.rng.gen_bool(0.25) {
+        if self.opts.cf_index && buffer == 1 && !pool && self.rng.gen_bool(0.25) {
             w[2] |= self.rng.gen_range(1..=2u32) << 21;
         }
         if self.rng.gen_bool(0.3) {
@@ -482,7 +633,12 @@ impl Picker<'_> {
             (true, CfMemOp::MEM_RAT) => (*[0u8, 1, 3].choose(self.rng).unwrap_or(&0), 0),
             (true, _) => (0, self.rng.gen_range(0..16)),
         };
-        let setup = self.setup_clause(RAT_GPR, [Some(mask), None, None, None]);
+        let index = if self.opts.memory_focus && self.rng.gen_bool(0.7) {
+            self.rat_lane_addr(inst, op, comp_mask, burst, elem_size, array_size)
+        } else {
+            AddrSrc::Masked(mask)
+        };
+        let setup = self.setup_clause_from(RAT_GPR, [Some(index), None, None, None]);
         let mem = CfMem {
             op,
             rat: Some(RatFields {
@@ -507,20 +663,69 @@ impl Picker<'_> {
         Node::Rat { setup, mem }
     }
 
+    /// Memory profile: the lane-pattern index of a RAT instruction, in its unit (lift/mem.rs:
+    /// the element of a store, a dword for MSKOR and STORE_TYPED, a byte for the atomics and
+    /// NOP_RTN), for the bytes its channels and burst steps reach.
+    fn rat_lane_addr(
+        &mut self,
+        inst: RatInst,
+        op: CfMemOp,
+        comp_mask: u8,
+        burst: u8,
+        elem_size: u8,
+        array_size: u16,
+    ) -> AddrSrc {
+        let stride = if op == CfMemOp::MEM_RAT_CACHELESS {
+            u32::from(array_size) + 1
+        } else {
+            u32::from(elem_size) + 1
+        };
+        let steps = 4 * stride * u32::from(burst);
+        let channels = 4 - (comp_mask & 0xf).leading_zeros().saturating_sub(4);
+        let (unit, extent, aligned) = match inst {
+            RatInst::STORE_SHORT => (2, 2 * channels, false),
+            RatInst::STORE_BYTE => (1, channels, false),
+            RatInst::STORE_TYPED | RatInst::MSKOR => (4, 4, false),
+            r if is_generated_atomic(self.class, r) => (1, 4, true),
+            _ => (4, 4 * channels, false),
+        };
+        self.lane_addr(unit, extent + steps, POOL_BYTES, aligned, RAT_EDGE)
+    }
+
     /// The LDS address group, an LDS_IDX_OP group, and for a returning op the groups that
     /// read its queue entry (a peek, sometimes, then the pop).
     pub fn lds_groups(&mut self, st: &mut ClauseState) -> Vec<AluGroup> {
         let ops = lds_ops(self.class);
         let op = *ops.choose(self.rng).unwrap_or(&LdsOp::WRITE);
         let info = tables::lds_info(op);
-        let mask = match op {
-            LdsOp::BYTE_WRITE | LdsOp::BYTE_READ_RET | LdsOp::UBYTE_READ_RET => LDS_ADDR_MASK,
+        let (mask, bytes) = match op {
+            LdsOp::BYTE_WRITE | LdsOp::BYTE_READ_RET | LdsOp::UBYTE_READ_RET => (LDS_ADDR_MASK, 1),
             LdsOp::SHORT_WRITE | LdsOp::SHORT_READ_RET | LdsOp::USHORT_READ_RET => {
-                LDS_ADDR_MASK & !1
+                (LDS_ADDR_MASK & !1, 2)
             }
-            _ => LDS_ADDR_MASK & !3,
+            _ => (LDS_ADDR_MASK & !3, 4),
         };
-        let mut out = vec![self.addr_group(st, LDS_ADDR_GPR, [Some(mask), Some(mask), None, None])];
+        let mut srcs = [
+            Some(AddrSrc::Masked(mask)),
+            Some(AddrSrc::Masked(mask)),
+            None,
+            None,
+        ];
+        if self.opts.memory_focus {
+            // Placed for the first access; the second one of the REL and two-address forms
+            // (IDX_OFFSET dwords or 64-dword steps further) may leave the LDS, which reads 0
+            // and drops writes there.
+            for src in srcs.iter_mut().take(2) {
+                if self.rng.gen_bool(0.7) {
+                    *src = Some(self.lane_addr(1, bytes, LDS_BYTES, false, LDS_EDGE));
+                }
+            }
+            // y only when the op reads a second address.
+            if !lds_src1_is_address(op) {
+                srcs[1] = None;
+            }
+        }
+        let mut out = vec![self.addr_group(st, LDS_ADDR_GPR, srcs)];
         let mut b = Build::default();
         let mut i = self.inst(AluOp::LDS_IDX_OP, Slot::X);
         i.write = false;
@@ -545,7 +750,8 @@ impl Picker<'_> {
             i.pred_sel = self.rng.gen_range(2..=3);
         }
         b.slots[0] = Some(i);
-        for _ in 0..self.rng.gen_range(0..=2) {
+        let others = if self.opts.memory_focus { 1 } else { 2 };
+        for _ in 0..self.rng.gen_range(0..=others) {
             let op = *self.value_op().unwrap_or(&AluOp::MOV);
             self.place(st, &mut b, op);
         }

@@ -102,7 +102,9 @@ pub use check::check;
 pub use group::{value_ops, EXEC_PRED_SETS};
 pub use mem::TEX_OPS;
 pub use shrink::{minimise, reductions};
-pub use state::{edge_value, InitialState, Texture, CB_DWORDS, GPR_ROWS, SAMPLERS, TEXTURES};
+pub use state::{
+    edge_value, InitialState, Texture, CB_DWORDS, GPR_ROWS, LANE_TOPS, SAMPLERS, TEXTURES,
+};
 
 use crate::chip::ChipClass;
 use crate::decode::{decode_program, DecodeError};
@@ -165,6 +167,10 @@ pub const GDS_GPR: u8 = 27;
 pub const GDS_ADDR_MASK: u32 = 0x3ff;
 /// Bytes of GDS the harness initialises and compares (every generated access lies below).
 pub const GDS_WINDOW: u32 = 2048;
+/// Memory profile: the lane patterns (see the module doc) are the channels of `R[LANE_GPR]`.
+pub const LANE_GPR: u8 = 28;
+/// Memory profile: no lane pattern value exceeds this.
+pub const LANE_SPAN: u32 = 255;
 
 /// What a generated program may contain.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -238,6 +244,25 @@ pub struct GenOptions {
     pub gds: bool,
     /// TEX instructions in TC clauses on the harness's textures and samplers.
     pub tex: bool,
+    /// The memory profile (see the module doc): mostly memory nodes, LDS in most clauses,
+    /// addresses from the lane patterns with bases at and past the buffers' ends.
+    pub memory_focus: bool,
+}
+
+impl GenOptions {
+    /// The memory profile: every memory shape, with shorter random runs in ALU clauses, less
+    /// nesting and no AR-relative operands (the mixed profile's business), so that memory
+    /// instructions are the majority.
+    pub fn memory_heavy() -> GenOptions {
+        GenOptions {
+            nodes: 8,
+            max_groups: 1,
+            max_depth: 2,
+            relative: false,
+            memory_focus: true,
+            ..GenOptions::default()
+        }
+    }
 }
 
 impl Default for GenOptions {
@@ -276,6 +301,7 @@ impl Default for GenOptions {
             scratch: true,
             gds: true,
             tex: true,
+            memory_focus: false,
         }
     }
 }
@@ -444,6 +470,15 @@ impl Builder<'_, '_> {
         for _ in 0..n {
             // Nested bodies (a subroutine's) change it; every node of this body resets it.
             self.p.in_loop = in_loop.is_some();
+            if o.memory_focus && (o.fetch || o.rat) && self.p.rng.gen_bool(0.7) {
+                let fetch = o.fetch && (!o.rat || self.p.rng.gen_bool(0.6));
+                out.push(if fetch {
+                    self.p.fetch_node()
+                } else {
+                    self.p.rat_node()
+                });
+                continue;
+            }
             let roll = self.p.rng.gen_range(0..100);
             let nest = o.control && depth < o.max_depth;
             let loop_depth = in_loop.map_or(0, |d| d + 1);
@@ -1108,3 +1143,6 @@ fn first_difference(a: &Program, b: &Program) -> String {
         b.len
     )
 }
+
+#[cfg(test)]
+mod tests;

@@ -2,7 +2,8 @@
 //! payloads (quiet and signalling, both signs), -0, denormals, infinities, integer edges and
 //! double halves, a partial active mask, constant buffer contents for the kcache and the
 //! fetches, and the pool, LDS and GDS contents the memory instructions read and write.
-use super::{CONST_BUFFERS, GDS_WINDOW, KCACHE_LINES, LDS_BYTES, POOL_BYTES};
+use super::{CONST_BUFFERS, GDS_WINDOW, KCACHE_LINES, LANE_GPR, LANE_SPAN, LDS_BYTES, POOL_BYTES};
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -12,6 +13,10 @@ pub const GPR_ROWS: u32 = 40;
 /// Dwords of every constant buffer: the kcache lines a lock may name (LOCK_2 of the last
 /// line reads one more), 16 constants of four dwords each.
 pub const CB_DWORDS: usize = (KCACHE_LINES as usize + 1) * 16 * 4;
+
+/// The largest value of each lane pattern channel of `R[LANE_GPR]` (x, y, z, w; see
+/// [`InitialState::set_lane_patterns`]).
+pub const LANE_TOPS: [u32; 4] = [63, 252, LANE_SPAN, 252];
 
 /// A 2D texture the fuzz harness binds (one level, linear aligned), in the resource layout
 /// of lift/tex's module doc.
@@ -166,6 +171,41 @@ impl InitialState {
             lds,
             gds,
             texels,
+        }
+    }
+
+    /// Memory profile: writes the lane patterns of the module doc of [`super`] to the
+    /// channels of `R[LANE_GPR]` (from a stream of their own, so the rest of the state is the
+    /// one [`InitialState::random`] gives). Every value of channel `c` is at most
+    /// `LANE_TOPS[c]`; x and y reach it on the last lane, z on one to three random lanes and w
+    /// on every lane sharing the top offset when it is one of the shared ones. x counts lanes
+    /// from the top (`lane + 64 - lanes`), so a wave32 reaches the same top.
+    pub fn set_lane_patterns(&mut self, seed: u64) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x1a4e_9a77_e000_0000);
+        let r = &mut rng;
+        let lanes = self.lanes as usize;
+        let x: Vec<u32> = (0..lanes).map(|l| (l + 64 - lanes) as u32).collect();
+        let y: Vec<u32> = x.iter().map(|v| 4 * v).collect();
+        let mut z: Vec<u32> = (0..lanes)
+            .map(|_| {
+                let align = *[4u32, 4, 4, 2, 1].choose(r).unwrap_or(&4);
+                r.gen_range(0..=LANE_TOPS[2] / align) * align
+            })
+            .collect();
+        for _ in 0..r.gen_range(1..=3) {
+            z[r.gen_range(0..lanes)] = LANE_TOPS[2];
+        }
+        let mut shared: Vec<u32> = (0..r.gen_range(1..=3))
+            .map(|_| 4 * r.gen_range(0..=LANE_TOPS[3] / 4))
+            .collect();
+        if r.gen_bool(0.5) {
+            shared[0] = LANE_TOPS[3];
+        }
+        let w: Vec<u32> = (0..lanes)
+            .map(|_| *shared.choose(r).unwrap_or(&0))
+            .collect();
+        for (c, row) in [x, y, z, w].into_iter().enumerate() {
+            self.gprs[4 * LANE_GPR as usize + c] = row;
         }
     }
 
