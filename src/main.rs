@@ -84,7 +84,8 @@ enum Command {
         /// Repetitions per implementation (medians are reported).
         #[arg(long, default_value_t = 7)]
         reps: u32,
-        /// Which build of the kernel: an ISA's name, or `all`.
+        /// Which build of the kernel (ALU), or which ISA's target (kernel suite): an ISA's
+        /// name, or `all`.
         #[arg(long, default_value = "all")]
         isa: String,
         /// `alu` (the ALU-heavy kernel against native Rust) or `kernels` (the fixture kernels
@@ -97,6 +98,9 @@ enum Command {
         /// Kernel suite: skip the interpreter.
         #[arg(long)]
         no_interp: bool,
+        /// Kernel suite: run only this kernel.
+        #[arg(long)]
+        kernel: Option<String>,
     },
     /// Bundled example kernels, both engines, checked, with figures.
     Demo,
@@ -168,6 +172,7 @@ fn main() -> ExitCode {
             suite,
             scale,
             no_interp,
+            kernel,
         } => match suite.as_str() {
             "alu" => wavejit::cli::bench(wavejit::bench::BenchConfig {
                 waves,
@@ -179,6 +184,8 @@ fn main() -> ExitCode {
                 reps,
                 scale,
                 no_interp,
+                isa,
+                kernel,
             }),
             other => Err(wavejit::Error::Usage(format!(
                 "unknown suite '{other}' (alu, kernels)"

@@ -179,6 +179,10 @@ pub struct SuiteConfig {
     pub scale: u32,
     /// Skip the interpreter (its figures and the bit-for-bit check against it).
     pub no_interp: bool,
+    /// Only this ISA's target (`all`: every ISA's).
+    pub isa: String,
+    /// Only this kernel (`None`: the whole suite).
+    pub kernel: Option<String>,
 }
 
 /// One kernel's figures on one target.
@@ -194,10 +198,10 @@ pub struct Row {
 }
 
 /// Where a target's fixture binaries are: the benchmark target of each ISA that has fixtures.
-fn targets() -> Result<Vec<(String, std::path::PathBuf, String)>> {
+fn targets(isa: &str) -> Result<Vec<(String, std::path::PathBuf, String)>> {
     let m = fixtures::manifest()?;
     let mut out = Vec::new();
-    for list in &m.isas {
+    for list in m.isas.iter().filter(|l| isa == "all" || l.isa == isa) {
         let Some(bench) = crate::registry::frontend(&list.isa).and_then(|f| f.bench_kernel())
         else {
             continue;
@@ -300,8 +304,9 @@ pub fn report(cfg: &SuiteConfig) -> Result<String> {
         "pocl/JIT"
     );
     let mut rows = Vec::new();
-    for (target, dir, ext) in targets()? {
-        for k in kernels(cfg.scale) {
+    for (target, dir, ext) in targets(&cfg.isa)? {
+        let wanted = |k: &SuiteKernel| cfg.kernel.as_deref().is_none_or(|n| n == k.name);
+        for k in kernels(cfg.scale).into_iter().filter(wanted) {
             let path = dir.join(format!("{}.{ext}", k.name));
             if !path.exists() {
                 continue;
