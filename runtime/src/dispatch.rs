@@ -27,8 +27,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use wavejit_ir::{Block, BlockData, Function, StateLayout};
-use wavejit_isa::{Grid, WaveInit};
+use wavejit_ir::{Block, BlockData, Function, MemSpace, StateLayout};
+use wavejit_isa::{Grid, GroupWalk, WaveInit};
 
 /// Blocks a wave runs between two looks at the clock and the cancel flag.
 pub const CHECK_EVERY_BLOCKS: u32 = 256;
@@ -80,6 +80,8 @@ pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats,
         geo,
         layout: Arc::new(launch.func.layout.clone()),
         footprint: Footprint::of(&launch.func),
+        uses_lds: launch.func.uses_space(MemSpace::Lds),
+        uses_private: launch.func.uses_space(MemSpace::Private),
         deadline: start.checked_add(launch.time_limit),
         lowest_failed: AtomicU64::new(u64::MAX),
         error: Mutex::new(None),
@@ -89,13 +91,19 @@ pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats,
         blocks: AtomicU64::new(0),
     };
     let total = geo.total_groups;
+    // Workgroups go to threads in runs of `per_task`, so that the shared counters and the
+    // cancel flag are touched once a run, not once a workgroup (small kernels run one short
+    // wave per workgroup; a counter bounced between cores per workgroup cost more than the
+    // wave). Runs stay small enough to balance the threads.
+    let per_task = (total / (launch.threads as u64 * 32)).clamp(1, 256);
+    let tasks = total.div_ceil(per_task);
+    let groups = |t: u64| t * per_task..((t + 1) * per_task).min(total);
     if launch.threads == 1 {
         let mut scratch = Scratch::default();
-        for g in 0..total {
-            if run.lowest_failed.load(Ordering::Relaxed) < g {
+        for t in 0..tasks {
+            if !run.groups(groups(t), &mut scratch) {
                 break;
             }
-            run.group_guarded(g, &mut scratch);
         }
     } else {
         use rayon::prelude::*;
@@ -106,12 +114,10 @@ pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats,
                 ExecError::Setup(format!("cannot start {} threads: {e}", launch.threads))
             })?;
         pool.install(|| {
-            (0..total)
+            (0..tasks)
                 .into_par_iter()
-                .for_each_init(Scratch::default, |scratch, g| {
-                    if run.lowest_failed.load(Ordering::Relaxed) > g {
-                        run.group_guarded(g, scratch);
-                    }
+                .for_each_init(Scratch::default, |scratch, t| {
+                    run.groups(groups(t), scratch);
                 })
         });
     }
@@ -133,6 +139,7 @@ pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats,
 #[derive(Clone, Copy, Debug)]
 struct Geometry {
     grid: Grid,
+    walk: GroupWalk,
     total_groups: u64,
 }
 
@@ -155,12 +162,13 @@ impl Geometry {
         }
         Ok(Geometry {
             grid: l.grid,
+            walk: l.grid.walk(),
             total_groups: l.grid.group_count(),
         })
     }
 
     fn group_id(&self, g: u64) -> [u32; 3] {
-        self.grid.group_id(g)
+        self.walk.group_id(g)
     }
 }
 
@@ -173,6 +181,15 @@ struct Scratch {
     thread: Carried,
 }
 
+/// Counts of the workgroups a thread ran since it last added them to the dispatch's.
+#[derive(Default)]
+struct Tally {
+    waves: u64,
+    guest_insts: u64,
+    lane_insts: u64,
+    blocks: u64,
+}
+
 /// What a thread carries from wave to wave and workgroup to workgroup.
 #[derive(Default)]
 struct Carried {
@@ -181,6 +198,7 @@ struct Carried {
     since_check: u32,
     /// The buffers the last global accesses hit (every wave shares the buffers).
     hints: MemHints,
+    tally: Tally,
 }
 
 struct WaveSlot {
@@ -223,6 +241,10 @@ struct Run<'a> {
     /// The state cells the function touches: all a wave slot reused for another wave needs
     /// zeroed.
     footprint: Footprint,
+    /// Whether the function accesses the LDS and private memory (else they are not zeroed
+    /// from workgroup to workgroup: nothing reads them).
+    uses_lds: bool,
+    uses_private: bool,
     deadline: Option<Instant>,
     /// Index of the lowest workgroup that failed so far (u64::MAX: none).
     lowest_failed: AtomicU64,
@@ -234,6 +256,25 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Runs the workgroups `range` in order, then adds their counts to the dispatch's.
+    /// Returns false when a workgroup of the range, or a lower one, has failed.
+    fn groups(&self, range: std::ops::Range<u64>, scratch: &mut Scratch) -> bool {
+        let mut go_on = true;
+        for g in range {
+            if self.lowest_failed.load(Ordering::Relaxed) < g {
+                go_on = false;
+                break;
+            }
+            self.group_guarded(g, scratch);
+        }
+        let t = std::mem::take(&mut scratch.thread.tally);
+        self.waves.fetch_add(t.waves, Ordering::Relaxed);
+        self.guest_insts.fetch_add(t.guest_insts, Ordering::Relaxed);
+        self.lane_insts.fetch_add(t.lane_insts, Ordering::Relaxed);
+        self.blocks.fetch_add(t.blocks, Ordering::Relaxed);
+        go_on && self.lowest_failed.load(Ordering::Relaxed) == u64::MAX
+    }
+
     /// Runs workgroup `g`, recording its error; an engine panic becomes an error too.
     fn group_guarded(&self, g: u64, scratch: &mut Scratch) {
         let result = catch_unwind(AssertUnwindSafe(|| self.group(g, scratch)));
@@ -246,7 +287,7 @@ impl Run<'_> {
                     .map(|s| s.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "unknown panic".into());
-                // The scratch may be half-updated; drop it.
+                // The scratch may be half-updated; drop it (its counts no longer matter).
                 *scratch = Scratch::default();
                 ExecError::Emulator(format!(
                     "kernel {}: engine panicked in workgroup {:?}: {msg}",
@@ -265,14 +306,21 @@ impl Run<'_> {
     fn group(&self, g: u64, s: &mut Scratch) -> Result<(), Stop> {
         let l = self.launch;
         let grid = self.geo.grid;
-        let group = grid.group_id(g);
-        let n_waves = grid.waves_in_group(group);
+        let group = self.geo.group_id(g);
+        let mut waves = self.geo.walk.waves(group);
+        let n_waves = waves.len() as u32;
         let seg = grid.wave_size as usize * l.private_lane_bytes as usize;
 
-        s.lds.clear();
-        s.lds.resize(l.lds_bytes as usize, 0);
-        s.private.clear();
-        s.private.resize(seg * n_waves as usize, 0);
+        // A space the code never accesses keeps its size (the engines see the same slices)
+        // but not its contents.
+        if self.uses_lds || s.lds.len() != l.lds_bytes as usize {
+            s.lds.clear();
+            s.lds.resize(l.lds_bytes as usize, 0);
+        }
+        if self.uses_private || s.private.len() != seg * n_waves as usize {
+            s.private.clear();
+            s.private.resize(seg * n_waves as usize, 0);
+        }
         s.waves.truncate(n_waves as usize);
         while s.waves.len() < n_waves as usize {
             s.waves.push(WaveSlot {
@@ -284,8 +332,7 @@ impl Run<'_> {
                 lanes: 0,
             });
         }
-        for (w, slot) in s.waves.iter_mut().enumerate() {
-            let wave = grid.wave(group, w as u32);
+        for (w, (slot, wave)) in s.waves.iter_mut().zip(&mut waves).enumerate() {
             if !Arc::ptr_eq(&slot.state.layout, &self.layout) {
                 slot.state = WaveState::new(self.layout.clone());
             }
@@ -302,17 +349,13 @@ impl Run<'_> {
                 ))
             })?;
         }
-        self.waves.fetch_add(n_waves as u64, Ordering::Relaxed);
+        s.thread.tally.waves += u64::from(n_waves);
 
         let result = self.schedule(g, group, s, seg);
-        let insts: u64 = s.waves.iter().map(|w| w.guest_insts).sum();
-        let lane_insts: u64 = s
-            .waves
-            .iter()
-            .map(|w| w.guest_insts * u64::from(w.lanes))
-            .sum();
-        self.guest_insts.fetch_add(insts, Ordering::Relaxed);
-        self.lane_insts.fetch_add(lane_insts, Ordering::Relaxed);
+        for w in &s.waves {
+            s.thread.tally.guest_insts += w.guest_insts;
+            s.thread.tally.lane_insts += w.guest_insts * u64::from(w.lanes);
+        }
         result
     }
 
@@ -405,7 +448,7 @@ impl Run<'_> {
                 Err(f) => break Err(ExecError::from_fault(&l.kernel, id, f).into()),
             }
         };
-        self.blocks.fetch_add(blocks, Ordering::Relaxed);
+        thread.tally.blocks += blocks;
         result
     }
 

@@ -551,6 +551,21 @@ impl Function {
         self.blocks.iter().map(|b| b.insts.len()).sum()
     }
 
+    /// Whether any instruction accesses memory space `space` (a dispatcher need not prepare a
+    /// space the code never touches).
+    pub fn uses_space(&self, space: MemSpace) -> bool {
+        self.blocks.iter().flat_map(|b| &b.insts).any(|i| {
+            matches!(
+                i.kind,
+                InstKind::Load { space: s, .. }
+                    | InstKind::Store { space: s, .. }
+                    | InstKind::LoadFormat { space: s, .. }
+                    | InstKind::StoreFormat { space: s, .. }
+                    | InstKind::Atomic { space: s, .. } if s == space
+            )
+        })
+    }
+
     /// Whether any instruction reads a cell of register file `file` (a launcher provides
     /// what a file stands for, such as a GDS address, only to code that reads it).
     pub fn reads_file(&self, file: crate::FileId) -> bool {

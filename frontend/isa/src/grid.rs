@@ -128,6 +128,20 @@ impl Grid {
         self.group_count() * u64::from(self.waves_per_group())
     }
 
+    /// The grid's group counts and wave counts computed once, for a dispatcher that visits
+    /// every group ([`GroupWalk`]).
+    pub fn walk(&self) -> GroupWalk {
+        let groups = self.groups();
+        GroupWalk {
+            grid: *self,
+            groups,
+            row: u64::from(groups[0]),
+            plane: u64::from(groups[0]) * u64::from(groups[1]),
+            waves_per_group: self.waves_per_group(),
+            group_items: self.group_items(),
+        }
+    }
+
     /// Wave `wave` of work-group `group`.
     pub fn wave(&self, group: [u32; 3], wave: u32) -> WaveCoord {
         let extent = self.group_extent(group);
@@ -146,6 +160,70 @@ impl Grid {
             local: self.local,
             extent,
         }
+    }
+}
+
+/// [`Grid::group_id`] and the [`WaveCoord`]s of a group without the divisions that
+/// recompute the grid's counts each time: the same values as [`Grid::group_id`] and
+/// [`Grid::wave`].
+#[derive(Clone, Copy, Debug)]
+pub struct GroupWalk {
+    grid: Grid,
+    groups: [u32; 3],
+    /// Groups in a row (x) and in a plane (x * y).
+    row: u64,
+    plane: u64,
+    waves_per_group: u32,
+    group_items: u32,
+}
+
+impl GroupWalk {
+    pub fn group_count(&self) -> u64 {
+        self.plane * u64::from(self.groups[2])
+    }
+
+    /// [`Grid::group_id`].
+    pub fn group_id(&self, linear: u64) -> [u32; 3] {
+        let (z, in_plane) = (linear / self.plane, linear % self.plane);
+        [
+            (in_plane % self.row) as u32,
+            (in_plane / self.row) as u32,
+            z as u32,
+        ]
+    }
+
+    /// The waves of `group` in order: [`Grid::wave`] for every wave of the group.
+    pub fn waves(&self, group: [u32; 3]) -> impl ExactSizeIterator<Item = WaveCoord> {
+        let g = &self.grid;
+        let extent = g.group_extent(group);
+        let items: u32 = extent.iter().product();
+        let waves_in_group = if items == self.group_items {
+            self.waves_per_group
+        } else {
+            items.div_ceil(g.wave_size)
+        };
+        let first = WaveCoord {
+            group,
+            groups: self.groups,
+            wave: 0,
+            waves_in_group,
+            waves_per_group: self.waves_per_group,
+            wave_size: g.wave_size,
+            first_item: 0,
+            lanes: items.min(g.wave_size),
+            global: g.global,
+            local: g.local,
+            extent,
+        };
+        (0..waves_in_group).map(move |w| {
+            let first_item = w * first.wave_size;
+            WaveCoord {
+                wave: w,
+                first_item,
+                lanes: items.saturating_sub(first_item).min(first.wave_size),
+                ..first
+            }
+        })
     }
 }
 
@@ -194,6 +272,16 @@ impl WaveCoord {
         };
         let [ex, ey, _] = self.extent;
         let n = (self.lanes as usize).min(x.len()).min(y.len()).min(z.len());
+        if ix as usize + n <= ex as usize {
+            // The whole wave lies in one row of the group (every 1D group): a loop the
+            // compiler vectorises.
+            for (l, x) in x[..n].iter_mut().enumerate() {
+                *x = ix + l as u32;
+            }
+            y[..n].fill(iy);
+            z[..n].fill(iz);
+            return;
+        }
         for l in 0..n {
             (x[l], y[l], z[l]) = (ix, iy, iz);
             ix += 1;
@@ -270,9 +358,41 @@ mod tests {
     }
 
     #[test]
+    fn a_walk_gives_the_grids_coordinates() {
+        for (global, local, ws) in [
+            ([100, 1, 1], [100, 1, 1], 32),
+            ([10, 5, 3], [4, 4, 2], 8),
+            ([7, 9, 4], [2, 3, 3], 4),
+        ] {
+            let g = Grid::new(global, local, ws).unwrap();
+            let walk = g.walk();
+            assert_eq!(walk.group_count(), g.group_count());
+            for linear in 0..g.group_count() {
+                let group = g.group_id(linear);
+                assert_eq!(walk.group_id(linear), group);
+                let listed: Vec<WaveCoord> = walk.waves(group).collect();
+                let want: Vec<WaveCoord> = (0..g.waves_in_group(group))
+                    .map(|w| g.wave(group, w))
+                    .collect();
+                assert_eq!(listed, want);
+            }
+        }
+    }
+
+    #[test]
     fn filled_ids_are_the_lane_ids() {
-        let g = Grid::new([6, 4, 6], [3, 4, 5], 32).unwrap();
-        for group in [[0, 0, 0], [1, 0, 1]] {
+        // Rows shorter than a wave, waves inside one row, waves crossing rows, partial groups.
+        for (global, local, ws) in [
+            ([6, 4, 6], [3, 4, 5], 32),
+            ([100, 1, 1], [64, 1, 1], 32),
+            ([80, 3, 1], [40, 2, 1], 16),
+        ] {
+            filled_ids_match(Grid::new(global, local, ws).unwrap());
+        }
+    }
+
+    fn filled_ids_match(g: Grid) {
+        for group in (0..g.group_count()).map(|i| g.group_id(i)) {
             for wave in 0..g.waves_in_group(group) {
                 let w = g.wave(group, wave);
                 let (mut x, mut y, mut z) = ([9; 32], [9; 32], [9; 32]);

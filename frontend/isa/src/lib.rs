@@ -29,6 +29,6 @@ pub mod wave_init;
 
 pub use args::{natural_offsets, ArgBlock, ArgValue};
 pub use error::{LiftError, LiftErrorKind};
-pub use grid::{Grid, GridError, WaveCoord};
+pub use grid::{Grid, GridError, GroupWalk, WaveCoord};
 pub use names::{printable, KernelNotFound};
 pub use wave_init::{RegSink, WaveInit};
