@@ -23,6 +23,7 @@
 mod compile;
 mod ctx;
 mod emit;
+mod gather;
 mod lower;
 mod plan;
 mod program;

@@ -39,6 +39,7 @@
 
 use super::{Emitter, R, SLOT_BYTES};
 use crate::ctx::{CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN};
+use crate::gather::gather_fn;
 use crate::vals::{bc, mem, shuffle32, vconst};
 use cranelift_codegen::ir::AtomicRmwOp;
 use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
@@ -552,6 +553,39 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
+    /// The lanes of a load with per-lane addresses (slot `a_slot`) and no mask or a lane mask
+    /// (slot `ms`), by one call of the host gather ([`crate::gather`]); a lane failing its
+    /// check sends the instruction to `ld.slow`.
+    fn gather(&mut self, w: &Window, a_slot: u32, ms: Option<u32>, ld: &LoadLane) -> R<()> {
+        let f = gather_fn(ld.width.bytes(), ld.signed);
+        let f = self.ptr_const(f as usize);
+        let at = |s: u32| s as i64 * SLOT_BYTES;
+        let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
+        let mask = match ms {
+            Some(s) => self.b.ins().iadd_imm_s(self.scratch, at(s)),
+            None => self.b.ins().iconst(I64, 0),
+        };
+        let out = self.b.ins().iadd_imm_s(self.scratch, ld.out_at);
+        let cut = self
+            .b
+            .ins()
+            .iconst(I64, if w.offset32 { 0xffff_ffff } else { -1 });
+        let ty_mask = if ld.ty.bits() >= 64 {
+            -1
+        } else {
+            ld.ty.bit_mask() as i64
+        };
+        let ty_mask = self.b.ins().iconst(I64, ty_mask);
+        let lanes = self.b.ins().iconst(I64, i64::from(self.layout.wave_size));
+        let args = [w.base, w.lo, w.last, cut, addrs, mask, out, ty_mask, lanes];
+        let call = self.b.ins().call_indirect(self.sig_gather, f, &args);
+        let ok = self.b.inst_results(call)[0];
+        let go = self.b.create_block();
+        self.b.ins().brif(ok, go, &[], ld.slow, &[]);
+        self.b.switch_to_block(go);
+        Ok(())
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn lane_load(
         &mut self,
@@ -621,9 +655,13 @@ impl Emitter<'_, '_> {
             ty,
             slow,
         };
-        match a {
-            Opnd::Slot(a_slot) => self.chunk_loads(&w, a_slot, &lane, merge)?,
-            Opnd::Uniform(_) => self.lane_loop(merge, |e, l| Ok(e.load_lane(&w, &lane, l)))?,
+        match (a, mask_slot) {
+            (Opnd::Slot(a_slot), Some(ms)) => {
+                self.gather(&w, a_slot, ms, &lane)?;
+                self.b.ins().jump(merge, &[]);
+            }
+            (Opnd::Slot(a_slot), None) => self.chunk_loads(&w, a_slot, &lane, merge)?,
+            (Opnd::Uniform(_), _) => self.lane_loop(merge, |e, l| Ok(e.load_lane(&w, &lane, l)))?,
         }
         self.b.switch_to_block(slow);
         self.slow_path(i, space, merge)?;
