@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 use wavejit_ir::{Block, BlockData, Function, Terminator};
 use wavejit_runtime::interp::{fault_kind, terminator_pc};
-use wavejit_runtime::{BlockExit, Fault, FaultKind, Lanes, Program, WaveCtx};
+use wavejit_runtime::{BlockExit, Budget, Fault, FaultKind, Lanes, Program, WaveCtx};
 
 thread_local! {
     /// Scratch slots of the block running on this thread (blocks never nest).
@@ -44,6 +44,8 @@ pub(crate) struct JitProgram {
     shared: Arc<Shared>,
     /// `func.layout.state_bytes()`, computed once (it walks the register files).
     state_bytes: usize,
+    /// The most scratch slots a block's code uses (both tiers plan a block alike).
+    max_slots: u32,
 }
 
 impl JitProgram {
@@ -58,6 +60,7 @@ impl JitProgram {
                 by_pc.entry(pc).or_insert(Block(i as u32));
             }
         }
+        let max_slots = blocks.iter().map(|b| b.n_slots).max().unwrap_or(0);
         let blocks = blocks
             .into_iter()
             .map(|first| {
@@ -74,6 +77,7 @@ impl JitProgram {
             .collect();
         JitProgram {
             state_bytes: func.layout.state_bytes(),
+            max_slots,
             func,
             blocks,
             tier_up_after: shared.opts.tier_up_after,
@@ -113,6 +117,83 @@ fn fault(kind: FaultKind, pc: u32) -> Fault {
     }
 }
 
+impl JitProgram {
+    /// Memory safety needs only the size and the wave size the code was compiled for. A
+    /// wave state holds exactly `layout.state_bytes()` bytes (a multiple of 8), so its cell
+    /// count gives the size without walking the layout's files.
+    fn check_layout(&self, ctx: &WaveCtx<'_>) -> Result<(), Fault> {
+        if ctx.state.wave_size() != self.func.layout.wave_size
+            || ctx.state.cells().len() * 4 != self.state_bytes
+        {
+            return Err(fault(
+                FaultKind::Trap("wave state layout differs from the program's".into()),
+                0,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The context compiled code runs with, for the wave of `ctx` (its scratch pointer is set
+    /// by the caller).
+    fn context(ctx: &mut WaveCtx<'_>, data: &BlockData) -> JitCtx {
+        let wave: *mut WaveCtx<'_> = ctx;
+        // SAFETY (the fields below): `wave` is the live `&mut WaveCtx` of the caller.
+        let lds: &mut [u8] = unsafe { &mut *(*wave).lds };
+        let (lds, lds_len) = (lds.as_mut_ptr(), lds.len() as u64);
+        JitCtx {
+            state: unsafe { (*wave).state.as_mut_ptr() },
+            scratch: std::ptr::null_mut(),
+            indirect_pc: 0,
+            global_base: unsafe { (*wave).mem.host_base() },
+            lds,
+            lds_len,
+            hints: unsafe { (*wave).hints.0.as_mut_ptr() },
+            wave: wave.cast(),
+            block: data,
+            fault: None,
+            panic: None,
+        }
+    }
+
+    /// Runs `f` with this thread's scratch area grown to `slots` slots.
+    fn with_scratch<T>(slots: u32, f: impl FnOnce(*mut Lanes) -> T) -> T {
+        SCRATCH.with(|s| {
+            let mut scratch = s.borrow_mut();
+            if scratch.len() < slots as usize {
+                scratch.resize(slots as usize, Lanes::default());
+            }
+            f(scratch.as_mut_ptr())
+        })
+    }
+
+    /// Runs `code`, block `data`'s, with `jc`, whose scratch area holds `capacity` slots, and
+    /// decodes its exit.
+    fn call(
+        &self,
+        code: &CompiledBlock,
+        data: &BlockData,
+        jc: &mut JitCtx,
+        capacity: u32,
+    ) -> Result<BlockExit, Fault> {
+        if code.n_slots > capacity {
+            return Err(fault(
+                FaultKind::Trap("JIT code needs more scratch slots than planned".into()),
+                0,
+            ));
+        }
+        jc.block = data;
+        // SAFETY: the code was compiled for this block and this state layout (the callers
+        // check it); the scratch area has the slots it was planned with (code without slots
+        // never reads the pointer); helpers reach the wave context only through `jc.wave`,
+        // while the caller's frame does not touch it.
+        let w = unsafe { (code.entry)(jc) };
+        if let Some(p) = jc.panic.take() {
+            resume_unwind(p);
+        }
+        self.exit(w, jc, data)
+    }
+}
+
 impl Program for JitProgram {
     fn run_block(&self, block: Block, ctx: &mut WaveCtx<'_>) -> Result<BlockExit, Fault> {
         let (Some(slot), Some(data)) = (
@@ -127,55 +208,57 @@ impl Program for JitProgram {
                 0,
             ));
         };
-        // Memory safety needs only the size and the wave size the code was compiled for. A
-        // wave state holds exactly `layout.state_bytes()` bytes (a multiple of 8), so its
-        // cell count gives the size without walking the layout's files on every block.
-        if ctx.state.wave_size() != self.func.layout.wave_size
-            || ctx.state.cells().len() * 4 != self.state_bytes
-        {
-            return Err(fault(
-                FaultKind::Trap("wave state layout differs from the program's".into()),
-                0,
-            ));
-        }
+        self.check_layout(ctx)?;
+        let mut jc = Self::context(ctx, data);
         let code = self.code(slot, data);
-        let last_pc = terminator_pc(data);
-        let wave: *mut WaveCtx<'_> = ctx;
-        // SAFETY (the fields below): `wave` is the live `&mut WaveCtx` of this call.
-        let lds: &mut [u8] = unsafe { &mut *(*wave).lds };
-        let (lds, lds_len) = (lds.as_mut_ptr(), lds.len() as u64);
-        let mut jc = JitCtx {
-            state: unsafe { (*wave).state.as_mut_ptr() },
-            scratch: std::ptr::null_mut(),
-            indirect_pc: 0,
-            global_base: unsafe { (*wave).mem.host_base() },
-            lds,
-            lds_len,
-            hints: unsafe { (*wave).hints.0.as_mut_ptr() },
-            wave: wave.cast(),
-            block: data,
-            fault: None,
-            panic: None,
+        Self::with_scratch(code.n_slots, |scratch| {
+            jc.scratch = scratch;
+            self.call(code, data, &mut jc, code.n_slots)
+        })
+    }
+
+    /// The default's contract with one context and one scratch area for the whole chain.
+    fn run_chain(
+        &self,
+        blocks: &[BlockData],
+        mut block: Block,
+        ctx: &mut WaveCtx<'_>,
+        budget: &mut Budget,
+    ) -> Result<BlockExit, Fault> {
+        let Some(first) = blocks.get(block.index()) else {
+            return Ok(BlockExit::Jump(block));
         };
-        // SAFETY (both calls): the code was compiled for this block and this state layout
-        // (checked above); the scratch area has the slots it was planned with (code without
-        // slots never reads the pointer); helpers reach the wave context only through
-        // `jc.wave`, while this frame does not touch it.
-        let w = if code.n_slots == 0 {
-            unsafe { (code.entry)(&mut jc) }
-        } else {
-            SCRATCH.with(|s| {
-                let mut scratch = s.borrow_mut();
-                if scratch.len() < code.n_slots as usize {
-                    scratch.resize(code.n_slots as usize, Lanes::default());
+        let mut jc = Self::context(ctx, first);
+        let mut checked = false;
+        Self::with_scratch(self.max_slots, |scratch| {
+            jc.scratch = scratch;
+            loop {
+                let (Some(data), Some(slot)) =
+                    (blocks.get(block.index()), self.blocks.get(block.index()))
+                else {
+                    return Ok(BlockExit::Jump(block));
+                };
+                if !budget.charge(data) {
+                    return Ok(BlockExit::Jump(block));
                 }
-                jc.scratch = scratch.as_mut_ptr();
-                unsafe { (code.entry)(&mut jc) }
-            })
-        };
-        if let Some(p) = jc.panic.take() {
-            resume_unwind(p);
-        }
+                if !checked {
+                    self.check_layout(ctx)?;
+                    checked = true;
+                }
+                let code = self.code(slot, data);
+                match self.call(code, data, &mut jc, self.max_slots)? {
+                    BlockExit::Jump(b) => block = b,
+                    other => return Ok(other),
+                }
+            }
+        })
+    }
+}
+
+impl JitProgram {
+    /// What exit code `w` of block `data` means.
+    fn exit(&self, w: u32, jc: &mut JitCtx, data: &BlockData) -> Result<BlockExit, Fault> {
+        let last_pc = terminator_pc(data);
         match w & 3 {
             exit::TAG_JUMP => return Ok(BlockExit::Jump(Block(w >> 2))),
             exit::TAG_BARRIER => return Ok(BlockExit::Barrier(Block(w >> 2))),

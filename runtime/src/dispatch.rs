@@ -11,7 +11,8 @@
 //! - Every wave has fuel: each block costs its `guest_insts`, at least 1 (so that a loop of
 //!   blocks that lifted no guest instruction still ends); running out is
 //!   [`ExecError::FuelExhausted`]. The wall-clock limit is checked every
-//!   [`CHECK_EVERY_BLOCKS`] blocks.
+//!   [`CHECK_EVERY_BLOCKS`] blocks. Engines run chains of blocks within that budget
+//!   ([`Program::run_chain`]), so the checks cost nothing per block.
 //! - The first error stops the dispatch. The error reported is that of the lowest-indexed
 //!   failing workgroup: a failure cancels only workgroups with a higher index, so every
 //!   lower one still runs to completion and the report does not depend on the thread count
@@ -19,7 +20,7 @@
 //! - Within a workgroup, execution order is fixed, so results depend on the thread count
 //!   only through races between workgroups on global memory, as on a GPU.
 
-use crate::engine::{BlockExit, MemHints, Program, WaveCtx};
+use crate::engine::{BlockExit, Budget, MemHints, Program, WaveCtx};
 use crate::error::{ExecError, WaveId};
 use crate::memory::GuestMemory;
 use crate::wave::{Footprint, WaveState};
@@ -424,17 +425,28 @@ impl Run<'_> {
                 }
                 .into());
             }
-            thread.since_check += 1;
             if thread.since_check >= CHECK_EVERY_BLOCKS {
                 thread.since_check = 0;
                 if let Err(e) = self.check_time(g, id, data) {
                     break Err(e);
                 }
             }
-            slot.fuel_used += cost;
-            slot.guest_insts += data.guest_insts as u64;
-            blocks += 1;
-            match l.program.run_block(block, &mut ctx) {
+            // The engine runs blocks until one leaves the chain (a barrier, the return, a
+            // fault) or the fuel or the blocks until the next look at the clock run out; the
+            // block in hand is covered by both (checked above).
+            let mut budget = Budget {
+                fuel: l.fuel - slot.fuel_used,
+                blocks: CHECK_EVERY_BLOCKS - thread.since_check,
+                ..Budget::default()
+            };
+            let exit = l
+                .program
+                .run_chain(&l.func.blocks, block, &mut ctx, &mut budget);
+            slot.fuel_used += budget.fuel_spent;
+            slot.guest_insts += budget.guest_insts;
+            thread.since_check += budget.blocks_run;
+            blocks += u64::from(budget.blocks_run);
+            match exit {
                 Ok(BlockExit::Jump(b)) => block = b,
                 Ok(BlockExit::Barrier(b)) => {
                     slot.at = b;

@@ -4,7 +4,7 @@ use crate::error::{ExecError, Fault};
 use crate::memory::GuestMemory;
 use crate::wave::WaveState;
 use std::sync::Arc;
-use wavejit_ir::{Block, Function};
+use wavejit_ir::{Block, BlockData, Function};
 
 /// Everything a block may touch while it runs, lent by the dispatcher for one block.
 pub struct WaveCtx<'a> {
@@ -51,10 +51,63 @@ pub enum BlockExit {
     Return,
 }
 
+/// What a run of chained blocks ([`Program::run_chain`]) may spend and has spent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Fuel left: a block costs its `guest_insts`, at least 1.
+    pub fuel: u64,
+    /// Blocks the run may start.
+    pub blocks: u32,
+    /// Spent so far: fuel, blocks run, and their guest instructions.
+    pub fuel_spent: u64,
+    pub blocks_run: u32,
+    pub guest_insts: u64,
+}
+
+impl Budget {
+    /// Whether the budget covers `block` (cost and one more block); if it does, charges it.
+    pub fn charge(&mut self, block: &BlockData) -> bool {
+        let cost = u64::from(block.guest_insts.max(1));
+        if self.blocks_run >= self.blocks || self.fuel_spent + cost > self.fuel {
+            return false;
+        }
+        self.fuel_spent += cost;
+        self.blocks_run += 1;
+        self.guest_insts += u64::from(block.guest_insts);
+        true
+    }
+}
+
 /// A function prepared by an engine; shared by every thread of a dispatch.
 pub trait Program: Send + Sync {
     /// Runs one block of one wave.
     fn run_block(&self, block: Block, ctx: &mut WaveCtx<'_>) -> Result<BlockExit, Fault>;
+
+    /// Runs blocks of one wave from `block` (of `blocks`, the function's) while each jumps
+    /// to the next, charging each to `budget` before it runs ([`Budget::charge`]). Returns
+    /// the first barrier or return, or `Jump(b)` for the first block `b` that does not exist
+    /// or that the budget does not cover (the caller decides what that means: an error, a
+    /// look at the clock, more fuel). A fault stops the run with the faulting block charged.
+    /// The default calls [`Self::run_block`] per block; an engine may chain with less work
+    /// per block, with the same results.
+    fn run_chain(
+        &self,
+        blocks: &[BlockData],
+        mut block: Block,
+        ctx: &mut WaveCtx<'_>,
+        budget: &mut Budget,
+    ) -> Result<BlockExit, Fault> {
+        loop {
+            match blocks.get(block.index()) {
+                Some(data) if budget.charge(data) => {}
+                _ => return Ok(BlockExit::Jump(block)),
+            }
+            match self.run_block(block, ctx)? {
+                BlockExit::Jump(b) => block = b,
+                other => return Ok(other),
+            }
+        }
+    }
 }
 
 /// An execution engine (the reference interpreter or the JIT).

@@ -1,0 +1,152 @@
+//! `Program::run_chain`: the JIT's chained runner against the trait's default (one
+//! `run_block` per block, as the interpreter runs), under every small budget: the same exit,
+//! the same charges, the same state, faults included.
+
+mod common;
+
+use common::*;
+use std::sync::Arc;
+use wavejit_ir::{
+    Block, Function, FunctionBuilder, IntCC, Op, ScalarType as T, Terminator, TrapKind,
+};
+use wavejit_runtime::interp::Interpreter;
+use wavejit_runtime::{BlockExit, Budget, Program, WaveCtx};
+
+/// Block 0 (two guest instructions) jumps to the loop; block 1 (three) adds the lane id to
+/// v0 and counts s0 down, looping while it is not zero; block 2 (one) traps when s1 is set,
+/// else block 3 (none: it costs one unit of fuel all the same) returns.
+fn func() -> Arc<Function> {
+    let mut b = FunctionBuilder::new("chain", layout(64, 4, 2));
+    let [entry, body, tail, done] = [(); 4].map(|_| b.create_block());
+    b.switch_to(entry);
+    b.begin_guest_inst(0x0);
+    let z = b.i32(7);
+    b.def_reg(v(0), z, None);
+    b.begin_guest_inst(0x4);
+    b.terminate(Terminator::Jump(body));
+
+    b.switch_to(body);
+    b.begin_guest_inst(0x8);
+    let x = b.use_reg(v(0), T::I32);
+    let id = b.lane_id();
+    let x = b.op(Op::Iadd, T::I32, &[x, id]);
+    b.def_reg(v(0), x, None);
+    b.begin_guest_inst(0xc);
+    let n = b.use_reg(s(0), T::I32);
+    let one = b.i32(1);
+    let n = b.op(Op::Isub, T::I32, &[n, one]);
+    b.def_reg(s(0), n, None);
+    b.begin_guest_inst(0x10);
+    let zero = b.i32(0);
+    let more = b.op(Op::Icmp(IntCC::Ne), T::I1, &[n, zero]);
+    b.terminate(Terminator::Branch {
+        cond: more,
+        then_to: body,
+        else_to: tail,
+    });
+
+    b.switch_to(tail);
+    b.begin_guest_inst(0x14);
+    let t = b.use_reg(s(1), T::I32);
+    let zero = b.i32(0);
+    let trap = b.op(Op::Icmp(IntCC::Ne), T::I1, &[t, zero]);
+    let fail = b.create_block();
+    b.terminate(Terminator::Branch {
+        cond: trap,
+        then_to: fail,
+        else_to: done,
+    });
+    b.switch_to(done);
+    b.terminate(Terminator::Return);
+    b.switch_to(fail);
+    b.begin_guest_inst(0x18);
+    b.terminate(Terminator::Trap(TrapKind::Explicit("stop".into())));
+    Arc::new(b.finish())
+}
+
+/// Runs the wave to its end as the dispatcher does: chains under `fuel` and `blocks` per
+/// chain, resuming where a chain stopped, until the wave returns, faults, runs out of fuel
+/// or 200 chains have run. Returns every chain's exit and charges, and the final state.
+fn run(prog: &dyn Program, f: &Function, trips: u32, trap: bool, fuel: u64, blocks: u32) -> String {
+    let mut w = Wave::new(&f.layout, 0, 0);
+    w.state.set_uniform(s(0), trips);
+    w.state.set_uniform(s(1), u32::from(trap));
+    let mem = memory();
+    let mut hints = Default::default();
+    let mut log = String::new();
+    let mut at = Block(0);
+    let mut spent = 0;
+    for _ in 0..200 {
+        let mut ctx = WaveCtx {
+            state: &mut w.state,
+            mem: &mem,
+            lds: &mut w.lds,
+            private: &mut w.private,
+            private_lane_bytes: 0,
+            hints: &mut hints,
+        };
+        let mut budget = Budget {
+            fuel: fuel - spent,
+            blocks,
+            ..Budget::default()
+        };
+        let exit = prog.run_chain(&f.blocks, at, &mut ctx, &mut budget);
+        spent += budget.fuel_spent;
+        log += &format!("{exit:?} {budget:?}\n");
+        match exit {
+            Ok(BlockExit::Jump(b)) if budget.blocks_run > 0 => at = b,
+            _ => break,
+        }
+    }
+    format!("{log}{:?}", w.state.bytes())
+}
+
+#[test]
+fn chains_match_block_by_block_runs_under_every_budget() {
+    let f = func();
+    let reference = prepare(&Interpreter, &f);
+    let jit = prepare(&jit(), &f);
+    let (mut chains, mut runs) = (0, 0);
+    for trap in [false, true] {
+        for trips in [1, 5] {
+            for fuel in [1, 2, 3, 5, 8, 13, 30, 1000] {
+                for blocks in [1, 2, 3, 7, 256] {
+                    let want = run(&*reference, &f, trips, trap, fuel, blocks);
+                    let got = run(&*jit, &f, trips, trap, fuel, blocks);
+                    assert_eq!(
+                        got, want,
+                        "trips {trips}, trap {trap}, fuel {fuel}, blocks {blocks}"
+                    );
+                    chains += want.lines().count() - 1;
+                    runs += 1;
+                }
+            }
+        }
+    }
+    // Budgets that cut the runs short were exercised, not only whole runs.
+    assert!(chains > 2 * runs, "{chains} chains in {runs} runs");
+}
+
+#[test]
+fn a_chain_from_a_missing_block_runs_nothing() {
+    let f = func();
+    let jit = prepare(&jit(), &f);
+    let mut w = Wave::new(&f.layout, 0, 0);
+    let mem = memory();
+    let mut ctx = WaveCtx {
+        state: &mut w.state,
+        mem: &mem,
+        lds: &mut w.lds,
+        private: &mut w.private,
+        private_lane_bytes: 0,
+        hints: &mut Default::default(),
+    };
+    let mut budget = Budget {
+        fuel: 100,
+        blocks: 100,
+        ..Budget::default()
+    };
+    let exit = jit.run_chain(&f.blocks, Block(99), &mut ctx, &mut budget);
+    assert_eq!(exit, Ok(BlockExit::Jump(Block(99))));
+    assert_eq!(budget.blocks_run, 0);
+}
