@@ -28,6 +28,10 @@ pub(crate) const CTX_LDS: i32 = 32;
 pub(crate) const CTX_LDS_LEN: i32 = 40;
 /// Byte offset of [`JitCtx::hints`].
 pub(crate) const CTX_HINTS: i32 = 48;
+/// Byte offset of [`JitCtx::private`].
+pub(crate) const CTX_PRIVATE: i32 = 56;
+/// Byte offset of [`JitCtx::private_lane_bytes`].
+pub(crate) const CTX_PRIVATE_LANE_BYTES: i32 = 64;
 
 /// What a block's compiled code sees. Field order is part of the compiled-code ABI.
 #[repr(C)]
@@ -46,6 +50,10 @@ pub(crate) struct JitCtx {
     pub lds_len: u64,
     /// The wave's [`wavejit_runtime::MemHints`] slots: `[start, end)` per slot.
     pub hints: *mut [u64; 2],
+    /// The wave's private memory: lane `l` owns `private_lane_bytes` bytes at
+    /// `private + l * private_lane_bytes`.
+    pub private: *mut u8,
+    pub private_lane_bytes: u64,
     /// The dispatcher's context, for wave operations (lifetime erased for the call).
     pub wave: *mut WaveCtx<'static>,
     /// The block being run (wave operations need its instructions).
@@ -53,6 +61,20 @@ pub(crate) struct JitCtx {
     pub fault: Option<Fault>,
     pub panic: Option<Box<dyn Any + Send>>,
 }
+
+// The compiled-code ABI: the offsets above are the fields'.
+const _: () = {
+    use std::mem::offset_of;
+    assert!(offset_of!(JitCtx, state) == CTX_STATE as usize);
+    assert!(offset_of!(JitCtx, scratch) == CTX_SCRATCH as usize);
+    assert!(offset_of!(JitCtx, indirect_pc) == CTX_INDIRECT_PC as usize);
+    assert!(offset_of!(JitCtx, global_base) == CTX_GLOBAL_BASE as usize);
+    assert!(offset_of!(JitCtx, lds) == CTX_LDS as usize);
+    assert!(offset_of!(JitCtx, lds_len) == CTX_LDS_LEN as usize);
+    assert!(offset_of!(JitCtx, hints) == CTX_HINTS as usize);
+    assert!(offset_of!(JitCtx, private) == CTX_PRIVATE as usize);
+    assert!(offset_of!(JitCtx, private_lane_bytes) == CTX_PRIVATE_LANE_BYTES as usize);
+};
 
 /// Exit codes returned by compiled blocks: `(block << 2) | tag`.
 pub(crate) mod exit {

@@ -172,7 +172,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             b.import_signature(sig(call_conv, &[I64, I64, I64, I64, I64, I64], Some(I64)));
         let sig_chunk = b.import_signature(sig(call_conv, &[I64, I64, I64], None));
         let sig_wave = b.import_signature(sig(call_conv, &[I64, I64], Some(I32)));
-        let sig_gather = b.import_signature(sig(call_conv, &[I64; 9], Some(I32)));
+        let sig_gather = b.import_signature(sig(call_conv, &[I64; 10], Some(I32)));
         let helper_buf =
             b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 160, 4));
         let fault_block = b.create_block();

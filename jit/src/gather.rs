@@ -3,8 +3,9 @@
 //!
 //! The contract is the inline lane loop's ([`crate::emit`]'s memory module): a lane acts when
 //! its mask bit (bit 0 of its mask slot entry) is set, or always without a mask; an acting
-//! lane's address (cut to 32 bits for the LDS) must satisfy `lo <= a <= last`, the window's
-//! bounds for an access of this width; an acting lane gets the `W` bytes at `base + a`,
+//! lane's address (cut to 32 bits for the LDS and private memory) must satisfy
+//! `lo <= a <= last`, the window's bounds for an access of this width; an acting lane `l` gets
+//! the `W` bytes at `base + l * stride + a` (the stride is a private segment's size, else 0),
 //! sign- or zero-extended to 64 bits and cut to the result type by `ty_mask`; a lane that does
 //! not act gets 0. The return value is 1 when every acting lane passed its check, else 0: the
 //! result slot then holds garbage and the caller runs the instruction's exact slow path
@@ -15,7 +16,7 @@
 //! may be the address slot (each lane's address is read before its result is written).
 
 /// The signature compiled code calls: `(base, lo, last, cut, addrs, mask, out, ty_mask,
-/// lanes) -> ok`, `mask` null when every lane acts.
+/// lanes, stride) -> ok`, `mask` null when every lane acts.
 pub(crate) type GatherFn = unsafe extern "C" fn(
     *const u8,
     u64,
@@ -26,13 +27,15 @@ pub(crate) type GatherFn = unsafe extern "C" fn(
     *mut u64,
     u64,
     u64,
+    u64,
 ) -> u32;
 
-/// The gather for loads of `width` bytes (1, 2, 4 or 8), sign- or zero-extended: the AVX2
-/// version when the host has AVX2 and the width is 4 or 8, else the portable one.
-pub(crate) fn gather_fn(width: u32, signed: bool) -> GatherFn {
+/// The gather for loads of `width` bytes (1, 2, 4 or 8), sign- or zero-extended, with a
+/// stride or without (0): the AVX2 version when the host has AVX2, the width is 4 or 8 and
+/// there is no stride, else the portable one.
+pub(crate) fn gather_fn(width: u32, signed: bool, strided: bool) -> GatherFn {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
+    if !strided && std::is_x86_feature_detected!("avx2") {
         match (width, signed) {
             (4, false) => return avx2::gather32::<false>,
             (4, true) => return avx2::gather32::<true>,
@@ -76,8 +79,8 @@ unsafe fn read<const W: usize, const S: bool>(p: *const u8) -> u64 {
 /// The portable gather (see the module doc).
 ///
 /// # Safety
-/// `addrs`, `out` and (when not null) `mask` hold `lanes` entries; `base + lo ..= base + last
-/// + W` is readable host memory.
+/// `addrs`, `out` and (when not null) `mask` hold `lanes` entries; for every lane `l`,
+/// `base + l * stride + lo ..= base + l * stride + last + W` is readable host memory.
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn gather<const W: usize, const S: bool>(
     base: *const u8,
@@ -89,6 +92,7 @@ unsafe extern "C" fn gather<const W: usize, const S: bool>(
     out: *mut u64,
     ty_mask: u64,
     lanes: u64,
+    stride: u64,
 ) -> u32 {
     for l in 0..lanes as usize {
         let on = mask.is_null() || mask.add(l).read() & 1 != 0;
@@ -100,8 +104,8 @@ unsafe extern "C" fn gather<const W: usize, const S: bool>(
         if a < lo || a > last {
             return 0;
         }
-        out.add(l)
-            .write(read::<W, S>(base.add(a as usize)) & ty_mask);
+        let p = base.add(l * stride as usize + a as usize);
+        out.add(l).write(read::<W, S>(p) & ty_mask);
     }
     1
 }
@@ -170,7 +174,7 @@ mod avx2 {
         }
     }
 
-    /// The 32-bit gather (see the module doc).
+    /// The 32-bit gather (see the module doc), for a stride of 0.
     ///
     /// # Safety
     /// As the portable gather's, and the host has AVX2.
@@ -186,6 +190,7 @@ mod avx2 {
         out: *mut u64,
         ty_mask: u64,
         lanes: u64,
+        _stride: u64,
     ) -> u32 {
         let (vlo, vlast) = (
             _mm256_set1_epi64x(lo as i64),
@@ -243,12 +248,13 @@ mod avx2 {
                 out.add(l),
                 ty_mask,
                 (n - l) as u64,
+                0,
             );
         }
         1
     }
 
-    /// The 64-bit gather (see the module doc).
+    /// The 64-bit gather (see the module doc), for a stride of 0.
     ///
     /// # Safety
     /// As the portable gather's, and the host has AVX2.
@@ -264,6 +270,7 @@ mod avx2 {
         out: *mut u64,
         ty_mask: u64,
         lanes: u64,
+        _stride: u64,
     ) -> u32 {
         let (vlo, vlast) = (
             _mm256_set1_epi64x(lo as i64),
@@ -306,6 +313,7 @@ mod avx2 {
                 out.add(l),
                 ty_mask,
                 (n - l) as u64,
+                0,
             );
         }
         1
@@ -326,8 +334,10 @@ mod tests {
     }
 
     /// The definition, lane by lane, written out without the gathers' structure.
+    #[allow(clippy::too_many_arguments)]
     fn expected(
         mem: &[u8],
+        stride: u64,
         lo: u64,
         last: u64,
         cut: u64,
@@ -348,7 +358,8 @@ mod tests {
                 return None;
             }
             let mut bytes = [0u8; 8];
-            bytes[..width as usize].copy_from_slice(&mem[a as usize..][..width as usize]);
+            let at = l * stride as usize + a as usize;
+            bytes[..width as usize].copy_from_slice(&mem[at..][..width as usize]);
             let raw = u64::from_le_bytes(bytes);
             let bits = 8 * width;
             let v = if signed && bits < 64 {
@@ -364,7 +375,8 @@ mod tests {
     #[test]
     fn every_gather_matches_the_definition() {
         let mut s = 7u64;
-        let mem: Vec<u8> = (0..256).map(|_| next(&mut s) as u8).collect();
+        // 64 segments of 256 bytes: windows of one segment, or one per lane (a stride).
+        let mem: Vec<u8> = (0..256 * 64).map(|_| next(&mut s) as u8).collect();
         for round in 0..3000 {
             let width = [1u32, 2, 4, 8][round % 4];
             let signed = round % 8 >= 4;
@@ -393,8 +405,10 @@ mod tests {
             let mask: Option<Vec<u64>> =
                 (round % 2 == 0).then(|| (0..lanes).map(|_| next(&mut s) & 3).collect());
             let ty_mask = if round % 5 == 0 { 0xffff } else { u64::MAX };
+            let stride = if round % 7 == 0 { 256 } else { 0 };
             let want = expected(
                 &mem,
+                stride,
                 lo,
                 last,
                 cut,
@@ -404,7 +418,10 @@ mod tests {
                 signed,
                 ty_mask,
             );
-            for f in [gather_fn(width, signed), portable_fn(width, signed)] {
+            for f in [
+                gather_fn(width, signed, stride != 0),
+                portable_fn(width, signed),
+            ] {
                 let mut out = vec![0xdead_beefu64; lanes as usize];
                 let ok = unsafe {
                     f(
@@ -417,6 +434,7 @@ mod tests {
                         out.as_mut_ptr(),
                         ty_mask,
                         lanes,
+                        stride,
                     )
                 };
                 match &want {

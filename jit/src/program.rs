@@ -140,6 +140,16 @@ impl JitProgram {
         // SAFETY (the fields below): `wave` is the live `&mut WaveCtx` of the caller.
         let lds: &mut [u8] = unsafe { &mut *(*wave).lds };
         let (lds, lds_len) = (lds.as_mut_ptr(), lds.len() as u64);
+        let private: &mut [u8] = unsafe { &mut *(*wave).private };
+        let private_lane_bytes = u64::from(unsafe { (*wave).private_lane_bytes });
+        // A segment layout the private area does not hold would let code address past it:
+        // then no lane owns a byte, and every private access takes the exact path.
+        let ws = unsafe { (*wave).state.wave_size() } as u64;
+        let private_lane_bytes = if private_lane_bytes * ws <= private.len() as u64 {
+            private_lane_bytes
+        } else {
+            0
+        };
         JitCtx {
             state: unsafe { (*wave).state.as_mut_ptr() },
             scratch: std::ptr::null_mut(),
@@ -148,6 +158,8 @@ impl JitProgram {
             lds,
             lds_len,
             hints: unsafe { (*wave).hints.0.as_mut_ptr() },
+            private: private.as_mut_ptr(),
+            private_lane_bytes,
             wave: wave.cast(),
             block: data,
             fault: None,

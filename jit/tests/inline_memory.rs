@@ -4,8 +4,8 @@
 //! misaligned, reversed, overlapping and shared addresses, lanes at the last byte of a buffer
 //! and one byte past it, a buffer that ends at the last byte of the guest reservation, the
 //! LDS with offsets in, straddling and past its end, uniform loads, and accesses alternating
-//! between two buffers (the hint slot changes buffer). A faulting store writes nothing on
-//! any engine.
+//! between two buffers (the hint slot changes buffer), private memory with offsets in, at
+//! the end of and past each lane's segment. A faulting store writes nothing on any engine.
 
 mod common;
 
@@ -19,6 +19,8 @@ use wavejit_runtime::{Engine, Interpreter, GUEST_BASE};
 const WAVE: u32 = 64;
 /// Bytes of the LDS the tests give the wave.
 const LDS: usize = 256;
+/// Bytes of private memory each lane owns in the private tests.
+const SEGMENT: u32 = 48;
 
 /// s[0:1] = buffer address, s[2:3] = exec bits, s[4:5] = second buffer address; v0 = byte
 /// offset of the first access, v1 = byte offset of the store, v2:v3 = store value.
@@ -137,6 +139,8 @@ fn solo_for(f: &Function, c: &Case) -> Solo {
         st.set_lane(v(3), l, 0xf0e0_d0c0 ^ l);
     }
     solo.lds = (0..LDS).map(|i| (i * 13 + 7) as u8).collect();
+    solo.private_lane_bytes = SEGMENT;
+    solo.private = (0..WAVE * SEGMENT).map(|i| (i * 29 + 3) as u8).collect();
     solo
 }
 
@@ -327,6 +331,76 @@ fn lds_accesses_match_the_interpreter() {
             }
         }
     }
+}
+
+/// Private memory: every lane addresses its own segment, so offsets are the same shapes as
+/// in the other spaces but a lane's window is its segment.
+#[test]
+fn private_accesses_match_the_interpreter() {
+    let (inline, helper) = engines();
+    let mut faults = 0;
+    for (width, ty) in [
+        (MemWidth::B8, T::I32),
+        (MemWidth::B16, T::I32),
+        (MemWidth::B32, T::I32),
+        (MemWidth::B64, T::I64),
+    ] {
+        let w = width.bytes();
+        let last = SEGMENT - w;
+        for signed in [false, true] {
+            let f = func(MemSpace::Private, width, signed, ty, false);
+            let mut past = offsets(|l| (l * w) % (last + 1));
+            past[37] = last + 1;
+            for (name, exec, load, store) in [
+                ("same offset", u64::MAX, offsets(|_| 8), offsets(|_| 16)),
+                (
+                    "varied offsets, partial exec",
+                    0x0f0f_ff00_1234_8001,
+                    offsets(|l| (l * 7) % (last + 1)),
+                    offsets(|l| (l * 5) % (last + 1)),
+                ),
+                (
+                    "last byte",
+                    u64::MAX,
+                    offsets(|_| last),
+                    offsets(|l| last - l % 3),
+                ),
+                (
+                    "one lane past its segment",
+                    u64::MAX,
+                    past.clone(),
+                    offsets(|_| 0),
+                ),
+                (
+                    "a store past its segment",
+                    u64::MAX,
+                    offsets(|_| 0),
+                    past.clone(),
+                ),
+                ("past, lane masked", !(1 << 37), past.clone(), past.clone()),
+                (
+                    "far outside",
+                    1 << 9,
+                    offsets(|_| 1 << 20),
+                    offsets(|_| 1 << 20),
+                ),
+            ] {
+                let c = Case {
+                    name: format!("private {name} (w{w})"),
+                    exec,
+                    load_off: load,
+                    store_off: store,
+                    buffer: 64,
+                    at_end: false,
+                    warm: 0,
+                };
+                let r = check(&f, &c, &inline, &helper);
+                faults += matches!(r.end, End::Fault(..)) as u32;
+            }
+        }
+    }
+    // The past-the-end and far-outside cases fault; the masked one does not.
+    assert_eq!(faults, 4 * 2 * 3);
 }
 
 /// A uniform load (a kernarg read): inside, at the last byte, and past the buffer.

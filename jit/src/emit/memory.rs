@@ -1,6 +1,6 @@
-//! Global and LDS loads and stores compiled inline, with the helper as the exact slow path.
+//! Global, LDS and private loads and stores compiled inline, with the helper as the exact slow path.
 //!
-//! A load or store of a width of 1 to 8 bytes to global memory or the LDS runs as a loop
+//! A load or store of a width of 1 to 8 bytes to global memory, the LDS or private memory runs as a loop
 //! over the wave's lanes in the scalar segment where the plan places it:
 //! - **Global**: each acting lane's whole access must lie inside the buffer of the access's
 //!   hint slot ([`wavejit_runtime::MemHints`], `[start, end)`), and then reads or writes host
@@ -9,6 +9,10 @@
 //!   restricted to one candidate buffer.
 //! - **LDS**: the access's 32-bit offset must leave the whole access inside the work-group's
 //!   LDS; then it reads or writes the LDS directly.
+//! - **Private**: lane `l`'s 32-bit offset must leave the whole access inside the lane's own
+//!   segment, which starts at [`JitCtx::private`](crate::ctx::JitCtx) plus `l` times the
+//!   segment size (the window's stride); lane-result loads and stores only (a uniform-result
+//!   private load takes the helper).
 //!
 //! Any acting lane that fails its check sends the whole instruction to the helper
 //! ([`crate::ctx::helper_wave_op`]), which runs it exactly as the interpreter does (faults
@@ -17,6 +21,11 @@
 //! the helper can start over; a store checks every acting lane before it writes anything, so
 //! a store that faults has written nothing on either path. Lanes act in ascending order,
 //! which is the helper's order, so overlapping stores leave the same bytes.
+//!
+//! **Lane loads with a lane mask or none** call one host gather for the wave
+//! ([`crate::gather`]), which checks every acting lane as above and loads them (AVX2 gathers,
+//! one load for four consecutive or equal addresses); a lane failing its check sends the
+//! instruction to the helper.
 //!
 //! **Consecutive addresses.** A 32-bit lane load or store whose lanes address `a0 + 4 * l`
 //! (checked for every lane with vector compares), with the whole span `[a0, a0 + 4 * wave
@@ -34,11 +43,13 @@
 //! on one thread). Inactive lanes' results are 0.
 //!
 //! Inlined: lane-result loads (any address and mask shape), uniform-result loads of a
-//! uniform address without a mask, stores (any shape) and the atomics above. Other atomics,
-//! formatted accesses and private memory always take the helper.
+//! uniform address without a mask (global and LDS), stores (any shape) and the atomics above.
+//! Other atomics and formatted accesses always take the helper.
 
 use super::{Emitter, R, SLOT_BYTES};
-use crate::ctx::{CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN};
+use crate::ctx::{
+    CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN, CTX_PRIVATE, CTX_PRIVATE_LANE_BYTES,
+};
 use crate::gather::gather_fn;
 use crate::vals::{bc, mem, shuffle32, vconst};
 use cranelift_codegen::ir::AtomicRmwOp;
@@ -60,8 +71,11 @@ struct Window {
     last: Value,
     /// Whether the window holds at least one access of this width.
     fits: Value,
-    /// LDS offsets are the low 32 bits of the address operand.
+    /// LDS and private offsets are the low 32 bits of the address operand.
     offset32: bool,
+    /// Private memory: the bytes between two lanes' segments (lane `l`'s window starts at
+    /// `base + l * stride`).
+    stride: Option<Value>,
 }
 
 /// What the per-lane code of a lane load needs.
@@ -110,7 +124,7 @@ impl Emitter<'_, '_> {
         let inst = &self.blk.insts[i];
         match inst.kind {
             InstKind::Load {
-                space: space @ (MemSpace::Global | MemSpace::Lds),
+                space,
                 width,
                 signed,
                 addr,
@@ -119,7 +133,8 @@ impl Emitter<'_, '_> {
                 let ty = inst.ty.ok_or("load without a type")?;
                 if ty.is_lane() {
                     self.lane_load(i, space, width, signed, ty.scalar, addr, mask)?;
-                } else if mask.is_none() && !self.ty(addr)?.is_lane() {
+                } else if mask.is_none() && !self.ty(addr)?.is_lane() && space != MemSpace::Private
+                {
                     self.uniform_load(i, space, width, signed, ty.scalar, addr)?;
                 } else {
                     return Ok(false);
@@ -127,7 +142,7 @@ impl Emitter<'_, '_> {
                 Ok(true)
             }
             InstKind::Store {
-                space: space @ (MemSpace::Global | MemSpace::Lds),
+                space,
                 width,
                 addr,
                 value,
@@ -198,22 +213,31 @@ impl Emitter<'_, '_> {
     /// The bounds accesses of `width` to `space` are checked against.
     fn window(&mut self, i: usize, space: MemSpace, width: MemWidth) -> Window {
         let len = i64::from(width.bytes());
-        let (base, lo, hi, offset32) = match space {
+        let (base, lo, hi, offset32, stride) = match space {
             MemSpace::Lds => {
                 let base = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_LDS);
                 let hi = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_LDS_LEN);
-                (base, self.b.ins().iconst(I64, 0), hi, true)
+                (base, self.b.ins().iconst(I64, 0), hi, true, None)
             }
-            _ => {
+            MemSpace::Private => {
+                let base = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_PRIVATE);
+                let seg = self
+                    .b
+                    .ins()
+                    .load(I64, mem(), self.ctx_ptr, CTX_PRIVATE_LANE_BYTES);
+                (base, self.b.ins().iconst(I64, 0), seg, true, Some(seg))
+            }
+            MemSpace::Global => {
                 let base = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_GLOBAL_BASE);
                 let hints = self.b.ins().load(I64, mem(), self.ctx_ptr, CTX_HINTS);
                 let at = 16 * self.hint_slot(i) as i32;
                 let lo = self.b.ins().load(I64, mem(), hints, at);
                 let hi = self.b.ins().load(I64, mem(), hints, at + 8);
-                (base, lo, hi, false)
+                (base, lo, hi, false, None)
             }
         };
-        // The slots and the LDS length never make `hi < lo`; an empty slot is `[0, 0)`.
+        // The slots, the LDS length and the segment size never make `hi < lo`; an empty slot
+        // is `[0, 0)`.
         let size = self.b.ins().isub(hi, lo);
         let fits = self
             .b
@@ -226,12 +250,13 @@ impl Emitter<'_, '_> {
             last,
             fits,
             offset32,
+            stride,
         }
     }
 
-    /// The host address of an access at `addr` if it lies in the window, else `None` (the
-    /// caller branches on `ok`).
-    fn checked(&mut self, w: &Window, addr: Value) -> (Value, Value) {
+    /// Whether an access at `addr` by lane `l` (an `i64`; needed only with a stride) lies in
+    /// the window (the caller branches on `ok`), and its host address.
+    fn checked(&mut self, w: &Window, addr: Value, l: Option<Value>) -> (Value, Value) {
         let a = if w.offset32 {
             self.b.ins().band_imm_u(addr, 0xffff_ffff)
         } else {
@@ -246,7 +271,11 @@ impl Emitter<'_, '_> {
             .ins()
             .icmp(CIntCC::UnsignedLessThanOrEqual, a, w.last);
         let ok = self.b.ins().band(above, below);
-        let host = self.b.ins().iadd(w.base, a);
+        let mut host = self.b.ins().iadd(w.base, a);
+        if let (Some(stride), Some(l)) = (w.stride, l) {
+            let seg = self.b.ins().imul(l, stride);
+            host = self.b.ins().iadd(host, seg);
+        }
         (ok, host)
     }
 
@@ -403,7 +432,7 @@ impl Emitter<'_, '_> {
             let below = self.b.ins().icmp(CIntCC::UnsignedLessThanOrEqual, a, lastw);
             self.b.ins().band(fits, below)
         };
-        let (start_ok, host) = self.checked(w, a0);
+        let (start_ok, host) = self.checked(w, a0, None);
         (self.b.ins().band(end_ok, start_ok), host)
     }
 
@@ -443,7 +472,7 @@ impl Emitter<'_, '_> {
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(act);
         let x = self.opnd_at(ld.a, l);
-        let (ok, host) = self.checked(w, x);
+        let (ok, host) = self.checked(w, x, Some(l));
         let go = self.b.create_block();
         self.b.ins().brif(ok, go, &[], ld.slow, &[]);
         self.b.switch_to_block(go);
@@ -511,7 +540,13 @@ impl Emitter<'_, '_> {
         self.b.switch_to_block(fast);
         for k in 0..4u8 {
             let x = self.b.ins().extractlane(halves[usize::from(k / 2)], k % 2);
-            let host = self.b.ins().iadd(w.base, x);
+            let mut host = self.b.ins().iadd(w.base, x);
+            if let Some(stride) = w.stride {
+                let l = self.b.ins().ishl_imm_u(c, 2);
+                let l = self.b.ins().iadd_imm_u(l, i64::from(k));
+                let seg = self.b.ins().imul(l, stride);
+                host = self.b.ins().iadd(host, seg);
+            }
             let mut v = self.load_raw(host, ld.width, ld.signed, ld.ty);
             let lane_at = 8 * i32::from(k);
             match ld.m {
@@ -557,7 +592,7 @@ impl Emitter<'_, '_> {
     /// (slot `ms`), by one call of the host gather ([`crate::gather`]); a lane failing its
     /// check sends the instruction to `ld.slow`.
     fn gather(&mut self, w: &Window, a_slot: u32, ms: Option<u32>, ld: &LoadLane) -> R<()> {
-        let f = gather_fn(ld.width.bytes(), ld.signed);
+        let f = gather_fn(ld.width.bytes(), ld.signed, w.stride.is_some());
         let f = self.ptr_const(f as usize);
         let at = |s: u32| s as i64 * SLOT_BYTES;
         let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
@@ -577,7 +612,13 @@ impl Emitter<'_, '_> {
         };
         let ty_mask = self.b.ins().iconst(I64, ty_mask);
         let lanes = self.b.ins().iconst(I64, i64::from(self.layout.wave_size));
-        let args = [w.base, w.lo, w.last, cut, addrs, mask, out, ty_mask, lanes];
+        let stride = match w.stride {
+            Some(s) => s,
+            None => self.b.ins().iconst(I64, 0),
+        };
+        let args = [
+            w.base, w.lo, w.last, cut, addrs, mask, out, ty_mask, lanes, stride,
+        ];
         let call = self.b.ins().call_indirect(self.sig_gather, f, &args);
         let ok = self.b.inst_results(call)[0];
         let go = self.b.create_block();
@@ -614,7 +655,8 @@ impl Emitter<'_, '_> {
             Some(Opnd::Slot(s)) => Some(Some(s)),
             Some(Opnd::Uniform(_)) => None,
         };
-        if let (MemWidth::B32, 32, Opnd::Slot(a_slot), Some(ms)) = (width, ty.bits(), a, mask_slot)
+        if let (MemWidth::B32, 32, Opnd::Slot(a_slot), Some(ms), None) =
+            (width, ty.bits(), a, mask_slot, w.stride)
         {
             let (vector, lanes) = (self.b.create_block(), self.b.create_block());
             let a0 = self.quick_consecutive(a_slot, lanes);
@@ -695,7 +737,7 @@ impl Emitter<'_, '_> {
         self.b.append_block_param(merge, t);
         self.b.ins().brif(w.fits, check, &[], slow, &[]);
         self.b.switch_to_block(check);
-        let (ok, host) = self.checked(&w, a);
+        let (ok, host) = self.checked(&w, a, None);
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
         let v = self.load_raw(host, width, signed, ty);
@@ -744,7 +786,8 @@ impl Emitter<'_, '_> {
             Some(Opnd::Slot(s)) => Some(Some(s)),
             Some(Opnd::Uniform(_)) => None,
         };
-        if let (MemWidth::B32, Opnd::Slot(a_slot), Some(ms)) = (width, a, mask_slot) {
+        if let (MemWidth::B32, Opnd::Slot(a_slot), Some(ms), None) = (width, a, mask_slot, w.stride)
+        {
             let (vector, lanes) = (self.b.create_block(), self.b.create_block());
             let a0 = self.quick_consecutive(a_slot, lanes);
             let cons = self.consecutive(a_slot, a0);
@@ -786,7 +829,7 @@ impl Emitter<'_, '_> {
         self.lane_loop(write, |e, l| {
             let next = e.acting(m, l);
             let x = e.opnd_at(a, l);
-            let (ok, _) = e.checked(&w, x);
+            let (ok, _) = e.checked(&w, x, Some(l));
             e.b.ins().brif(ok, next, &[], slow, &[]);
             Ok(next)
         })?;
@@ -795,7 +838,7 @@ impl Emitter<'_, '_> {
         self.lane_loop(merge, |e, l| {
             let next = e.acting(m, l);
             let x = e.opnd_at(a, l);
-            let (_, host) = e.checked(&w, x);
+            let (_, host) = e.checked(&w, x, Some(l));
             let y = e.opnd_at(v, l);
             e.store_raw(host, width, y);
             e.b.ins().jump(next, &[]);
@@ -841,7 +884,7 @@ impl Emitter<'_, '_> {
         self.lane_loop(work, |e, l| {
             let next = e.acting(m, l);
             let x = e.opnd_at(a, l);
-            let (mut ok, _) = e.checked(&w, x);
+            let (mut ok, _) = e.checked(&w, x, Some(l));
             if space == MemSpace::Global {
                 let low = e.b.ins().band_imm_u(x, align);
                 let aligned = e.b.ins().icmp_imm_u(CIntCC::Equal, low, 0);
@@ -859,7 +902,7 @@ impl Emitter<'_, '_> {
             e.b.ins().store(mem(), zero, dst, out_at as i32);
             let next = e.acting(m, l);
             let x = e.opnd_at(a, l);
-            let (_, host) = e.checked(&w, x);
+            let (_, host) = e.checked(&w, x, Some(l));
             let v = e.opnd_at(d, l);
             let v = if t == I32 {
                 e.b.ins().ireduce(I32, v)
