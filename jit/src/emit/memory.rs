@@ -1,7 +1,8 @@
-//! Global, LDS and private loads and stores compiled inline, with the helper as the exact slow path.
+//! Global, LDS and private loads and stores compiled inline, with the helper as the exact
+//! slow path.
 //!
-//! A load or store of a width of 1 to 8 bytes to global memory, the LDS or private memory runs as a loop
-//! over the wave's lanes in the scalar segment where the plan places it:
+//! A load or store of a width of 1 to 8 bytes to global memory, the LDS or private memory
+//! runs as a loop over the wave's lanes in the scalar segment where the plan places it:
 //! - **Global**: each acting lane's whole access must lie inside the buffer of the access's
 //!   hint slot ([`wavejit_runtime::MemHints`], `[start, end)`), and then reads or writes host
 //!   memory at [`JitCtx::global_base`](crate::ctx::JitCtx) plus the guest address. A slot is
