@@ -528,7 +528,10 @@ fn atomic_func(space: MemSpace, width: MemWidth, op: wavejit_ir::AtomicOp) -> Ar
         _ => o,
     };
     let d = b.use_reg(v(2), ty);
-    let old = b.atomic(op, space, width, a, d, None, Some(exec));
+    // A compare and exchange compares with the previous pass's old values: it succeeds where
+    // a lane meets the value it saw before, else fails.
+    let c = (op == wavejit_ir::AtomicOp::CmpXchg).then(|| b.use_reg(v(4), ty));
+    let old = b.atomic(op, space, width, a, d, c, Some(exec));
     b.def_reg(v(4), old, None);
     b.begin_guest_inst(0x40);
     let x = b.use_reg(v(8), T::I32);
@@ -550,7 +553,7 @@ fn atomic_func(space: MemSpace, width: MemWidth, op: wavejit_ir::AtomicOp) -> Ar
     Arc::new(b.finish())
 }
 
-/// Atomics inline (every host-backed operation, 32 and 64 bits, global and LDS) against the
+/// Atomics inline (every inlined operation, 32 and 64 bits, global and LDS) against the
 /// interpreter and the helper: all lanes on one address (contention: the lanes' old values
 /// come out in lane order), distinct addresses, partial exec, a misaligned lane and a lane
 /// past the end (global: faults before any lane acts; LDS: the exact path, which reads 0 and
@@ -584,7 +587,9 @@ fn atomics_match_the_interpreter() {
                     offsets(|l| if l == 40 { last + w } else { last }),
                 ),
             ];
-            for op in [Add, Sub, Xchg, And, Or, Xor, Umin, Umax, Smin, Smax] {
+            for op in [
+                Add, Sub, Xchg, And, Or, Xor, Umin, Umax, Smin, Smax, CmpXchg, Inc, Dec,
+            ] {
                 let f = atomic_func(space, width, op);
                 for (name, exec, offs) in &cases {
                     let c = Case {
@@ -604,5 +609,5 @@ fn atomics_match_the_interpreter() {
     }
     // Global memory: the misaligned lane (both widths: 4w + 1 is never aligned) and the lane
     // past the end fault, for every operation.
-    assert_eq!(faults, 10 * 2 * 2);
+    assert_eq!(faults, 13 * 2 * 2);
 }

@@ -36,12 +36,13 @@
 //! work-group may be writing them). Anything else runs the lane loop.
 //!
 //! **Atomics** of 32 and 64 bits with per-lane addresses whose operation a host instruction
-//! does (add, sub, exchange, and, or, xor, signed and unsigned min and max): every acting
-//! lane's access is checked first (in the window and, in global memory, aligned to its width,
-//! the helper's fault rule), then the lanes perform their operation in ascending order, in
-//! global memory with the host's atomic read-modify-write (other work-groups run on other
+//! does (add, sub, exchange, and, or, xor, signed and unsigned min and max, compare and
+//! exchange) or a compare-and-exchange loop does (the wrapping increment and decrement):
+//! every acting lane's access is checked first (in the window and, in global memory, aligned
+//! to its width, the helper's fault rule), then the lanes perform their operation in
+//! ascending order, in global memory with the host's atomics (other work-groups run on other
 //! threads), in the LDS as a load, the operation and a store (the waves of a work-group run
-//! on one thread). Inactive lanes' results are 0.
+//! on one thread). Inactive lanes' results are 0. The float atomics take the helper.
 //!
 //! Inlined: lane-result loads (any address and mask shape), uniform-result loads of a
 //! uniform address without a mask (global and LDS), stores (any shape) and the atomics above.
@@ -90,6 +91,28 @@ struct LoadLane {
     ty: ScalarType,
     /// Where a lane that fails its check sends the instruction.
     slow: cranelift_codegen::ir::Block,
+}
+
+/// How an inlined atomic updates memory.
+#[derive(Clone, Copy)]
+enum Update {
+    /// One host read-modify-write instruction.
+    Rmw(AtomicRmwOp),
+    /// Compare and exchange: `data` replaces the value when it equals `cmp`.
+    Cas,
+    /// `Inc` or `Dec`: the new value computed from the old one, stored by a compare and
+    /// exchange that retries while another thread changed the value in between.
+    Wrap(AtomicOp),
+}
+
+impl Update {
+    fn of(op: AtomicOp) -> Option<Update> {
+        match op {
+            AtomicOp::CmpXchg => Some(Update::Cas),
+            AtomicOp::Inc | AtomicOp::Dec => Some(Update::Wrap(op)),
+            op => rmw_op(op).map(Update::Rmw),
+        }
+    }
 }
 
 /// The host read-modify-write of an IR atomic, if there is one.
@@ -158,13 +181,15 @@ impl Emitter<'_, '_> {
                 width: width @ (MemWidth::B32 | MemWidth::B64),
                 addr,
                 data,
-                cmp: None,
+                cmp,
                 mask,
             } if self.ty(addr)?.is_lane() => {
-                let Some(rmw) = rmw_op(op) else {
-                    return Ok(false);
+                let update = match (Update::of(op), cmp) {
+                    (Some(Update::Cas), Some(_)) => Update::Cas,
+                    (Some(u @ (Update::Rmw(_) | Update::Wrap(_))), None) => u,
+                    _ => return Ok(false),
                 };
-                self.atomic(i, rmw, space, width, addr, data, mask)?;
+                self.atomic(i, update, space, width, addr, data, cmp, mask)?;
                 Ok(true)
             }
             _ => Ok(false),
@@ -856,11 +881,12 @@ impl Emitter<'_, '_> {
     fn atomic(
         &mut self,
         i: usize,
-        rmw: AtomicRmwOp,
+        update: Update,
         space: MemSpace,
         width: MemWidth,
         addr: wavejit_ir::Value,
         data: wavejit_ir::Value,
+        cmp: Option<wavejit_ir::Value>,
         mask: Option<wavejit_ir::Value>,
     ) -> R<()> {
         let Some(out) = self.plan.slot[i] else {
@@ -869,6 +895,7 @@ impl Emitter<'_, '_> {
         let out_at = out as i64 * SLOT_BYTES;
         let a = self.opnd(addr)?;
         let d = self.opnd(data)?;
+        let k = cmp.map(|c| self.opnd(c)).transpose()?;
         let m = mask.map(|m| self.opnd(m)).transpose()?;
         let t = if width == MemWidth::B64 { I64 } else { I32 };
         let align = i64::from(width.bytes()) - 1;
@@ -904,32 +931,20 @@ impl Emitter<'_, '_> {
             let next = e.acting(m, l);
             let x = e.opnd_at(a, l);
             let (_, host) = e.checked(&w, x, Some(l));
+            let narrow = |e: &mut Self, x: Value| {
+                if t == I32 {
+                    e.b.ins().ireduce(I32, x)
+                } else {
+                    x
+                }
+            };
             let v = e.opnd_at(d, l);
-            let v = if t == I32 {
-                e.b.ins().ireduce(I32, v)
-            } else {
-                v
-            };
-            let old = if space == MemSpace::Global {
-                e.b.ins().atomic_rmw(t, mem(), rmw, host, v)
-            } else {
-                let old = e.b.ins().load(t, mem(), host, 0);
-                let new = match rmw {
-                    AtomicRmwOp::Add => e.b.ins().iadd(old, v),
-                    AtomicRmwOp::Sub => e.b.ins().isub(old, v),
-                    AtomicRmwOp::And => e.b.ins().band(old, v),
-                    AtomicRmwOp::Or => e.b.ins().bor(old, v),
-                    AtomicRmwOp::Xor => e.b.ins().bxor(old, v),
-                    AtomicRmwOp::Xchg => v,
-                    AtomicRmwOp::Umin => e.b.ins().umin(old, v),
-                    AtomicRmwOp::Umax => e.b.ins().umax(old, v),
-                    AtomicRmwOp::Smin => e.b.ins().smin(old, v),
-                    AtomicRmwOp::Smax => e.b.ins().smax(old, v),
-                    AtomicRmwOp::Nand => return Err("nand is no IR atomic".into()),
-                };
-                e.b.ins().store(mem(), new, host, 0);
-                old
-            };
+            let v = narrow(e, v);
+            let c = k.map(|k| {
+                let c = e.opnd_at(k, l);
+                narrow(e, c)
+            });
+            let old = e.update(update, space, t, host, v, c)?;
             let old = if t == I32 {
                 e.b.ins().uextend(I64, old)
             } else {
@@ -943,5 +958,99 @@ impl Emitter<'_, '_> {
         self.slow_path(i, space, merge)?;
         self.b.switch_to_block(merge);
         Ok(())
+    }
+
+    /// Lane's atomic update of the `t` at host address `host` with `v` (and `c`, the
+    /// compared value of a compare and exchange); returns the old value. Global memory is
+    /// shared with other threads: host atomics there. The LDS belongs to one thread (the
+    /// waves of a work-group run on one): a load, the operation and a store.
+    fn update(
+        &mut self,
+        update: Update,
+        space: MemSpace,
+        t: cranelift_codegen::ir::Type,
+        host: Value,
+        v: Value,
+        c: Option<Value>,
+    ) -> R<Value> {
+        let global = space == MemSpace::Global;
+        match update {
+            Update::Rmw(rmw) if global => Ok(self.b.ins().atomic_rmw(t, mem(), rmw, host, v)),
+            Update::Cas if global => {
+                let c = c.ok_or("compare and exchange without a compared value")?;
+                Ok(self.b.ins().atomic_cas(mem(), host, c, v))
+            }
+            Update::Wrap(op) if global => {
+                let first = self.b.ins().atomic_load(t, mem(), host);
+                let (retry, done) = (self.b.create_block(), self.b.create_block());
+                let old = self.b.append_block_param(retry, t);
+                let out = self.b.append_block_param(done, t);
+                self.b.ins().jump(retry, &[BlockArg::Value(first)]);
+                self.b.switch_to_block(retry);
+                let new = self.wrapped(op, old, v)?;
+                let seen = self.b.ins().atomic_cas(mem(), host, old, new);
+                let same = self.b.ins().icmp(CIntCC::Equal, seen, old);
+                self.b.ins().brif(
+                    same,
+                    done,
+                    &[BlockArg::Value(old)],
+                    retry,
+                    &[BlockArg::Value(seen)],
+                );
+                self.b.switch_to_block(done);
+                Ok(out)
+            }
+            _ => {
+                let old = self.b.ins().load(t, mem(), host, 0);
+                let new = match update {
+                    Update::Rmw(rmw) => match rmw {
+                        AtomicRmwOp::Add => self.b.ins().iadd(old, v),
+                        AtomicRmwOp::Sub => self.b.ins().isub(old, v),
+                        AtomicRmwOp::And => self.b.ins().band(old, v),
+                        AtomicRmwOp::Or => self.b.ins().bor(old, v),
+                        AtomicRmwOp::Xor => self.b.ins().bxor(old, v),
+                        AtomicRmwOp::Xchg => v,
+                        AtomicRmwOp::Umin => self.b.ins().umin(old, v),
+                        AtomicRmwOp::Umax => self.b.ins().umax(old, v),
+                        AtomicRmwOp::Smin => self.b.ins().smin(old, v),
+                        AtomicRmwOp::Smax => self.b.ins().smax(old, v),
+                        AtomicRmwOp::Nand => return Err("nand is no IR atomic".into()),
+                    },
+                    Update::Cas => {
+                        let c = c.ok_or("compare and exchange without a compared value")?;
+                        let eq = self.b.ins().icmp(CIntCC::Equal, old, c);
+                        self.b.ins().select(eq, v, old)
+                    }
+                    Update::Wrap(op) => self.wrapped(op, old, v)?,
+                };
+                self.b.ins().store(mem(), new, host, 0);
+                Ok(old)
+            }
+        }
+    }
+
+    /// The new value of `Inc` (`old >= v ? 0 : old + 1`) or `Dec`
+    /// (`old == 0 || old > v ? v : old - 1`), the formulas of [`AtomicOp`].
+    fn wrapped(&mut self, op: AtomicOp, old: Value, v: Value) -> R<Value> {
+        let t = self.b.func.dfg.value_type(old);
+        Ok(match op {
+            AtomicOp::Inc => {
+                let wrap = self
+                    .b
+                    .ins()
+                    .icmp(CIntCC::UnsignedGreaterThanOrEqual, old, v);
+                let zero = self.b.ins().iconst(t, 0);
+                let up = self.b.ins().iadd_imm_u(old, 1);
+                self.b.ins().select(wrap, zero, up)
+            }
+            AtomicOp::Dec => {
+                let at_zero = self.b.ins().icmp_imm_u(CIntCC::Equal, old, 0);
+                let above = self.b.ins().icmp(CIntCC::UnsignedGreaterThan, old, v);
+                let wrap = self.b.ins().bor(at_zero, above);
+                let down = self.b.ins().iadd_imm_s(old, -1);
+                self.b.ins().select(wrap, v, down)
+            }
+            op => return Err(format!("{op:?} is no wrapping atomic")),
+        })
     }
 }
