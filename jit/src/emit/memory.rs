@@ -617,14 +617,27 @@ impl Emitter<'_, '_> {
     /// The lanes of a load with per-lane addresses (slot `a_slot`) and no mask or a lane mask
     /// (slot `ms`), by one call of the host gather ([`crate::gather`]); a lane failing its
     /// check sends the instruction to `ld.slow`.
-    fn gather(&mut self, w: &Window, a_slot: u32, ms: Option<u32>, ld: &LoadLane) -> R<()> {
+    fn gather(
+        &mut self,
+        w: &Window,
+        a_slot: u32,
+        ms: Option<u32>,
+        full: Option<Value>,
+        ld: &LoadLane,
+    ) -> R<()> {
         let f = gather_fn(ld.width.bytes(), ld.signed, w.stride.is_some());
         let f = self.ptr_const(f as usize);
         let at = |s: u32| s as i64 * SLOT_BYTES;
         let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
+        let null = self.b.ins().iconst(I64, 0);
         let mask = match ms {
             Some(s) => self.b.ins().iadd_imm_s(self.scratch, at(s)),
-            None => self.b.ins().iconst(I64, 0),
+            None => null,
+        };
+        // Under a mask with every lane on, the gather need not read it.
+        let mask = match full {
+            Some(full) => self.b.ins().select(full, null, mask),
+            None => mask,
         };
         let out = self.b.ins().iadd_imm_s(self.scratch, ld.out_at);
         let cut = self
@@ -651,6 +664,59 @@ impl Emitter<'_, '_> {
         self.b.ins().brif(ok, go, &[], ld.slow, &[]);
         self.b.switch_to_block(go);
         Ok(())
+    }
+
+    /// The consecutive 32-bit lanes at host address `host` into the slot at `out_at`, zero in
+    /// the lanes mask slot `ms` leaves out.
+    fn copy_consecutive(&mut self, host: Value, ms: Option<u32>, out_at: i64) {
+        for c in 0..i64::from(self.layout.wave_size) / 4 {
+            let v = self.b.ins().load(I32X4, mem(), host, (16 * c) as i32);
+            let mut halves = [self.b.ins().uwiden_low(v), self.b.ins().uwiden_high(v)];
+            for (h, half) in halves.iter_mut().enumerate() {
+                let at = 32 * c + 16 * h as i64;
+                if let Some(ms) = ms {
+                    let m = self.b.ins().load(
+                        I64X2,
+                        mem(),
+                        self.scratch,
+                        (ms as i64 * SLOT_BYTES + at) as i32,
+                    );
+                    let all = self.b.ins().ineg(m);
+                    *half = self.b.ins().band(*half, all);
+                }
+                self.b
+                    .ins()
+                    .store(mem(), *half, self.scratch, (out_at + at) as i32);
+            }
+        }
+    }
+
+    /// For a mask `MaskFromBits(u)` whose uniform `u` this block has computed: whether `u`
+    /// has every lane of the wave set (an `i8` truth value), a scalar test that stands for a
+    /// look at every lane of the mask's slot.
+    fn full_mask(&mut self, mask: Option<wavejit_ir::Value>) -> R<Option<Value>> {
+        let Some(m) = mask else {
+            return Ok(None);
+        };
+        let InstKind::MaskFromBits(u) = self.blk.insts[m.index()].kind else {
+            return Ok(None);
+        };
+        let Ok(u) = self.u(u) else {
+            return Ok(None);
+        };
+        let u = if self.b.func.dfg.value_type(u) == I64 {
+            u
+        } else {
+            self.b.ins().uextend(I64, u)
+        };
+        let ws = self.layout.wave_size;
+        let lanes = if ws >= 64 {
+            -1
+        } else {
+            ((1u64 << ws) - 1) as i64
+        };
+        let on = self.b.ins().band_imm_u(u, lanes);
+        Ok(Some(self.b.ins().icmp_imm_u(CIntCC::Equal, on, lanes)))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -691,26 +757,20 @@ impl Emitter<'_, '_> {
             let ok = self.b.ins().band(cons, inside);
             self.b.ins().brif(ok, vector, &[], lanes, &[]);
             self.b.switch_to_block(vector);
-            for c in 0..i64::from(self.layout.wave_size) / 4 {
-                let v = self.b.ins().load(I32X4, mem(), host, (16 * c) as i32);
-                let mut halves = [self.b.ins().uwiden_low(v), self.b.ins().uwiden_high(v)];
-                for (h, half) in halves.iter_mut().enumerate() {
-                    let at = 32 * c + 16 * h as i64;
-                    if let Some(ms) = ms {
-                        let m = self.b.ins().load(
-                            I64X2,
-                            mem(),
-                            self.scratch,
-                            (ms as i64 * SLOT_BYTES + at) as i32,
-                        );
-                        let all = self.b.ins().ineg(m);
-                        *half = self.b.ins().band(*half, all);
-                    }
-                    self.b
-                        .ins()
-                        .store(mem(), *half, self.scratch, (out_at + at) as i32);
+            // A mask with every lane on leaves nothing to zero.
+            let masked = match (ms, self.full_mask(mask)?) {
+                (Some(ms), Some(full)) => {
+                    let (all, some) = (self.b.create_block(), self.b.create_block());
+                    self.b.ins().brif(full, all, &[], some, &[]);
+                    self.b.switch_to_block(all);
+                    self.copy_consecutive(host, None, out_at);
+                    self.b.ins().jump(merge, &[]);
+                    self.b.switch_to_block(some);
+                    Some(ms)
                 }
-            }
+                (ms, _) => ms,
+            };
+            self.copy_consecutive(host, masked, out_at);
             self.b.ins().jump(merge, &[]);
             self.b.switch_to_block(lanes);
         }
@@ -725,7 +785,8 @@ impl Emitter<'_, '_> {
         };
         match (a, mask_slot) {
             (Opnd::Slot(a_slot), Some(ms)) => {
-                self.gather(&w, a_slot, ms, &lane)?;
+                let full = self.full_mask(mask)?;
+                self.gather(&w, a_slot, ms, full, &lane)?;
                 self.b.ins().jump(merge, &[]);
             }
             (Opnd::Slot(a_slot), None) => self.chunk_loads(&w, a_slot, &lane, merge)?,
@@ -820,7 +881,10 @@ impl Emitter<'_, '_> {
             let (inside, host) = self.span_checked(&w, a0);
             let mut ok = self.b.ins().band(cons, inside);
             if let Some(ms) = ms {
-                let all = self.all_on(ms);
+                let all = match self.full_mask(mask)? {
+                    Some(full) => full,
+                    None => self.all_on(ms),
+                };
                 ok = self.b.ins().band(ok, all);
             }
             self.b.ins().brif(ok, vector, &[], lanes, &[]);
