@@ -108,12 +108,7 @@ pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats,
         }
     } else {
         use rayon::prelude::*;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(launch.threads)
-            .build()
-            .map_err(|e| {
-                ExecError::Setup(format!("cannot start {} threads: {e}", launch.threads))
-            })?;
+        let pool = pool(launch.threads)?;
         pool.install(|| {
             (0..tasks)
                 .into_par_iter()
@@ -134,6 +129,23 @@ pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats,
         blocks: run.blocks.load(Ordering::Relaxed),
         wall: start.elapsed(),
     })
+}
+
+/// A pool of `threads` worker threads, started once per thread count and kept for later
+/// dispatches (starting threads costs more than a small kernel's whole dispatch).
+fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, ExecError> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Ok(p.clone());
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map(Arc::new)
+        .map_err(|e| ExecError::Setup(format!("cannot start {threads} threads: {e}")))?;
+    pools.push((threads, p.clone()));
+    Ok(p)
 }
 
 /// The launch's grid, checked against the function.
