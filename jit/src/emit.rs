@@ -130,6 +130,7 @@ pub(crate) struct Emitter<'a, 'f> {
     sig_chunk: ir::SigRef,
     sig_wave: ir::SigRef,
     sig_gather: ir::SigRef,
+    sig_scatter: ir::SigRef,
     helper_buf: ir::StackSlot,
     fault_block: ir::Block,
     nchunks: i64,
@@ -173,6 +174,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
         let sig_chunk = b.import_signature(sig(call_conv, &[I64, I64, I64], None));
         let sig_wave = b.import_signature(sig(call_conv, &[I64, I64], Some(I32)));
         let sig_gather = b.import_signature(sig(call_conv, &[I64; 10], Some(I32)));
+        let sig_scatter = b.import_signature(sig(call_conv, &[I64; 9], Some(I32)));
         let helper_buf =
             b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 160, 4));
         let fault_block = b.create_block();
@@ -191,6 +193,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             sig_chunk,
             sig_wave,
             sig_gather,
+            sig_scatter,
             helper_buf,
             fault_block,
             nchunks: (layout.wave_size / 4) as i64,

@@ -27,6 +27,7 @@ mod gather;
 mod lower;
 mod plan;
 mod program;
+mod scatter;
 mod vals;
 
 use compile::{CompiledBlock, Compiler, Tier};

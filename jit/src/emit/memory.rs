@@ -53,6 +53,7 @@ use crate::ctx::{
     CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN, CTX_PRIVATE, CTX_PRIVATE_LANE_BYTES,
 };
 use crate::gather::gather_fn;
+use crate::scatter::scatter_fn;
 use crate::vals::{bc, mem, shuffle32, vconst};
 use cranelift_codegen::ir::AtomicRmwOp;
 use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
@@ -915,6 +916,17 @@ impl Emitter<'_, '_> {
             self.b.ins().jump(merge, &[]);
             self.b.switch_to_block(lanes);
         }
+        if let (Opnd::Slot(a_slot), Opnd::Slot(v_slot), Some(ms)) = (a, v, mask_slot) {
+            let full = self.full_mask(mask)?;
+            self.scatter(&w, width, a_slot, v_slot, ms, full, slow)?;
+            self.b.ins().jump(merge, &[]);
+            self.b.switch_to_block(write);
+            self.b.ins().jump(merge, &[]);
+            self.b.switch_to_block(slow);
+            self.slow_path(i, space, merge)?;
+            self.b.switch_to_block(merge);
+            return Ok(());
+        }
         // Pass 1: every acting lane's access is in the window.
         self.lane_loop(write, |e, l| {
             let next = e.acting(m, l);
@@ -937,6 +949,54 @@ impl Emitter<'_, '_> {
         self.b.switch_to_block(slow);
         self.slow_path(i, space, merge)?;
         self.b.switch_to_block(merge);
+        Ok(())
+    }
+
+    /// The lanes of a store with per-lane addresses and values (slots `a_slot`, `v_slot`)
+    /// and no mask or a lane mask (slot `ms`; `full` when it is known to have every lane on),
+    /// by one call of the host scatter ([`crate::scatter`]); a lane failing its check sends
+    /// the instruction to `slow` with nothing written.
+    #[allow(clippy::too_many_arguments)]
+    fn scatter(
+        &mut self,
+        w: &Window,
+        width: MemWidth,
+        a_slot: u32,
+        v_slot: u32,
+        ms: Option<u32>,
+        full: Option<Value>,
+        slow: cranelift_codegen::ir::Block,
+    ) -> R<()> {
+        let f = self.ptr_const(scatter_fn(width.bytes()) as usize);
+        let at = |s: u32| s as i64 * SLOT_BYTES;
+        let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
+        let values = self.b.ins().iadd_imm_s(self.scratch, at(v_slot));
+        let null = self.b.ins().iconst(I64, 0);
+        let mask = match ms {
+            Some(s) => self.b.ins().iadd_imm_s(self.scratch, at(s)),
+            None => null,
+        };
+        let mask = match full {
+            Some(full) => self.b.ins().select(full, null, mask),
+            None => mask,
+        };
+        let cut = self
+            .b
+            .ins()
+            .iconst(I64, if w.offset32 { 0xffff_ffff } else { -1 });
+        let lanes = self.b.ins().iconst(I64, i64::from(self.layout.wave_size));
+        let stride = match w.stride {
+            Some(s) => s,
+            None => null,
+        };
+        let args = [
+            w.base, w.lo, w.last, cut, addrs, mask, values, lanes, stride,
+        ];
+        let call = self.b.ins().call_indirect(self.sig_scatter, f, &args);
+        let ok = self.b.inst_results(call)[0];
+        let go = self.b.create_block();
+        self.b.ins().brif(ok, go, &[], slow, &[]);
+        self.b.switch_to_block(go);
         Ok(())
     }
 
