@@ -2,7 +2,7 @@
 //! lifting policy and its minimiser/reproducer machinery. Campaigns count programs.
 
 mod fuzz_common;
-use fuzz_common::{exact_faults, jit, programs, scratch, FlipLane0, Reproducer};
+use fuzz_common::{jit, jit_tier2, programs, scratch, second_opinion, FlipLane0, Reproducer};
 use std::sync::Arc;
 use wavejit::fuzz::{Campaign, Driver, FuzzIsa, LiftError, LiftErrorKind};
 use wavejit::isa::gcn::fuzz::{memory_mnemonics, Case, GcnFuzz};
@@ -46,15 +46,17 @@ fn campaign_counts_its_programs_and_finds_no_mismatch() {
     );
 }
 
-/// Programs of the memory-heavy campaign test, over gfx6-gfx9 (about 3 s in a release build).
+/// Programs of the memory-heavy campaign test, over gfx6-gfx9 (about 7 s in a release build,
+/// the second passes included).
 const MEMORY_PROGRAMS: u64 = 400;
 
 /// The memory-heavy campaign (`gcn-mem`): a fixed number of programs whose instructions are
 /// mostly memory instructions of every form, on consecutive, strided, uniform, scattered,
 /// misaligned, edge, guarded and shared addresses under partial EXEC masks. Both engines agree
 /// on every program; the edges are reached from both sides (some programs fault, at an
-/// out-of-range load and store and at a misaligned atomic, and some complete); and the
-/// engines report every fault at the same lane and address.
+/// out-of-range load and store, at a misaligned atomic and in a lane's private segment, and
+/// some complete); and the engines report every fault at the same lane and address, at both
+/// JIT tiers.
 #[test]
 fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
     let out = scratch("gcn-mem");
@@ -72,7 +74,10 @@ fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
         memory += memory_mnemonics(&case.items).len();
         total += case.items.len();
     }
-    let faults = exact_faults(&isa, &Gen::ALL, seed, MEMORY_PROGRAMS);
+    // The same programs again, faults compared down to lane and address, at tier 1 and
+    // (the first few, tier-2 compiles are slow) at tier 2.
+    let tier1 = second_opinion(&isa, &Gen::ALL, seed, MEMORY_PROGRAMS, &*jit());
+    let tier2 = second_opinion(&isa, &Gen::ALL, seed, MEMORY_PROGRAMS / 4, &*jit_tier2());
     let report = Driver::new(isa)
         .run(
             &programs(seed, MEMORY_PROGRAMS, &out),
@@ -80,7 +85,9 @@ fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
             jit(),
         )
         .unwrap_or_else(|e| panic!("{e}"));
-    eprintln!("{report}\n{memory} memory instructions of {total}; {faults:?}");
+    eprintln!(
+        "{report}\n{memory} memory instructions of {total}\ntier 1: {tier1:?}\ntier 2: {tier2:?}"
+    );
     assert_eq!(report.mismatches, 0);
     assert_eq!(
         report.programs + report.skipped,
@@ -103,11 +110,16 @@ fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
     ] {
         assert!(report.faults.contains_key(kind), "no {kind}: {report}");
     }
+    assert!(
+        report.faults.keys().any(|k| k.contains("Private memory")),
+        "no private fault: {report}"
+    );
     for prefix in [
         "ds_",
         "buffer_",
         "flat_",
         "global_",
+        "scratch_",
         "s_buffer_load",
         "s_load",
     ] {
@@ -117,10 +129,12 @@ fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
         );
     }
     assert!(
-        faults.faulted > 0 && faults.faulted <= report.faulted,
-        "{faults:?}"
+        tier1.faulted > 0 && tier1.faulted <= report.faulted,
+        "{tier1:?}"
     );
-    assert!(faults.differ.is_empty(), "{:#?}", faults.differ);
+    assert!(tier2.faulted > 0, "{tier2:?}");
+    assert!(tier1.differ.is_empty(), "tier 1: {:#?}", tier1.differ);
+    assert!(tier2.differ.is_empty(), "tier 2: {:#?}", tier2.differ);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! fuzz driver, and its minimiser/reproducer machinery. Campaigns count programs.
 
 mod fuzz_common;
-use fuzz_common::{exact_faults, jit, programs, scratch, FlipLane0, Reproducer};
+use fuzz_common::{jit, jit_tier2, programs, scratch, second_opinion, FlipLane0, Reproducer};
 use std::sync::Arc;
 use wavejit::fuzz::{Campaign, Driver, FuzzIsa, LiftError};
 use wavejit::isa::terascale::fuzz::{memory_instructions, Case, TsFuzz};
@@ -90,8 +90,8 @@ fn campaign_counts_its_programs_and_finds_no_mismatch() {
 /// (with the fixed seed; 100 were not enough once the edge values became the shared set).
 const PROGRAMS: u64 = 160;
 
-/// Programs of the memory-heavy campaign test, over cypress, cayman and cedar (about 5 s in
-/// a release build).
+/// Programs of the memory-heavy campaign test, over cypress, cayman and cedar (about 10 s in
+/// a release build, the second passes included).
 const MEMORY_PROGRAMS: u64 = 150;
 
 /// The memory-heavy campaign (`terascale-mem`, here with cedar's wave32 too): a fixed number
@@ -101,7 +101,7 @@ const MEMORY_PROGRAMS: u64 = 150;
 /// active masks and predication. Both engines agree on every program; the edges are reached
 /// from both sides (some programs fault, at an out-of-range fetch and store and at a
 /// misaligned atomic, and some complete); and the engines report every fault at the same
-/// lane and address.
+/// lane and address, at both JIT tiers.
 #[test]
 fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
     let out = scratch("ts-mem");
@@ -119,7 +119,10 @@ fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
         memory += m;
         total += all;
     }
-    let faults = exact_faults(&isa, &targets, seed, MEMORY_PROGRAMS);
+    // The same programs again, faults compared down to lane and address, at tier 1 and
+    // (the first few, tier-2 compiles are slow) at tier 2.
+    let tier1 = second_opinion(&isa, &targets, seed, MEMORY_PROGRAMS, &*jit());
+    let tier2 = second_opinion(&isa, &targets, seed, MEMORY_PROGRAMS / 5, &*jit_tier2());
     let report = Driver::new(isa)
         .run(
             &programs(seed, MEMORY_PROGRAMS, &out),
@@ -127,7 +130,9 @@ fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
             jit(),
         )
         .unwrap_or_else(|e| panic!("{e}"));
-    eprintln!("{report}\n{memory} memory instructions of {total}; {faults:?}");
+    eprintln!(
+        "{report}\n{memory} memory instructions of {total}\ntier 1: {tier1:?}\ntier 2: {tier2:?}"
+    );
     assert_eq!(report.mismatches, 0);
     assert_eq!(
         (report.programs, report.skipped),
@@ -167,10 +172,12 @@ fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
         "no cacheless store: {report}"
     );
     assert!(
-        faults.faulted > 0 && faults.faulted <= report.faulted,
-        "{faults:?}"
+        tier1.faulted > 0 && tier1.faulted <= report.faulted,
+        "{tier1:?}"
     );
-    assert!(faults.differ.is_empty(), "{:#?}", faults.differ);
+    assert!(tier2.faulted > 0, "{tier2:?}");
+    assert!(tier1.differ.is_empty(), "tier 1: {:#?}", tier1.differ);
+    assert!(tier2.differ.is_empty(), "tier 2: {:#?}", tier2.differ);
 }
 
 /// A chip name fuzzes that chip: cedar's waves have 32 lanes.

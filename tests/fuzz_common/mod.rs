@@ -126,28 +126,42 @@ impl Reproducer {
     }
 }
 
-/// The faults of a run of programs, compared in full (kind, pc, lane and address) between the
-/// interpreter and the JIT: [`wavejit_runtime::solo::compare`] leaves the lane and address out
-/// (an engine may report another lane), but the JIT's memory paths promise the interpreter's
-/// report, so a memory campaign holds them to it.
+/// The JIT compiling every block at tier 2 at once (the campaigns' JIT starts at tier 1 and
+/// tiers up after many executions, which a fuzz program rarely reaches).
+pub fn jit_tier2() -> Arc<dyn Engine> {
+    let opts = wavejit_jit::JitOptions {
+        tier_up_after: Some(0),
+        ..wavejit_jit::JitOptions::default()
+    };
+    Arc::new(wavejit_jit::Jit::with_options(opts).expect("the JIT starts"))
+}
+
+/// A second pass over a campaign's programs (see [`second_opinion`]).
 #[derive(Debug, Default)]
-pub struct ExactFaults {
+pub struct SecondOpinion {
+    /// Programs run (those that lift as generated).
+    pub runs: u64,
     /// Programs where both engines faulted.
     pub faulted: u64,
-    /// `seed: reference fault / candidate fault` where they differ.
+    /// `seed: ...` for every program whose runs differ: in anything
+    /// [`wavejit_runtime::solo::compare`] compares, or in the fault's lane or address.
     pub differ: Vec<String>,
 }
 
-/// Runs the programs `seed..seed + n` (targets round-robin, as the driver does) of `isa` that
-/// lift as generated on both engines and compares their faults in full.
-pub fn exact_faults<I: wavejit::fuzz::FuzzIsa>(
+/// Runs the programs `seed..seed + n` of `isa` (targets round-robin, as the driver does) that
+/// lift as generated on the interpreter and on `candidate`, and compares them as the driver
+/// does and also their faults in full (kind, pc, lane and address):
+/// [`wavejit_runtime::solo::compare`] leaves the lane and address out (an engine may report
+/// another lane), but the JIT's memory paths promise the interpreter's report, so a memory
+/// campaign holds them to it.
+pub fn second_opinion<I: wavejit::fuzz::FuzzIsa>(
     isa: &I,
     targets: &[I::Target],
     seed: u64,
     n: u64,
-) -> ExactFaults {
-    let jit = jit();
-    let mut out = ExactFaults::default();
+    candidate: &dyn Engine,
+) -> SecondOpinion {
+    let mut out = SecondOpinion::default();
     for k in 0..n {
         let target = targets[k as usize % targets.len()];
         let case = isa
@@ -157,11 +171,15 @@ pub fn exact_faults<I: wavejit::fuzz::FuzzIsa>(
         let f = Arc::new(f);
         let solo = isa.solo(&case, &f.layout).unwrap_or_else(|e| panic!("{e}"));
         let fuel = isa.fuel();
-        let (a, b, _) = wavejit_runtime::solo::run_both(&Interpreter, &*jit, &f, solo, fuel);
+        let (a, b, diff) = wavejit_runtime::solo::run_both(&Interpreter, candidate, &f, solo, fuel);
+        out.runs += 1;
         if a.fault.is_some() && b.fault.is_some() {
             out.faulted += 1;
         }
-        if a.fault != b.fault {
+        if let Some(d) = diff {
+            out.differ
+                .push(format!("seed {}: {}", seed + k, d.headline()));
+        } else if a.fault != b.fault {
             out.differ
                 .push(format!("seed {}: {:?} / {:?}", seed + k, a.fault, b.fault));
         }

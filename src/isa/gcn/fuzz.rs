@@ -6,7 +6,12 @@
 //! Two campaigns per generation set: the mixed one (`gcn`, `gfx9`, ...) and the memory-heavy
 //! one (the same name with `-mem`: `gcn-mem`, `gfx9-mem`, ...), whose programs are mostly
 //! memory instructions on edge address patterns ([`GenConfig::memory_heavy`]); a campaign's
-//! report lists the memory mnemonics its programs contain ([`FuzzIsa::forms`]).
+//! report lists the memory mnemonics its programs contain ([`FuzzIsa::forms`]). A memory-heavy
+//! case has a second buffer of [`BUFFER_BYTES`] that ends exactly where the buffer starts
+//! (watched as `below`): an access just before the buffer lands in it, one that straddles the
+//! two faults (an access must lie inside one buffer), and the lanes of one instruction may
+//! address both. It also has private segments of [`BUFFER_BYTES`] per lane (lane `l`'s starts
+//! as the buffer's bytes XOR `l`), for the SCRATCH accesses.
 //!
 //! Reductions, biggest first: drop runs of items (ddmin's halving schedule,
 //! [`chunk_removals`]; every remaining branch keeps its target, a branch into a dropped run
@@ -19,7 +24,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 use wavejit_gcn::lift::{lift, GcnLayout, LiftConfig};
-use wavejit_gcn::random::{self, GenConfig, InitState, Item, RandomProgram, BUFFER_BYTES};
+use wavejit_gcn::random::{self, GenConfig, InitState, Item, Profile, RandomProgram, BUFFER_BYTES};
 use wavejit_gcn::tables::Family;
 use wavejit_gcn::{Gen, Operand};
 use wavejit_ir::{Function, StateLayout};
@@ -81,6 +86,11 @@ pub struct Case {
     /// Initial contents of the global buffer and of the LDS.
     pub buffer: Vec<u8>,
     pub lds: Vec<u8>,
+    /// Memory profile: the initial contents of the buffer adjacent below `buffer` (empty:
+    /// none).
+    pub below: Vec<u8>,
+    /// Memory profile: bytes of each lane's private segment (0: no private memory).
+    pub private_lane_bytes: u32,
 }
 
 impl Case {
@@ -92,6 +102,12 @@ impl Case {
         let mut bytes = |n: u32| (0..n).map(|_| rng.gen::<u8>()).collect::<Vec<u8>>();
         let buffer = bytes(BUFFER_BYTES);
         let lds = bytes(BUFFER_BYTES);
+        let memory = cfg.profile == Profile::Memory;
+        let below = if memory {
+            bytes(BUFFER_BYTES)
+        } else {
+            Vec::new()
+        };
         Ok(Case {
             gen,
             seed,
@@ -99,6 +115,8 @@ impl Case {
             init: InitState::random_for(seed, cfg.profile),
             buffer,
             lds,
+            below,
+            private_lane_bytes: if memory { BUFFER_BYTES } else { 0 },
         })
     }
 
@@ -206,16 +224,36 @@ impl FuzzIsa for GcnFuzz {
     }
 
     /// The registers of `case.init` (with the buffer registers pointing at the buffer), the
-    /// global buffer (watched as `buffer`) and the LDS; no private memory.
+    /// global buffer (watched as `buffer`), the buffer below it if the case has one (watched
+    /// as `below`), the LDS and the private segments if the case has them.
     fn solo(&self, case: &Case, layout: &StateLayout) -> Result<Solo, String> {
         let mut solo = Solo::new(layout, RESERVE).map_err(|e| e.to_string())?;
-        let buffer = solo
-            .mem
-            .alloc_bytes(&case.buffer, 256)
-            .map_err(|e| format!("buffer: {e}"))?;
+        let buffer = if case.below.is_empty() {
+            solo.mem.alloc_bytes(&case.buffer, 256)
+        } else {
+            let below = solo
+                .mem
+                .alloc_bytes(&case.below, 256)
+                .map_err(|e| format!("buffer below: {e}"))?;
+            solo.watch
+                .push(("below".into(), below, case.below.len() as u64));
+            let at = below + case.below.len() as u64;
+            solo.mem.alloc_at(at, &case.buffer).map(|_| at)
+        }
+        .map_err(|e| format!("buffer: {e}"))?;
         solo.watch
             .push(("buffer".into(), buffer, case.buffer.len() as u64));
         solo.lds = case.lds.clone();
+        solo.private_lane_bytes = case.private_lane_bytes;
+        solo.private = (0..64u8)
+            .flat_map(|l| {
+                case.buffer
+                    .iter()
+                    .cycle()
+                    .take(case.private_lane_bytes as usize)
+                    .map(move |b| b ^ l)
+            })
+            .collect();
         let mut init = case.init.clone();
         init.set_buffers(buffer);
         let g = GcnLayout::new();
@@ -268,11 +306,16 @@ impl FuzzIsa for GcnFuzz {
             "sgprs": s.sgprs.iter().map(|v| format!("{v:#010x}")).collect::<Vec<_>>(),
             "vgprs": vgprs,
             "buffer_hex": hex(&case.buffer),
+            "below_hex": hex(&case.below),
+            "private_lane_bytes": case.private_lane_bytes,
             "lds_hex": hex(&case.lds),
             "note": "s[86:87] and v[40:41] hold the buffer address, v42 the lane's LDS offset; \
                      memory profile: v[57:63] the patterns' offsets, v[43:56] the patterns' \
                      addresses (buffer + offset), s[88:89] the guard mask, s[92:95] and s[96:99] \
-                     the buffer resources (random::InitState::set_buffers)",
+                     the buffer resources (random::InitState::set_buffers); below_hex, when not \
+                     empty, is a buffer ending where the buffer starts; each lane's private \
+                     segment (private_lane_bytes, 0: none) starts as the buffer's bytes XOR the \
+                     lane number",
         })
     }
 

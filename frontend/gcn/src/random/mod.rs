@@ -23,7 +23,7 @@
 //! lifter takes: scalar and buffer-resource scalar loads, MUBUF (`offen` through a
 //! range-checked resource, no address VGPR, and gfx6/7 `addr64` through an unchecked one),
 //! FLAT and GLOBAL (vector and SGPR-base addressing) loads, stores and atomics of every width,
-//! and every DS row with an address. Addresses come from the per-lane patterns of
+//! gfx9 SCRATCH loads and stores, and every DS row with an address. Addresses come from the per-lane patterns of
 //! [`Pattern`]: consecutive, strided, uniform, scattered (misaligned too), lanes at and just
 //! past the buffer's end, lanes out of range outside a guard mask, and a few addresses shared
 //! by many lanes. Every in-range pattern leaves [`HEADROOM`] bytes after its highest address, so
@@ -31,8 +31,9 @@
 //! sometimes picks a larger or negative offset to step just past the end or before the start.
 //! Memory instructions also run inside `s_and_saveexec` sandwiches, and inside guard
 //! sandwiches that AND EXEC with the guard mask, under which the out-of-range lanes of the
-//! guarded pattern are inactive and must not fault. The LDS is as large as the buffer and the
-//! same offsets address it (out-of-range LDS bytes read 0 and drop writes: no fault).
+//! guarded pattern are inactive and must not fault. The LDS and each lane's private segment
+//! are as large as the buffer and the same offsets address them (out-of-range LDS bytes read 0
+//! and drop writes; a private access out of its lane's segment faults).
 //!
 //! A program is a list of [`Item`]s whose branch targets are item indices, so a minimiser can
 //! drop items and re-encode ([`layout`]) without breaking branches.

@@ -218,7 +218,10 @@ impl Pattern {
             Pattern::Scattered => out.iter_mut().for_each(|o| *o = scattered(r)),
             Pattern::Edge => {
                 out.iter_mut().for_each(|o| *o = scattered(r));
-                const EDGES: [u32; 10] = [
+                // The last bytes, just past the end, just before the start (-1, -4, -16:
+                // in the buffer the fuzz harness places below, or a fault across the two),
+                // and far away.
+                const EDGES: [u32; 11] = [
                     BUFFER_BYTES - 1,
                     BUFFER_BYTES - 2,
                     BUFFER_BYTES - 4,
@@ -228,6 +231,7 @@ impl Pattern {
                     BUFFER_BYTES + 3,
                     u32::MAX,
                     u32::MAX - 3,
+                    u32::MAX - 15,
                     0x8000_0000,
                 ];
                 for _ in 0..r.gen_range(1..=4) {

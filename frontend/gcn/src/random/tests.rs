@@ -342,7 +342,7 @@ fn memory_profile_covers_every_memory_row_and_pattern() {
                 let fam = i.info.family;
                 if matches!(
                     fam,
-                    Family::Ds | Family::Mubuf | Family::Flat | Family::Global
+                    Family::Ds | Family::Mubuf | Family::Flat | Family::Global | Family::Scratch
                 ) || matches!(i.encoding, Encoding::Smem | Encoding::Smrd)
                 {
                     memory += 1;
@@ -374,7 +374,13 @@ fn memory_profile_covers_every_memory_row_and_pattern() {
         assert!(guards > 0, "{gen:?}: no guard sandwich");
         assert_eq!(patterns.len(), Pattern::ALL.len(), "{gen:?}: {patterns:?}");
         let mut missing = Vec::new();
-        for fam in [Family::Ds, Family::Mubuf, Family::Flat, Family::Global] {
+        for fam in [
+            Family::Ds,
+            Family::Mubuf,
+            Family::Flat,
+            Family::Global,
+            Family::Scratch,
+        ] {
             for r in rows(fam).iter().filter(|r| r.opcode_in(gen).is_some()) {
                 if pick::generated(r) && !seen.contains(&r.opcode) {
                     missing.push(r.opcode.name());

@@ -4,7 +4,8 @@
 //! buffer) and now and then step just past the buffer's end or before its start.
 //!
 //! Forms: FLAT (gfx7+) and GLOBAL (gfx9, with a 64-bit address pair or an SGPR base plus a
-//! 32-bit offset) loads, stores and atomics, returning (`glc`) or not; MUBUF through the
+//! 32-bit offset) loads, stores and atomics, returning (`glc`) or not; gfx9 SCRATCH loads and
+//! stores at the pattern's offset into the lane's private segment; MUBUF through the
 //! range-checked resource (`offen`, or no address VGPR) and on gfx6/7 `addr64` through the
 //! unchecked one; every DS row with an address (`gds` clear); scalar loads from the buffer and
 //! through the resource.
@@ -47,7 +48,7 @@ pub(in crate::random) fn generated(info: &OpInfo) -> bool {
     let name = info.opcode.name();
     let access = info.has(flags::LOAD) || info.has(flags::STORE) || info.has(flags::ATOMIC);
     match info.family {
-        Family::Flat | Family::Global => access,
+        Family::Flat | Family::Global | Family::Scratch => access,
         Family::Mubuf => access && !name.contains("format") && !name.contains("lds"),
         Family::Ds => {
             info.slots.iter().any(|s| s.0 == Field::Addr)
@@ -119,6 +120,7 @@ impl Picker<'_> {
         }
         if self.gen == Gen::Gfx9 {
             fams.push((Family::Global, 26));
+            fams.push((Family::Scratch, 12));
         }
         let fam = fams
             .choose_weighted(self.rng, |f| f.1)
@@ -141,6 +143,7 @@ impl Picker<'_> {
             Family::Ds => self.ds_heavy(info, pat),
             Family::Mubuf => self.mubuf(info, pat),
             Family::Global => self.flat_heavy(info, Encoding::Global, pat),
+            Family::Scratch => self.flat_heavy(info, Encoding::Scratch, pat),
             _ => self.flat_heavy(info, Encoding::Flat, pat),
         }
     }
@@ -184,13 +187,17 @@ impl Picker<'_> {
         edges.choose(self.rng).copied().unwrap_or(0).min(max as i32)
     }
 
-    /// FLAT (gfx7+) or GLOBAL (gfx9) access on `pat`: the pattern's address pair, or for
-    /// GLOBAL sometimes the buffer base SGPRs plus the pattern's offset.
+    /// FLAT (gfx7+), GLOBAL or SCRATCH (gfx9) access on `pat`: the pattern's address pair,
+    /// for GLOBAL sometimes the buffer base SGPRs plus the pattern's offset, for SCRATCH the
+    /// pattern's offset into the lane's private segment (the `vaddr` form: LLVM prints the
+    /// `saddr` form's unused `vaddr` as `off`, which the decoder does not model).
     fn flat_heavy(&mut self, info: &'static OpInfo, enc: Encoding, pat: Pattern) -> Inst {
         let atomic = info.has(flags::ATOMIC);
         let bytes = access_bytes(info);
-        let global = enc == Encoding::Global;
-        let saddr = global && self.chance(0.5);
+        let scratch = enc == Encoding::Scratch;
+        // GLOBAL and SCRATCH offsets are signed.
+        let global = enc == Encoding::Global || scratch;
+        let saddr = enc == Encoding::Global && self.chance(0.5);
         let align = if atomic {
             bytes
         } else {
@@ -207,7 +214,11 @@ impl Picker<'_> {
         inst.mem = MemFields {
             offset,
             glc,
-            seg: if global { 2 } else { 0 },
+            seg: match enc {
+                Encoding::Global => 2,
+                Encoding::Scratch => 1,
+                _ => 0,
+            },
             ..Default::default()
         };
         if glc {
@@ -224,7 +235,7 @@ impl Picker<'_> {
         }
         for s in info.slots {
             let (v, n) = match s.0 {
-                Field::Addr if saddr => (Operand::Vgpr(pat.offset_vgpr()), 1),
+                Field::Addr if saddr || scratch => (Operand::Vgpr(pat.offset_vgpr()), 1),
                 Field::Addr => (Operand::Vgpr(pat.pair_vgpr()), 2),
                 Field::Saddr if saddr => (Operand::Sgpr(BUFFER_SGPR), s.1),
                 Field::Saddr => (Operand::Off, 1),
@@ -296,7 +307,9 @@ impl Picker<'_> {
     /// that now and then reaches far past the LDS (it wraps with the address at 32 bits).
     fn ds_heavy(&mut self, info: &'static OpInfo, pat: Pattern) -> Inst {
         let bytes = access_bytes(info);
-        let offset: u16 = if info.has(flags::DS_2ADDR) {
+        let offset: u16 = if info.opcode == Opcode::DS_SWIZZLE_B32 {
+            self.swizzle_offset()
+        } else if info.has(flags::DS_2ADDR) {
             let mut one = || {
                 if self.chance(0.8) {
                     self.rng.gen_range(0..=3u16)
@@ -327,6 +340,28 @@ impl Picker<'_> {
             inst.operands.push(opnd(s.0, v, s.1));
         }
         inst
+    }
+
+    /// A `ds_swizzle_b32` pattern: a quad permutation, or a bitmask swizzle whose every lane
+    /// bit is one of LLVM's `BITMASK_PERM` characters (`0`, `1`, `p`: kept, `i`: inverted),
+    /// the only bitmask swizzles the listing can spell.
+    fn swizzle_offset(&mut self) -> u16 {
+        if self.chance(0.5) {
+            return 0x8000 | self.rng.gen_range(0..=0xffu16);
+        }
+        let (mut and, mut or, mut xor) = (0u16, 0u16, 0u16);
+        for bit in 0..5 {
+            match self.rng.gen_range(0..4) {
+                0 => {}
+                1 => or |= 1 << bit,
+                2 => and |= 1 << bit,
+                _ => {
+                    and |= 1 << bit;
+                    xor |= 1 << bit;
+                }
+            }
+        }
+        and | or << 5 | xor << 10
     }
 
     /// `s_load_dword{,x2,x4}` from the buffer base or `s_buffer_load_dword{,x2,x4}` through
