@@ -852,8 +852,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     V::S(s) => broadcast(&mut self.b, t, s),
                     v => v,
                 };
+                // The mask is computed first: a fast-path mask the loop has not used yet
+                // becomes known all-ones only then.
                 let m = match mask {
-                    Some(m) if !cx.ones.contains(&self.canon(m)) => match self.lane_val(cx, m)? {
+                    Some(m) => match self.lane_val(cx, m)? {
+                        _ if cx.ones.contains(&self.canon(m)) => None,
                         V::L(x) => Some((self.canon(m), x)),
                         V::S(s) => match broadcast(&mut self.b, ScalarType::I1, s) {
                             V::L(x) => Some((self.canon(m), x)),
@@ -861,7 +864,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                         },
                         V::L2(..) => return Err(format!("%{i}: 64-bit write mask")),
                     },
-                    _ => None,
+                    None => None,
                 };
                 match v {
                     V::L2(p0, p1) => {
