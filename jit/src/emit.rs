@@ -800,6 +800,16 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     vs.push(self.lane_val(cx, a)?);
                     tys.push(self.ty(a)?.scalar);
                 }
+                // Adding, subtracting, or-ing or xor-ing the constant 0 gives the other
+                // operand (lifters emit `x + 0` for zero address offsets).
+                if let Some(keep) = self.identity_operand(op, &args[..n]) {
+                    let pick = match vs[keep] {
+                        V::S(s) => broadcast(&mut self.b, t, s),
+                        v => v,
+                    };
+                    cx.vals.insert(i as u32, pick);
+                    return self.spill_if(cx, i);
+                }
                 // Masks known all-ones in the fast copy stay known through `and`.
                 if op == wavejit_ir::Op::And && t == ScalarType::I1 {
                     let (c0, c1) = (self.canon(args[0]), self.canon(args[1]));
@@ -902,6 +912,24 @@ impl<'a, 'f> Emitter<'a, 'f> {
             _ => return Err(format!("%{i}: not a lane instruction")),
         }
         self.spill_if(cx, i)
+    }
+
+    /// For `op` with one operand the constant 0 that leaves the other unchanged (`x + 0`,
+    /// `0 + x`, `x - 0`, `x | 0`, `x ^ 0`), the index of the operand that is the result.
+    fn identity_operand(&self, op: wavejit_ir::Op, args: &[wavejit_ir::Value]) -> Option<usize> {
+        use wavejit_ir::Op;
+        let zero = |v: &wavejit_ir::Value| {
+            matches!(
+                self.blk.insts.get(v.index()).map(|x| x.kind),
+                Some(InstKind::Const(0))
+            )
+        };
+        match (op, args) {
+            (Op::Iadd | Op::Or | Op::Xor, [a, b]) if zero(b) && !zero(a) => Some(0),
+            (Op::Iadd | Op::Or | Op::Xor, [a, _]) if zero(a) => Some(1),
+            (Op::Isub, [_, b]) if zero(b) => Some(0),
+            _ => None,
+        }
     }
 
     fn spill_if(&mut self, cx: &mut Chunk, i: usize) -> R<()> {
