@@ -23,10 +23,11 @@
 //! a store that faults has written nothing on either path. Lanes act in ascending order,
 //! which is the helper's order, so overlapping stores leave the same bytes.
 //!
-//! **Lane loads with a lane mask or none** call one host gather for the wave
-//! ([`crate::gather`]), which checks every acting lane as above and loads them (AVX2 gathers,
-//! one load for four consecutive or equal addresses); a lane failing its check sends the
-//! instruction to the helper.
+//! **Lane loads and stores with a lane mask or none** call one host gather or scatter for the
+//! wave ([`crate::gather`], [`crate::scatter`]), which checks every acting lane as above and
+//! then loads them (AVX2 gathers, one load for four consecutive or equal addresses) or stores
+//! them in lane order; a lane failing its check sends the instruction to the helper, a store
+//! having written nothing.
 //!
 //! **Consecutive addresses.** A 32-bit lane load or store whose lanes address `a0 + 4 * l`
 //! (checked for every lane with vector compares), with the whole span `[a0, a0 + 4 * wave
@@ -47,17 +48,22 @@
 //! Inlined: lane-result loads (any address and mask shape), uniform-result loads of a
 //! uniform address without a mask (global and LDS), stores (any shape) and the atomics above.
 //! Other atomics and formatted accesses always take the helper.
+//!
+//! Here: the windows, the lane loops and the loads and stores; `atomic`: the atomics;
+//! `consecutive`: the consecutive-address path; `host`: the gather and scatter calls.
+
+mod atomic;
+mod consecutive;
+mod host;
 
 use super::{Emitter, R, SLOT_BYTES};
 use crate::ctx::{
     CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN, CTX_PRIVATE, CTX_PRIVATE_LANE_BYTES,
 };
-use crate::gather::gather_fn;
-use crate::scatter::scatter_fn;
 use crate::vals::{bc, mem, shuffle32, vconst};
-use cranelift_codegen::ir::AtomicRmwOp;
+use atomic::Update;
 use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
-use wavejit_ir::{AtomicOp, InstKind, MemSpace, MemWidth, ScalarType};
+use wavejit_ir::{InstKind, MemSpace, MemWidth, ScalarType};
 use wavejit_runtime::MemHints;
 
 /// Hint slots used: the largest prime not above [`MemHints::SLOTS`].
@@ -92,45 +98,6 @@ struct LoadLane {
     ty: ScalarType,
     /// Where a lane that fails its check sends the instruction.
     slow: cranelift_codegen::ir::Block,
-}
-
-/// How an inlined atomic updates memory.
-#[derive(Clone, Copy)]
-enum Update {
-    /// One host read-modify-write instruction.
-    Rmw(AtomicRmwOp),
-    /// Compare and exchange: `data` replaces the value when it equals `cmp`.
-    Cas,
-    /// `Inc` or `Dec`: the new value computed from the old one, stored by a compare and
-    /// exchange that retries while another thread changed the value in between.
-    Wrap(AtomicOp),
-}
-
-impl Update {
-    fn of(op: AtomicOp) -> Option<Update> {
-        match op {
-            AtomicOp::CmpXchg => Some(Update::Cas),
-            AtomicOp::Inc | AtomicOp::Dec => Some(Update::Wrap(op)),
-            op => rmw_op(op).map(Update::Rmw),
-        }
-    }
-}
-
-/// The host read-modify-write of an IR atomic, if there is one.
-fn rmw_op(op: AtomicOp) -> Option<AtomicRmwOp> {
-    Some(match op {
-        AtomicOp::Add => AtomicRmwOp::Add,
-        AtomicOp::Sub => AtomicRmwOp::Sub,
-        AtomicOp::Xchg => AtomicRmwOp::Xchg,
-        AtomicOp::And => AtomicRmwOp::And,
-        AtomicOp::Or => AtomicRmwOp::Or,
-        AtomicOp::Xor => AtomicRmwOp::Xor,
-        AtomicOp::Umin => AtomicRmwOp::Umin,
-        AtomicOp::Umax => AtomicRmwOp::Umax,
-        AtomicOp::Smin => AtomicRmwOp::Smin,
-        AtomicOp::Smax => AtomicRmwOp::Smax,
-        _ => return None,
-    })
 }
 
 /// One operand as the fast path reads it.
@@ -396,92 +363,6 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
-    /// Lane 0's address of slot `s`, after a cheap test that sends the code to `lanes` unless
-    /// the last lane's address is `a0 + 4 * (wave size - 1)` (so the full check of
-    /// [`Self::consecutive`] runs only for accesses likely to pass it).
-    fn quick_consecutive(&mut self, s: u32, lanes: cranelift_codegen::ir::Block) -> Value {
-        let ws = i64::from(self.layout.wave_size);
-        let at = s as i64 * SLOT_BYTES;
-        let a0 = self.b.ins().load(I64, mem(), self.scratch, at as i32);
-        let last = self
-            .b
-            .ins()
-            .load(I64, mem(), self.scratch, (at + 8 * (ws - 1)) as i32);
-        let want = self.b.ins().iadd_imm_s(a0, 4 * (ws - 1));
-        let likely = self.b.ins().icmp(CIntCC::Equal, last, want);
-        let full = self.b.create_block();
-        self.b.ins().brif(likely, full, &[], lanes, &[]);
-        self.b.switch_to_block(full);
-        a0
-    }
-
-    /// Whether lane `l` of slot `s` holds `a0 + 4 * l` for every lane (an `i8` truth value).
-    fn consecutive(&mut self, s: u32, a0: Value) -> Value {
-        let base = self.b.ins().splat(I64X2, a0);
-        let mut acc = None;
-        for c in 0..self.layout.wave_size as u64 / 2 {
-            let at = s as i64 * SLOT_BYTES + 16 * c as i64;
-            let v = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
-            let mut k = [0u8; 16];
-            k[..8].copy_from_slice(&(8 * c).to_le_bytes());
-            k[8..].copy_from_slice(&(8 * c + 4).to_le_bytes());
-            let k = vconst(&mut self.b, I64X2, k);
-            let want = self.b.ins().iadd(base, k);
-            let eq = self.b.ins().icmp(CIntCC::Equal, v, want);
-            acc = Some(match acc {
-                Some(a) => self.b.ins().band(a, eq),
-                None => eq,
-            });
-        }
-        match acc {
-            Some(a) => self.b.ins().vall_true(a),
-            None => self.b.ins().iconst(I8, 0),
-        }
-    }
-
-    /// Whether the span of a consecutive 32-bit access starting at `a0` lies in the window,
-    /// and its host address.
-    fn span_checked(&mut self, w: &Window, a0: Value) -> (Value, Value) {
-        let span = 4 * i64::from(self.layout.wave_size);
-        // `last` is `hi - 4`; the span's last dword starts at `a0 + span - 4`.
-        let end_ok = {
-            let a = if w.offset32 {
-                self.b.ins().band_imm_u(a0, 0xffff_ffff)
-            } else {
-                a0
-            };
-            let lastw = self.b.ins().iadd_imm_s(w.last, -(span - 4));
-            let room = self.b.ins().isub(w.last, w.lo);
-            let fits = self
-                .b
-                .ins()
-                .icmp_imm_u(CIntCC::UnsignedGreaterThanOrEqual, room, span - 4);
-            let below = self.b.ins().icmp(CIntCC::UnsignedLessThanOrEqual, a, lastw);
-            self.b.ins().band(fits, below)
-        };
-        let (start_ok, host) = self.checked(w, a0, None);
-        (self.b.ins().band(end_ok, start_ok), host)
-    }
-
-    /// Whether every lane of mask slot `s` is on.
-    fn all_on(&mut self, s: u32) -> Value {
-        let zero = vconst(&mut self.b, I64X2, [0; 16]);
-        let mut acc = None;
-        for c in 0..self.layout.wave_size as i64 / 2 {
-            let at = s as i64 * SLOT_BYTES + 16 * c;
-            let v = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
-            let ne = self.b.ins().icmp(CIntCC::NotEqual, v, zero);
-            acc = Some(match acc {
-                Some(a) => self.b.ins().band(a, ne),
-                None => ne,
-            });
-        }
-        match acc {
-            Some(a) => self.b.ins().vall_true(a),
-            None => self.b.ins().iconst(I8, 1),
-        }
-    }
-
     /// Lane `l` of a lane load: zero if its mask leaves it out, else the checked load (or
     /// the slow path). Returns the block that continues after the lane.
     fn load_lane(&mut self, w: &Window, ld: &LoadLane, l: Value) -> cranelift_codegen::ir::Block {
@@ -613,111 +494,6 @@ impl Emitter<'_, '_> {
         let c1 = self.b.ins().iadd_imm_u(c, 1);
         self.b.ins().jump(header, &[BlockArg::Value(c1)]);
         Ok(())
-    }
-
-    /// The lanes of a load with per-lane addresses (slot `a_slot`) and no mask or a lane mask
-    /// (slot `ms`), by one call of the host gather ([`crate::gather`]); a lane failing its
-    /// check sends the instruction to `ld.slow`.
-    fn gather(
-        &mut self,
-        w: &Window,
-        a_slot: u32,
-        ms: Option<u32>,
-        full: Option<Value>,
-        ld: &LoadLane,
-    ) -> R<()> {
-        let f = gather_fn(ld.width.bytes(), ld.signed, w.stride.is_some());
-        let f = self.ptr_const(f as usize);
-        let at = |s: u32| s as i64 * SLOT_BYTES;
-        let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
-        let null = self.b.ins().iconst(I64, 0);
-        let mask = match ms {
-            Some(s) => self.b.ins().iadd_imm_s(self.scratch, at(s)),
-            None => null,
-        };
-        // Under a mask with every lane on, the gather need not read it.
-        let mask = match full {
-            Some(full) => self.b.ins().select(full, null, mask),
-            None => mask,
-        };
-        let out = self.b.ins().iadd_imm_s(self.scratch, ld.out_at);
-        let cut = self
-            .b
-            .ins()
-            .iconst(I64, if w.offset32 { 0xffff_ffff } else { -1 });
-        let ty_mask = if ld.ty.bits() >= 64 {
-            -1
-        } else {
-            ld.ty.bit_mask() as i64
-        };
-        let ty_mask = self.b.ins().iconst(I64, ty_mask);
-        let lanes = self.b.ins().iconst(I64, i64::from(self.layout.wave_size));
-        let stride = match w.stride {
-            Some(s) => s,
-            None => self.b.ins().iconst(I64, 0),
-        };
-        let args = [
-            w.base, w.lo, w.last, cut, addrs, mask, out, ty_mask, lanes, stride,
-        ];
-        let call = self.b.ins().call_indirect(self.sig_gather, f, &args);
-        let ok = self.b.inst_results(call)[0];
-        let go = self.b.create_block();
-        self.b.ins().brif(ok, go, &[], ld.slow, &[]);
-        self.b.switch_to_block(go);
-        Ok(())
-    }
-
-    /// The consecutive 32-bit lanes at host address `host` into the slot at `out_at`, zero in
-    /// the lanes mask slot `ms` leaves out.
-    fn copy_consecutive(&mut self, host: Value, ms: Option<u32>, out_at: i64) {
-        for c in 0..i64::from(self.layout.wave_size) / 4 {
-            let v = self.b.ins().load(I32X4, mem(), host, (16 * c) as i32);
-            let mut halves = [self.b.ins().uwiden_low(v), self.b.ins().uwiden_high(v)];
-            for (h, half) in halves.iter_mut().enumerate() {
-                let at = 32 * c + 16 * h as i64;
-                if let Some(ms) = ms {
-                    let m = self.b.ins().load(
-                        I64X2,
-                        mem(),
-                        self.scratch,
-                        (ms as i64 * SLOT_BYTES + at) as i32,
-                    );
-                    let all = self.b.ins().ineg(m);
-                    *half = self.b.ins().band(*half, all);
-                }
-                self.b
-                    .ins()
-                    .store(mem(), *half, self.scratch, (out_at + at) as i32);
-            }
-        }
-    }
-
-    /// For a mask `MaskFromBits(u)` whose uniform `u` this block has computed: whether `u`
-    /// has every lane of the wave set (an `i8` truth value), a scalar test that stands for a
-    /// look at every lane of the mask's slot.
-    fn full_mask(&mut self, mask: Option<wavejit_ir::Value>) -> R<Option<Value>> {
-        let Some(m) = mask else {
-            return Ok(None);
-        };
-        let InstKind::MaskFromBits(u) = self.blk.insts[m.index()].kind else {
-            return Ok(None);
-        };
-        let Ok(u) = self.u(u) else {
-            return Ok(None);
-        };
-        let u = if self.b.func.dfg.value_type(u) == I64 {
-            u
-        } else {
-            self.b.ins().uextend(I64, u)
-        };
-        let ws = self.layout.wave_size;
-        let lanes = if ws >= 64 {
-            -1
-        } else {
-            ((1u64 << ws) - 1) as i64
-        };
-        let on = self.b.ins().band_imm_u(u, lanes);
-        Ok(Some(self.b.ins().icmp_imm_u(CIntCC::Equal, on, lanes)))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -950,231 +726,5 @@ impl Emitter<'_, '_> {
         self.slow_path(i, space, merge)?;
         self.b.switch_to_block(merge);
         Ok(())
-    }
-
-    /// The lanes of a store with per-lane addresses and values (slots `a_slot`, `v_slot`)
-    /// and no mask or a lane mask (slot `ms`; `full` when it is known to have every lane on),
-    /// by one call of the host scatter ([`crate::scatter`]); a lane failing its check sends
-    /// the instruction to `slow` with nothing written.
-    #[allow(clippy::too_many_arguments)]
-    fn scatter(
-        &mut self,
-        w: &Window,
-        width: MemWidth,
-        a_slot: u32,
-        v_slot: u32,
-        ms: Option<u32>,
-        full: Option<Value>,
-        slow: cranelift_codegen::ir::Block,
-    ) -> R<()> {
-        let f = self.ptr_const(scatter_fn(width.bytes()) as usize);
-        let at = |s: u32| s as i64 * SLOT_BYTES;
-        let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
-        let values = self.b.ins().iadd_imm_s(self.scratch, at(v_slot));
-        let null = self.b.ins().iconst(I64, 0);
-        let mask = match ms {
-            Some(s) => self.b.ins().iadd_imm_s(self.scratch, at(s)),
-            None => null,
-        };
-        let mask = match full {
-            Some(full) => self.b.ins().select(full, null, mask),
-            None => mask,
-        };
-        let cut = self
-            .b
-            .ins()
-            .iconst(I64, if w.offset32 { 0xffff_ffff } else { -1 });
-        let lanes = self.b.ins().iconst(I64, i64::from(self.layout.wave_size));
-        let stride = match w.stride {
-            Some(s) => s,
-            None => null,
-        };
-        let args = [
-            w.base, w.lo, w.last, cut, addrs, mask, values, lanes, stride,
-        ];
-        let call = self.b.ins().call_indirect(self.sig_scatter, f, &args);
-        let ok = self.b.inst_results(call)[0];
-        let go = self.b.create_block();
-        self.b.ins().brif(ok, go, &[], slow, &[]);
-        self.b.switch_to_block(go);
-        Ok(())
-    }
-
-    /// An inlined atomic (see the module doc).
-    #[allow(clippy::too_many_arguments)]
-    fn atomic(
-        &mut self,
-        i: usize,
-        update: Update,
-        space: MemSpace,
-        width: MemWidth,
-        addr: wavejit_ir::Value,
-        data: wavejit_ir::Value,
-        cmp: Option<wavejit_ir::Value>,
-        mask: Option<wavejit_ir::Value>,
-    ) -> R<()> {
-        let Some(out) = self.plan.slot[i] else {
-            return Err("atomic without a result slot".into());
-        };
-        let out_at = out as i64 * SLOT_BYTES;
-        let a = self.opnd(addr)?;
-        let d = self.opnd(data)?;
-        let k = cmp.map(|c| self.opnd(c)).transpose()?;
-        let m = mask.map(|m| self.opnd(m)).transpose()?;
-        let t = if width == MemWidth::B64 { I64 } else { I32 };
-        let align = i64::from(width.bytes()) - 1;
-        let w = self.window(i, space, width);
-        let (check, work, slow, merge) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(w.fits, check, &[], slow, &[]);
-        self.b.switch_to_block(check);
-        // Pass 1: every acting lane's access is in the window (and aligned, globally).
-        self.lane_loop(work, |e, l| {
-            let next = e.acting(m, l);
-            let x = e.opnd_at(a, l);
-            let (mut ok, _) = e.checked(&w, x, Some(l));
-            if space == MemSpace::Global {
-                let low = e.b.ins().band_imm_u(x, align);
-                let aligned = e.b.ins().icmp_imm_u(CIntCC::Equal, low, 0);
-                ok = e.b.ins().band(ok, aligned);
-            }
-            e.b.ins().brif(ok, next, &[], slow, &[]);
-            Ok(next)
-        })?;
-        // Pass 2: the operations, in lane order.
-        self.b.switch_to_block(work);
-        self.lane_loop(merge, |e, l| {
-            let off = e.b.ins().ishl_imm_u(l, 3);
-            let dst = e.b.ins().iadd(e.scratch, off);
-            let zero = e.b.ins().iconst(I64, 0);
-            e.b.ins().store(mem(), zero, dst, out_at as i32);
-            let next = e.acting(m, l);
-            let x = e.opnd_at(a, l);
-            let (_, host) = e.checked(&w, x, Some(l));
-            let narrow = |e: &mut Self, x: Value| {
-                if t == I32 {
-                    e.b.ins().ireduce(I32, x)
-                } else {
-                    x
-                }
-            };
-            let v = e.opnd_at(d, l);
-            let v = narrow(e, v);
-            let c = k.map(|k| {
-                let c = e.opnd_at(k, l);
-                narrow(e, c)
-            });
-            let old = e.update(update, space, t, host, v, c)?;
-            let old = if t == I32 {
-                e.b.ins().uextend(I64, old)
-            } else {
-                old
-            };
-            e.b.ins().store(mem(), old, dst, out_at as i32);
-            e.b.ins().jump(next, &[]);
-            Ok(next)
-        })?;
-        self.b.switch_to_block(slow);
-        self.slow_path(i, space, merge)?;
-        self.b.switch_to_block(merge);
-        Ok(())
-    }
-
-    /// Lane's atomic update of the `t` at host address `host` with `v` (and `c`, the
-    /// compared value of a compare and exchange); returns the old value. Global memory is
-    /// shared with other threads: host atomics there. The LDS belongs to one thread (the
-    /// waves of a work-group run on one): a load, the operation and a store.
-    fn update(
-        &mut self,
-        update: Update,
-        space: MemSpace,
-        t: cranelift_codegen::ir::Type,
-        host: Value,
-        v: Value,
-        c: Option<Value>,
-    ) -> R<Value> {
-        let global = space == MemSpace::Global;
-        match update {
-            Update::Rmw(rmw) if global => Ok(self.b.ins().atomic_rmw(t, mem(), rmw, host, v)),
-            Update::Cas if global => {
-                let c = c.ok_or("compare and exchange without a compared value")?;
-                Ok(self.b.ins().atomic_cas(mem(), host, c, v))
-            }
-            Update::Wrap(op) if global => {
-                let first = self.b.ins().atomic_load(t, mem(), host);
-                let (retry, done) = (self.b.create_block(), self.b.create_block());
-                let old = self.b.append_block_param(retry, t);
-                let out = self.b.append_block_param(done, t);
-                self.b.ins().jump(retry, &[BlockArg::Value(first)]);
-                self.b.switch_to_block(retry);
-                let new = self.wrapped(op, old, v)?;
-                let seen = self.b.ins().atomic_cas(mem(), host, old, new);
-                let same = self.b.ins().icmp(CIntCC::Equal, seen, old);
-                self.b.ins().brif(
-                    same,
-                    done,
-                    &[BlockArg::Value(old)],
-                    retry,
-                    &[BlockArg::Value(seen)],
-                );
-                self.b.switch_to_block(done);
-                Ok(out)
-            }
-            _ => {
-                let old = self.b.ins().load(t, mem(), host, 0);
-                let new = match update {
-                    Update::Rmw(rmw) => match rmw {
-                        AtomicRmwOp::Add => self.b.ins().iadd(old, v),
-                        AtomicRmwOp::Sub => self.b.ins().isub(old, v),
-                        AtomicRmwOp::And => self.b.ins().band(old, v),
-                        AtomicRmwOp::Or => self.b.ins().bor(old, v),
-                        AtomicRmwOp::Xor => self.b.ins().bxor(old, v),
-                        AtomicRmwOp::Xchg => v,
-                        AtomicRmwOp::Umin => self.b.ins().umin(old, v),
-                        AtomicRmwOp::Umax => self.b.ins().umax(old, v),
-                        AtomicRmwOp::Smin => self.b.ins().smin(old, v),
-                        AtomicRmwOp::Smax => self.b.ins().smax(old, v),
-                        AtomicRmwOp::Nand => return Err("nand is no IR atomic".into()),
-                    },
-                    Update::Cas => {
-                        let c = c.ok_or("compare and exchange without a compared value")?;
-                        let eq = self.b.ins().icmp(CIntCC::Equal, old, c);
-                        self.b.ins().select(eq, v, old)
-                    }
-                    Update::Wrap(op) => self.wrapped(op, old, v)?,
-                };
-                self.b.ins().store(mem(), new, host, 0);
-                Ok(old)
-            }
-        }
-    }
-
-    /// The new value of `Inc` (`old >= v ? 0 : old + 1`) or `Dec`
-    /// (`old == 0 || old > v ? v : old - 1`), the formulas of [`AtomicOp`].
-    fn wrapped(&mut self, op: AtomicOp, old: Value, v: Value) -> R<Value> {
-        let t = self.b.func.dfg.value_type(old);
-        Ok(match op {
-            AtomicOp::Inc => {
-                let wrap = self
-                    .b
-                    .ins()
-                    .icmp(CIntCC::UnsignedGreaterThanOrEqual, old, v);
-                let zero = self.b.ins().iconst(t, 0);
-                let up = self.b.ins().iadd_imm_u(old, 1);
-                self.b.ins().select(wrap, zero, up)
-            }
-            AtomicOp::Dec => {
-                let at_zero = self.b.ins().icmp_imm_u(CIntCC::Equal, old, 0);
-                let above = self.b.ins().icmp(CIntCC::UnsignedGreaterThan, old, v);
-                let wrap = self.b.ins().bor(at_zero, above);
-                let down = self.b.ins().iadd_imm_s(old, -1);
-                self.b.ins().select(wrap, v, down)
-            }
-            op => return Err(format!("{op:?} is no wrapping atomic")),
-        })
     }
 }

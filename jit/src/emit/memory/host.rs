@@ -1,0 +1,110 @@
+//! Lane loads and stores with per-lane addresses run by one call of host code for the wave
+//! ([`crate::gather`], [`crate::scatter`]): the calls' arguments from the window and the slots.
+
+use super::{Emitter, LoadLane, Window, R, SLOT_BYTES};
+use crate::gather::gather_fn;
+use crate::scatter::scatter_fn;
+use cranelift_codegen::ir::{types::*, InstBuilder, Value};
+use wavejit_ir::MemWidth;
+
+impl Emitter<'_, '_> {
+    /// The lanes of a load with per-lane addresses (slot `a_slot`) and no mask or a lane mask
+    /// (slot `ms`), by one call of the host gather ([`crate::gather`]); a lane failing its
+    /// check sends the instruction to `ld.slow`.
+    pub(super) fn gather(
+        &mut self,
+        w: &Window,
+        a_slot: u32,
+        ms: Option<u32>,
+        full: Option<Value>,
+        ld: &LoadLane,
+    ) -> R<()> {
+        let f = gather_fn(ld.width.bytes(), ld.signed, w.stride.is_some());
+        let f = self.ptr_const(f as usize);
+        let at = |s: u32| s as i64 * SLOT_BYTES;
+        let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
+        let null = self.b.ins().iconst(I64, 0);
+        let mask = match ms {
+            Some(s) => self.b.ins().iadd_imm_s(self.scratch, at(s)),
+            None => null,
+        };
+        // Under a mask with every lane on, the gather need not read it.
+        let mask = match full {
+            Some(full) => self.b.ins().select(full, null, mask),
+            None => mask,
+        };
+        let out = self.b.ins().iadd_imm_s(self.scratch, ld.out_at);
+        let cut = self
+            .b
+            .ins()
+            .iconst(I64, if w.offset32 { 0xffff_ffff } else { -1 });
+        let ty_mask = if ld.ty.bits() >= 64 {
+            -1
+        } else {
+            ld.ty.bit_mask() as i64
+        };
+        let ty_mask = self.b.ins().iconst(I64, ty_mask);
+        let lanes = self.b.ins().iconst(I64, i64::from(self.layout.wave_size));
+        let stride = match w.stride {
+            Some(s) => s,
+            None => self.b.ins().iconst(I64, 0),
+        };
+        let args = [
+            w.base, w.lo, w.last, cut, addrs, mask, out, ty_mask, lanes, stride,
+        ];
+        let call = self.b.ins().call_indirect(self.sig_gather, f, &args);
+        let ok = self.b.inst_results(call)[0];
+        let go = self.b.create_block();
+        self.b.ins().brif(ok, go, &[], ld.slow, &[]);
+        self.b.switch_to_block(go);
+        Ok(())
+    }
+
+    /// The lanes of a store with per-lane addresses and values (slots `a_slot`, `v_slot`)
+    /// and no mask or a lane mask (slot `ms`; `full` when it is known to have every lane on),
+    /// by one call of the host scatter ([`crate::scatter`]); a lane failing its check sends
+    /// the instruction to `slow` with nothing written.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn scatter(
+        &mut self,
+        w: &Window,
+        width: MemWidth,
+        a_slot: u32,
+        v_slot: u32,
+        ms: Option<u32>,
+        full: Option<Value>,
+        slow: cranelift_codegen::ir::Block,
+    ) -> R<()> {
+        let f = self.ptr_const(scatter_fn(width.bytes()) as usize);
+        let at = |s: u32| s as i64 * SLOT_BYTES;
+        let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
+        let values = self.b.ins().iadd_imm_s(self.scratch, at(v_slot));
+        let null = self.b.ins().iconst(I64, 0);
+        let mask = match ms {
+            Some(s) => self.b.ins().iadd_imm_s(self.scratch, at(s)),
+            None => null,
+        };
+        let mask = match full {
+            Some(full) => self.b.ins().select(full, null, mask),
+            None => mask,
+        };
+        let cut = self
+            .b
+            .ins()
+            .iconst(I64, if w.offset32 { 0xffff_ffff } else { -1 });
+        let lanes = self.b.ins().iconst(I64, i64::from(self.layout.wave_size));
+        let stride = match w.stride {
+            Some(s) => s,
+            None => null,
+        };
+        let args = [
+            w.base, w.lo, w.last, cut, addrs, mask, values, lanes, stride,
+        ];
+        let call = self.b.ins().call_indirect(self.sig_scatter, f, &args);
+        let ok = self.b.inst_results(call)[0];
+        let go = self.b.create_block();
+        self.b.ins().brif(ok, go, &[], slow, &[]);
+        self.b.switch_to_block(go);
+        Ok(())
+    }
+}
