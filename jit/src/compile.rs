@@ -3,6 +3,11 @@
 //! Both tiers run the same planner and emitter on the same block, so their code computes the
 //! same bits; only Cranelift's flags differ. Cranelift's flags belong to the ISA and thus to
 //! the module, so each tier has its own [`Compiler`] and its own code memory.
+//!
+//! A module's code memory ([`CodeMemory`]) is freed when the last thing holding it goes: its
+//! compiler and every [`CompiledBlock`] compiled into it (the blocks of live programs and of
+//! the JIT's cache). A JIT that has compiled enough replaces its compilers with fresh ones
+//! (`crate::Shared`), so a long-running JIT does not keep every block it ever compiled.
 
 use crate::ctx::JitCtx;
 use crate::emit::{block_signature, Artifacts, Cfg, Emitter};
@@ -14,6 +19,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Module};
+use std::sync::{Arc, Mutex};
 use wavejit_ir::{BlockData, StateLayout};
 
 /// A compiled block's entry point.
@@ -47,11 +53,35 @@ pub(crate) struct CompiledBlock {
     pub n_slots: u32,
     pub code_bytes: usize,
     _arts: Artifacts,
+    /// The module holding the code: alive as long as the block.
+    _memory: Arc<CodeMemory>,
+}
+
+/// One Cranelift module, the owner of the code compiled into it.
+pub(crate) struct CodeMemory {
+    /// `None` only while being dropped.
+    module: Mutex<Option<JITModule>>,
+}
+
+impl std::fmt::Debug for CodeMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CodeMemory")
+    }
+}
+
+impl Drop for CodeMemory {
+    fn drop(&mut self) {
+        let module = self.module.get_mut().unwrap_or_else(|p| p.into_inner());
+        if let Some(m) = module.take() {
+            // SAFETY: every block compiled into this module holds this memory, so no code of
+            // it can run any more.
+            unsafe { m.free_memory() };
+        }
+    }
 }
 
 pub(crate) struct Compiler {
-    /// `None` only while being dropped.
-    module: Option<JITModule>,
+    memory: Arc<CodeMemory>,
     cfg: Cfg,
     call_conv: CallConv,
     tier: Tier,
@@ -100,7 +130,9 @@ impl Compiler {
             nan_spec: opts.nan_speculation && tier == Tier::Two,
         };
         Ok(Compiler {
-            module: Some(module),
+            memory: Arc::new(CodeMemory {
+                module: Mutex::new(Some(module)),
+            }),
             cfg,
             call_conv,
             tier,
@@ -111,10 +143,6 @@ impl Compiler {
         self.cfg.lower.fma
     }
 
-    fn module(&mut self) -> &mut JITModule {
-        self.module.as_mut().expect("module lives until drop")
-    }
-
     /// Compiles `blocks` (all of one layout) and makes their code executable.
     pub fn compile(
         &mut self,
@@ -123,13 +151,15 @@ impl Compiler {
     ) -> Result<Vec<CompiledBlock>, String> {
         let mut fctx = FunctionBuilderContext::new();
         let mut pending: Vec<(FuncId, u32, usize, Artifacts)> = Vec::new();
+        let memory = self.memory.clone();
+        let mut guard = memory.module.lock().unwrap_or_else(|p| p.into_inner());
+        let module = guard.as_mut().ok_or("the code memory was freed")?;
         let cfg = self.cfg;
         let call_conv = self.call_conv;
         // A debugging aid: print the host code of every block compiled.
         let disasm = std::env::var_os("WAVEJIT_JIT_DISASM").is_some();
         for (bi, blk) in blocks.iter().enumerate() {
             let p = plan(layout, blk).map_err(|e| format!("block {bi}: {e}"))?;
-            let module = self.module();
             let mut ctx = module.make_context();
             ctx.func.signature = block_signature(call_conv);
             let mut arts = Artifacts::default();
@@ -162,7 +192,6 @@ impl Compiler {
             pending.push((id, p.n_slots, code_bytes, arts));
         }
         let tier = self.tier;
-        let module = self.module();
         module.finalize_definitions().map_err(err)?;
         Ok(pending
             .into_iter()
@@ -177,18 +206,9 @@ impl Compiler {
                     n_slots,
                     code_bytes,
                     _arts: arts,
+                    _memory: self.memory.clone(),
                 }
             })
             .collect())
-    }
-}
-
-impl Drop for Compiler {
-    fn drop(&mut self) {
-        if let Some(m) = self.module.take() {
-            // SAFETY: the compiler is owned by `crate::Shared`, which every program holding
-            // code of this module keeps alive; dropping it means no such code can run again.
-            unsafe { m.free_memory() };
-        }
     }
 }

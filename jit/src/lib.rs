@@ -61,6 +61,10 @@ pub struct JitOptions {
     /// NaNs, falling back to the exact copy for the rest of a loop when one occurs (see the
     /// `emit` module).
     pub nan_speculation: bool,
+    /// Code bytes compiled into a JIT's modules before it starts fresh ones (and empties its
+    /// cache): the old code is freed once no program uses it, so a JIT that compiles
+    /// program after program (a fuzz campaign, a server) stays within about this much code.
+    pub code_limit: u64,
 }
 
 impl JitOptions {
@@ -86,6 +90,7 @@ impl Default for JitOptions {
             fast_path: true,
             lazy_blend: true,
             nan_speculation: true,
+            code_limit: 64 << 20,
         }
     }
 }
@@ -111,6 +116,8 @@ pub struct JitStats {
     pub tier_up_code_bytes: u64,
     /// Recompiles Cranelift rejected; those blocks keep running their tier-1 code.
     pub tier_up_failures: u64,
+    /// Times the JIT started fresh modules after [`JitOptions::code_limit`] bytes of code.
+    pub fresh_modules: u64,
 }
 
 struct CacheEntry {
@@ -125,6 +132,8 @@ struct Inner {
     compilers: [Option<Compiler>; 2],
     cache: HashMap<u64, Vec<CacheEntry>>,
     stats: JitStats,
+    /// Code bytes compiled into the current compilers' modules.
+    module_bytes: u64,
 }
 
 /// Owns the code memory; programs keep it alive.
@@ -186,10 +195,38 @@ fn insert(
     es[at].code[tier] = Some(code);
 }
 
+/// The compilers `opts` use, per tier.
+fn compilers(opts: &JitOptions) -> Result<[Option<Compiler>; 2], String> {
+    let tier1 = match opts.tier_up_after {
+        Some(0) => None,
+        _ => Some(Compiler::new(opts, Tier::One)?),
+    };
+    let tier2 = match opts.tier_up_after {
+        Some(_) => Some(Compiler::new(opts, Tier::Two)?),
+        None => None,
+    };
+    Ok([tier1, tier2])
+}
+
 impl Shared {
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         // A panic while holding the lock leaves only counters and a cache of finished code.
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Starts fresh modules when the current ones hold [`JitOptions::code_limit`] bytes of
+    /// code. The cache forgets the old code; programs using it keep it alive.
+    fn make_room(&self, inner: &mut Inner) {
+        if inner.module_bytes < self.opts.code_limit {
+            return;
+        }
+        // If Cranelift cannot start a module now, the old ones keep serving.
+        if let Ok(fresh) = compilers(&self.opts) {
+            inner.compilers = fresh;
+            inner.cache.clear();
+            inner.module_bytes = 0;
+            inner.stats.fresh_modules += 1;
+        }
     }
 
     /// Tier-2 code for `block`, from the cache or compiled now; `None` if Cranelift rejects it
@@ -206,6 +243,7 @@ impl Shared {
             inner.stats.cache_hits += 1;
             return Some(code);
         }
+        self.make_room(inner);
         let t = Instant::now();
         let compiled = match inner.compilers[Tier::Two.index()].as_mut() {
             Some(c) => c.compile(layout, &[block]),
@@ -218,6 +256,7 @@ impl Shared {
         inner.stats.tier_ups += 1;
         inner.stats.tier_up_nanos += t.elapsed().as_nanos() as u64;
         inner.stats.tier_up_code_bytes += code.code_bytes as u64;
+        inner.module_bytes += code.code_bytes as u64;
         let code = Arc::new(code);
         insert(&mut inner.cache, k, layout, block, code.clone());
         Some(code)
@@ -231,25 +270,19 @@ impl Jit {
     }
 
     pub fn with_options(opts: JitOptions) -> Result<Jit, ExecError> {
-        let new = |tier| Compiler::new(&opts, tier).map_err(ExecError::Emulator);
-        let tier1 = match opts.tier_up_after {
-            Some(0) => None,
-            _ => Some(new(Tier::One)?),
-        };
-        let tier2 = match opts.tier_up_after {
-            Some(_) => Some(new(Tier::Two)?),
-            None => None,
-        };
-        let fma = tier1
-            .as_ref()
-            .or(tier2.as_ref())
+        let compilers = compilers(&opts).map_err(ExecError::Emulator)?;
+        let fma = compilers
+            .iter()
+            .flatten()
+            .next()
             .is_some_and(|c| c.has_fma());
         Ok(Jit {
             shared: Arc::new(Shared {
                 inner: Mutex::new(Inner {
-                    compilers: [tier1, tier2],
+                    compilers,
                     cache: HashMap::new(),
                     stats: JitStats::default(),
+                    module_bytes: 0,
                 }),
                 opts,
                 fma,
@@ -272,6 +305,7 @@ impl Jit {
         let tier = self.shared.opts.prepare_tier();
         let mut inner = self.shared.lock();
         let inner = &mut *inner;
+        self.shared.make_room(inner);
         let keys: Vec<u64> = func.blocks.iter().map(|b| key(&func.layout, b)).collect();
         let cached = |cache: &HashMap<u64, Vec<CacheEntry>>, i: usize| {
             let (l, b) = (&func.layout, &func.blocks[i]);
@@ -295,6 +329,7 @@ impl Jit {
                 inner.stats.blocks_compiled += 1;
                 inner.stats.insts_compiled += func.blocks[i].insts.len() as u64;
                 inner.stats.code_bytes += code.code_bytes as u64;
+                inner.module_bytes += code.code_bytes as u64;
                 let (l, b) = (&func.layout, &func.blocks[i]);
                 insert(&mut inner.cache, keys[i], l, b, Arc::new(code));
             }
