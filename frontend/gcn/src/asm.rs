@@ -819,6 +819,19 @@ mod tests {
     }
 
     #[test]
+    fn every_swizzle_offset_prints_and_reads_back() {
+        for v in 0..=u16::MAX {
+            let text = crate::print::swizzle(v);
+            let back = if text.starts_with("swizzle") {
+                swizzle(&text).unwrap()
+            } else {
+                text.parse::<u16>().unwrap()
+            };
+            assert_eq!(back, v, "{text}");
+        }
+    }
+
+    #[test]
     fn error_has_line() {
         let e = assemble(Gen::Gfx9, "s_nop 0\nv_bogus v0\n").unwrap_err();
         assert_eq!(e.line, 2);

@@ -512,7 +512,7 @@ fn gpr_idx(v: u16) -> String {
     format!("gpr_idx({})", on.join(","))
 }
 
-fn swizzle(v: u16) -> String {
+pub(crate) fn swizzle(v: u16) -> String {
     // LLVM prints ds_swizzle offsets symbolically (AMDGPUInstPrinter::printSwizzle).
     if v & 0xff00 == 0x8000 {
         let lanes: Vec<String> = (0..4).map(|i| (v >> (2 * i) & 3).to_string()).collect();
@@ -533,6 +533,13 @@ fn swizzle(v: u16) -> String {
     let group = 0x1f - and + 1;
     if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
         return format!("swizzle(BROADCAST,{group},{or})");
+    }
+    // The mask form spells a bit that keeps the lane's bit (`p`), inverts it (`i`) or forces
+    // it (`0`, `1`); a bit that is both kept and or-ed, or forced and xor-ed, has no letter,
+    // and such an offset is printed as its number (LLVM prints a mask that assembles to
+    // another offset).
+    if ((and & or) | (!and & xor)) & 0x1f != 0 {
+        return v.to_string();
     }
     let mask: String = (0..5)
         .rev()
