@@ -342,26 +342,14 @@ impl Picker<'_> {
         inst
     }
 
-    /// A `ds_swizzle_b32` pattern: a quad permutation, or a bitmask swizzle whose every lane
-    /// bit is one of LLVM's `BITMASK_PERM` characters (`0`, `1`, `p`: kept, `i`: inverted),
-    /// the only bitmask swizzles the listing can spell.
+    /// A `ds_swizzle_b32` pattern: a quad permutation, or any bitmask swizzle (and, or and
+    /// xor masks of the lane bits; the listing spells the ones LLVM's `BITMASK_PERM` letters
+    /// cannot as numbers).
     fn swizzle_offset(&mut self) -> u16 {
         if self.chance(0.5) {
             return 0x8000 | self.rng.gen_range(0..=0xffu16);
         }
-        let (mut and, mut or, mut xor) = (0u16, 0u16, 0u16);
-        for bit in 0..5 {
-            match self.rng.gen_range(0..4) {
-                0 => {}
-                1 => or |= 1 << bit,
-                2 => and |= 1 << bit,
-                _ => {
-                    and |= 1 << bit;
-                    xor |= 1 << bit;
-                }
-            }
-        }
-        and | or << 5 | xor << 10
+        self.rng.gen_range(0..0x8000u16)
     }
 
     /// `s_load_dword{,x2,x4}` from the buffer base or `s_buffer_load_dword{,x2,x4}` through
