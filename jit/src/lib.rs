@@ -11,7 +11,9 @@
 //!
 //! Blocks are compiled when a function is prepared (a Cranelift error is an
 //! [`ExecError::Emulator`] then, never a panic later) and cached by their contents and state
-//! layout, so preparing the same function again reuses the code.
+//! layout, so preparing the same function again reuses the code. A JIT that has compiled
+//! [`JitOptions::code_limit`] bytes starts fresh modules and an empty cache; the old code lives
+//! until the last program using it is dropped.
 //!
 //! Compilation is tiered. `prepare` compiles at tier 1 (Cranelift `opt_level=none`,
 //! single-pass register allocation): quick to compile, slower to run. Each block of a prepared
