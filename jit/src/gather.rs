@@ -37,9 +37,9 @@ pub(crate) fn gather_fn(width: u32, signed: bool, strided: bool) -> GatherFn {
     #[cfg(target_arch = "x86_64")]
     if !strided && std::is_x86_feature_detected!("avx2") {
         match (width, signed) {
-            (4, false) => return avx2::gather32::<false>,
-            (4, true) => return avx2::gather32::<true>,
-            (8, _) => return avx2::gather64,
+            (4, false) => return avx2::gather::<4, false>,
+            (4, true) => return avx2::gather::<4, true>,
+            (8, _) => return avx2::gather::<8, false>,
             _ => {}
         }
     }
@@ -174,13 +174,13 @@ mod avx2 {
         }
     }
 
-    /// The 32-bit gather (see the module doc), for a stride of 0.
+    /// The gather of `W` (4 or 8) bytes (see the module doc), for a stride of 0.
     ///
     /// # Safety
     /// As the portable gather's, and the host has AVX2.
     #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe extern "C" fn gather32<const S: bool>(
+    pub(super) unsafe extern "C" fn gather<const W: usize, const S: bool>(
         base: *const u8,
         lo: u64,
         last: u64,
@@ -209,93 +209,32 @@ mod avx2 {
             if _mm256_testz_si256(bad, bad) == 0 {
                 return 0;
             }
-            let v = match shape(a, on, 4) {
-                Shape::Consecutive(a0) => _mm_loadu_si128(base.add(a0 as usize).cast()),
-                Shape::Same(a0) => {
-                    _mm_set1_epi32(base.add(a0 as usize).cast::<i32>().read_unaligned())
+            let at = |a0: u64| base.add(a0 as usize);
+            let v = if W == 8 {
+                match shape(a, on, 8) {
+                    Shape::Consecutive(a0) => _mm256_loadu_si256(at(a0).cast()),
+                    Shape::Same(a0) => _mm256_set1_epi64x(at(a0).cast::<i64>().read_unaligned()),
+                    Shape::Other => {
+                        _mm256_mask_i64gather_epi64::<1>(_mm256_setzero_si256(), base.cast(), a, on)
+                    }
                 }
-                Shape::Other => {
-                    // The four 32-bit mask lanes are the high halves of the 64-bit ones.
-                    let on32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
-                        on,
-                        _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7),
-                    ));
-                    _mm256_mask_i64gather_epi32::<1>(_mm_setzero_si128(), base.cast(), a, on32)
-                }
-            };
-            let wide = if S {
-                _mm256_cvtepi32_epi64(v)
             } else {
-                _mm256_cvtepu32_epi64(v)
-            };
-            _mm256_storeu_si256(out.add(l).cast(), _mm256_and_si256(wide, vty));
-            l += 4;
-        }
-        if l < n {
-            let m = if mask.is_null() { mask } else { mask.add(l) };
-            let tail = if S {
-                super::gather::<4, true>
-            } else {
-                super::gather::<4, false>
-            };
-            return tail(
-                base,
-                lo,
-                last,
-                cut,
-                addrs.add(l),
-                m,
-                out.add(l),
-                ty_mask,
-                (n - l) as u64,
-                0,
-            );
-        }
-        1
-    }
-
-    /// The 64-bit gather (see the module doc), for a stride of 0.
-    ///
-    /// # Safety
-    /// As the portable gather's, and the host has AVX2.
-    #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe extern "C" fn gather64(
-        base: *const u8,
-        lo: u64,
-        last: u64,
-        cut: u64,
-        addrs: *const u64,
-        mask: *const u64,
-        out: *mut u64,
-        ty_mask: u64,
-        lanes: u64,
-        _stride: u64,
-    ) -> u32 {
-        let (vlo, vlast) = (
-            _mm256_set1_epi64x(lo as i64),
-            _mm256_set1_epi64x(last as i64),
-        );
-        let (vcut, vty) = (
-            _mm256_set1_epi64x(cut as i64),
-            _mm256_set1_epi64x(ty_mask as i64),
-        );
-        let n = lanes as usize;
-        let mut l = 0;
-        while l + 4 <= n {
-            let a = _mm256_and_si256(_mm256_loadu_si256(addrs.add(l).cast()), vcut);
-            let m = if mask.is_null() { mask } else { mask.add(l) };
-            let (on, bad) = acting(m, a, vlo, vlast);
-            if _mm256_testz_si256(bad, bad) == 0 {
-                return 0;
-            }
-            let v = match shape(a, on, 8) {
-                Shape::Consecutive(a0) => _mm256_loadu_si256(base.add(a0 as usize).cast()),
-                Shape::Same(a0) => {
-                    _mm256_set1_epi64x(base.add(a0 as usize).cast::<i64>().read_unaligned())
-                }
-                Shape::Other => {
-                    _mm256_mask_i64gather_epi64::<1>(_mm256_setzero_si256(), base.cast(), a, on)
+                let v = match shape(a, on, 4) {
+                    Shape::Consecutive(a0) => _mm_loadu_si128(at(a0).cast()),
+                    Shape::Same(a0) => _mm_set1_epi32(at(a0).cast::<i32>().read_unaligned()),
+                    Shape::Other => {
+                        // The four 32-bit mask lanes are the high halves of the 64-bit ones.
+                        let on32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+                            on,
+                            _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7),
+                        ));
+                        _mm256_mask_i64gather_epi32::<1>(_mm_setzero_si128(), base.cast(), a, on32)
+                    }
+                };
+                if S {
+                    _mm256_cvtepi32_epi64(v)
+                } else {
+                    _mm256_cvtepu32_epi64(v)
                 }
             };
             _mm256_storeu_si256(out.add(l).cast(), _mm256_and_si256(v, vty));
@@ -303,7 +242,7 @@ mod avx2 {
         }
         if l < n {
             let m = if mask.is_null() { mask } else { mask.add(l) };
-            return super::gather::<8, false>(
+            return super::gather::<W, S>(
                 base,
                 lo,
                 last,
@@ -323,15 +262,7 @@ mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A deterministic generator (splitmix64).
-    fn next(s: &mut u64) -> u64 {
-        *s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+    use crate::testutil::next;
 
     /// The definition, lane by lane, written out without the gathers' structure.
     #[allow(clippy::too_many_arguments)]

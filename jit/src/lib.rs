@@ -30,6 +30,8 @@ mod lower;
 mod plan;
 mod program;
 mod scatter;
+#[cfg(test)]
+mod testutil;
 mod vals;
 
 use compile::{CompiledBlock, Compiler, Tier};

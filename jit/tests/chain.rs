@@ -10,7 +10,7 @@ use wavejit_ir::{
     Block, Function, FunctionBuilder, IntCC, Op, ScalarType as T, Terminator, TrapKind,
 };
 use wavejit_runtime::interp::Interpreter;
-use wavejit_runtime::{BlockExit, Budget, Program, WaveCtx};
+use wavejit_runtime::{BlockExit, Budget, Program};
 
 /// Block 0 (two guest instructions) jumps to the loop; block 1 (three) adds the lane id to
 /// v0 and counts s0 down, looping while it is not zero; block 2 (one) traps when s1 is set,
@@ -77,14 +77,7 @@ fn run(prog: &dyn Program, f: &Function, trips: u32, trap: bool, fuel: u64, bloc
     let mut at = Block(0);
     let mut spent = 0;
     for _ in 0..200 {
-        let mut ctx = WaveCtx {
-            state: &mut w.state,
-            mem: &mem,
-            lds: &mut w.lds,
-            private: &mut w.private,
-            private_lane_bytes: 0,
-            hints: &mut hints,
-        };
+        let mut ctx = w.ctx(&mem, &mut hints);
         let mut budget = Budget {
             fuel: fuel - spent,
             blocks,
@@ -133,14 +126,8 @@ fn a_chain_from_a_missing_block_runs_nothing() {
     let jit = prepare(&jit(), &f);
     let mut w = Wave::new(&f.layout, 0, 0);
     let mem = memory();
-    let mut ctx = WaveCtx {
-        state: &mut w.state,
-        mem: &mem,
-        lds: &mut w.lds,
-        private: &mut w.private,
-        private_lane_bytes: 0,
-        hints: &mut Default::default(),
-    };
+    let mut hints = Default::default();
+    let mut ctx = w.ctx(&mem, &mut hints);
     let mut budget = Budget {
         fuel: 100,
         blocks: 100,

@@ -350,16 +350,20 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
-    /// The helper path of instruction `i`, then a jump to `merge`.
+    /// Block `slow`: the helper path of instruction `i`, then a jump to `merge`, where the
+    /// code continues.
     fn slow_path(
         &mut self,
         i: usize,
         space: MemSpace,
+        slow: cranelift_codegen::ir::Block,
         merge: cranelift_codegen::ir::Block,
     ) -> R<()> {
+        self.b.switch_to_block(slow);
         let hint = (space == MemSpace::Global).then(|| self.hint_slot(i));
         self.wave_op_hinted(i, hint)?;
         self.b.ins().jump(merge, &[]);
+        self.b.switch_to_block(merge);
         Ok(())
     }
 
@@ -569,10 +573,7 @@ impl Emitter<'_, '_> {
             (Opnd::Slot(a_slot), None) => self.chunk_loads(&w, a_slot, &lane, merge)?,
             (Opnd::Uniform(_), _) => self.lane_loop(merge, |e, l| Ok(e.load_lane(&w, &lane, l)))?,
         }
-        self.b.switch_to_block(slow);
-        self.slow_path(i, space, merge)?;
-        self.b.switch_to_block(merge);
-        Ok(())
+        self.slow_path(i, space, slow, merge)
     }
 
     fn uniform_load(
@@ -698,10 +699,7 @@ impl Emitter<'_, '_> {
             self.b.ins().jump(merge, &[]);
             self.b.switch_to_block(write);
             self.b.ins().jump(merge, &[]);
-            self.b.switch_to_block(slow);
-            self.slow_path(i, space, merge)?;
-            self.b.switch_to_block(merge);
-            return Ok(());
+            return self.slow_path(i, space, slow, merge);
         }
         // Pass 1: every acting lane's access is in the window.
         self.lane_loop(write, |e, l| {
@@ -722,9 +720,6 @@ impl Emitter<'_, '_> {
             e.b.ins().jump(next, &[]);
             Ok(next)
         })?;
-        self.b.switch_to_block(slow);
-        self.slow_path(i, space, merge)?;
-        self.b.switch_to_block(merge);
-        Ok(())
+        self.slow_path(i, space, slow, merge)
     }
 }

@@ -4,7 +4,9 @@
 use std::sync::Arc;
 use wavejit_ir::{FileId, FileKind, Function, Reg, StateLayout};
 use wavejit_jit::{Jit, JitOptions};
-use wavejit_runtime::{BlockExit, Engine, Fault, GuestMemory, Program, WaveCtx, WaveState};
+use wavejit_runtime::{
+    BlockExit, Engine, Fault, GuestMemory, MemHints, Program, WaveCtx, WaveState,
+};
 
 pub const S: FileId = FileId(0);
 pub const V: FileId = FileId(1);
@@ -55,21 +57,26 @@ impl Wave {
         }
     }
 
+    /// The context a block of this wave runs with.
+    pub fn ctx<'a>(&'a mut self, mem: &'a GuestMemory, hints: &'a mut MemHints) -> WaveCtx<'a> {
+        WaveCtx {
+            state: &mut self.state,
+            mem,
+            lds: &mut self.lds,
+            private: &mut self.private,
+            private_lane_bytes: self.private_lane_bytes,
+            hints,
+        }
+    }
+
     pub fn block(
         &mut self,
         prog: &dyn Program,
         b: u32,
         mem: &GuestMemory,
     ) -> Result<BlockExit, Fault> {
-        let mut ctx = WaveCtx {
-            state: &mut self.state,
-            mem,
-            lds: &mut self.lds,
-            private: &mut self.private,
-            private_lane_bytes: self.private_lane_bytes,
-            hints: &mut Default::default(),
-        };
-        prog.run_block(wavejit_ir::Block(b), &mut ctx)
+        let mut hints = MemHints::default();
+        prog.run_block(wavejit_ir::Block(b), &mut self.ctx(mem, &mut hints))
     }
 
     /// Runs from block 0 until `Return`, a fault, or `max_blocks` blocks (barriers continue:

@@ -126,10 +126,7 @@ impl Emitter<'_, '_> {
             e.b.ins().jump(next, &[]);
             Ok(next)
         })?;
-        self.b.switch_to_block(slow);
-        self.slow_path(i, space, merge)?;
-        self.b.switch_to_block(merge);
-        Ok(())
+        self.slow_path(i, space, slow, merge)
     }
 
     /// Lane's atomic update of the `t` at host address `host` with `v` (and `c`, the

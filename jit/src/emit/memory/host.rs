@@ -4,13 +4,28 @@
 use super::{Emitter, LoadLane, Window, R, SLOT_BYTES};
 use crate::gather::gather_fn;
 use crate::scatter::scatter_fn;
-use cranelift_codegen::ir::{types::*, InstBuilder, Value};
+use cranelift_codegen::ir::{types::*, Block, InstBuilder, SigRef, Value};
 use wavejit_ir::MemWidth;
+
+/// What both calls take from the window and the slots.
+struct Common {
+    /// The window's base, bounds and address cut.
+    base: Value,
+    lo: Value,
+    last: Value,
+    cut: Value,
+    /// The address and mask slots (the mask null when no lane needs a look at it).
+    addrs: Value,
+    mask: Value,
+    lanes: Value,
+    stride: Value,
+}
 
 impl Emitter<'_, '_> {
     /// The lanes of a load with per-lane addresses (slot `a_slot`) and no mask or a lane mask
-    /// (slot `ms`), by one call of the host gather ([`crate::gather`]); a lane failing its
-    /// check sends the instruction to `ld.slow`.
+    /// (slot `ms`; `full` when it is known to have every lane on), by one call of the host
+    /// gather ([`crate::gather`]); a lane failing its check sends the instruction to
+    /// `ld.slow`.
     pub(super) fn gather(
         &mut self,
         w: &Window,
@@ -19,44 +34,19 @@ impl Emitter<'_, '_> {
         full: Option<Value>,
         ld: &LoadLane,
     ) -> R<()> {
-        let f = gather_fn(ld.width.bytes(), ld.signed, w.stride.is_some());
-        let f = self.ptr_const(f as usize);
-        let at = |s: u32| s as i64 * SLOT_BYTES;
-        let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
-        let null = self.b.ins().iconst(I64, 0);
-        let mask = match ms {
-            Some(s) => self.b.ins().iadd_imm_s(self.scratch, at(s)),
-            None => null,
-        };
-        // Under a mask with every lane on, the gather need not read it.
-        let mask = match full {
-            Some(full) => self.b.ins().select(full, null, mask),
-            None => mask,
-        };
+        let f = gather_fn(ld.width.bytes(), ld.signed, w.stride.is_some()) as usize;
+        let c = self.common(w, a_slot, ms, full);
         let out = self.b.ins().iadd_imm_s(self.scratch, ld.out_at);
-        let cut = self
-            .b
-            .ins()
-            .iconst(I64, if w.offset32 { 0xffff_ffff } else { -1 });
         let ty_mask = if ld.ty.bits() >= 64 {
             -1
         } else {
             ld.ty.bit_mask() as i64
         };
         let ty_mask = self.b.ins().iconst(I64, ty_mask);
-        let lanes = self.b.ins().iconst(I64, i64::from(self.layout.wave_size));
-        let stride = match w.stride {
-            Some(s) => s,
-            None => self.b.ins().iconst(I64, 0),
-        };
         let args = [
-            w.base, w.lo, w.last, cut, addrs, mask, out, ty_mask, lanes, stride,
+            c.base, c.lo, c.last, c.cut, c.addrs, c.mask, out, ty_mask, c.lanes, c.stride,
         ];
-        let call = self.b.ins().call_indirect(self.sig_gather, f, &args);
-        let ok = self.b.inst_results(call)[0];
-        let go = self.b.create_block();
-        self.b.ins().brif(ok, go, &[], ld.slow, &[]);
-        self.b.switch_to_block(go);
+        self.call_or(self.sig_gather, f, &args, ld.slow);
         Ok(())
     }
 
@@ -73,17 +63,30 @@ impl Emitter<'_, '_> {
         v_slot: u32,
         ms: Option<u32>,
         full: Option<Value>,
-        slow: cranelift_codegen::ir::Block,
+        slow: Block,
     ) -> R<()> {
-        let f = self.ptr_const(scatter_fn(width.bytes()) as usize);
+        let f = scatter_fn(width.bytes()) as usize;
+        let c = self.common(w, a_slot, ms, full);
+        let values = self
+            .b
+            .ins()
+            .iadd_imm_s(self.scratch, v_slot as i64 * SLOT_BYTES);
+        let args = [
+            c.base, c.lo, c.last, c.cut, c.addrs, c.mask, values, c.lanes, c.stride,
+        ];
+        self.call_or(self.sig_scatter, f, &args, slow);
+        Ok(())
+    }
+
+    fn common(&mut self, w: &Window, a_slot: u32, ms: Option<u32>, full: Option<Value>) -> Common {
         let at = |s: u32| s as i64 * SLOT_BYTES;
         let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
-        let values = self.b.ins().iadd_imm_s(self.scratch, at(v_slot));
         let null = self.b.ins().iconst(I64, 0);
         let mask = match ms {
             Some(s) => self.b.ins().iadd_imm_s(self.scratch, at(s)),
             None => null,
         };
+        // Under a mask with every lane on, the routine need not read it.
         let mask = match full {
             Some(full) => self.b.ins().select(full, null, mask),
             None => mask,
@@ -92,19 +95,26 @@ impl Emitter<'_, '_> {
             .b
             .ins()
             .iconst(I64, if w.offset32 { 0xffff_ffff } else { -1 });
-        let lanes = self.b.ins().iconst(I64, i64::from(self.layout.wave_size));
-        let stride = match w.stride {
-            Some(s) => s,
-            None => null,
-        };
-        let args = [
-            w.base, w.lo, w.last, cut, addrs, mask, values, lanes, stride,
-        ];
-        let call = self.b.ins().call_indirect(self.sig_scatter, f, &args);
+        Common {
+            base: w.base,
+            lo: w.lo,
+            last: w.last,
+            cut,
+            addrs,
+            mask,
+            lanes: self.b.ins().iconst(I64, i64::from(self.layout.wave_size)),
+            stride: w.stride.unwrap_or(null),
+        }
+    }
+
+    /// Calls the routine at `f` with `args`; continues after it when it returns non-zero,
+    /// else at `fail`.
+    fn call_or(&mut self, sig: SigRef, f: usize, args: &[Value], fail: Block) {
+        let f = self.ptr_const(f);
+        let call = self.b.ins().call_indirect(sig, f, args);
         let ok = self.b.inst_results(call)[0];
         let go = self.b.create_block();
-        self.b.ins().brif(ok, go, &[], slow, &[]);
+        self.b.ins().brif(ok, go, &[], fail, &[]);
         self.b.switch_to_block(go);
-        Ok(())
     }
 }
