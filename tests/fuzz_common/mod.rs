@@ -186,3 +186,32 @@ pub fn second_opinion<I: wavejit::fuzz::FuzzIsa>(
     }
     out
 }
+
+/// What a memory-heavy campaign of `programs` programs must show whatever the ISA: no
+/// mismatch, mostly memory instructions (`memory` of `total`), programs that fault and
+/// programs that complete (the edges reached from both sides), and the global faults of an
+/// access past a buffer's end and of a misaligned atomic.
+pub fn assert_memory_campaign(
+    report: &wavejit::fuzz::CampaignReport,
+    programs: u64,
+    memory: usize,
+    total: usize,
+) {
+    assert_eq!(report.mismatches, 0);
+    assert!(
+        2 * memory > total,
+        "{memory} memory instructions of {total}"
+    );
+    let completed = report.programs - report.faulted - report.out_of_fuel;
+    assert!(
+        report.faulted >= programs / 10 && completed >= programs / 3,
+        "the edges should be reached from both sides: {report}"
+    );
+    for kind in [
+        "out-of-bounds load from Global memory",
+        "out-of-bounds store to Global memory",
+        "misaligned atomic on Global memory",
+    ] {
+        assert!(report.faults.contains_key(kind), "no {kind}: {report}");
+    }
+}
