@@ -739,10 +739,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
         if !t.is_lane() {
             return Ok(V::S(self.u(v)?));
         }
-        let x = if is_remat(&self.blk.insts[v.index()].kind)
-            && self.plan.class[v.index()] == Class::Lane
+        let vi = v.index();
+        let x = if (is_remat(&self.blk.insts[vi].kind) || self.plan.reread[vi])
+            && self.plan.class[vi] == Class::Lane
         {
-            self.remat(cx, v.index())?
+            self.remat(cx, vi)?
         } else {
             let s = self.plan.slot[v.index()]
                 .ok_or_else(|| format!("{v} crosses a loop without a slot"))?;
@@ -752,8 +753,32 @@ impl<'a, 'f> Emitter<'a, 'f> {
         Ok(x)
     }
 
+    /// Lane register read `%i` of `reg` in this chunk (`d`: its demand, for lazy blending).
+    fn lane_read(&mut self, cx: &mut Chunk, i: usize, reg: Reg, d: Demand) -> R<V> {
+        let t = self.ty(wavejit_ir::Value(i as u32))?.scalar;
+        self.check_reg(reg, t.cells())?;
+        let lo = self.row_read(cx, reg, d);
+        Ok(if t.bits() == 64 {
+            let hi = self.row_read(cx, reg.offset(1), d);
+            let (p0, p1) = interleave(&mut self.b, lo, hi);
+            V::L2(p0, p1)
+        } else if t == ScalarType::I1 {
+            let one = const32x4(&mut self.b, [1; 4]);
+            let bit = self.b.ins().band(lo, one);
+            V::L(self.b.ins().icmp(CIntCC::Equal, bit, one))
+        } else if t.bits() < 32 {
+            let m = const32x4(&mut self.b, [t.bit_mask() as u32; 4]);
+            V::L(self.b.ins().band(lo, m))
+        } else {
+            V::L(lo)
+        })
+    }
+
     fn remat(&mut self, cx: &mut Chunk, i: usize) -> R<V> {
         Ok(match self.blk.insts[i].kind {
+            // A read again in a later loop (`Plan::reread`): whatever its first use wanted,
+            // this one may see any lane.
+            InstKind::ReadReg(reg) => self.lane_read(cx, i, reg, Demand::All)?,
             InstKind::LaneId => {
                 let base = self.b.ins().ireduce(I32, cx.lane0);
                 let s = self.b.ins().splat(I32X4, base);
@@ -835,24 +860,8 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 cx.vals.insert(i as u32, r);
             }
             InstKind::ReadReg(reg) => {
-                let t = self.ty(me)?.scalar;
-                self.check_reg(reg, t.cells())?;
                 let d = self.plan.demand[i];
-                let lo = self.row_read(cx, reg, d);
-                let v = if t.bits() == 64 {
-                    let hi = self.row_read(cx, reg.offset(1), d);
-                    let (p0, p1) = interleave(&mut self.b, lo, hi);
-                    V::L2(p0, p1)
-                } else if t == ScalarType::I1 {
-                    let one = const32x4(&mut self.b, [1; 4]);
-                    let bit = self.b.ins().band(lo, one);
-                    V::L(self.b.ins().icmp(CIntCC::Equal, bit, one))
-                } else if t.bits() < 32 {
-                    let m = const32x4(&mut self.b, [t.bit_mask() as u32; 4]);
-                    V::L(self.b.ins().band(lo, m))
-                } else {
-                    V::L(lo)
-                };
+                let v = self.lane_read(cx, i, reg, d)?;
                 cx.vals.insert(i as u32, v);
             }
             InstKind::WriteReg { reg, value, mask } => {

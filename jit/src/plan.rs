@@ -19,7 +19,10 @@
 //!
 //! Lane values used outside the loop defining them (by a later loop or a wave operation) and
 //! every operand and result of a wave operation live in scratch slots ([`Lanes`] format);
-//! `Splat`, `LaneId` and `MaskFromBits` are recomputed in each loop instead.
+//! `Splat`, `LaneId` and `MaskFromBits` are recomputed in each loop instead, and a lane
+//! register read whose register nothing writes before its last use in a later loop is read
+//! again there ([`Plan::reread`]: loops keep program order, so the later loop's row holds the
+//! value the read saw).
 //!
 //! [`Lanes`]: wavejit_runtime::Lanes
 
@@ -83,6 +86,9 @@ pub(crate) struct Plan {
     /// Per loop: uniform `i64` values `u` such that `MaskFromBits(u)` masks a register write
     /// in the loop (the all-ones fast path tests them at loop entry).
     pub fast_masks: Vec<Vec<Value>>,
+    /// Lane register reads that later loops read again from the register instead of a slot:
+    /// no instruction between the read and its last use in another loop writes the register.
+    pub reread: Vec<bool>,
 }
 
 fn ty_of(b: &BlockData, v: Value) -> Result<Type, String> {
@@ -228,6 +234,36 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         _ => {}
     }
 
+    // Register reads that later loops read again.
+    let mut last_cross = vec![None::<usize>; n];
+    for (i, inst) in b.insts.iter().enumerate() {
+        if matches!(class[i], Class::Lane | Class::Reduce) {
+            for a in inst.args() {
+                if place[a.index()] != place[i] {
+                    last_cross[a.index()] = Some(i);
+                }
+            }
+        }
+    }
+    let mut reread = vec![false; n];
+    for (r, inst) in b.insts.iter().enumerate() {
+        let (InstKind::ReadReg(reg), Some(last), Class::Lane) =
+            (inst.kind, last_cross[r], class[r])
+        else {
+            continue;
+        };
+        let rows = reg.index..reg.index + ty_of(b, Value(r as u32))?.scalar.cells();
+        let written = b.insts[r + 1..last].iter().any(|w| match w.kind {
+            InstKind::WriteReg { reg: wr, value, .. } => {
+                let n = b.value_type(value).map_or(1, |t| t.scalar.cells());
+                wr.file == reg.file && wr.index < rows.end && rows.start < wr.index + n
+            }
+            InstKind::WriteRegIndexed { file, .. } => file == reg.file,
+            _ => false,
+        });
+        reread[r] = !written;
+    }
+
     // Scratch slots.
     let mut needs = vec![false; n];
     for (i, inst) in b.insts.iter().enumerate() {
@@ -243,7 +279,9 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
                     let ai = a.index();
                     if ty_of(b, a)?.is_lane() && place[ai] != place[i] {
                         // Defined by a wave operation or in another loop.
-                        if !(is_remat(&b.insts[ai].kind) && matches!(place[ai], Place::Loop(_))) {
+                        let again = (is_remat(&b.insts[ai].kind) || reread[ai])
+                            && matches!(place[ai], Place::Loop(_));
+                        if !again {
                             needs[ai] = true;
                         }
                     }
@@ -338,5 +376,6 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         demand,
         canon,
         fast_masks,
+        reread,
     })
 }
