@@ -229,7 +229,8 @@ impl Program for JitProgram {
         })
     }
 
-    /// The default's contract with one context and one scratch area for the whole chain.
+    /// The default's contract with one context and one scratch area for the whole chain. A
+    /// wave state of another layout is an error before any block runs.
     fn run_chain(
         &self,
         blocks: &[BlockData],
@@ -240,8 +241,8 @@ impl Program for JitProgram {
         let Some(first) = blocks.get(block.index()) else {
             return Ok(BlockExit::Jump(block));
         };
+        self.check_layout(ctx)?;
         let mut jc = Self::context(ctx, first);
-        let mut checked = false;
         Self::with_scratch(self.max_slots, |scratch| {
             jc.scratch = scratch;
             loop {
@@ -252,10 +253,6 @@ impl Program for JitProgram {
                 };
                 if !budget.charge(data) {
                     return Ok(BlockExit::Jump(block));
-                }
-                if !checked {
-                    self.check_layout(ctx)?;
-                    checked = true;
                 }
                 let code = self.code(slot, data);
                 match self.call(code, data, &mut jc, self.max_slots)? {

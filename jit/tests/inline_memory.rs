@@ -69,8 +69,20 @@ fn func(space: MemSpace, width: MemWidth, signed: bool, ty: T, two_buffers: bool
         let a = addr(&mut b, 4, 1);
         b.store(space, width, a, val, Some(exec));
     }
+    second_pass(b, &[(8, 0), (9, 1)], body, done)
+}
+
+/// Ends the accesses' block `body`: the first pass over, moves the case's offsets (`copies`:
+/// from row, to row) and exec (s[6:7] to s[2:3]) in place and runs `body` again; after the
+/// second pass, `done` returns.
+fn second_pass(
+    mut b: FunctionBuilder,
+    copies: &[(u32, u32)],
+    body: wavejit_ir::Block,
+    done: wavejit_ir::Block,
+) -> Arc<Function> {
     b.begin_guest_inst(0x40);
-    for (from, to) in [(8, 0), (9, 1)] {
+    for &(from, to) in copies {
         let x = b.use_reg(v(from), T::I32);
         b.def_reg(v(to), x, None);
     }
@@ -533,24 +545,7 @@ fn atomic_func(space: MemSpace, width: MemWidth, op: wavejit_ir::AtomicOp) -> Ar
     let c = (op == wavejit_ir::AtomicOp::CmpXchg).then(|| b.use_reg(v(4), ty));
     let old = b.atomic(op, space, width, a, d, c, Some(exec));
     b.def_reg(v(4), old, None);
-    b.begin_guest_inst(0x40);
-    let x = b.use_reg(v(8), T::I32);
-    b.def_reg(v(0), x, None);
-    let e = b.use_reg(s(6), T::I64);
-    b.def_reg(s(2), e, None);
-    let n = b.use_reg(s(8), T::I32);
-    let one = b.i32(1);
-    let n1 = b.op(Op::Iadd, T::I32, &[n, one]);
-    b.def_reg(s(8), n1, None);
-    let again = b.op(Op::Icmp(wavejit_ir::IntCC::Eq), T::I1, &[n1, one]);
-    b.terminate(Terminator::Branch {
-        cond: again,
-        then_to: body,
-        else_to: done,
-    });
-    b.switch_to(done);
-    b.terminate(Terminator::Return);
-    Arc::new(b.finish())
+    second_pass(b, &[(8, 0)], body, done)
 }
 
 /// Atomics inline (every inlined operation, 32 and 64 bits, global and LDS) against the

@@ -91,7 +91,7 @@ pub fn dispatch(launch: &Launch<'_>, mem: &GuestMemory) -> Result<DispatchStats,
         lane_insts: AtomicU64::new(0),
         blocks: AtomicU64::new(0),
     };
-    let total = geo.total_groups;
+    let total = geo.walk.group_count();
     // Workgroups go to threads in runs of `per_task`, so that the shared counters and the
     // cancel flag are touched once a run, not once a workgroup (small kernels run one short
     // wave per workgroup; a counter bounced between cores per workgroup cost more than the
@@ -153,7 +153,6 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, ExecError> {
 struct Geometry {
     grid: Grid,
     walk: GroupWalk,
-    total_groups: u64,
 }
 
 impl Geometry {
@@ -176,7 +175,6 @@ impl Geometry {
         Ok(Geometry {
             grid: l.grid,
             walk: l.grid.walk(),
-            total_groups: l.grid.group_count(),
         })
     }
 

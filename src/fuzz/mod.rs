@@ -58,6 +58,20 @@ use wavejit_runtime::Engine;
 /// Unsupported instructions dropped from one program at most (see the module doc).
 pub const MAX_DROPS: usize = 8;
 
+/// The suffix of an `--isa` value that selects an ISA's memory-heavy generator (`gcn-mem`,
+/// `gfx9-mem`, `terascale-mem`, ...).
+pub const MEMORY_SUFFIX: &str = "-mem";
+
+/// An `--isa` value split into the campaign's name (lower case) and whether it asks for the
+/// memory-heavy generator ([`MEMORY_SUFFIX`]); every ISA reads its values through this.
+pub fn split_isa(isa: &str) -> (String, bool) {
+    let lower = isa.to_ascii_lowercase();
+    match lower.strip_suffix(MEMORY_SUFFIX) {
+        Some(name) => (name.to_string(), true),
+        None => (lower, false),
+    }
+}
+
 /// `wavejit fuzz --isa ISA`: the interpreter against the JIT for `seconds`, from `seed`
 /// (the clock when `None`). `ISA` is any name a registered frontend's
 /// [`fuzz_names`](crate::frontend::Frontend::fuzz_names) lists. A disagreement or a lifter

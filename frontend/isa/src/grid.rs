@@ -144,28 +144,13 @@ impl Grid {
 
     /// Wave `wave` of work-group `group`.
     pub fn wave(&self, group: [u32; 3], wave: u32) -> WaveCoord {
-        let extent = self.group_extent(group);
-        let items = extent.iter().product::<u32>();
-        let first_item = wave * self.wave_size;
-        WaveCoord {
-            group,
-            groups: self.groups(),
-            wave,
-            waves_in_group: self.waves_in_group(group),
-            waves_per_group: self.waves_per_group(),
-            wave_size: self.wave_size,
-            first_item,
-            lanes: items.saturating_sub(first_item).min(self.wave_size),
-            global: self.global,
-            local: self.local,
-            extent,
-        }
+        self.walk().wave(group, wave)
     }
 }
 
-/// [`Grid::group_id`] and the [`WaveCoord`]s of a group without the divisions that
-/// recompute the grid's counts each time: the same values as [`Grid::group_id`] and
-/// [`Grid::wave`].
+/// A grid with its counts computed once: group ids (the values of [`Grid::group_id`]) and
+/// the [`WaveCoord`]s of a group (the one definition, which [`Grid::wave`] uses), for a
+/// dispatcher that visits every group.
 #[derive(Clone, Copy, Debug)]
 pub struct GroupWalk {
     grid: Grid,
@@ -192,38 +177,35 @@ impl GroupWalk {
         ]
     }
 
-    /// The waves of `group` in order: [`Grid::wave`] for every wave of the group.
-    pub fn waves(&self, group: [u32; 3]) -> impl ExactSizeIterator<Item = WaveCoord> {
+    /// Wave `wave` of `group` (the definition [`Grid::wave`] gives).
+    pub fn wave(&self, group: [u32; 3], wave: u32) -> WaveCoord {
         let g = &self.grid;
         let extent = g.group_extent(group);
         let items: u32 = extent.iter().product();
-        let waves_in_group = if items == self.group_items {
-            self.waves_per_group
-        } else {
-            items.div_ceil(g.wave_size)
-        };
-        let first = WaveCoord {
+        let first_item = wave * g.wave_size;
+        WaveCoord {
             group,
             groups: self.groups,
-            wave: 0,
-            waves_in_group,
+            wave,
+            waves_in_group: if items == self.group_items {
+                self.waves_per_group
+            } else {
+                items.div_ceil(g.wave_size)
+            },
             waves_per_group: self.waves_per_group,
             wave_size: g.wave_size,
-            first_item: 0,
-            lanes: items.min(g.wave_size),
+            first_item,
+            lanes: items.saturating_sub(first_item).min(g.wave_size),
             global: g.global,
             local: g.local,
             extent,
-        };
-        (0..waves_in_group).map(move |w| {
-            let first_item = w * first.wave_size;
-            WaveCoord {
-                wave: w,
-                first_item,
-                lanes: items.saturating_sub(first_item).min(first.wave_size),
-                ..first
-            }
-        })
+        }
+    }
+
+    /// The waves of `group` in order.
+    pub fn waves(&self, group: [u32; 3]) -> impl ExactSizeIterator<Item = WaveCoord> {
+        let walk = *self;
+        (0..self.wave(group, 0).waves_in_group).map(move |w| walk.wave(group, w))
     }
 }
 
@@ -370,11 +352,17 @@ mod tests {
             for linear in 0..g.group_count() {
                 let group = g.group_id(linear);
                 assert_eq!(walk.group_id(linear), group);
+                // The module doc's rules: waves of `ws` flat ids over the group's extent.
+                let items: u32 = g.group_extent(group).iter().product();
                 let listed: Vec<WaveCoord> = walk.waves(group).collect();
-                let want: Vec<WaveCoord> = (0..g.waves_in_group(group))
-                    .map(|w| g.wave(group, w))
-                    .collect();
-                assert_eq!(listed, want);
+                assert_eq!(listed.len() as u32, items.div_ceil(ws));
+                for (w, c) in listed.iter().enumerate() {
+                    let first = w as u32 * ws;
+                    assert_eq!((c.group, c.wave, c.first_item), (group, w as u32, first));
+                    assert_eq!(c.lanes, (items - first).min(ws));
+                    assert_eq!(c.waves_in_group, listed.len() as u32);
+                    assert_eq!(c.groups, g.groups());
+                }
             }
         }
     }

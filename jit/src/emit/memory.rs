@@ -109,6 +109,16 @@ enum Opnd {
     Uniform(Value),
 }
 
+/// A mask the lane paths take: none (`Some(None)`) or a lane mask's slot (`Some(Some(s))`);
+/// `None` for a uniform mask, which only the lane loops take.
+fn lane_mask(m: Option<Opnd>) -> Option<Option<u32>> {
+    match m {
+        None => Some(None),
+        Some(Opnd::Slot(s)) => Some(Some(s)),
+        Some(Opnd::Uniform(_)) => None,
+    }
+}
+
 impl Emitter<'_, '_> {
     /// Compiles instruction `i` inline if it is an access this module takes; `false` leaves it
     /// to the helper.
@@ -523,11 +533,7 @@ impl Emitter<'_, '_> {
         self.b.ins().brif(w.fits, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
         let out_at = out as i64 * SLOT_BYTES;
-        let mask_slot = match m {
-            None => Some(None),
-            Some(Opnd::Slot(s)) => Some(Some(s)),
-            Some(Opnd::Uniform(_)) => None,
-        };
+        let mask_slot = lane_mask(m);
         if let (MemWidth::B32, 32, Opnd::Slot(a_slot), Some(ms), None) =
             (width, ty.bits(), a, mask_slot, w.stride)
         {
@@ -646,11 +652,7 @@ impl Emitter<'_, '_> {
         );
         self.b.ins().brif(w.fits, check, &[], slow, &[]);
         self.b.switch_to_block(check);
-        let mask_slot = match m {
-            None => Some(None),
-            Some(Opnd::Slot(s)) => Some(Some(s)),
-            Some(Opnd::Uniform(_)) => None,
-        };
+        let mask_slot = lane_mask(m);
         if let (MemWidth::B32, Opnd::Slot(a_slot), Some(ms), None) = (width, a, mask_slot, w.stride)
         {
             let (vector, lanes) = (self.b.create_block(), self.b.create_block());

@@ -36,9 +36,6 @@ use wavejit_runtime::solo::{hex, Solo};
 /// memory-heavy campaign (any of the others with `-mem` too, e.g. `gfx9-mem`).
 pub const FUZZ_NAMES: &[&str] = &["gcn", "gfx6", "gfx7", "gfx8", "gfx9", "gcn-mem"];
 
-/// The suffix of an `--isa` value that selects the memory-heavy generator.
-pub const MEMORY_SUFFIX: &str = "-mem";
-
 /// Guest instructions one run may execute (generated loops need a few hundred).
 pub const FUEL: u64 = 20_000;
 /// Guest address of the code (only `s_getpc_b64` sees it).
@@ -47,14 +44,15 @@ pub const CODE_BASE: u64 = 0x10_0000;
 const RESERVE: u64 = 1 << 20;
 
 /// The campaign an `--isa` value names ([`FUZZ_NAMES`]): the default generator, or with the
-/// [`MEMORY_SUFFIX`] the memory-heavy one.
+/// [`MEMORY_SUFFIX`](crate::fuzz::MEMORY_SUFFIX) the memory-heavy one.
 pub fn campaign(isa: &str) -> Option<Box<dyn Campaign>> {
-    let lower = isa.to_ascii_lowercase();
-    let (name, config) = match lower.strip_suffix(MEMORY_SUFFIX) {
-        Some(name) => (name, GenConfig::memory_heavy()),
-        None => (lower.as_str(), GenConfig::default()),
+    let (name, memory) = crate::fuzz::split_isa(isa);
+    let config = if memory {
+        GenConfig::memory_heavy()
+    } else {
+        GenConfig::default()
     };
-    parse_isa(name).map(|gens| Driver::boxed(GcnFuzz { gens, config }))
+    parse_isa(&name).map(|gens| Driver::boxed(GcnFuzz { gens, config }))
 }
 
 /// The generations an `--isa` value names: `gcn` (all, round-robin) or `gfx6`..`gfx9`.

@@ -58,10 +58,6 @@ pub const FUZZ_NAMES: &[&str] = &[
     "terascale-mem",
 ];
 
-/// The suffix of an `--isa` value that selects the memory-heavy generator (any name of
-/// [`FUZZ_NAMES`] takes it; `terascale-mem` is listed).
-pub const MEMORY_SUFFIX: &str = "-mem";
-
 /// Guest instructions one run may execute (generated loops run at most a few trips).
 pub const FUEL: u64 = 200_000;
 /// Guest address of the code.
@@ -69,15 +65,17 @@ pub const CODE_BASE: u64 = 0x1000;
 /// Guest memory reserved for one wave.
 const RESERVE: u64 = 1 << 24;
 
-/// The campaign an `--isa` value names ([`FUZZ_NAMES`]): the default generator, or with the
-/// [`MEMORY_SUFFIX`] the memory-heavy one.
+/// The campaign an `--isa` value names ([`FUZZ_NAMES`]; any of them takes the
+/// [`MEMORY_SUFFIX`](crate::fuzz::MEMORY_SUFFIX), `terascale-mem` is listed): the default
+/// generator, or the memory-heavy one.
 pub fn campaign(isa: &str) -> Option<Box<dyn Campaign>> {
-    let lower = isa.to_ascii_lowercase();
-    let (name, options) = match lower.strip_suffix(MEMORY_SUFFIX) {
-        Some(name) => (name, GenOptions::memory_heavy()),
-        None => (lower.as_str(), GenOptions::default()),
+    let (name, memory) = crate::fuzz::split_isa(isa);
+    let options = if memory {
+        GenOptions::memory_heavy()
+    } else {
+        GenOptions::default()
     };
-    parse_isa(name).map(|chips| Driver::boxed(TsFuzz { chips, options }))
+    parse_isa(&name).map(|chips| Driver::boxed(TsFuzz { chips, options }))
 }
 
 /// The chips an `--isa` value names: `terascale`/`r600` (one of each class), `evergreen`
