@@ -85,6 +85,8 @@ pub(crate) struct Compiler {
     cfg: Cfg,
     call_conv: CallConv,
     tier: Tier,
+    /// Functions declared so far in the module (their names must be unique).
+    declared: u64,
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -136,6 +138,7 @@ impl Compiler {
             cfg,
             call_conv,
             tier,
+            declared: 0,
         })
     }
 
@@ -173,15 +176,25 @@ impl Compiler {
                 }
             };
             b.finalize(module.target_config());
+            // Named after the block's guest pc and tier, so that profiles (the perf map
+            // Cranelift writes under `perf`) attribute time to guest code.
+            let pc = blk.guest_pc.or(blk.insts.first().map(|i| u64::from(i.pc)));
+            let name = format!(
+                "wavejit_t{}_pc{:x}_{}",
+                self.tier.index() + 1,
+                pc.unwrap_or(0),
+                self.declared
+            );
+            self.declared += 1;
             let id = module
-                .declare_anonymous_function(&ctx.func.signature)
+                .declare_function(&name, cranelift_module::Linkage::Local, &ctx.func.signature)
                 .map_err(err)?;
             ctx.set_disasm(disasm);
             let defined = module.define_function(id, &mut ctx);
             if disasm {
                 if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
                     eprintln!(
-                        "; wavejit block {bi} ({} IR instructions)\n{vcode}",
+                        "; wavejit block {bi} {name} ({} IR instructions)\n{vcode}",
                         blk.insts.len()
                     );
                 }

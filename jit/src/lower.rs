@@ -290,20 +290,33 @@ impl Lower<'_, '_> {
                 let cinp = self.bool_as_int(fa, cin);
                 let (pa, n) = a.parts();
                 let (pc, _) = c.parts();
+                // A carry-in known to be 0 (the low half of a 64-bit add) adds no second carry.
+                let no_cin = match args[2] {
+                    V::S(x) | V::L(x) => known_lanes(self.b, x) == Some(0),
+                    V::L2(..) => false,
+                };
                 let mut out = pa;
                 for k in 0..n {
                     let (x, y, ci) = (pa[k], pc[k], cinp[k]);
                     out[k] = if op == AddCarryOut {
                         let s1 = self.b.ins().iadd(x, y);
                         let c1 = self.ucmp(fa, IntCC::Ult, s1, x);
-                        let s2 = self.b.ins().iadd(s1, ci);
-                        let c2 = self.ucmp(fa, IntCC::Ult, s2, s1);
-                        self.b.ins().bor(c1, c2)
+                        if no_cin {
+                            c1
+                        } else {
+                            let s2 = self.b.ins().iadd(s1, ci);
+                            let c2 = self.ucmp(fa, IntCC::Ult, s2, s1);
+                            self.b.ins().bor(c1, c2)
+                        }
                     } else {
                         let b1 = self.ucmp(fa, IntCC::Ult, x, y);
-                        let d = self.b.ins().isub(x, y);
-                        let b2 = self.ucmp(fa, IntCC::Ult, d, ci);
-                        self.b.ins().bor(b1, b2)
+                        if no_cin {
+                            b1
+                        } else {
+                            let d = self.b.ins().isub(x, y);
+                            let b2 = self.ucmp(fa, IntCC::Ult, d, ci);
+                            self.b.ins().bor(b1, b2)
+                        }
                     };
                 }
                 mask_from_parts(self.b, fa, out)

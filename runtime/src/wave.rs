@@ -283,7 +283,9 @@ impl wavejit_isa::RegSink for WaveState {
 
 /// The 32-bit cells of a wave state a function can read or write, as sorted, merged ranges of
 /// cell indices: every register its `ReadReg`/`WriteReg` instructions name (as many cells as
-/// their types take) and every file an indexed access names.
+/// their types take) and every file an indexed access names. Files the layout marks
+/// [`written_first`](wavejit_ir::RegFile::written_first) are left out: the function writes
+/// each of their cells before it reads it, so their old contents are never observed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Footprint(pub Vec<std::ops::Range<usize>>);
 
@@ -312,6 +314,15 @@ impl Footprint {
         let mut ranges = Vec::new();
         for b in &func.blocks {
             for i in &b.insts {
+                let file = match i.kind {
+                    InstKind::ReadReg(reg) | InstKind::WriteReg { reg, .. } => reg.file,
+                    InstKind::ReadRegIndexed { file, .. }
+                    | InstKind::WriteRegIndexed { file, .. } => file,
+                    _ => continue,
+                };
+                if l.file(file).written_first {
+                    continue;
+                }
                 match i.kind {
                     InstKind::ReadReg(reg) => {
                         let n = i.ty.map_or(1, |t| t.scalar.cells());
@@ -336,5 +347,29 @@ impl Footprint {
             }
         }
         Footprint(merged)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn footprint_of(layout: &str) -> (Footprint, StateLayout) {
+        let src = format!(
+            "function \"f\" wave 4 {{ {layout} }}\n\nblock0:\n  %0 = const 1 : i32\n  \
+             write a[1], %0\n  write b[0 + %0], %0\n  %3 = read b[0 + %0] : i32\n  return\n"
+        );
+        let f = wavejit_ir::text::parse(&src).expect("parses");
+        (Footprint::of(&f), f.layout)
+    }
+
+    #[test]
+    fn a_written_first_file_is_left_out_of_the_footprint() {
+        // Cells: a[0..2] are 0..2, b's 4 cells 2..6.
+        let (plain, _) = footprint_of("uniform a[2], uniform b[4]");
+        assert_eq!(plain.0, vec![1..6]);
+        let (stack, layout) = footprint_of("uniform a[2], uniform b[4] written_first");
+        assert!(layout.files[1].written_first);
+        assert_eq!(stack.0, vec![1..2]);
     }
 }

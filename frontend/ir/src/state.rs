@@ -50,6 +50,12 @@ pub struct RegFile {
     pub kind: FileKind,
     /// Number of 32-bit cells.
     pub cells: u32,
+    /// No result of a wave depends on a cell of this file the wave has not written itself: a
+    /// stack whose pops the lifter guards against underflow reads only frames pushed before,
+    /// and the cells a frame's kind leaves unwritten only to discard them. A fresh wave's
+    /// values here are never observed, so a dispatcher reusing a wave's storage need not zero
+    /// them. Text form: the word `written_first` after the file.
+    pub written_first: bool,
 }
 
 /// The guest state of one wave, as a list of register files.
@@ -76,8 +82,14 @@ impl StateLayout {
             name: name.to_string(),
             kind,
             cells,
+            written_first: false,
         });
         id
+    }
+
+    /// Marks file `id` [`RegFile::written_first`].
+    pub fn set_written_first(&mut self, id: FileId) {
+        self.files[id.0 as usize].written_first = true;
     }
 
     pub fn file(&self, id: FileId) -> &RegFile {

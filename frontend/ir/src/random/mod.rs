@@ -155,16 +155,19 @@ pub fn generate(seed: u64, opts: &Options) -> Function {
                 name: "s".into(),
                 kind: FileKind::Uniform,
                 cells: opts.uniform_regs,
+                written_first: false,
             },
             RegFile {
                 name: "v".into(),
                 kind: FileKind::Lane,
                 cells: opts.lane_regs,
+                written_first: false,
             },
             RegFile {
                 name: "c".into(),
                 kind: FileKind::Uniform,
                 cells: n,
+                written_first: false,
             },
         ],
     };

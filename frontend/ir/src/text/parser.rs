@@ -304,7 +304,16 @@ impl Parser {
         self.punct('[')?;
         let cells = self.u32("the number of cells")?;
         self.punct(']')?;
-        self.layout.files.push(RegFile { name, kind, cells });
+        let written_first = self.is_word("written_first");
+        if written_first {
+            self.bump();
+        }
+        self.layout.files.push(RegFile {
+            name,
+            kind,
+            cells,
+            written_first,
+        });
         Ok(())
     }
 

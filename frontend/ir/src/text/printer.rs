@@ -31,6 +31,9 @@ impl fmt::Display for Function {
             };
             let sep = if i == 0 { " " } else { ", " };
             write!(out, "{sep}{kind} {}[{}]", file.name, file.cells)?;
+            if file.written_first {
+                out.write_str(" written_first")?;
+            }
         }
         out.write_str(" }\n")?;
         for (i, block) in self.blocks.iter().enumerate() {

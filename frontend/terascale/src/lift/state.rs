@@ -155,6 +155,9 @@ impl TsLayout {
         let r = layout.add_file("r", FileKind::Lane, 4 * GPRS);
         let cf = layout.add_file("cf", FileKind::Uniform, 40);
         let stack = layout.add_file("stack", FileKind::Uniform, STACK_FRAMES * FRAME_CELLS);
+        // A frame is read only by the pop of its own push: pops of an empty stack trap
+        // (`stack`), so a wave never sees another wave's frames.
+        layout.set_written_first(stack);
         let pv = layout.add_file("pv", FileKind::Lane, 5);
         let ar = layout.add_file("ar", FileKind::Lane, 1);
         let oq = layout.add_file("oq", FileKind::Lane, 2 * OQ_ENTRIES);
