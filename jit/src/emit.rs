@@ -138,6 +138,8 @@ pub(crate) struct Emitter<'a, 'f> {
     exact_header: Option<ir::Block>,
     /// Values known to have their denormals flushed (see [`Lower::flushed`]).
     flushed: HashSet<(Value, bool)>,
+    /// Register writes a load has already made ([`Plan::direct_write`]): left out.
+    written: HashSet<usize>,
 }
 
 type R<T> = Result<T, String>;
@@ -199,6 +201,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             nchunks: (layout.wave_size / 4) as i64,
             exact_header: None,
             flushed: HashSet::new(),
+            written: HashSet::new(),
         };
         for k in 0..plan.n_loops as usize {
             e.segment(k)?;
@@ -864,6 +867,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 let v = self.lane_read(cx, i, reg, d)?;
                 cx.vals.insert(i as u32, v);
             }
+            InstKind::WriteReg { .. } if self.written.contains(&i) => return Ok(()),
             InstKind::WriteReg { reg, value, mask } => {
                 let t = self.ty(value)?.scalar;
                 self.check_reg(reg, t.cells())?;

@@ -89,6 +89,10 @@ pub(crate) struct Plan {
     /// Lane register reads that later loops read again from the register instead of a slot:
     /// no instruction between the read and its last use in another loop writes the register.
     pub reread: Vec<bool>,
+    /// For a 32-bit lane load: the register write right after it that is its result's only
+    /// use, under the load's own mask (or none when the load has none). The load's code may
+    /// then write the register itself ([`Plan::direct_write`]).
+    pub direct_write: Vec<Option<usize>>,
 }
 
 fn ty_of(b: &BlockData, v: Value) -> Result<Type, String> {
@@ -366,6 +370,8 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         }
     }
 
+    let direct_write = (0..n).map(|i| direct_write(layout, b, i)).collect();
+
     Ok(Plan {
         class,
         n_loops,
@@ -377,5 +383,75 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         canon,
         fast_masks,
         reread,
+        direct_write,
     })
+}
+
+/// The write that may take the result of load `i` straight into its register: the next
+/// instruction, a write of a lane file's 32-bit register with the load's result under the
+/// load's mask, and the result's only use. Nothing runs between the two, so the write may
+/// happen as the load completes: no read sees the register between them, and a load that
+/// faults has written nothing.
+fn direct_write(layout: &StateLayout, b: &BlockData, i: usize) -> Option<usize> {
+    let InstKind::Load { mask, .. } = b.insts[i].kind else {
+        return None;
+    };
+    let t = b.insts[i].ty?;
+    if !t.is_lane() || t.scalar.bits() != 32 {
+        return None;
+    }
+    let j = i + 1;
+    let InstKind::WriteReg {
+        reg,
+        value,
+        mask: wmask,
+    } = b.insts.get(j)?.kind
+    else {
+        return None;
+    };
+    let me = Value(i as u32);
+    let lane_file = layout
+        .files
+        .get(reg.file.0 as usize)
+        .is_some_and(|f| f.kind == FileKind::Lane && reg.index < f.cells);
+    // (Terminators take uniform values only.)
+    let uses = b
+        .insts
+        .iter()
+        .flat_map(|x| x.args())
+        .filter(|&a| a == me)
+        .count();
+    (value == me && wmask == mask && lane_file && uses == 1).then_some(j)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn direct_writes_are_the_next_write_under_the_load_mask_of_a_single_use() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/filetests/direct_load_write.wir"
+        );
+        let src = std::fs::read_to_string(path).expect("the filetest exists");
+        let f = wavejit_ir::text::parse(&src).expect("parses");
+        let b = &f.blocks[0];
+        let p = plan(&f.layout, b).expect("plans");
+        let loads: Vec<(usize, Option<usize>)> = (0..b.insts.len())
+            .filter(|&i| matches!(b.insts[i].kind, InstKind::Load { .. }))
+            .map(|i| (i, p.direct_write[i]))
+            .collect();
+        // No mask; the same mask (consecutive, then a gather); another mask; a second use.
+        assert_eq!(
+            loads,
+            vec![
+                (6, Some(7)),
+                (10, Some(11)),
+                (16, Some(17)),
+                (18, None),
+                (20, None)
+            ]
+        );
+    }
 }

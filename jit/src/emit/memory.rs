@@ -49,11 +49,18 @@
 //! uniform address without a mask (global and LDS), stores (any shape) and the atomics above.
 //! Other atomics and formatted accesses always take the helper.
 //!
+//! **Direct loads.** A 32-bit lane load whose result only feeds the register write right
+//! after it, under the same mask ([`crate::plan::Plan::direct_write`]), writes that register
+//! itself once every lane has loaded: from memory on the consecutive path with every lane on,
+//! from its result slot under the mask otherwise; the write is then left out.
+//!
 //! Here: the windows, the lane loops and the loads and stores; `atomic`: the atomics;
-//! `consecutive`: the consecutive-address path; `host`: the gather and scatter calls.
+//! `consecutive`: the consecutive-address path; `host`: the gather and scatter calls;
+//! `direct`: the register writes of direct loads.
 
 mod atomic;
 mod consecutive;
+mod direct;
 mod host;
 
 use super::{Emitter, R, SLOT_BYTES};
@@ -525,6 +532,9 @@ impl Emitter<'_, '_> {
         let a = self.opnd(addr)?;
         let m = mask.map(|m| self.opnd(m)).transpose()?;
         let w = self.window(i, space, width);
+        let direct = self.direct_reg(i);
+        // Where the code continues once the register holds the result, for a direct load.
+        let written = self.b.create_block();
         let (fast, slow, merge) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -550,15 +560,13 @@ impl Emitter<'_, '_> {
                     let (all, some) = (self.b.create_block(), self.b.create_block());
                     self.b.ins().brif(full, all, &[], some, &[]);
                     self.b.switch_to_block(all);
-                    self.copy_consecutive(host, None, out_at);
-                    self.b.ins().jump(merge, &[]);
+                    self.copy_vector(host, None, direct, out_at, [merge, written]);
                     self.b.switch_to_block(some);
                     Some(ms)
                 }
                 (ms, _) => ms,
             };
-            self.copy_consecutive(host, masked, out_at);
-            self.b.ins().jump(merge, &[]);
+            self.copy_vector(host, masked, direct, out_at, [merge, written]);
             self.b.switch_to_block(lanes);
         }
         let lane = LoadLane {
@@ -579,7 +587,39 @@ impl Emitter<'_, '_> {
             (Opnd::Slot(a_slot), None) => self.chunk_loads(&w, a_slot, &lane, merge)?,
             (Opnd::Uniform(_), _) => self.lane_loop(merge, |e, l| Ok(e.load_lane(&w, &lane, l)))?,
         }
-        self.slow_path(i, space, slow, merge)
+        self.slow_path(i, space, slow, merge)?;
+        if let Some(reg) = direct {
+            self.slot_to_row(out, reg, m);
+            if let Some(j) = self.plan.direct_write[i] {
+                self.written.insert(j);
+            }
+        }
+        self.b.ins().jump(written, &[]);
+        self.b.switch_to_block(written);
+        Ok(())
+    }
+
+    /// The consecutive lanes at `host`: into the register of a direct load when no lane is
+    /// masked off, then on to `to[1]`; else into the result slot at `out_at`, zero where mask
+    /// slot `masked` is off, then on to `to[0]`.
+    fn copy_vector(
+        &mut self,
+        host: Value,
+        masked: Option<u32>,
+        direct: Option<wavejit_ir::Reg>,
+        out_at: i64,
+        to: [cranelift_codegen::ir::Block; 2],
+    ) {
+        match (masked, direct) {
+            (None, Some(reg)) => {
+                self.copy_consecutive_row(host, reg);
+                self.b.ins().jump(to[1], &[]);
+            }
+            (masked, _) => {
+                self.copy_consecutive(host, masked, out_at);
+                self.b.ins().jump(to[0], &[]);
+            }
+        }
     }
 
     fn uniform_load(

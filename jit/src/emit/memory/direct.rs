@@ -1,0 +1,83 @@
+//! Lane loads that write their register themselves ([`crate::plan::Plan::direct_write`]).
+//!
+//! The consecutive path with every lane acting copies memory straight into the register's
+//! row; every other path fills the load's result slot as usual and then copies the slot into
+//! the row under the write's mask (the load's own). Either way the row ends as the skipped
+//! write would have left it, and the emitter leaves that write out.
+
+use super::{Emitter, Opnd, SLOT_BYTES};
+use crate::vals::{bc, deinterleave, mem};
+use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
+use wavejit_ir::{InstKind, Reg};
+
+impl Emitter<'_, '_> {
+    /// The register load `i` may write itself, if the plan found one.
+    pub(super) fn direct_reg(&self, i: usize) -> Option<Reg> {
+        let j = self.plan.direct_write[i]?;
+        match self.blk.insts[j].kind {
+            InstKind::WriteReg { reg, .. } if self.check_reg(reg, 1).is_ok() => Some(reg),
+            _ => None,
+        }
+    }
+
+    /// The wave's consecutive 32-bit lanes at host address `host` into `reg`'s row.
+    pub(super) fn copy_consecutive_row(&mut self, host: Value, reg: Reg) {
+        let row = self.row_off(reg);
+        for c in 0..i32::from(self.layout.wave_size as u16) / 4 {
+            let v = self.b.ins().load(I32X4, mem(), host, 16 * c);
+            self.b.ins().store(mem(), v, self.state, row + 16 * c);
+        }
+    }
+
+    /// `reg`'s row takes the low 32 bits of slot `slot` in the lanes mask `m` leaves on (all
+    /// without a mask): the register write a direct load stands for.
+    pub(super) fn slot_to_row(&mut self, slot: u32, reg: Reg, m: Option<Opnd>) {
+        let done = self.b.create_block();
+        if let Some(Opnd::Uniform(u)) = m {
+            let on = self.b.create_block();
+            let t = self.b.ins().icmp_imm_u(CIntCC::NotEqual, u, 0);
+            self.b.ins().brif(t, on, &[], done, &[]);
+            self.b.switch_to_block(on);
+        }
+        let header = self.b.create_block();
+        let c = self.b.append_block_param(header, I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(header, &[BlockArg::Value(zero)]);
+        self.b.switch_to_block(header);
+        let chunk_lanes = |e: &mut Self, s: u32, c: Value| {
+            let off = e.b.ins().ishl_imm_u(c, 5);
+            let p = e.b.ins().iadd(e.scratch, off);
+            let at = (s as i64 * SLOT_BYTES) as i32;
+            let lo = e.b.ins().load(I64X2, mem(), p, at);
+            let hi = e.b.ins().load(I64X2, mem(), p, at + 16);
+            deinterleave(&mut e.b, lo, hi).0
+        };
+        let v = chunk_lanes(self, slot, c);
+        let row_off = self.row_off(reg);
+        let off = self.b.ins().ishl_imm_u(c, 4);
+        let row = self.b.ins().iadd(self.state, off);
+        let v = match m {
+            Some(Opnd::Slot(ms)) => {
+                let on = chunk_lanes(self, ms, c);
+                let on = bc(&mut self.b, I32X4, on);
+                let zero = self.b.ins().iconst(I32, 0);
+                let zero = self.b.ins().splat(I32X4, zero);
+                let sel = self.b.ins().icmp(CIntCC::NotEqual, on, zero);
+                let old = self.b.ins().load(I32X4, mem(), row, row_off);
+                let v = bc(&mut self.b, I32X4, v);
+                self.b.ins().bitselect(sel, v, old)
+            }
+            _ => bc(&mut self.b, I32X4, v),
+        };
+        self.b.ins().store(mem(), v, row, row_off);
+        let c1 = self.b.ins().iadd_imm_u(c, 1);
+        let more = self
+            .b
+            .ins()
+            .icmp_imm_u(CIntCC::UnsignedLessThan, c1, self.nchunks);
+        self.b
+            .ins()
+            .brif(more, header, &[BlockArg::Value(c1)], done, &[]);
+        self.b.switch_to_block(done);
+    }
+}
