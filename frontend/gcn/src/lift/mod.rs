@@ -10,7 +10,9 @@
 //!   block carries `guest_pc` = base address + offset; block 0 is a prologue (no guest pc)
 //!   that stores the initial MODE register and jumps to the code. Targets outside the code and
 //!   falling off its end go to a block (one per jump) that traps with [`TrapKind::BadJump`] at
-//!   the jump's pc. `s_setpc`/
+//!   the jump's pc. Then [`wavejit_ir::merge_blocks`] joins straight-line blocks (the
+//!   prologue into the first block, small return blocks into their predecessors), except in
+//!   programs that read the clock, whose block entries it counts. `s_setpc`/
 //!   `s_swappc` lift to `JumpIndirect` (only discovered blocks are valid targets; an address
 //!   formed by `s_getpc_b64` and constant adds is discovered, see `targets.rs`), and so do
 //!   the trap returns `s_rfe*`, `s_cbranch_g_fork` and `s_cbranch_join` (`control.rs`:
@@ -247,7 +249,14 @@ pub fn lift(code: &[u8], cfg: &LiftConfig) -> Result<wavejit_ir::Function, LiftE
         l.b.begin_guest_inst(pc as u32);
         l.b.terminate(Terminator::Trap(TrapKind::BadJump));
     }
-    Ok(l.b.finish())
+    let clock = l.clock;
+    let mut func = l.b.finish();
+    // Fewer, larger blocks (the prologue joins the first block, a return block is copied into
+    // the blocks that jump to it), unless the wave clock counts block entries.
+    if !clock {
+        wavejit_ir::merge_blocks(&mut func);
+    }
+    Ok(func)
 }
 
 /// Register-jump targets found by discovery: jump offset -> target offset.
