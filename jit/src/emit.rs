@@ -559,7 +559,16 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     fn chunk_loop(&mut self, k: usize) -> R<()> {
         let insts = &self.plan.loop_insts[k];
-        if insts.is_empty() {
+        // A loop whose only effects were register writes that direct loads have made (its
+        // other values are used only by those writes) has nothing left to do.
+        let effect = |i: &u32| {
+            let i = *i as usize;
+            let write = matches!(self.blk.insts[i].kind, InstKind::WriteReg { .. });
+            (write && !self.written.contains(&i))
+                || self.plan.class[i] == Class::Reduce
+                || self.plan.slot[i].is_some()
+        };
+        if !insts.iter().any(effect) {
             return Ok(());
         }
         let ballots: Vec<u32> = insts

@@ -24,6 +24,10 @@
 //! again there ([`Plan::reread`]: loops keep program order, so the later loop's row holds the
 //! value the read saw).
 //!
+//! Instructions the block does not need are left out of every segment and loop ([`live`]: a
+//! uniform register write that a later write overwrites before anything can read it, and
+//! values only such writes use).
+//!
 //! [`Lanes`]: wavejit_runtime::Lanes
 
 use std::collections::HashMap;
@@ -357,9 +361,18 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         }
     }
 
+    // Dead code: left out of the segments and loops.
+    let live = live(layout, b, &class)?;
+    for insts in seg_insts.iter_mut().chain(loop_insts.iter_mut()) {
+        insts.retain(|&i| live[i as usize]);
+    }
+
     // Fast-path masks.
     let mut fast_masks = vec![Vec::<Value>::new(); n_loops as usize];
     for (i, inst) in b.insts.iter().enumerate() {
+        if !live[i] {
+            continue;
+        }
         if let (InstKind::WriteReg { mask: Some(m), .. }, Place::Loop(l)) = (inst.kind, place[i]) {
             if let InstKind::MaskFromBits(u) = b.insts[m.index()].kind {
                 let set = &mut fast_masks[l as usize];
@@ -385,6 +398,69 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         reread,
         direct_write,
     })
+}
+
+/// Which instructions the block needs: those with an effect, except a write of uniform
+/// registers that a later write of the same cells overwrites with no read of them (direct or
+/// indexed) and no wave operation in between, and those whose values a needed instruction
+/// or the terminator uses. (GCN's carry chains write VCC once per half of a 64-bit add.) The
+/// state after a fault is not compared (engines may stop anywhere in the faulting block), but
+/// wave operations keep earlier writes anyway, as their helpers run with the wave's state.
+fn live(layout: &StateLayout, b: &BlockData, class: &[Class]) -> Result<Vec<bool>, String> {
+    use std::collections::HashSet;
+    let n = b.insts.len();
+    let uniform = |f: wavejit_ir::FileId| {
+        layout
+            .files
+            .get(f.0 as usize)
+            .is_some_and(|x| x.kind == FileKind::Uniform)
+    };
+    // Uniform cells (file, index) written later with nothing between here and that write
+    // that could read them.
+    let mut overwritten: HashSet<(u16, u32)> = HashSet::new();
+    let mut dead_write = vec![false; n];
+    for i in (0..n).rev() {
+        let inst = &b.insts[i];
+        match inst.kind {
+            InstKind::WriteReg { reg, value, .. } if uniform(reg.file) => {
+                let cells = ty_of(b, value)?.scalar.cells();
+                let all: Vec<(u16, u32)> =
+                    (0..cells).map(|k| (reg.file.0, reg.index + k)).collect();
+                dead_write[i] = all.iter().all(|c| overwritten.contains(c));
+                overwritten.extend(all);
+            }
+            InstKind::ReadReg(reg) => {
+                let cells = inst.ty.map_or(1, |t| t.scalar.cells());
+                for k in 0..cells {
+                    overwritten.remove(&(reg.file.0, reg.index + k));
+                }
+            }
+            _ if class[i] == Class::Wave => overwritten.clear(),
+            _ => {}
+        }
+    }
+    let mut live = vec![false; n];
+    let need = |v: Value, live: &mut Vec<bool>| {
+        if let Some(x) = live.get_mut(v.index()) {
+            *x = true;
+        }
+    };
+    match b.term {
+        Terminator::Branch { cond: v, .. } | Terminator::JumpIndirect(v) => need(v, &mut live),
+        _ => {}
+    }
+    for i in (0..n).rev() {
+        let inst = &b.insts[i];
+        if inst.has_side_effect() && !dead_write[i] {
+            live[i] = true;
+        }
+        if live[i] {
+            for a in inst.args() {
+                need(a, &mut live);
+            }
+        }
+    }
+    Ok(live)
 }
 
 /// The write that may take the result of load `i` straight into its register: the next
@@ -428,14 +504,38 @@ fn direct_write(layout: &StateLayout, b: &BlockData, i: usize) -> Option<usize> 
 mod tests {
     use super::*;
 
+    fn filetest(name: &str) -> wavejit_ir::Function {
+        let path = format!("{}/../tests/filetests/{name}", env!("CARGO_MANIFEST_DIR"));
+        let src = std::fs::read_to_string(path).expect("the filetest exists");
+        wavejit_ir::text::parse(&src).expect("parses")
+    }
+
+    #[test]
+    fn overwritten_uniform_writes_and_what_only_they_use_are_left_out() {
+        let f = filetest("dead_writes.wir");
+        let b = &f.blocks[0];
+        let p = plan(&f.layout, b).expect("plans");
+        let kept: std::collections::HashSet<u32> = p
+            .seg_insts
+            .iter()
+            .chain(&p.loop_insts)
+            .flatten()
+            .copied()
+            .collect();
+        // Read before the next write: s[0] <- %3 (read), s[0] <- %10 and s[3] <- 5 (an
+        // indexed read of the file, which may read any cell). Overwritten first: s[2] <- 1,
+        // s[0] <- %26 with the ballot and compare only it uses.
+        for kept_inst in [3, 4, 10, 11, 17, 19, 29] {
+            assert!(kept.contains(&kept_inst), "%{kept_inst} is needed");
+        }
+        for dead in [13, 25, 26, 27] {
+            assert!(!kept.contains(&dead), "%{dead} is dead");
+        }
+    }
+
     #[test]
     fn direct_writes_are_the_next_write_under_the_load_mask_of_a_single_use() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/filetests/direct_load_write.wir"
-        );
-        let src = std::fs::read_to_string(path).expect("the filetest exists");
-        let f = wavejit_ir::text::parse(&src).expect("parses");
+        let f = filetest("direct_load_write.wir");
         let b = &f.blocks[0];
         let p = plan(&f.layout, b).expect("plans");
         let loads: Vec<(usize, Option<usize>)> = (0..b.insts.len())
