@@ -140,6 +140,9 @@ pub(crate) struct Emitter<'a, 'f> {
     flushed: HashSet<(Value, bool)>,
     /// Register writes a load has already made ([`Plan::direct_write`]): left out.
     written: HashSet<usize>,
+    /// Hoisted operations of the segment just emitted and their fault paths, for
+    /// [`Self::replays`].
+    replays: Vec<(usize, ir::Block)>,
 }
 
 type R<T> = Result<T, String>;
@@ -202,12 +205,15 @@ impl<'a, 'f> Emitter<'a, 'f> {
             exact_header: None,
             flushed: HashSet::new(),
             written: HashSet::new(),
+            replays: Vec::new(),
         };
         for k in 0..plan.n_loops as usize {
             e.segment(k)?;
             e.chunk_loop(k)?;
+            e.replays(k)?;
         }
         e.segment(plan.n_loops as usize)?;
+        e.replays(plan.n_loops as usize)?;
         e.terminator()?;
         e.b.switch_to_block(e.fault_block);
         let code = e.b.ins().iconst(I32, exit::FAULT as i64);
@@ -253,9 +259,67 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     fn segment(&mut self, k: usize) -> R<()> {
         for &i in &self.plan.seg_insts[k] {
-            self.uniform_inst(i as usize)?;
+            let i = i as usize;
+            if !self.plan.hoisted[i] {
+                self.uniform_inst(i)?;
+                continue;
+            }
+            // A fault of a hoisted operation goes through a replay of loop `k`'s lane
+            // instructions before it (`replays`).
+            let replay = self.b.create_block();
+            let fault = std::mem::replace(&mut self.fault_block, replay);
+            let r = self.uniform_inst(i);
+            self.fault_block = fault;
+            r?;
+            self.replays.push((i, replay));
         }
         Ok(())
+    }
+
+    /// The fault paths of segment `k`'s hoisted operations ([`Plan::hoisted`]): each runs the
+    /// lane instructions of loop `k` that come before the operation, exactly (no fast path,
+    /// no speculation), then leaves through the fault exit with the fault the operation
+    /// recorded.
+    fn replays(&mut self, k: usize) -> R<()> {
+        let Some(resume) = self.b.current_block() else {
+            return Err("no current block".into());
+        };
+        if self.replays.is_empty() {
+            return Ok(());
+        }
+        for (i, replay) in std::mem::take(&mut self.replays) {
+            self.b.switch_to_block(replay);
+            let before = k < self.plan.loop_insts.len()
+                && self.plan.loop_insts[k].iter().any(|&x| (x as usize) < i);
+            if !before {
+                self.b.ins().jump(self.fault_block, &[]);
+                continue;
+            }
+            let ballots = self.ballots(k);
+            let h = self.header(ballots.len());
+            let zero = self.b.ins().iconst(I64, 0);
+            let init: Vec<BlockArg> =
+                std::iter::repeat_n(BlockArg::Value(zero), ballots.len() + 1).collect();
+            self.b.ins().jump(h, &init);
+            let done = self.b.create_block();
+            for _ in &ballots {
+                self.b.append_block_param(done, I64);
+            }
+            self.body(k, h, false, false, &ballots, &HashSet::new(), done, Some(i))?;
+            self.b.switch_to_block(done);
+            self.b.ins().jump(self.fault_block, &[]);
+        }
+        self.b.switch_to_block(resume);
+        Ok(())
+    }
+
+    /// The ballots of loop `k`, in program order.
+    fn ballots(&self, k: usize) -> Vec<u32> {
+        self.plan.loop_insts[k]
+            .iter()
+            .copied()
+            .filter(|&i| self.plan.class[i as usize] == Class::Reduce)
+            .collect()
     }
 
     fn uniform_inst(&mut self, i: usize) -> R<()> {
@@ -571,11 +635,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
         if !insts.iter().any(effect) {
             return Ok(());
         }
-        let ballots: Vec<u32> = insts
-            .iter()
-            .copied()
-            .filter(|&i| self.plan.class[i as usize] == Class::Reduce)
-            .collect();
+        let ballots = self.ballots(k);
         let exit_blk = self.b.create_block();
         for _ in &ballots {
             self.b.append_block_param(exit_blk, I64);
@@ -618,10 +678,10 @@ impl<'a, 'f> Emitter<'a, 'f> {
         let spec = self.cfg.nan_spec;
         self.exact_header = None;
         for (h, fast) in headers {
-            self.body(k, h, fast, spec, &ballots, &fast_set, exit_blk)?;
+            self.body(k, h, fast, spec, &ballots, &fast_set, exit_blk, None)?;
         }
         if let Some(h) = self.exact_header.take() {
-            self.body(k, h, false, false, &ballots, &fast_set, exit_blk)?;
+            self.body(k, h, false, false, &ballots, &fast_set, exit_blk, None)?;
         }
         self.b.switch_to_block(exit_blk);
         for (j, &bi) in ballots.iter().enumerate() {
@@ -641,7 +701,8 @@ impl<'a, 'f> Emitter<'a, 'f> {
     }
 
     /// One copy of loop `k`'s body at header `h`: `fast` knows the fast-path masks all-ones,
-    /// `spec` speculates on NaN-free operands.
+    /// `spec` speculates on NaN-free operands; `before` keeps only the instructions before
+    /// that one (a replay, see [`Self::replays`]).
     #[allow(clippy::too_many_arguments)]
     fn body(
         &mut self,
@@ -652,6 +713,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
         ballots: &[u32],
         fast_set: &HashSet<u32>,
         exit_blk: ir::Block,
+        before: Option<usize>,
     ) -> R<()> {
         let params = self.b.block_params(h).to_vec();
         let (off16, accs) = (params[0], params[1..].to_vec());
@@ -677,6 +739,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
             spec: spec.then(Spec::default),
         };
         for &i in &self.plan.loop_insts[k] {
+            if before.is_some_and(|b| i as usize >= b) {
+                break;
+            }
             self.lane_inst(&mut cx, i as usize)?;
         }
         if let Some(spec) = cx.spec.take().filter(|s| !s.checks.is_empty()) {

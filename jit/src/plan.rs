@@ -10,7 +10,12 @@
 //! Invariants the scan below keeps (they make the reordering exact, faults included):
 //! - lane instructions stay in program order (their loop index never decreases);
 //! - wave operations run in program order, each after every lane instruction before it
-//!   (a wave operation closes the current loop) and before every one after it;
+//!   (a wave operation closes the current loop) and before every one after it, except those
+//!   on uniform values only ([`uniform_only`]: uniform loads, `s_load`s and constant reads
+//!   among lane code) whose operands are ready before the current loop: they touch no lane
+//!   state, so they run in the segment before it ([`Plan::hoisted`]), in order with the
+//!   uniform state accesses and the other wave operations, and if one faults the lane
+//!   instructions of the loop that come before it run first;
 //! - uniform state accesses run in program order relative to each other and to wave
 //!   operations (`ustate`); pure uniform instructions run as early as their operands allow,
 //!   which is after the loop computing any `Ballot` they depend on;
@@ -97,6 +102,11 @@ pub(crate) struct Plan {
     /// use, under the load's own mask (or none when the load has none). The load's code may
     /// then write the register itself ([`Plan::direct_write`]).
     pub direct_write: Vec<Option<usize>>,
+    /// Wave operations on uniform values only placed in the segment before the loop that
+    /// holds the lane instructions around them ([`uniform_only`]). If one faults, the
+    /// emitter first runs that loop's lane instructions before it, so the wave stops in the
+    /// state the interpreter leaves.
+    pub hoisted: Vec<bool>,
 }
 
 fn ty_of(b: &BlockData, v: Value) -> Result<Type, String> {
@@ -164,6 +174,28 @@ pub(crate) fn inline_indexed(layout: &StateLayout, b: &BlockData, i: usize) -> b
     }
 }
 
+/// Whether wave operation `i` works on uniform values only: no lane operand, no lane result
+/// and, for an indexed access, a uniform file. It neither reads nor writes lane state, so it
+/// need not close the loop around it.
+pub(crate) fn uniform_only(layout: &StateLayout, b: &BlockData, i: usize) -> bool {
+    let inst = &b.insts[i];
+    let uniform = |v: Value| b.value_type(v).is_some_and(|t| !t.is_lane());
+    let lane_file = |f: wavejit_ir::FileId| {
+        layout
+            .files
+            .get(f.0 as usize)
+            .is_none_or(|x| x.kind == FileKind::Lane)
+    };
+    let file_ok = match inst.kind {
+        InstKind::ReadRegIndexed { file, .. } | InstKind::WriteRegIndexed { file, .. } => {
+            !lane_file(file)
+        }
+        InstKind::ReadLane { .. } | InstKind::Shuffle { .. } => false,
+        _ => true,
+    };
+    file_ok && inst.ty.is_none_or(|t| !t.is_lane()) && inst.args().into_iter().all(uniform)
+}
+
 /// Lane values recomputed (from uniform operands and the chunk index) wherever used.
 pub(crate) fn is_remat(kind: &InstKind) -> bool {
     matches!(
@@ -177,6 +209,7 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
     let mut class = Vec::with_capacity(n);
     let mut place = Vec::with_capacity(n);
     let mut ready = vec![0u32; n];
+    let mut hoisted = vec![false; n];
     let (mut cur, mut len, mut ustate) = (0u32, 0u32, 0u32);
     for (i, inst) in b.insts.iter().enumerate() {
         let args = inst.args();
@@ -213,6 +246,12 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
                 len += pure as u32;
                 place.push(Place::Loop(cur));
                 ready[i] = cur + 1;
+            }
+            Class::Wave if uready.max(ustate) <= cur && uniform_only(layout, b, i) => {
+                ustate = cur;
+                place.push(Place::Seg(cur));
+                ready[i] = cur;
+                hoisted[i] = true;
             }
             Class::Wave => {
                 let seg = cur + 1;
@@ -397,6 +436,7 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         fast_masks,
         reread,
         direct_write,
+        hoisted,
     })
 }
 

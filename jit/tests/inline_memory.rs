@@ -465,6 +465,71 @@ fn uniform_loads_match_the_interpreter() {
     }
 }
 
+/// A uniform load among lane code, which the JIT runs before the loop around it: in range,
+/// and past the buffer, where the wave must stop with the lane writes before the load made
+/// and none after it, the state the interpreter leaves (compared cell for cell).
+#[test]
+fn a_uniform_load_among_lane_code_faults_in_program_order() {
+    let (inline, helper) = engines();
+    for (off, faults) in [(8u64, false), (1 << 20, true)] {
+        let mut b = FunctionBuilder::new("hoisted", layout(WAVE, 10, 12));
+        let entry = b.create_block();
+        b.switch_to(entry);
+        b.begin_guest_inst(0x10);
+        let lane = b.lane_id();
+        let one = b.i32(1);
+        let before = b.op(Op::Iadd, T::I32, &[lane, one]);
+        b.def_reg(v(4), before, None);
+        b.begin_guest_inst(0x14);
+        let base = b.use_reg(s(0), T::I64);
+        let o = b.i64(off);
+        let a = b.op(Op::Iadd, T::I64, &[base, o]);
+        let x = b.load(MemSpace::Global, MemWidth::B32, false, T::I32, a, None);
+        b.begin_guest_inst(0x18);
+        let xs = b.splat(x);
+        let after = b.op(Op::Iadd, T::I32, &[lane, xs]);
+        b.def_reg(v(5), after, None);
+        b.def_reg(s(9), x, None);
+        b.terminate(Terminator::Return);
+        let f = Arc::new(b.finish());
+        let c = Case {
+            name: format!("uniform load at {off} among lane code"),
+            exec: u64::MAX,
+            load_off: offsets(|_| 0),
+            store_off: offsets(|_| 0),
+            buffer: 1024,
+            at_end: false,
+            warm: 0,
+        };
+        let r = check(&f, &c, &inline, &helper);
+        assert_eq!(matches!(r.end, End::Fault(..)), faults, "{}", c.name);
+        for jit in [&inline, &helper] {
+            let j = solo::run(jit, &f, solo_for(&f, &c), 1000);
+            let (want, got) = (r.state.as_ref().unwrap(), j.state.as_ref().unwrap());
+            let first = want
+                .bytes()
+                .iter()
+                .zip(got.bytes())
+                .position(|(x, y)| x != y);
+            assert_eq!(first, None, "{}: first state byte that differs", c.name);
+        }
+        let st = r.state.unwrap();
+        assert_eq!(st.lane(v(4), 5), 6, "{}: the write before the load", c.name);
+        // v5 starts at 0.
+        let after = if faults {
+            0
+        } else {
+            5u32.wrapping_add(st.uniform(s(9)))
+        };
+        assert_eq!(
+            st.lane(v(5), 5),
+            after,
+            "{}: the write after the load",
+            c.name
+        );
+    }
+}
+
 /// Loads under every engine, through `wavejit_runtime::dispatch`: two threads, many
 /// work-groups sharing the buffers, hints carried across waves.
 #[test]
