@@ -161,6 +161,7 @@ impl Compiler {
         let call_conv = self.call_conv;
         // A debugging aid: print the host code of every block compiled.
         let disasm = std::env::var_os("WAVEJIT_JIT_DISASM").is_some();
+        let dump = std::env::var_os("WAVEJIT_JIT_DUMP").map(std::path::PathBuf::from);
         for (bi, blk) in blocks.iter().enumerate() {
             let p = plan(layout, blk).map_err(|e| format!("block {bi}: {e}"))?;
             let mut ctx = module.make_context();
@@ -200,6 +201,11 @@ impl Compiler {
                 }
             }
             let code_bytes = ctx.compiled_code().map_or(0, |c| c.code_buffer().len());
+            // A profiling aid: the machine code of every block, for `objdump -D -b binary`
+            // against the addresses of perf's samples (its map names the functions).
+            if let (Some(dir), Some(c)) = (&dump, ctx.compiled_code()) {
+                let _ = std::fs::write(dir.join(format!("{name}.bin")), c.code_buffer());
+            }
             module.clear_context(&mut ctx);
             defined.map_err(|e| format!("block {bi}: cranelift: {e:?}"))?;
             pending.push((id, p.n_slots, code_bytes, arts));

@@ -143,10 +143,17 @@ pub(crate) struct Emitter<'a, 'f> {
     /// Hoisted operations of the segment just emitted and their fault paths, for
     /// [`Self::replays`].
     replays: Vec<(usize, ir::Block)>,
+    /// Per value number of a `MaskFromBits` mask: the slot holding its lanes whenever they
+    /// are not all set (`mask_slots`).
+    mask_slots: HashMap<u32, u32>,
+    /// While compiling an access under a `MaskFromBits` mask: the mask, the slot to read it
+    /// from and the full-mask test that guards every read of it.
+    mask_override: Option<(wavejit_ir::Value, u32, Value)>,
 }
 
 type R<T> = Result<T, String>;
 
+mod mask_slots;
 mod memory;
 
 fn ity(t: ScalarType) -> ir::Type {
@@ -206,6 +213,8 @@ impl<'a, 'f> Emitter<'a, 'f> {
             flushed: HashSet::new(),
             written: HashSet::new(),
             replays: Vec::new(),
+            mask_slots: HashMap::new(),
+            mask_override: None,
         };
         for k in 0..plan.n_loops as usize {
             e.segment(k)?;
@@ -530,6 +539,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     /// [`Self::wave_op`], telling the helper which hint slot to update ([`WaveDesc::hint`]).
     fn wave_op_hinted(&mut self, i: usize, hint: Option<u32>) -> R<()> {
+        self.materialize_masks(i)?;
         let inst = &self.blk.insts[i];
         let mut slots = Vec::new();
         for a in inst.args() {
@@ -628,9 +638,9 @@ impl<'a, 'f> Emitter<'a, 'f> {
         let effect = |i: &u32| {
             let i = *i as usize;
             let write = matches!(self.blk.insts[i].kind, InstKind::WriteReg { .. });
-            (write && !self.written.contains(&i))
-                || self.plan.class[i] == Class::Reduce
-                || self.plan.slot[i].is_some()
+            let spilled = self.plan.slot[i].is_some()
+                && !matches!(self.blk.insts[i].kind, InstKind::MaskFromBits(_));
+            (write && !self.written.contains(&i)) || self.plan.class[i] == Class::Reduce || spilled
         };
         if !insts.iter().any(effect) {
             return Ok(());
@@ -1020,6 +1030,10 @@ impl<'a, 'f> Emitter<'a, 'f> {
     }
 
     fn spill_if(&mut self, cx: &mut Chunk, i: usize) -> R<()> {
+        // A `MaskFromBits` slot is filled where it is read (`mask_slots`).
+        if matches!(self.blk.insts[i].kind, InstKind::MaskFromBits(_)) {
+            return Ok(());
+        }
         if let Some(s) = self.plan.slot[i] {
             let t = self.ty(wavejit_ir::Value(i as u32))?.scalar;
             let v = cx.vals[&(i as u32)];

@@ -129,7 +129,63 @@ fn lane_mask(m: Option<Opnd>) -> Option<Option<u32>> {
 impl Emitter<'_, '_> {
     /// Compiles instruction `i` inline if it is an access this module takes; `false` leaves it
     /// to the helper.
+    ///
+    /// A mask `MaskFromBits(u)` has its lanes in a slot only when `u` does not have every
+    /// lane set (`mask_slots`): the access reads it from the slot the block's accesses under
+    /// that mask share, and every read of it is guarded by the full-mask test
+    /// ([`Self::masked_full`]). (The helper path fills the operand's own slot.)
     pub(super) fn memory_op(&mut self, i: usize) -> R<bool> {
+        let Some(mask) = self.inline_access(i)? else {
+            return Ok(false);
+        };
+        match mask.filter(|&m| self.bits_mask(m).is_some()) {
+            None => self.access(i, mask)?,
+            Some(m) => {
+                let full = self.full_mask(Some(m))?.ok_or("a full-mask test")?;
+                let s = self.shared_mask_slot(m, full)?;
+                self.mask_override = Some((m, s, full));
+                let r = self.access(i, mask);
+                self.mask_override = None;
+                r?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// The mask operand of instruction `i` if this module compiles it (`None`: the helper
+    /// runs it).
+    fn inline_access(&self, i: usize) -> R<Option<Option<wavejit_ir::Value>>> {
+        let inst = &self.blk.insts[i];
+        Ok(match inst.kind {
+            InstKind::Load {
+                space, addr, mask, ..
+            } => {
+                let ty = inst.ty.ok_or("load without a type")?;
+                let uniform_ok =
+                    mask.is_none() && !self.ty(addr)?.is_lane() && space != MemSpace::Private;
+                (ty.is_lane() || uniform_ok).then_some(mask)
+            }
+            InstKind::Store { mask, .. } => Some(mask),
+            InstKind::Atomic {
+                op,
+                space: MemSpace::Global | MemSpace::Lds,
+                width: MemWidth::B32 | MemWidth::B64,
+                addr,
+                cmp,
+                mask,
+                ..
+            } if self.ty(addr)?.is_lane() => match (Update::of(op), cmp) {
+                (Some(Update::Cas), Some(_)) | (Some(Update::Rmw(_) | Update::Wrap(_)), None) => {
+                    Some(mask)
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+
+    /// Compiles access `i` (one [`Self::inline_access`] takes) under `mask`.
+    fn access(&mut self, i: usize, mask: Option<wavejit_ir::Value>) -> R<()> {
         let inst = &self.blk.insts[i];
         match inst.kind {
             InstKind::Load {
@@ -137,51 +193,46 @@ impl Emitter<'_, '_> {
                 width,
                 signed,
                 addr,
-                mask,
+                ..
             } => {
                 let ty = inst.ty.ok_or("load without a type")?;
                 if ty.is_lane() {
-                    self.lane_load(i, space, width, signed, ty.scalar, addr, mask)?;
-                } else if mask.is_none() && !self.ty(addr)?.is_lane() && space != MemSpace::Private
-                {
-                    self.uniform_load(i, space, width, signed, ty.scalar, addr)?;
+                    self.lane_load(i, space, width, signed, ty.scalar, addr, mask)
                 } else {
-                    return Ok(false);
+                    self.uniform_load(i, space, width, signed, ty.scalar, addr)
                 }
-                Ok(true)
             }
             InstKind::Store {
                 space,
                 width,
                 addr,
                 value,
-                mask,
-            } => {
-                self.store(i, space, width, addr, value, mask)?;
-                Ok(true)
-            }
+                ..
+            } => self.store(i, space, width, addr, value, mask),
             InstKind::Atomic {
                 op,
-                space: space @ (MemSpace::Global | MemSpace::Lds),
-                width: width @ (MemWidth::B32 | MemWidth::B64),
+                space,
+                width,
                 addr,
                 data,
                 cmp,
-                mask,
-            } if self.ty(addr)?.is_lane() => {
+                ..
+            } => {
                 let update = match (Update::of(op), cmp) {
                     (Some(Update::Cas), Some(_)) => Update::Cas,
                     (Some(u @ (Update::Rmw(_) | Update::Wrap(_))), None) => u,
-                    _ => return Ok(false),
+                    _ => return Err("an atomic the module does not take".into()),
                 };
-                self.atomic(i, update, space, width, addr, data, cmp, mask)?;
-                Ok(true)
+                self.atomic(i, update, space, width, addr, data, cmp, mask)
             }
-            _ => Ok(false),
+            _ => Err(format!("%{i} is not an access")),
         }
     }
 
     fn opnd(&self, v: wavejit_ir::Value) -> R<Opnd> {
+        if let Some((_, s, _)) = self.mask_override.filter(|&(m, _, _)| m == v) {
+            return Ok(Opnd::Slot(s));
+        }
         if self.ty(v)?.is_lane() {
             let s = self.plan.slot[v.index()].ok_or("memory operand without a slot")?;
             Ok(Opnd::Slot(s))
@@ -327,7 +378,30 @@ impl Emitter<'_, '_> {
     fn lane_on(&mut self, mask: Option<Opnd>, l: Value) -> Option<Value> {
         let m = mask?;
         let v = self.opnd_at(m, l);
-        Some(self.b.ins().band_imm_u(v, 1))
+        let on = self.b.ins().band_imm_u(v, 1);
+        Some(self.or_full(m, on))
+    }
+
+    /// The full-mask test of the access being compiled, when its mask's slot is `s` (the slot
+    /// holds the lanes only when the test fails, see [`Self::memory_op`]).
+    pub(super) fn masked_full(&self, s: u32) -> Option<Value> {
+        self.mask_override
+            .filter(|&(_, slot, _)| slot == s)
+            .map(|(_, _, full)| full)
+    }
+
+    /// `on` (an `i64` 0 or 1 read from mask `m`'s slot), or 1 when `m` has every lane set.
+    fn or_full(&mut self, m: Opnd, on: Value) -> Value {
+        match m {
+            Opnd::Slot(s) => match self.masked_full(s) {
+                Some(full) => {
+                    let full = self.b.ins().uextend(I64, full);
+                    self.b.ins().bor(on, full)
+                }
+                None => on,
+            },
+            Opnd::Uniform(_) => on,
+        }
     }
 
     /// Continues in a new block for lane `l` if it acts under `mask`; returns the block after
@@ -486,6 +560,7 @@ impl Emitter<'_, '_> {
                             .ins()
                             .load(I64, mem(), p, (ms as i64 * SLOT_BYTES) as i32 + lane_at);
                     let on = self.b.ins().band_imm_u(m, 1);
+                    let on = self.or_full(Opnd::Slot(ms), on);
                     let keep = self.b.ins().ineg(on);
                     v = self.b.ins().band(v, keep);
                 }

@@ -7,7 +7,9 @@
 
 use super::{Emitter, Opnd, SLOT_BYTES};
 use crate::vals::{bc, deinterleave, mem};
-use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
+use cranelift_codegen::ir::{
+    condcodes::IntCC as CIntCC, types::*, Block, BlockArg, InstBuilder, Value,
+};
 use wavejit_ir::{InstKind, Reg};
 
 impl Emitter<'_, '_> {
@@ -30,15 +32,39 @@ impl Emitter<'_, '_> {
     }
 
     /// `reg`'s row takes the low 32 bits of slot `slot` in the lanes mask `m` leaves on (all
-    /// without a mask): the register write a direct load stands for.
+    /// without a mask): the register write a direct load stands for. A mask whose slot holds
+    /// its lanes only when not every lane is set ([`Emitter::masked_full`]) copies every lane
+    /// without reading it otherwise.
     pub(super) fn slot_to_row(&mut self, slot: u32, reg: Reg, m: Option<Opnd>) {
         let done = self.b.create_block();
-        if let Some(Opnd::Uniform(u)) = m {
-            let on = self.b.create_block();
-            let t = self.b.ins().icmp_imm_u(CIntCC::NotEqual, u, 0);
-            self.b.ins().brif(t, on, &[], done, &[]);
-            self.b.switch_to_block(on);
-        }
+        let masked = match m {
+            Some(Opnd::Uniform(u)) => {
+                let on = self.b.create_block();
+                let t = self.b.ins().icmp_imm_u(CIntCC::NotEqual, u, 0);
+                self.b.ins().brif(t, on, &[], done, &[]);
+                self.b.switch_to_block(on);
+                None
+            }
+            Some(Opnd::Slot(ms)) => match self.masked_full(ms) {
+                Some(full) => {
+                    let (all, some) = (self.b.create_block(), self.b.create_block());
+                    self.b.ins().brif(full, all, &[], some, &[]);
+                    self.b.switch_to_block(all);
+                    self.copy_loop(slot, reg, None, done);
+                    self.b.switch_to_block(some);
+                    Some(ms)
+                }
+                None => Some(ms),
+            },
+            None => None,
+        };
+        self.copy_loop(slot, reg, masked, done);
+        self.b.switch_to_block(done);
+    }
+
+    /// A loop over the wave's chunks: `reg`'s row takes the low halves of slot `slot` where
+    /// mask slot `ms` is on (everywhere without one), then on to `done`.
+    fn copy_loop(&mut self, slot: u32, reg: Reg, ms: Option<u32>, done: Block) {
         let header = self.b.create_block();
         let c = self.b.append_block_param(header, I64);
         let zero = self.b.ins().iconst(I64, 0);
@@ -53,21 +79,21 @@ impl Emitter<'_, '_> {
             deinterleave(&mut e.b, lo, hi).0
         };
         let v = chunk_lanes(self, slot, c);
+        let v = bc(&mut self.b, I32X4, v);
         let row_off = self.row_off(reg);
         let off = self.b.ins().ishl_imm_u(c, 4);
         let row = self.b.ins().iadd(self.state, off);
-        let v = match m {
-            Some(Opnd::Slot(ms)) => {
+        let v = match ms {
+            Some(ms) => {
                 let on = chunk_lanes(self, ms, c);
                 let on = bc(&mut self.b, I32X4, on);
                 let zero = self.b.ins().iconst(I32, 0);
                 let zero = self.b.ins().splat(I32X4, zero);
                 let sel = self.b.ins().icmp(CIntCC::NotEqual, on, zero);
                 let old = self.b.ins().load(I32X4, mem(), row, row_off);
-                let v = bc(&mut self.b, I32X4, v);
                 self.b.ins().bitselect(sel, v, old)
             }
-            _ => bc(&mut self.b, I32X4, v),
+            None => v,
         };
         self.b.ins().store(mem(), v, row, row_off);
         let c1 = self.b.ins().iadd_imm_u(c, 1);
@@ -78,6 +104,5 @@ impl Emitter<'_, '_> {
         self.b
             .ins()
             .brif(more, header, &[BlockArg::Value(c1)], done, &[]);
-        self.b.switch_to_block(done);
     }
 }
