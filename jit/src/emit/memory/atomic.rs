@@ -2,7 +2,7 @@
 //! acting lane checked first, then the lanes' operations in ascending order, in global memory
 //! with host atomics, in the LDS as a load, the operation and a store.
 
-use super::{Emitter, R, SLOT_BYTES};
+use super::{Emitter, Opnd, R, SLOT_BYTES};
 use crate::vals::mem;
 use cranelift_codegen::ir::AtomicRmwOp;
 use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
@@ -28,6 +28,25 @@ impl Update {
             op => rmw_op(op).map(Update::Rmw),
         }
     }
+}
+
+/// The value a read-modify-write of `t` leaves memory unchanged with (what the combined
+/// update starts from); `None` for an operation that does not combine (exchange).
+fn identity(rmw: AtomicRmwOp, t: cranelift_codegen::ir::Type) -> Option<i64> {
+    let bits = t.bits();
+    let (smax, smin) = if bits == 64 {
+        (i64::MAX, i64::MIN)
+    } else {
+        (i64::from(i32::MAX), i64::from(i32::MIN))
+    };
+    Some(match rmw {
+        AtomicRmwOp::Add | AtomicRmwOp::Sub | AtomicRmwOp::Or | AtomicRmwOp::Xor => 0,
+        AtomicRmwOp::Umax => 0,
+        AtomicRmwOp::And | AtomicRmwOp::Umin => -1,
+        AtomicRmwOp::Smin => smax,
+        AtomicRmwOp::Smax => smin,
+        _ => return None,
+    })
 }
 
 /// The host read-modify-write of an IR atomic, if there is one.
@@ -80,6 +99,12 @@ impl Emitter<'_, '_> {
         );
         self.b.ins().brif(w.fits, check, &[], slow, &[]);
         self.b.switch_to_block(check);
+        if let (Update::Rmw(rmw), MemSpace::Global, Opnd::Slot(a_slot)) = (update, space, a) {
+            if let Some(id) = identity(rmw, t) {
+                let out = (!self.has_no_use(i)).then_some(out_at);
+                self.combined(&w, rmw, t, id, a_slot, d, m, out, merge)?;
+            }
+        }
         // Pass 1: every acting lane's access is in the window (and aligned, globally).
         self.lane_loop(work, |e, l| {
             let next = e.acting(m, l);
@@ -127,6 +152,156 @@ impl Emitter<'_, '_> {
             Ok(next)
         })?;
         self.slow_path(i, space, slow, merge)
+    }
+
+    /// Whether nothing in the block uses the value of instruction `i`.
+    fn has_no_use(&self, i: usize) -> bool {
+        let me = wavejit_ir::Value(i as u32);
+        !self.blk.insts.iter().any(|x| x.args().contains(&me))
+    }
+
+    /// The whole wave's update as one host atomic when every lane addresses the same aligned
+    /// word in the window: the acting lanes' data combined by the operation (a sum for `sub`)
+    /// in lane order, then one read-modify-write. Memory ends as after the lanes' updates in
+    /// order, run without another thread's in between (an order a GPU may take too), and
+    /// each acting lane's old value is what that order gives it: the word's old value
+    /// combined with the data of the acting lanes before it (written to the result slot at
+    /// `out` when something reads it). Otherwise the code continues with the lane by lane
+    /// passes.
+    #[allow(clippy::too_many_arguments)]
+    fn combined(
+        &mut self,
+        w: &super::Window,
+        rmw: AtomicRmwOp,
+        t: cranelift_codegen::ir::Type,
+        identity: i64,
+        a_slot: u32,
+        d: Opnd,
+        m: Option<Opnd>,
+        out: Option<i64>,
+        merge: cranelift_codegen::ir::Block,
+    ) -> R<()> {
+        let lanes = self.b.create_block();
+        let a0 = self.quick_strided(a_slot, 0, lanes);
+        let same = self.strided(a_slot, a0, 0);
+        let (inside, combine) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(same, inside, &[], lanes, &[]);
+        self.b.switch_to_block(inside);
+        let (ok, host) = self.checked(w, a0, None);
+        let align = i64::from(t.bytes()) - 1;
+        let low = self.b.ins().band_imm_u(a0, align);
+        let aligned = self.b.ins().icmp_imm_u(CIntCC::Equal, low, 0);
+        let ok = self.b.ins().band(ok, aligned);
+        self.b.ins().brif(ok, combine, &[], lanes, &[]);
+        self.b.switch_to_block(combine);
+        let header = self.b.create_block();
+        let l = self.b.append_block_param(header, I64);
+        let acc = self.b.append_block_param(header, t);
+        let zero = self.b.ins().iconst(I64, 0);
+        let identity = if t == I32 {
+            identity & 0xffff_ffff
+        } else {
+            identity
+        };
+        let first = self.b.ins().iconst(t, identity);
+        self.b
+            .ins()
+            .jump(header, &[BlockArg::Value(zero), BlockArg::Value(first)]);
+        self.b.switch_to_block(header);
+        let v = self.opnd_at(d, l);
+        let v = if t == I32 {
+            self.b.ins().ireduce(I32, v)
+        } else {
+            v
+        };
+        // Lane `l`'s slot entry: the data of the acting lanes before it, combined.
+        if let Some(out) = out {
+            let off = self.b.ins().ishl_imm_u(l, 3);
+            let dst = self.b.ins().iadd(self.scratch, off);
+            let before = self.widen(t, acc);
+            self.b.ins().store(mem(), before, dst, out as i32);
+        }
+        let next = self.combine(rmw, acc, v, true)?;
+        let next = match self.lane_on(m, l) {
+            Some(on) => {
+                let on = self.b.ins().icmp_imm_u(CIntCC::NotEqual, on, 0);
+                self.b.ins().select(on, next, acc)
+            }
+            None => next,
+        };
+        let l1 = self.b.ins().iadd_imm_u(l, 1);
+        let more = self.b.ins().icmp_imm_u(
+            CIntCC::UnsignedLessThan,
+            l1,
+            i64::from(self.layout.wave_size),
+        );
+        let (done, again) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(more, again, &[], done, &[]);
+        self.b.switch_to_block(again);
+        self.b
+            .ins()
+            .jump(header, &[BlockArg::Value(l1), BlockArg::Value(next)]);
+        self.b.switch_to_block(done);
+        let old = self.b.ins().atomic_rmw(t, mem(), rmw, host, next);
+        if let Some(out) = out {
+            // Acting lanes: the old value combined with their entries; the others 0.
+            self.lane_loop(merge, |e, l| {
+                let off = e.b.ins().ishl_imm_u(l, 3);
+                let dst = e.b.ins().iadd(e.scratch, off);
+                let before = e.b.ins().load(I64, mem(), dst, out as i32);
+                let before = if t == I32 {
+                    e.b.ins().ireduce(I32, before)
+                } else {
+                    before
+                };
+                let mine = e.combine(rmw, old, before, false)?;
+                let mine = e.widen(t, mine);
+                let mine = match e.lane_on(m, l) {
+                    Some(on) => {
+                        let on = e.b.ins().icmp_imm_u(CIntCC::NotEqual, on, 0);
+                        let zero = e.b.ins().iconst(I64, 0);
+                        e.b.ins().select(on, mine, zero)
+                    }
+                    None => mine,
+                };
+                e.b.ins().store(mem(), mine, dst, out as i32);
+                let next = e.b.create_block();
+                e.b.ins().jump(next, &[]);
+                Ok(next)
+            })?;
+        } else {
+            self.b.ins().jump(merge, &[]);
+        }
+        self.b.switch_to_block(lanes);
+        Ok(())
+    }
+
+    /// `x` and `y` combined by `rmw`'s operation: how two lanes' data combine (`data`: a sum
+    /// for `sub`), or how memory's old value and the lanes' data before a lane give that
+    /// lane's old value (`sub` subtracts then).
+    fn combine(&mut self, rmw: AtomicRmwOp, x: Value, y: Value, data: bool) -> R<Value> {
+        Ok(match rmw {
+            AtomicRmwOp::Add => self.b.ins().iadd(x, y),
+            AtomicRmwOp::Sub if data => self.b.ins().iadd(x, y),
+            AtomicRmwOp::Sub => self.b.ins().isub(x, y),
+            AtomicRmwOp::And => self.b.ins().band(x, y),
+            AtomicRmwOp::Or => self.b.ins().bor(x, y),
+            AtomicRmwOp::Xor => self.b.ins().bxor(x, y),
+            AtomicRmwOp::Umin => self.b.ins().umin(x, y),
+            AtomicRmwOp::Umax => self.b.ins().umax(x, y),
+            AtomicRmwOp::Smin => self.b.ins().smin(x, y),
+            AtomicRmwOp::Smax => self.b.ins().smax(x, y),
+            op => return Err(format!("{op:?} does not combine")),
+        })
+    }
+
+    /// A `t` value as a slot entry (zero-extended to 64 bits).
+    fn widen(&mut self, t: cranelift_codegen::ir::Type, x: Value) -> Value {
+        if t == I32 {
+            self.b.ins().uextend(I64, x)
+        } else {
+            x
+        }
     }
 
     /// Lane's atomic update of the `t` at host address `host` with `v` (and `c`, the

@@ -16,6 +16,16 @@ impl Emitter<'_, '_> {
         s: u32,
         lanes: cranelift_codegen::ir::Block,
     ) -> Value {
+        self.quick_strided(s, 4, lanes)
+    }
+
+    /// [`Self::quick_consecutive`] for addresses `step` bytes apart (0: every lane's the same).
+    pub(super) fn quick_strided(
+        &mut self,
+        s: u32,
+        step: i64,
+        lanes: cranelift_codegen::ir::Block,
+    ) -> Value {
         let ws = i64::from(self.layout.wave_size);
         let at = s as i64 * SLOT_BYTES;
         let a0 = self.b.ins().load(I64, mem(), self.scratch, at as i32);
@@ -23,7 +33,7 @@ impl Emitter<'_, '_> {
             .b
             .ins()
             .load(I64, mem(), self.scratch, (at + 8 * (ws - 1)) as i32);
-        let want = self.b.ins().iadd_imm_s(a0, 4 * (ws - 1));
+        let want = self.b.ins().iadd_imm_s(a0, step * (ws - 1));
         let likely = self.b.ins().icmp(CIntCC::Equal, last, want);
         let full = self.b.create_block();
         self.b.ins().brif(likely, full, &[], lanes, &[]);
@@ -33,14 +43,20 @@ impl Emitter<'_, '_> {
 
     /// Whether lane `l` of slot `s` holds `a0 + 4 * l` for every lane (an `i8` truth value).
     pub(super) fn consecutive(&mut self, s: u32, a0: Value) -> Value {
+        self.strided(s, a0, 4)
+    }
+
+    /// Whether lane `l` of slot `s` holds `a0 + step * l` for every lane (an `i8` truth
+    /// value).
+    pub(super) fn strided(&mut self, s: u32, a0: Value, step: u64) -> Value {
         let base = self.b.ins().splat(I64X2, a0);
         let mut acc = None;
         for c in 0..self.layout.wave_size as u64 / 2 {
             let at = s as i64 * SLOT_BYTES + 16 * c as i64;
             let v = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
             let mut k = [0u8; 16];
-            k[..8].copy_from_slice(&(8 * c).to_le_bytes());
-            k[8..].copy_from_slice(&(8 * c + 4).to_le_bytes());
+            k[..8].copy_from_slice(&(2 * step * c).to_le_bytes());
+            k[8..].copy_from_slice(&(2 * step * c + step).to_le_bytes());
             let k = vconst(&mut self.b, I64X2, k);
             let want = self.b.ins().iadd(base, k);
             let eq = self.b.ins().icmp(CIntCC::Equal, v, want);
