@@ -14,6 +14,12 @@
 //!
 //! The scratch slots hold one `u64` per lane ([`wavejit_runtime::Lanes`]); the result slot
 //! may be the address slot (each lane's address is read before its result is written).
+//!
+//! **Into a register row** ([`gather_row_fn`], for a direct load of 32 bits, see
+//! [`crate::plan::Plan::direct_write`]): the same checks, all of them before anything is
+//! written, then each acting lane's 32-bit value goes to its entry of a `u32` register row
+//! and the other lanes' entries keep theirs (the masked register write). When a lane fails
+//! its check, the row is untouched.
 
 /// The signature compiled code calls: `(base, lo, last, cut, addrs, mask, out, ty_mask,
 /// lanes, stride) -> ok`, `mask` null when every lane acts.
@@ -44,6 +50,65 @@ pub(crate) fn gather_fn(width: u32, signed: bool, strided: bool) -> GatherFn {
         }
     }
     portable_fn(width, signed)
+}
+
+/// The gather of 32-bit lanes into a register row (see the module doc): the signature of
+/// [`GatherFn`] with `out` a row of `lanes` `u32`s (`ty_mask` unused); AVX2 without a stride
+/// where the host has it, else portable.
+pub(crate) fn gather_row_fn(strided: bool) -> GatherRowFn {
+    #[cfg(target_arch = "x86_64")]
+    if !strided && std::is_x86_feature_detected!("avx2") {
+        return avx2::gather_row;
+    }
+    gather_row
+}
+
+/// [`GatherFn`] with the result a register row.
+pub(crate) type GatherRowFn = unsafe extern "C" fn(
+    *const u8,
+    u64,
+    u64,
+    u64,
+    *const u64,
+    *const u64,
+    *mut u32,
+    u64,
+    u64,
+    u64,
+) -> u32;
+
+/// The portable gather into a register row (see the module doc).
+///
+/// # Safety
+/// As [`gather`]'s, with `out` a row of `lanes` `u32`s.
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn gather_row(
+    base: *const u8,
+    lo: u64,
+    last: u64,
+    cut: u64,
+    addrs: *const u64,
+    mask: *const u64,
+    out: *mut u32,
+    _ty_mask: u64,
+    lanes: u64,
+    stride: u64,
+) -> u32 {
+    let on = |l: usize| mask.is_null() || mask.add(l).read() & 1 != 0;
+    for l in 0..lanes as usize {
+        let a = addrs.add(l).read() & cut;
+        if on(l) && (a < lo || a > last) {
+            return 0;
+        }
+    }
+    for l in 0..lanes as usize {
+        if on(l) {
+            let a = addrs.add(l).read() & cut;
+            let p = base.add(l * stride as usize + a as usize);
+            out.add(l).write(p.cast::<u32>().read_unaligned());
+        }
+    }
+    1
 }
 
 /// The portable gather of `width` bytes (the reference the AVX2 versions are tested against).
@@ -257,6 +322,104 @@ mod avx2 {
         }
         1
     }
+
+    /// Four lanes' 32-bit values by their [`Shape`] (the acting lanes' addresses checked).
+    ///
+    /// # Safety
+    /// AVX2; every acting lane's address is readable at `base`.
+    #[inline(always)]
+    unsafe fn load4(base: *const u8, a: __m256i, on: __m256i) -> __m128i {
+        let at = |a0: u64| base.add(a0 as usize);
+        match shape(a, on, 4) {
+            Shape::Consecutive(a0) => _mm_loadu_si128(at(a0).cast()),
+            Shape::Same(a0) => _mm_set1_epi32(at(a0).cast::<i32>().read_unaligned()),
+            Shape::Other => {
+                _mm256_mask_i64gather_epi32::<1>(_mm_setzero_si128(), base.cast(), a, on32(on))
+            }
+        }
+    }
+
+    /// The four 32-bit lanes of a 64-bit lane mask (its high halves).
+    ///
+    /// # Safety
+    /// AVX2.
+    #[inline(always)]
+    unsafe fn on32(on: __m256i) -> __m128i {
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+            on,
+            _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7),
+        ))
+    }
+
+    /// The gather into a register row (see the module doc), for a stride of 0.
+    ///
+    /// # Safety
+    /// As the portable one's, and the host has AVX2.
+    #[allow(clippy::too_many_arguments)]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe extern "C" fn gather_row(
+        base: *const u8,
+        lo: u64,
+        last: u64,
+        cut: u64,
+        addrs: *const u64,
+        mask: *const u64,
+        out: *mut u32,
+        ty_mask: u64,
+        lanes: u64,
+        _stride: u64,
+    ) -> u32 {
+        let (vlo, vlast) = (
+            _mm256_set1_epi64x(lo as i64),
+            _mm256_set1_epi64x(last as i64),
+        );
+        let vcut = _mm256_set1_epi64x(cut as i64);
+        let n = lanes as usize;
+        let quad = |l: usize| {
+            let a = _mm256_and_si256(_mm256_loadu_si256(addrs.add(l).cast()), vcut);
+            let m = if mask.is_null() { mask } else { mask.add(l) };
+            let (on, bad) = acting(m, a, vlo, vlast);
+            (a, on, bad)
+        };
+        // Every check first: a failing lane leaves the row as it was.
+        let mut l = 0;
+        while l + 4 <= n {
+            let (_, _, bad) = quad(l);
+            if _mm256_testz_si256(bad, bad) == 0 {
+                return 0;
+            }
+            l += 4;
+        }
+        if l < n {
+            // The tail, lane by lane (`lanes` is a multiple of 4 for every wave size).
+            let m = if mask.is_null() { mask } else { mask.add(l) };
+            let ok = super::gather_row(
+                base,
+                lo,
+                last,
+                cut,
+                addrs.add(l),
+                m,
+                out.add(l),
+                ty_mask,
+                (n - l) as u64,
+                0,
+            );
+            if ok == 0 {
+                return 0;
+            }
+        }
+        let mut l = 0;
+        while l + 4 <= n {
+            let (a, on, _) = quad(l);
+            let v = load4(base, a, on);
+            let old = _mm_loadu_si128(out.add(l).cast());
+            let v = _mm_blendv_epi8(old, v, on32(on));
+            _mm_storeu_si128(out.add(l).cast(), v);
+            l += 4;
+        }
+        1
+    }
 }
 
 #[cfg(test)]
@@ -374,6 +537,85 @@ mod tests {
                         assert_eq!(&out, w, "round {round}");
                     }
                     None => assert_eq!(ok, 0, "round {round}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gathers_into_a_row_match_the_definition_and_leave_it_on_a_failure() {
+        let mut s = 11u64;
+        let mem: Vec<u8> = (0..256 * 64).map(|_| next(&mut s) as u8).collect();
+        for round in 0..2000 {
+            let lanes = [64u64, 32, 4, 8][round % 4];
+            let lds = round % 3 == 0;
+            let cut = if lds { 0xffff_ffff } else { u64::MAX };
+            let lo = next(&mut s) % 32;
+            let last = 255 - 4 - next(&mut s) % 32;
+            let start = lo + next(&mut s) % 24;
+            let addrs: Vec<u64> = (0..lanes)
+                .map(|l| {
+                    let r = next(&mut s);
+                    match (round / 4 % 3, r % 131) {
+                        (_, 0) => lo.wrapping_sub(1),
+                        (_, 1) => last + 1,
+                        (0, _) => start + 4 * l,
+                        (1, _) => start,
+                        _ => lo + (r >> 8) % (last - lo + 1),
+                    }
+                })
+                .collect();
+            let mask: Option<Vec<u64>> =
+                (round % 2 == 0).then(|| (0..lanes).map(|_| next(&mut s) & 3).collect());
+            let stride = if round % 7 == 0 { 256 } else { 0 };
+            let before: Vec<u32> = (0..lanes).map(|_| next(&mut s) as u32).collect();
+            // The definition: the slot gather's values in the acting lanes, the old entries
+            // elsewhere; nothing written when a lane fails.
+            let want = expected(
+                &mem,
+                stride,
+                lo,
+                last,
+                cut,
+                &addrs,
+                mask.as_deref(),
+                4,
+                false,
+                u64::MAX,
+            )
+            .map(|v| {
+                (0..lanes as usize)
+                    .map(|l| match &mask {
+                        Some(m) if m[l] & 1 == 0 => before[l],
+                        _ => v[l] as u32,
+                    })
+                    .collect::<Vec<u32>>()
+            });
+            for f in [gather_row_fn(stride != 0), gather_row] {
+                let mut row = before.clone();
+                let ok = unsafe {
+                    f(
+                        mem.as_ptr(),
+                        lo,
+                        last,
+                        cut,
+                        addrs.as_ptr(),
+                        mask.as_ref().map_or(std::ptr::null(), |m| m.as_ptr()),
+                        row.as_mut_ptr(),
+                        0,
+                        lanes,
+                        stride,
+                    )
+                };
+                match &want {
+                    Some(w) => {
+                        assert_eq!(ok, 1, "round {round}");
+                        assert_eq!(&row, w, "round {round}");
+                    }
+                    None => {
+                        assert_eq!(ok, 0, "round {round}");
+                        assert_eq!(row, before, "round {round}: the row after a failure");
+                    }
                 }
             }
         }

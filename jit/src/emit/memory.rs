@@ -656,8 +656,16 @@ impl Emitter<'_, '_> {
         match (a, mask_slot) {
             (Opnd::Slot(a_slot), Some(ms)) => {
                 let full = self.full_mask(mask)?;
-                self.gather(&w, a_slot, ms, full, &lane)?;
-                self.b.ins().jump(merge, &[]);
+                match direct {
+                    Some(reg) if width == MemWidth::B32 => {
+                        self.gather_into_row(&w, a_slot, ms, full, reg, slow);
+                        self.b.ins().jump(written, &[]);
+                    }
+                    _ => {
+                        self.gather(&w, a_slot, ms, full, &lane)?;
+                        self.b.ins().jump(merge, &[]);
+                    }
+                }
             }
             (Opnd::Slot(a_slot), None) => self.chunk_loads(&w, a_slot, &lane, merge)?,
             (Opnd::Uniform(_), _) => self.lane_loop(merge, |e, l| Ok(e.load_lane(&w, &lane, l)))?,

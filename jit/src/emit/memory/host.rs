@@ -2,7 +2,7 @@
 //! ([`crate::gather`], [`crate::scatter`]): the calls' arguments from the window and the slots.
 
 use super::{Emitter, LoadLane, Window, R, SLOT_BYTES};
-use crate::gather::gather_fn;
+use crate::gather::{gather_fn, gather_row_fn};
 use crate::scatter::scatter_fn;
 use cranelift_codegen::ir::{types::*, Block, InstBuilder, SigRef, Value};
 use wavejit_ir::MemWidth;
@@ -48,6 +48,29 @@ impl Emitter<'_, '_> {
         ];
         self.call_or(self.sig_gather, f, &args, ld.slow);
         Ok(())
+    }
+
+    /// [`Self::gather`] of 32-bit lanes straight into `reg`'s row, the acting lanes only (the
+    /// register write of a direct load, [`crate::gather::gather_row_fn`]); a lane failing its
+    /// check sends the instruction to `slow` with the row untouched.
+    pub(super) fn gather_into_row(
+        &mut self,
+        w: &Window,
+        a_slot: u32,
+        ms: Option<u32>,
+        full: Option<Value>,
+        reg: wavejit_ir::Reg,
+        slow: Block,
+    ) {
+        let f = gather_row_fn(w.stride.is_some()) as usize;
+        let c = self.common(w, a_slot, ms, full);
+        let row = i64::from(self.row_off(reg));
+        let out = self.b.ins().iadd_imm_s(self.state, row);
+        let unused = self.b.ins().iconst(I64, 0);
+        let args = [
+            c.base, c.lo, c.last, c.cut, c.addrs, c.mask, out, unused, c.lanes, c.stride,
+        ];
+        self.call_or(self.sig_gather, f, &args, slow);
     }
 
     /// The lanes of a store with per-lane addresses and values (slots `a_slot`, `v_slot`)
