@@ -98,6 +98,7 @@ impl Grid {
     }
 
     /// The extent of work-group `group`: `local`, or what remains at the edge of the grid.
+    #[inline]
     pub fn group_extent(&self, group: [u32; 3]) -> [u32; 3] {
         [0, 1, 2].map(|d| {
             self.local[d].min(self.global[d].saturating_sub(group[d].saturating_mul(self.local[d])))
@@ -163,11 +164,13 @@ pub struct GroupWalk {
 }
 
 impl GroupWalk {
+    #[inline]
     pub fn group_count(&self) -> u64 {
         self.plane * u64::from(self.groups[2])
     }
 
     /// [`Grid::group_id`].
+    #[inline]
     pub fn group_id(&self, linear: u64) -> [u32; 3] {
         let (z, in_plane) = (linear / self.plane, linear % self.plane);
         [
@@ -178,6 +181,7 @@ impl GroupWalk {
     }
 
     /// Wave `wave` of `group` (the definition [`Grid::wave`] gives).
+    #[inline]
     pub fn wave(&self, group: [u32; 3], wave: u32) -> WaveCoord {
         let g = &self.grid;
         let extent = g.group_extent(group);
@@ -203,6 +207,7 @@ impl GroupWalk {
     }
 
     /// The waves of `group` in order.
+    #[inline]
     pub fn waves(&self, group: [u32; 3]) -> impl ExactSizeIterator<Item = WaveCoord> {
         let walk = *self;
         (0..self.wave(group, 0).waves_in_group).map(move |w| walk.wave(group, w))
@@ -236,6 +241,7 @@ pub struct WaveCoord {
 
 impl WaveCoord {
     /// Local id (x, y, z) of `lane`, or `None` for a lane without a work-item.
+    #[inline]
     pub fn local_id(&self, lane: u32) -> Option<[u32; 3]> {
         if lane >= self.lanes {
             return None;
@@ -248,6 +254,7 @@ impl WaveCoord {
     /// The local ids of lanes `0..lanes` into `x`, `y`, `z` (one entry per lane; lanes
     /// without a work-item keep their entries), counted up from lane 0's id without a
     /// division per lane.
+    #[inline]
     pub fn fill_local_ids(&self, x: &mut [u32], y: &mut [u32], z: &mut [u32]) {
         let Some([mut ix, mut iy, mut iz]) = self.local_id(0) else {
             return;
@@ -285,6 +292,7 @@ impl WaveCoord {
     }
 
     /// The lanes holding work-items, bit i = lane i.
+    #[inline]
     pub fn exec_mask(&self) -> u64 {
         if self.lanes >= 64 {
             u64::MAX
@@ -294,6 +302,7 @@ impl WaveCoord {
     }
 
     /// The linear index of this wave's work-group (x fastest).
+    #[inline]
     pub fn linear_group(&self) -> u64 {
         let [nx, ny, _] = self.groups.map(u64::from);
         u64::from(self.group[0]) + nx * (u64::from(self.group[1]) + ny * u64::from(self.group[2]))
@@ -302,6 +311,7 @@ impl WaveCoord {
     /// The dispatch-wide index of this wave, every group counted with
     /// [`WaveCoord::waves_per_group`] waves: unique among the waves of a dispatch and below
     /// [`Grid::wave_slots`] (what per-wave memory such as scratch is indexed by).
+    #[inline]
     pub fn dispatch_wave(&self) -> u64 {
         self.linear_group() * u64::from(self.waves_per_group) + u64::from(self.wave)
     }
