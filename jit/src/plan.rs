@@ -582,7 +582,8 @@ mod tests {
             .filter(|&i| matches!(b.insts[i].kind, InstKind::Load { .. }))
             .map(|i| (i, p.direct_write[i]))
             .collect();
-        // No mask; the same mask (consecutive, then a gather); another mask; a second use.
+        // No mask; the same mask (consecutive, then a gather); another mask; a second use;
+        // one address for every lane, without a mask and under exec.
         assert_eq!(
             loads,
             vec![
@@ -590,7 +591,9 @@ mod tests {
                 (10, Some(11)),
                 (16, Some(17)),
                 (18, None),
-                (20, None)
+                (20, None),
+                (27, Some(28)),
+                (29, Some(30))
             ]
         );
     }

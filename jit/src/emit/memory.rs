@@ -656,6 +656,9 @@ impl Emitter<'_, '_> {
         match (a, mask_slot) {
             (Opnd::Slot(a_slot), Some(ms)) => {
                 let full = self.full_mask(mask)?;
+                if let (Some(reg), MemWidth::B32, None) = (direct, width, w.stride) {
+                    self.same_address_row(&w, a_slot, ms, full, reg, written);
+                }
                 match direct {
                     Some(reg) if width == MemWidth::B32 => {
                         self.gather_into_row(&w, a_slot, ms, full, reg, slow);

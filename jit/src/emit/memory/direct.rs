@@ -31,6 +31,49 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// A direct 32-bit load whose lanes all address the same word in the window, with every
+    /// lane acting (no mask, or a mask `full` finds full): one load, its value in every entry
+    /// of `reg`'s row, then on to `written`. Anything else continues where the code was, on
+    /// to the gather. (On TeraScale every value the lanes share comes from a fetch with lane
+    /// addresses: a filter's coefficient, a row's operand.)
+    pub(super) fn same_address_row(
+        &mut self,
+        w: &super::Window,
+        a_slot: u32,
+        ms: Option<u32>,
+        full: Option<Value>,
+        reg: Reg,
+        written: Block,
+    ) {
+        let all_act = match (ms, full) {
+            (None, _) => None,
+            (Some(_), Some(full)) => Some(full),
+            (Some(_), None) => return,
+        };
+        let other = self.b.create_block();
+        if let Some(full) = all_act {
+            let go = self.b.create_block();
+            self.b.ins().brif(full, go, &[], other, &[]);
+            self.b.switch_to_block(go);
+        }
+        let a0 = self.quick_strided(a_slot, 0, other);
+        let same = self.strided(a_slot, a0, 0);
+        let (check, load) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(same, check, &[], other, &[]);
+        self.b.switch_to_block(check);
+        let (ok, host) = self.checked(w, a0, None);
+        self.b.ins().brif(ok, load, &[], other, &[]);
+        self.b.switch_to_block(load);
+        let v = self.b.ins().load(I32, mem(), host, 0);
+        let v = self.b.ins().splat(I32X4, v);
+        let row = self.row_off(reg);
+        for c in 0..i32::from(self.layout.wave_size as u16) / 4 {
+            self.b.ins().store(mem(), v, self.state, row + 16 * c);
+        }
+        self.b.ins().jump(written, &[]);
+        self.b.switch_to_block(other);
+    }
+
     /// `reg`'s row takes the low 32 bits of slot `slot` in the lanes mask `m` leaves on (all
     /// without a mask): the register write a direct load stands for. A mask whose slot holds
     /// its lanes only when not every lane is set ([`Emitter::masked_full`]) copies every lane
