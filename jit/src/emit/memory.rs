@@ -32,9 +32,11 @@
 //! **Consecutive addresses.** A 32-bit lane load or store whose lanes address `a0 + 4 * l`
 //! (checked for every lane with vector compares), with the whole span `[a0, a0 + 4 * wave
 //! size)` inside the window, moves 16 bytes at a time instead of lane by lane. A load zeroes
-//! the lanes its mask leaves out; a store takes this path only when every lane acts (a store
-//! must not write the bytes of inactive lanes, not even with their own values, as another
-//! work-group may be writing them). Anything else runs the lane loop.
+//! the lanes its mask leaves out; a store to global memory takes this path only when every
+//! lane acts (it must not write the bytes of inactive lanes, not even with their own values,
+//! as another work-group may be writing them); a store to the LDS, which only its
+//! work-group's thread touches, blends the inactive lanes' old words in. Anything else runs
+//! the lane loop.
 //!
 //! **Atomics** of 32 and 64 bits with per-lane addresses whose operation a host instruction
 //! does (add, sub, exchange, and, or, xor, signed and unsigned min and max, compare and
@@ -685,6 +687,31 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
+    /// Lanes `4 c .. 4 c + 4` of an operand as four 32-bit values (the low halves of a slot's
+    /// entries, or a uniform value four times).
+    fn packed_chunk(&mut self, o: Opnd, c: i64) -> Value {
+        let packed = match o {
+            Opnd::Slot(s) => {
+                let at = s as i64 * SLOT_BYTES + 32 * c;
+                let lo = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
+                let hi = self
+                    .b
+                    .ins()
+                    .load(I64X2, mem(), self.scratch, (at + 16) as i32);
+                shuffle32(&mut self.b, lo, hi, [0, 2, 4, 6])
+            }
+            Opnd::Uniform(x) => {
+                let x = if self.b.func.dfg.value_type(x) == I64 {
+                    self.b.ins().ireduce(I32, x)
+                } else {
+                    x
+                };
+                self.b.ins().splat(I32X4, x)
+            }
+        };
+        bc(&mut self.b, I32X4, packed)
+    }
+
     /// The consecutive lanes at `host`: into the register of a direct load when no lane is
     /// masked off, then on to `to[1]`; else into the result slot at `out_at`, zero where mask
     /// slot `masked` is off, then on to `to[0]`.
@@ -786,36 +813,42 @@ impl Emitter<'_, '_> {
             let cons = self.consecutive(a_slot, a0);
             let (inside, host) = self.span_checked(&w, a0);
             let mut ok = self.b.ins().band(cons, inside);
+            // The LDS belongs to the work-group, whose waves run on one thread: a store there
+            // may rewrite inactive lanes' words with what they hold (a blend), which no other
+            // thread can see. In global memory another work-group may be writing them.
+            let mut blend = None;
             if let Some(ms) = ms {
                 let all = match self.full_mask(mask)? {
                     Some(full) => full,
                     None => self.all_on(ms),
                 };
-                ok = self.b.ins().band(ok, all);
+                if space == MemSpace::Lds {
+                    blend = Some((ms, all));
+                } else {
+                    ok = self.b.ins().band(ok, all);
+                }
             }
             self.b.ins().brif(ok, vector, &[], lanes, &[]);
             self.b.switch_to_block(vector);
+            if let Some((ms, all)) = blend {
+                let (every, some) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(all, every, &[], some, &[]);
+                self.b.switch_to_block(some);
+                for c in 0..i64::from(self.layout.wave_size) / 4 {
+                    let new = self.packed_chunk(v, c);
+                    let on = self.packed_chunk(Opnd::Slot(ms), c);
+                    let zero = self.b.ins().iconst(I32, 0);
+                    let zero = self.b.ins().splat(I32X4, zero);
+                    let sel = self.b.ins().icmp(CIntCC::NotEqual, on, zero);
+                    let old = self.b.ins().load(I32X4, mem(), host, (16 * c) as i32);
+                    let x = self.b.ins().bitselect(sel, new, old);
+                    self.b.ins().store(mem(), x, host, (16 * c) as i32);
+                }
+                self.b.ins().jump(merge, &[]);
+                self.b.switch_to_block(every);
+            }
             for c in 0..i64::from(self.layout.wave_size) / 4 {
-                let packed = match v {
-                    Opnd::Slot(vs) => {
-                        let at = vs as i64 * SLOT_BYTES + 32 * c;
-                        let lo = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
-                        let hi = self
-                            .b
-                            .ins()
-                            .load(I64X2, mem(), self.scratch, (at + 16) as i32);
-                        shuffle32(&mut self.b, lo, hi, [0, 2, 4, 6])
-                    }
-                    Opnd::Uniform(x) => {
-                        let x = if self.b.func.dfg.value_type(x) == I64 {
-                            self.b.ins().ireduce(I32, x)
-                        } else {
-                            x
-                        };
-                        self.b.ins().splat(I32X4, x)
-                    }
-                };
-                let packed = bc(&mut self.b, I32X4, packed);
+                let packed = self.packed_chunk(v, c);
                 self.b.ins().store(mem(), packed, host, (16 * c) as i32);
             }
             self.b.ins().jump(merge, &[]);
