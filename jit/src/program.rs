@@ -180,6 +180,7 @@ impl JitProgram {
 
     /// Runs `code`, block `data`'s, with `jc`, whose scratch area holds `capacity` slots, and
     /// decodes its exit.
+    #[inline]
     fn call(
         &self,
         code: &CompiledBlock,
@@ -266,6 +267,7 @@ impl Program for JitProgram {
 
 impl JitProgram {
     /// What exit code `w` of block `data` means.
+    #[inline]
     fn exit(&self, w: u32, jc: &mut JitCtx, data: &BlockData) -> Result<BlockExit, Fault> {
         let last_pc = terminator_pc(data);
         match w & 3 {

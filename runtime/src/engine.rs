@@ -66,6 +66,8 @@ pub struct Budget {
 
 impl Budget {
     /// Whether the budget covers `block` (cost and one more block); if it does, charges it.
+    /// (Inlined into the engines' chain loops, which call it once per block.)
+    #[inline]
     pub fn charge(&mut self, block: &BlockData) -> bool {
         let cost = u64::from(block.guest_insts.max(1));
         if self.blocks_run >= self.blocks || self.fuel_spent + cost > self.fuel {
