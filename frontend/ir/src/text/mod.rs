@@ -24,7 +24,7 @@
 //! Tokens are separated by blanks; a newline ends an instruction; `;` starts a comment.
 //! ```text
 //! function   := 'function' STRING 'wave' N '{' [file (',' file)*] '}' NL block*
-//! file       := ('uniform' | 'lane') NAME '[' CELLS ']'
+//! file       := ('uniform' | 'lane') NAME '[' CELLS ']' ['written_first']
 //! block      := 'block'K ['@' PC64] ['insts' '=' N] ':' NL inst* term NL
 //! inst       := ['%'I '='] body [':' type] ['@' PC32] NL
 //! type       := ['lane'] ('i1'|'i8'|'i16'|'i32'|'i64'|'f16'|'f32'|'f64')
