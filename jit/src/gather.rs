@@ -22,19 +22,26 @@
 //! its check, the row is untouched.
 
 /// The signature compiled code calls: `(base, lo, last, cut, addrs, mask, out, ty_mask,
-/// lanes, stride) -> ok`, `mask` null when every lane acts.
-pub(crate) type GatherFn = unsafe extern "C" fn(
+/// lanes, stride) -> ok`, `mask` null when every lane acts; `out` a result slot (`u64`
+/// entries) or a register row (`u32`).
+pub(crate) type GatherInto<T> = unsafe extern "C" fn(
     *const u8,
     u64,
     u64,
     u64,
     *const u64,
     *const u64,
-    *mut u64,
+    *mut T,
     u64,
     u64,
     u64,
 ) -> u32;
+
+/// A gather into a result slot.
+pub(crate) type GatherFn = GatherInto<u64>;
+
+/// A gather into a register row.
+pub(crate) type GatherRowFn = GatherInto<u32>;
 
 /// The gather for loads of `width` bytes (1, 2, 4 or 8), sign- or zero-extended, with a
 /// stride or without (0): the AVX2 version when the host has AVX2, the width is 4 or 8 and
@@ -62,20 +69,6 @@ pub(crate) fn gather_row_fn(strided: bool) -> GatherRowFn {
     }
     gather_row
 }
-
-/// [`GatherFn`] with the result a register row.
-pub(crate) type GatherRowFn = unsafe extern "C" fn(
-    *const u8,
-    u64,
-    u64,
-    u64,
-    *const u64,
-    *const u64,
-    *mut u32,
-    u64,
-    u64,
-    u64,
-) -> u32;
 
 /// The portable gather into a register row (see the module doc).
 ///
@@ -306,21 +299,42 @@ mod avx2 {
             l += 4;
         }
         if l < n {
-            let m = if mask.is_null() { mask } else { mask.add(l) };
-            return super::gather::<W, S>(
-                base,
-                lo,
-                last,
-                cut,
-                addrs.add(l),
-                m,
-                out.add(l),
-                ty_mask,
-                (n - l) as u64,
-                0,
-            );
+            let f: super::GatherFn = super::gather::<W, S>;
+            return tail(f, base, [lo, last, cut, ty_mask], addrs, mask, out, l, n);
         }
         1
+    }
+
+    /// The portable gather `f` on lanes `l..n`: the tail after the steps of four lanes.
+    /// `bounds` are `lo`, `last`, `cut` and `ty_mask`.
+    ///
+    /// # Safety
+    /// As `f`'s for lanes `0..n`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn tail<T>(
+        f: super::GatherInto<T>,
+        base: *const u8,
+        bounds: [u64; 4],
+        addrs: *const u64,
+        mask: *const u64,
+        out: *mut T,
+        l: usize,
+        n: usize,
+    ) -> u32 {
+        let m = if mask.is_null() { mask } else { mask.add(l) };
+        let [lo, last, cut, ty_mask] = bounds;
+        f(
+            base,
+            lo,
+            last,
+            cut,
+            addrs.add(l),
+            m,
+            out.add(l),
+            ty_mask,
+            (n - l) as u64,
+            0,
+        )
     }
 
     /// Four lanes' 32-bit values by their [`Shape`] (the acting lanes' addresses checked).
@@ -390,22 +404,11 @@ mod avx2 {
             }
             l += 4;
         }
+        // (`lanes` is a multiple of 4 for every wave size; a tail is checked and written
+        // before the rest, which has passed its checks.)
         if l < n {
-            // The tail, lane by lane (`lanes` is a multiple of 4 for every wave size).
-            let m = if mask.is_null() { mask } else { mask.add(l) };
-            let ok = super::gather_row(
-                base,
-                lo,
-                last,
-                cut,
-                addrs.add(l),
-                m,
-                out.add(l),
-                ty_mask,
-                (n - l) as u64,
-                0,
-            );
-            if ok == 0 {
+            let f: super::GatherRowFn = super::gather_row;
+            if tail(f, base, [lo, last, cut, ty_mask], addrs, mask, out, l, n) == 0 {
                 return 0;
             }
         }
@@ -466,26 +469,31 @@ mod tests {
         Some(out)
     }
 
-    #[test]
-    fn every_gather_matches_the_definition() {
-        let mut s = 7u64;
-        // 64 segments of 256 bytes: windows of one segment, or one per lane (a stride).
-        let mem: Vec<u8> = (0..256 * 64).map(|_| next(&mut s) as u8).collect();
-        for round in 0..3000 {
-            let width = [1u32, 2, 4, 8][round % 4];
-            let signed = round % 8 >= 4;
+    /// One random gather: its window, addresses, mask and stride.
+    struct Case {
+        lanes: u64,
+        cut: u64,
+        lo: u64,
+        last: u64,
+        addrs: Vec<u64>,
+        mask: Option<Vec<u64>>,
+        stride: u64,
+    }
+
+    impl Case {
+        /// Mostly inside; sometimes one lane just outside either end, or with high bits that
+        /// only the LDS cut removes; runs of consecutive or equal addresses (the shapes the
+        /// AVX2 gathers load at once), some crossing the window's end.
+        fn new(s: &mut u64, round: usize, width: u32) -> Case {
             let lanes = [64u64, 32, 7, 1, 4][round % 5];
-            let lds = round % 3 == 0;
+            let lds = round.is_multiple_of(3);
             let cut = if lds { 0xffff_ffff } else { u64::MAX };
-            let lo = next(&mut s) % 32;
-            let last = 255 - u64::from(width) - next(&mut s) % 32;
-            // Mostly inside; sometimes one lane just outside either end, or with high bits
-            // that only the LDS cut removes; runs of consecutive or equal addresses (the
-            // shapes the AVX2 gathers load at once), some crossing the window's end.
-            let start = lo + next(&mut s) % 24;
-            let addrs: Vec<u64> = (0..lanes)
+            let lo = next(s) % 32;
+            let last = 255 - u64::from(width) - next(s) % 32;
+            let start = lo + next(s) % 24;
+            let addrs = (0..lanes)
                 .map(|l| {
-                    let r = next(&mut s);
+                    let r = next(s);
                     match (round / 4 % 3, r % 97) {
                         (_, 0) => lo.wrapping_sub(1),
                         (_, 1) => last + 1,
@@ -496,41 +504,80 @@ mod tests {
                     }
                 })
                 .collect();
-            let mask: Option<Vec<u64>> =
-                (round % 2 == 0).then(|| (0..lanes).map(|_| next(&mut s) & 3).collect());
-            let ty_mask = if round % 5 == 0 { 0xffff } else { u64::MAX };
-            let stride = if round % 7 == 0 { 256 } else { 0 };
-            let want = expected(
-                &mem,
-                stride,
+            let mask = round
+                .is_multiple_of(2)
+                .then(|| (0..lanes).map(|_| next(s) & 3).collect());
+            let stride = if round.is_multiple_of(7) { 256 } else { 0 };
+            Case {
+                lanes,
+                cut,
                 lo,
                 last,
-                cut,
-                &addrs,
-                mask.as_deref(),
+                addrs,
+                mask,
+                stride,
+            }
+        }
+
+        /// [`expected`] for this case.
+        fn expected(&self, mem: &[u8], width: u32, signed: bool, ty: u64) -> Option<Vec<u64>> {
+            let (m, c) = (self.mask.as_deref(), self.cut);
+            expected(
+                mem,
+                self.stride,
+                self.lo,
+                self.last,
+                c,
+                &self.addrs,
+                m,
                 width,
                 signed,
-                ty_mask,
-            );
+                ty,
+            )
+        }
+
+        /// Runs `f` into `out`.
+        fn run<T>(&self, f: GatherInto<T>, mem: &[u8], out: &mut [T], ty_mask: u64) -> u32 {
+            let mask = self.mask.as_ref().map_or(std::ptr::null(), |m| m.as_ptr());
+            // SAFETY: every buffer holds `lanes` entries; `mem` holds every segment's window.
+            unsafe {
+                f(
+                    mem.as_ptr(),
+                    self.lo,
+                    self.last,
+                    self.cut,
+                    self.addrs.as_ptr(),
+                    mask,
+                    out.as_mut_ptr(),
+                    ty_mask,
+                    self.lanes,
+                    self.stride,
+                )
+            }
+        }
+    }
+
+    #[test]
+    fn every_gather_matches_the_definition() {
+        let mut s = 7u64;
+        // 64 segments of 256 bytes: windows of one segment, or one per lane (a stride).
+        let mem: Vec<u8> = (0..256 * 64).map(|_| next(&mut s) as u8).collect();
+        for round in 0..3000 {
+            let width = [1u32, 2, 4, 8][round % 4];
+            let signed = round % 8 >= 4;
+            let c = Case::new(&mut s, round, width);
+            let ty_mask = if round.is_multiple_of(5) {
+                0xffff
+            } else {
+                u64::MAX
+            };
+            let want = c.expected(&mem, width, signed, ty_mask);
             for f in [
-                gather_fn(width, signed, stride != 0),
+                gather_fn(width, signed, c.stride != 0),
                 portable_fn(width, signed),
             ] {
-                let mut out = vec![0xdead_beefu64; lanes as usize];
-                let ok = unsafe {
-                    f(
-                        mem.as_ptr(),
-                        lo,
-                        last,
-                        cut,
-                        addrs.as_ptr(),
-                        mask.as_ref().map_or(std::ptr::null(), |m| m.as_ptr()),
-                        out.as_mut_ptr(),
-                        ty_mask,
-                        lanes,
-                        stride,
-                    )
-                };
+                let mut out = vec![0xdead_beefu64; c.lanes as usize];
+                let ok = c.run(f, &mem, &mut out, ty_mask);
                 match &want {
                     Some(w) => {
                         assert_eq!(ok, 1, "round {round}");
@@ -547,66 +594,21 @@ mod tests {
         let mut s = 11u64;
         let mem: Vec<u8> = (0..256 * 64).map(|_| next(&mut s) as u8).collect();
         for round in 0..2000 {
-            let lanes = [64u64, 32, 4, 8][round % 4];
-            let lds = round % 3 == 0;
-            let cut = if lds { 0xffff_ffff } else { u64::MAX };
-            let lo = next(&mut s) % 32;
-            let last = 255 - 4 - next(&mut s) % 32;
-            let start = lo + next(&mut s) % 24;
-            let addrs: Vec<u64> = (0..lanes)
-                .map(|l| {
-                    let r = next(&mut s);
-                    match (round / 4 % 3, r % 131) {
-                        (_, 0) => lo.wrapping_sub(1),
-                        (_, 1) => last + 1,
-                        (0, _) => start + 4 * l,
-                        (1, _) => start,
-                        _ => lo + (r >> 8) % (last - lo + 1),
-                    }
-                })
-                .collect();
-            let mask: Option<Vec<u64>> =
-                (round % 2 == 0).then(|| (0..lanes).map(|_| next(&mut s) & 3).collect());
-            let stride = if round % 7 == 0 { 256 } else { 0 };
-            let before: Vec<u32> = (0..lanes).map(|_| next(&mut s) as u32).collect();
+            let c = Case::new(&mut s, round, 4);
+            let before: Vec<u32> = (0..c.lanes).map(|_| next(&mut s) as u32).collect();
             // The definition: the slot gather's values in the acting lanes, the old entries
             // elsewhere; nothing written when a lane fails.
-            let want = expected(
-                &mem,
-                stride,
-                lo,
-                last,
-                cut,
-                &addrs,
-                mask.as_deref(),
-                4,
-                false,
-                u64::MAX,
-            )
-            .map(|v| {
-                (0..lanes as usize)
-                    .map(|l| match &mask {
+            let want = c.expected(&mem, 4, false, u64::MAX).map(|v| {
+                (0..c.lanes as usize)
+                    .map(|l| match &c.mask {
                         Some(m) if m[l] & 1 == 0 => before[l],
                         _ => v[l] as u32,
                     })
                     .collect::<Vec<u32>>()
             });
-            for f in [gather_row_fn(stride != 0), gather_row] {
+            for f in [gather_row_fn(c.stride != 0), gather_row] {
                 let mut row = before.clone();
-                let ok = unsafe {
-                    f(
-                        mem.as_ptr(),
-                        lo,
-                        last,
-                        cut,
-                        addrs.as_ptr(),
-                        mask.as_ref().map_or(std::ptr::null(), |m| m.as_ptr()),
-                        row.as_mut_ptr(),
-                        0,
-                        lanes,
-                        stride,
-                    )
-                };
+                let ok = c.run(f, &mem, &mut row, 0);
                 match &want {
                     Some(w) => {
                         assert_eq!(ok, 1, "round {round}");

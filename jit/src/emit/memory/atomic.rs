@@ -181,13 +181,8 @@ impl Emitter<'_, '_> {
         out: Option<i64>,
         merge: cranelift_codegen::ir::Block,
     ) -> R<()> {
-        let lanes = self.b.create_block();
-        let a0 = self.quick_strided(a_slot, 0, lanes);
-        let same = self.strided(a_slot, a0, 0);
-        let (inside, combine) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(same, inside, &[], lanes, &[]);
-        self.b.switch_to_block(inside);
-        let (ok, host) = self.checked(w, a0, None);
+        let (lanes, combine) = (self.b.create_block(), self.b.create_block());
+        let (a0, ok, host) = self.one_address(w, a_slot, lanes);
         let align = i64::from(t.bytes()) - 1;
         let low = self.b.ins().band_imm_u(a0, align);
         let aligned = self.b.ins().icmp_imm_u(CIntCC::Equal, low, 0);

@@ -71,6 +71,23 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// When every lane of slot `s` holds the same address (else on to `other`): that
+    /// address, whether it lies in window `w`, and its host address.
+    pub(super) fn one_address(
+        &mut self,
+        w: &super::Window,
+        s: u32,
+        other: cranelift_codegen::ir::Block,
+    ) -> (Value, Value, Value) {
+        let a0 = self.quick_strided(s, 0, other);
+        let same = self.strided(s, a0, 0);
+        let check = self.b.create_block();
+        self.b.ins().brif(same, check, &[], other, &[]);
+        self.b.switch_to_block(check);
+        let (ok, host) = self.checked(w, a0, None);
+        (a0, ok, host)
+    }
+
     /// Whether the span of a consecutive 32-bit access starting at `a0` lies in the window,
     /// and its host address.
     pub(super) fn span_checked(&mut self, w: &Window, a0: Value) -> (Value, Value) {

@@ -56,12 +56,8 @@ impl Emitter<'_, '_> {
             self.b.ins().brif(full, go, &[], other, &[]);
             self.b.switch_to_block(go);
         }
-        let a0 = self.quick_strided(a_slot, 0, other);
-        let same = self.strided(a_slot, a0, 0);
-        let (check, load) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(same, check, &[], other, &[]);
-        self.b.switch_to_block(check);
-        let (ok, host) = self.checked(w, a0, None);
+        let load = self.b.create_block();
+        let (_, ok, host) = self.one_address(w, a_slot, other);
         self.b.ins().brif(ok, load, &[], other, &[]);
         self.b.switch_to_block(load);
         let v = self.b.ins().load(I32, mem(), host, 0);
