@@ -243,6 +243,21 @@ fn cases(width: MemWidth, buffer: usize) -> Vec<Case> {
             offsets(|_| 16),
             at_end,
         );
+        // One word for every lane at the buffer's last word, and one word past it.
+        case(
+            "shared address, the last word",
+            u64::MAX,
+            offsets(|_| last),
+            offsets(|_| last),
+            at_end,
+        );
+        case(
+            "shared address past the end",
+            u64::MAX,
+            offsets(|_| last + 1),
+            seq.clone(),
+            at_end,
+        );
         case(
             "overlapping stores",
             u64::MAX,
@@ -321,8 +336,9 @@ fn global_accesses_match_the_interpreter() {
             }
         }
     }
-    // The past-the-end and far-outside cases fault; the masked one does not.
-    assert_eq!(faults, 4 * 2 * 2 * 2 * 3);
+    // The past-the-end (one lane, a store, every lane on one word) and far-outside cases
+    // fault; the masked one does not.
+    assert_eq!(faults, 4 * 2 * 2 * 2 * 4);
 }
 
 #[test]
@@ -615,9 +631,10 @@ fn atomic_func(space: MemSpace, width: MemWidth, op: wavejit_ir::AtomicOp) -> Ar
 
 /// Atomics inline (every inlined operation, 32 and 64 bits, global and LDS) against the
 /// interpreter and the helper: all lanes on one address (contention: the lanes' old values
-/// come out in lane order), distinct addresses, partial exec, a misaligned lane and a lane
-/// past the end (global: faults before any lane acts; LDS: the exact path, which reads 0 and
-/// writes nothing for it).
+/// come out in lane order; in global memory one host atomic for the wave), also under
+/// partial exec, at the last word and past it, distinct addresses, partial exec, a
+/// misaligned lane and a lane past the end (global: faults before any lane acts; LDS: the
+/// exact path, which reads 0 and writes nothing for it).
 #[test]
 fn atomics_match_the_interpreter() {
     use wavejit_ir::AtomicOp::*;
@@ -646,6 +663,14 @@ fn atomics_match_the_interpreter() {
                     u64::MAX,
                     offsets(|l| if l == 40 { last + w } else { last }),
                 ),
+                // One word for every lane: the wave's update as one host atomic (global).
+                (
+                    "one address, partial exec",
+                    0x8000_f0f0_0000_1111,
+                    offsets(|_| 8 * w),
+                ),
+                ("one address, the last word", u64::MAX, offsets(|_| last)),
+                ("one address past the end", u64::MAX, offsets(|_| last + w)),
             ];
             for op in [
                 Add, Sub, Xchg, And, Or, Xor, Umin, Umax, Smin, Smax, CmpXchg, Inc, Dec,
@@ -667,7 +692,7 @@ fn atomics_match_the_interpreter() {
             }
         }
     }
-    // Global memory: the misaligned lane (both widths: 4w + 1 is never aligned) and the lane
-    // past the end fault, for every operation.
-    assert_eq!(faults, 13 * 2 * 2);
+    // Global memory: the misaligned lane (both widths: 4w + 1 is never aligned), the lane
+    // past the end and the one address past the end fault, for every operation.
+    assert_eq!(faults, 13 * 2 * 3);
 }
