@@ -21,6 +21,10 @@
 //! recompiles the block at tier 2 (`opt_level=speed`, backtracking allocation) on the thread
 //! that reached it, while other threads keep running tier 1, and publishes the new code for
 //! every later execution. Both tiers come from the same emitter, so they compute the same bits.
+//!
+//! Profiling: each compiled block is named `wavejit_t{tier}_pc{guest pc}_{n}` (what perf shows
+//! through the map Cranelift writes); `WAVEJIT_JIT_DISASM=1` prints each block's host code and
+//! `WAVEJIT_JIT_DUMP=DIR` writes it to `DIR/NAME.bin` for `scripts/jit_annotate.py`.
 
 mod compile;
 mod ctx;
