@@ -279,6 +279,12 @@ impl wavejit_isa::RegSink for WaveState {
         let n = values.len().min(self.layout.wave_size as usize);
         self.cells_mut()[start..start + n].copy_from_slice(&values[..n]);
     }
+
+    fn fill_row(&mut self, reg: Reg, lanes: u32, value: u32) {
+        let start = self.lane_at(reg, 0);
+        let n = lanes.min(self.layout.wave_size) as usize;
+        self.cells_mut()[start..start + n].fill(value);
+    }
 }
 
 /// The 32-bit cells of a wave state a function can read or write, as sorted, merged ranges of

@@ -20,6 +20,13 @@ pub trait RegSink {
         }
     }
 
+    /// Sets lanes `0..lanes` of a lane register row to `value`.
+    fn fill_row(&mut self, reg: Reg, lanes: u32, value: u32) {
+        for lane in 0..lanes {
+            self.set_lane(reg, lane, value);
+        }
+    }
+
     /// Sets two consecutive uniform cells to a 64-bit value, low half first.
     fn set_uniform64(&mut self, reg: Reg, value: u64) {
         self.set_uniform(reg, value as u32);

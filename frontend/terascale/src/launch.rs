@@ -214,13 +214,10 @@ impl WaveInit for TsWaveInit {
         wave.fill_local_ids(&mut x[..n], &mut y[..n], &mut z[..n]);
         for (chan, row) in rows.iter().enumerate() {
             regs.set_row(g.gpr(LOCAL_ID_GPR, chan as u32), &row[..n]);
-            regs.set_row(
-                g.gpr(GROUP_ID_GPR, chan as u32),
-                &[wave.group[chan]; 64][..n],
-            );
+            regs.fill_row(g.gpr(GROUP_ID_GPR, chan as u32), n as u32, wave.group[chan]);
         }
-        regs.set_row(g.gpr(LOCAL_ID_GPR, 3), &[0; 64][..n]);
-        regs.set_row(g.gpr(GROUP_ID_GPR, 3), &[0; 64][..n]);
+        regs.fill_row(g.gpr(LOCAL_ID_GPR, 3), n as u32, 0);
+        regs.fill_row(g.gpr(GROUP_ID_GPR, 3), n as u32, 0);
         regs.set_uniform64(g.active(), wave.exec_mask());
         regs.set_uniform64(g.pool_base(), self.pool_base);
         regs.set_uniform64(g.const_buffer(0), self.cb0);
