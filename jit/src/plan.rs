@@ -107,6 +107,8 @@ pub(crate) struct Plan {
     /// emitter first runs that loop's lane instructions before it, so the wave stops in the
     /// state the interpreter leaves.
     pub hoisted: Vec<bool>,
+    /// How many instruction operands name each value.
+    pub uses: Vec<u32>,
 }
 
 fn ty_of(b: &BlockData, v: Value) -> Result<Type, String> {
@@ -422,7 +424,15 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         }
     }
 
-    let direct_write = (0..n).map(|i| direct_write(layout, b, i)).collect();
+    // Operands naming each value (terminators take uniform values only, so no lane value's
+    // count misses a use there).
+    let mut uses = vec![0u32; n];
+    for inst in &b.insts {
+        for a in inst.args() {
+            uses[a.index()] += 1;
+        }
+    }
+    let direct_write = (0..n).map(|i| direct_write(layout, b, i, &uses)).collect();
 
     Ok(Plan {
         class,
@@ -437,6 +447,7 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         reread,
         direct_write,
         hoisted,
+        uses,
     })
 }
 
@@ -508,7 +519,7 @@ fn live(layout: &StateLayout, b: &BlockData, class: &[Class]) -> Result<Vec<bool
 /// load's mask, and the result's only use. Nothing runs between the two, so the write may
 /// happen as the load completes: no read sees the register between them, and a load that
 /// faults has written nothing.
-fn direct_write(layout: &StateLayout, b: &BlockData, i: usize) -> Option<usize> {
+fn direct_write(layout: &StateLayout, b: &BlockData, i: usize, uses: &[u32]) -> Option<usize> {
     let InstKind::Load { mask, .. } = b.insts[i].kind else {
         return None;
     };
@@ -530,14 +541,7 @@ fn direct_write(layout: &StateLayout, b: &BlockData, i: usize) -> Option<usize> 
         .files
         .get(reg.file.0 as usize)
         .is_some_and(|f| f.kind == FileKind::Lane && reg.index < f.cells);
-    // (Terminators take uniform values only.)
-    let uses = b
-        .insts
-        .iter()
-        .flat_map(|x| x.args())
-        .filter(|&a| a == me)
-        .count();
-    (value == me && wmask == mask && lane_file && uses == 1).then_some(j)
+    (value == me && wmask == mask && lane_file && uses[i] == 1).then_some(j)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 use wavejit_ir::{Block, BlockData, Function, Terminator};
 use wavejit_runtime::interp::{fault_kind, terminator_pc};
-use wavejit_runtime::{BlockExit, Budget, Fault, FaultKind, Lanes, Program, WaveCtx};
+use wavejit_runtime::{chain, BlockExit, Budget, Fault, FaultKind, Lanes, Program, WaveCtx};
 
 thread_local! {
     /// Scratch slots of the block running on this thread (blocks never nest).
@@ -117,6 +117,17 @@ fn fault(kind: FaultKind, pc: u32) -> Fault {
     }
 }
 
+/// The fault for a block the program does not have, in the interpreter's wording, so both
+/// engines report the same fault.
+fn missing(block: Block) -> Fault {
+    fault(
+        FaultKind::Trap(format!(
+            "malformed IR: {block} is not a block of the function"
+        )),
+        0,
+    )
+}
+
 impl JitProgram {
     /// Memory safety needs only the size and the wave size the code was compiled for. A
     /// wave state holds exactly `layout.state_bytes()` bytes (a multiple of 8), so its cell
@@ -213,13 +224,7 @@ impl Program for JitProgram {
             self.blocks.get(block.index()),
             self.func.blocks.get(block.index()),
         ) else {
-            // The interpreter's wording, so both engines report the same fault.
-            return Err(fault(
-                FaultKind::Trap(format!(
-                    "malformed IR: {block} is not a block of the function"
-                )),
-                0,
-            ));
+            return Err(missing(block));
         };
         self.check_layout(ctx)?;
         let mut jc = Self::context(ctx, data);
@@ -235,7 +240,7 @@ impl Program for JitProgram {
     fn run_chain(
         &self,
         blocks: &[BlockData],
-        mut block: Block,
+        block: Block,
         ctx: &mut WaveCtx<'_>,
         budget: &mut Budget,
     ) -> Result<BlockExit, Fault> {
@@ -246,21 +251,11 @@ impl Program for JitProgram {
         let mut jc = Self::context(ctx, first);
         Self::with_scratch(self.max_slots, |scratch| {
             jc.scratch = scratch;
-            loop {
-                let (Some(data), Some(slot)) =
-                    (blocks.get(block.index()), self.blocks.get(block.index()))
-                else {
-                    return Ok(BlockExit::Jump(block));
-                };
-                if !budget.charge(data) {
-                    return Ok(BlockExit::Jump(block));
-                }
+            chain(blocks, block, budget, |b, data| {
+                let slot = self.blocks.get(b.index()).ok_or_else(|| missing(b))?;
                 let code = self.code(slot, data);
-                match self.call(code, data, &mut jc, self.max_slots)? {
-                    BlockExit::Jump(b) => block = b,
-                    other => return Ok(other),
-                }
-            }
+                self.call(code, data, &mut jc, self.max_slots)
+            })
         })
     }
 }

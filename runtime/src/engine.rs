@@ -95,19 +95,32 @@ pub trait Program: Send + Sync {
     fn run_chain(
         &self,
         blocks: &[BlockData],
-        mut block: Block,
+        block: Block,
         ctx: &mut WaveCtx<'_>,
         budget: &mut Budget,
     ) -> Result<BlockExit, Fault> {
-        loop {
-            match blocks.get(block.index()) {
-                Some(data) if budget.charge(data) => {}
-                _ => return Ok(BlockExit::Jump(block)),
-            }
-            match self.run_block(block, ctx)? {
-                BlockExit::Jump(b) => block = b,
-                other => return Ok(other),
-            }
+        chain(blocks, block, budget, |b, _| self.run_block(b, ctx))
+    }
+}
+
+/// The rules of [`Program::run_chain`], with `step` running one block (given its index and
+/// data): each block is charged before it runs, a jump continues the chain, anything else
+/// (and a block that does not exist or that the budget does not cover) ends it.
+#[inline]
+pub fn chain(
+    blocks: &[BlockData],
+    mut block: Block,
+    budget: &mut Budget,
+    mut step: impl FnMut(Block, &BlockData) -> Result<BlockExit, Fault>,
+) -> Result<BlockExit, Fault> {
+    loop {
+        let data = match blocks.get(block.index()) {
+            Some(data) if budget.charge(data) => data,
+            _ => return Ok(BlockExit::Jump(block)),
+        };
+        match step(block, data)? {
+            BlockExit::Jump(b) => block = b,
+            other => return Ok(other),
         }
     }
 }

@@ -187,6 +187,23 @@ pub fn second_opinion<I: wavejit::fuzz::FuzzIsa>(
     out
 }
 
+/// What the second opinions on a memory-heavy campaign's programs ([`second_opinion`], at
+/// tier 1 and tier 2) must show: faults, at tier 1 no more than the campaign saw, and no
+/// disagreement.
+pub fn assert_second_opinions(
+    report: &wavejit::fuzz::CampaignReport,
+    tier1: &SecondOpinion,
+    tier2: &SecondOpinion,
+) {
+    assert!(
+        tier1.faulted > 0 && tier1.faulted <= report.faulted,
+        "{tier1:?}"
+    );
+    assert!(tier2.faulted > 0, "{tier2:?}");
+    assert!(tier1.differ.is_empty(), "tier 1: {:#?}", tier1.differ);
+    assert!(tier2.differ.is_empty(), "tier 2: {:#?}", tier2.differ);
+}
+
 /// What a memory-heavy campaign of `programs` programs must show whatever the ISA: no
 /// mismatch, mostly memory instructions (`memory` of `total`), programs that fault and
 /// programs that complete (the edges reached from both sides), and the global faults of an

@@ -443,6 +443,23 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
+    /// Continues in a new block when window `w` holds an access of its width; returns the
+    /// `slow` block (the helper's path) it goes to otherwise, and the `merge` block where the
+    /// access's paths end.
+    fn enter(
+        &mut self,
+        w: &Window,
+    ) -> (cranelift_codegen::ir::Block, cranelift_codegen::ir::Block) {
+        let (inside, slow, merge) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(w.fits, inside, &[], slow, &[]);
+        self.b.switch_to_block(inside);
+        (slow, merge)
+    }
+
     /// Block `slow`: the helper path of instruction `i`, then a jump to `merge`, where the
     /// code continues.
     fn slow_path(
@@ -612,13 +629,7 @@ impl Emitter<'_, '_> {
         let direct = self.direct_reg(i);
         // Where the code continues once the register holds the result, for a direct load.
         let written = self.b.create_block();
-        let (fast, slow, merge) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(w.fits, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
+        let (slow, merge) = self.enter(&w);
         let out_at = out as i64 * SLOT_BYTES;
         let mask_slot = lane_mask(m);
         if let (MemWidth::B32, 32, Opnd::Slot(a_slot), Some(ms), None) =
@@ -752,15 +763,9 @@ impl Emitter<'_, '_> {
             self.b.ins().uextend(I64, a)
         };
         let w = self.window(i, space, width);
-        let (check, fast, slow, merge) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
+        let (slow, merge) = self.enter(&w);
+        let fast = self.b.create_block();
         self.b.append_block_param(merge, t);
-        self.b.ins().brif(w.fits, check, &[], slow, &[]);
-        self.b.switch_to_block(check);
         let (ok, host) = self.checked(&w, a, None);
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
@@ -797,14 +802,8 @@ impl Emitter<'_, '_> {
         // rule): the last acting lane's store writes the same bytes at the same place, so
         // storing for every acting lane is the same.
         let w = self.window(i, space, width);
-        let (check, write, slow, merge) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(w.fits, check, &[], slow, &[]);
-        self.b.switch_to_block(check);
+        let (slow, merge) = self.enter(&w);
+        let write = self.b.create_block();
         let mask_slot = lane_mask(m);
         if let (MemWidth::B32, Opnd::Slot(a_slot), Some(ms), None) = (width, a, mask_slot, w.stride)
         {

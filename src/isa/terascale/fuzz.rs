@@ -35,6 +35,7 @@ use wavejit_terascale::inst::{CfInst, ClauseBody, Program};
 use wavejit_terascale::launch::wave_size;
 use wavejit_terascale::lift::state::GDS_BYTES;
 use wavejit_terascale::lift::{lift, scratch_lane_bytes, LiftConfig, TsLayout};
+pub use wavejit_terascale::random::memory_instructions;
 use wavejit_terascale::random::{self, GenOptions, InitialState, RandomProgram, GPR_ROWS};
 use wavejit_terascale::tables::FetchOp;
 use wavejit_terascale::{print_program, AluOp, Chip, ChipClass};
@@ -388,32 +389,6 @@ fn forms(p: &Program) -> BTreeSet<String> {
         }
     }
     out
-}
-
-/// The memory instructions of a program (every fetch-clause instruction, every CF memory
-/// instruction, every LDS_IDX_OP) and all its instructions (those and the other ALU
-/// instructions; not the control-flow words).
-pub fn memory_instructions(p: &Program) -> (usize, usize) {
-    let mut memory =
-        p.cf.iter()
-            .filter(|e| matches!(e.inst, CfInst::Mem(_)))
-            .count();
-    let mut alu = 0;
-    for c in &p.clauses {
-        match &c.body {
-            ClauseBody::Fetch(f) => memory += f.len(),
-            ClauseBody::Alu(groups) => {
-                for i in groups.iter().flat_map(|g| &g.insts) {
-                    if i.op == AluOp::LDS_IDX_OP {
-                        memory += 1;
-                    } else {
-                        alu += 1;
-                    }
-                }
-            }
-        }
-    }
-    (memory, memory + alu)
 }
 
 #[cfg(test)]

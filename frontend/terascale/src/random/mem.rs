@@ -787,3 +787,29 @@ impl Picker<'_> {
         self.finish(st, b)
     }
 }
+
+/// The memory instructions of a program (every fetch-clause instruction, every CF memory
+/// instruction, every LDS_IDX_OP) and all its instructions (those and the other ALU
+/// instructions; not the control-flow words).
+pub fn memory_instructions(p: &crate::inst::Program) -> (usize, usize) {
+    let mut memory =
+        p.cf.iter()
+            .filter(|e| matches!(e.inst, crate::inst::CfInst::Mem(_)))
+            .count();
+    let mut alu = 0;
+    for c in &p.clauses {
+        match &c.body {
+            crate::inst::ClauseBody::Fetch(f) => memory += f.len(),
+            crate::inst::ClauseBody::Alu(groups) => {
+                for i in groups.iter().flat_map(|g| &g.insts) {
+                    if i.op == AluOp::LDS_IDX_OP {
+                        memory += 1;
+                    } else {
+                        alu += 1;
+                    }
+                }
+            }
+        }
+    }
+    (memory, memory + alu)
+}

@@ -100,7 +100,7 @@ mod state;
 
 pub use check::check;
 pub use group::{value_ops, EXEC_PRED_SETS};
-pub use mem::TEX_OPS;
+pub use mem::{memory_instructions, TEX_OPS};
 pub use shrink::{minimise, reductions};
 pub use state::{
     edge_value, InitialState, Texture, CB_DWORDS, GPR_ROWS, LANE_TOPS, SAMPLERS, TEXTURES,

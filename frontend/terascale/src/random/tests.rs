@@ -48,25 +48,9 @@ fn memory_profile_is_mostly_memory_on_lane_patterns_and_edges() {
         let mut chans = [[false; 4]; 3];
         let (mut inside, mut edge, mut wrap) = ([false; 3], [false; 3], false);
         for (_, p) in memory_programs(class) {
-            let l = p.lower().expect("lays out");
-            memory +=
-                l.cf.iter()
-                    .filter(|e| matches!(e.inst, CfInst::Mem(_)))
-                    .count();
-            for c in &l.clauses {
-                match &c.body {
-                    ClauseBody::Fetch(f) => memory += f.len(),
-                    ClauseBody::Alu(groups) => {
-                        for i in groups.iter().flat_map(|g| &g.insts) {
-                            if i.op == AluOp::LDS_IDX_OP {
-                                memory += 1;
-                            } else {
-                                alu += 1;
-                            }
-                        }
-                    }
-                }
-            }
+            let (m, all) = memory_instructions(&p.lower().expect("lays out"));
+            memory += m;
+            alu += all - m;
             for (gpr, chan, base) in lane_addresses(&p) {
                 let (k, limit, unit) = match gpr {
                     FETCH_GPR => (0, POOL_BYTES, 1),

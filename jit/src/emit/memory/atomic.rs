@@ -91,17 +91,11 @@ impl Emitter<'_, '_> {
         let t = if width == MemWidth::B64 { I64 } else { I32 };
         let align = i64::from(width.bytes()) - 1;
         let w = self.window(i, space, width);
-        let (check, work, slow, merge) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(w.fits, check, &[], slow, &[]);
-        self.b.switch_to_block(check);
+        let (slow, merge) = self.enter(&w);
+        let work = self.b.create_block();
         if let (Update::Rmw(rmw), MemSpace::Global, Opnd::Slot(a_slot)) = (update, space, a) {
             if let Some(id) = identity(rmw, t) {
-                let out = (!self.has_no_use(i)).then_some(out_at);
+                let out = (self.plan.uses[i] > 0).then_some(out_at);
                 self.combined(&w, rmw, t, id, a_slot, d, m, out, merge)?;
             }
         }
@@ -152,12 +146,6 @@ impl Emitter<'_, '_> {
             Ok(next)
         })?;
         self.slow_path(i, space, slow, merge)
-    }
-
-    /// Whether nothing in the block uses the value of instruction `i`.
-    fn has_no_use(&self, i: usize) -> bool {
-        let me = wavejit_ir::Value(i as u32);
-        !self.blk.insts.iter().any(|x| x.args().contains(&me))
     }
 
     /// The whole wave's update as one host atomic when every lane addresses the same aligned
