@@ -625,6 +625,9 @@ fn run_one(
     let mut private = vec![0u8; ws as usize * d.private as usize];
     let mut block = Block(0);
     let mut end = End::Budget;
+    // One wave's buffer hints live across its blocks, as in a dispatch: a block run again
+    // finds its accesses' buffers in them and takes the inline paths.
+    let mut hints = Default::default();
     for n in 1..=d.blocks {
         let mut ctx = WaveCtx {
             state: &mut state,
@@ -632,7 +635,7 @@ fn run_one(
             lds: &mut lds,
             private: &mut private,
             private_lane_bytes: d.private,
-            hints: &mut Default::default(),
+            hints: &mut hints,
         };
         match prog.run_block(block, &mut ctx) {
             Ok(BlockExit::Jump(b) | BlockExit::Barrier(b)) => block = b,

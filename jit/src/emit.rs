@@ -339,6 +339,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             if self.cfg.inline_memory && self.memory_op(i)? {
                 return Ok(());
             }
+            self.row_address_slot(i)?;
             return self.wave_op(i);
         }
         let v = match inst.kind {

@@ -33,6 +33,7 @@ mod gather;
 mod lower;
 mod plan;
 mod program;
+mod row_address;
 mod scatter;
 #[cfg(test)]
 mod testutil;

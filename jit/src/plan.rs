@@ -35,6 +35,7 @@
 //!
 //! [`Lanes`]: wavejit_runtime::Lanes
 
+use crate::row_address::{row_address, written_between, RowAddress};
 use std::collections::HashMap;
 use wavejit_ir::{BlockData, FileKind, InstKind, Op, StateLayout, Terminator, Type, Value};
 
@@ -109,6 +110,10 @@ pub(crate) struct Plan {
     pub hoisted: Vec<bool>,
     /// How many instruction operands name each value.
     pub uses: Vec<u32>,
+    /// For a 32-bit lane load or store: its address read from a register's row
+    /// ([`crate::row_address`]). The chain it folds is in no loop; the address keeps its slot,
+    /// which the access fills when it needs it.
+    pub row_address: Vec<Option<RowAddress>>,
 }
 
 fn ty_of(b: &BlockData, v: Value) -> Result<Type, String> {
@@ -301,21 +306,40 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         else {
             continue;
         };
-        let rows = reg.index..reg.index + ty_of(b, Value(r as u32))?.scalar.cells();
-        let written = b.insts[r + 1..last].iter().any(|w| match w.kind {
-            InstKind::WriteReg { reg: wr, value, .. } => {
-                let n = b.value_type(value).map_or(1, |t| t.scalar.cells());
-                wr.file == reg.file && wr.index < rows.end && rows.start < wr.index + n
-            }
-            InstKind::WriteRegIndexed { file, .. } => file == reg.file,
-            _ => false,
-        });
-        reread[r] = !written;
+        let cells = ty_of(b, Value(r as u32))?.scalar.cells();
+        reread[r] = !written_between(b, reg, cells, r + 1..last);
+    }
+
+    // Operands naming each value (terminators take uniform values only, so no lane value's
+    // count misses a use there).
+    let mut uses = vec![0u32; n];
+    for inst in &b.insts {
+        for a in inst.args() {
+            uses[a.index()] += 1;
+        }
+    }
+
+    // Addresses read from register rows, and the chains they fold.
+    let row_address: Vec<Option<RowAddress>> = (0..n)
+        .map(|i| {
+            (class[i] == Class::Wave)
+                .then(|| row_address(layout, b, i, &uses))
+                .flatten()
+        })
+        .collect();
+    let mut folded = vec![false; n];
+    for ra in row_address.iter().flatten() {
+        for &c in &ra.chain {
+            folded[c] = true;
+        }
     }
 
     // Scratch slots.
     let mut needs = vec![false; n];
     for (i, inst) in b.insts.iter().enumerate() {
+        if folded[i] {
+            continue;
+        }
         match class[i] {
             Class::Wave => {
                 needs[i] = true;
@@ -403,7 +427,7 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
     }
 
     // Dead code: left out of the segments and loops.
-    let live = live(layout, b, &class)?;
+    let live = live(layout, b, &class, &row_address, &folded)?;
     for insts in seg_insts.iter_mut().chain(loop_insts.iter_mut()) {
         insts.retain(|&i| live[i as usize]);
     }
@@ -424,14 +448,6 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         }
     }
 
-    // Operands naming each value (terminators take uniform values only, so no lane value's
-    // count misses a use there).
-    let mut uses = vec![0u32; n];
-    for inst in &b.insts {
-        for a in inst.args() {
-            uses[a.index()] += 1;
-        }
-    }
     let direct_write = (0..n).map(|i| direct_write(layout, b, i, &uses)).collect();
 
     Ok(Plan {
@@ -448,6 +464,7 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         direct_write,
         hoisted,
         uses,
+        row_address,
     })
 }
 
@@ -457,7 +474,16 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
 /// or the terminator uses. (GCN's carry chains write VCC once per half of a 64-bit add.) The
 /// state after a fault is not compared (engines may stop anywhere in the faulting block), but
 /// wave operations keep earlier writes anyway, as their helpers run with the wave's state.
-fn live(layout: &StateLayout, b: &BlockData, class: &[Class]) -> Result<Vec<bool>, String> {
+///
+/// An access with a row address needs its uniform terms instead of its address; the folded
+/// chain is not needed.
+fn live(
+    layout: &StateLayout,
+    b: &BlockData,
+    class: &[Class],
+    row_address: &[Option<RowAddress>],
+    folded: &[bool],
+) -> Result<Vec<bool>, String> {
     use std::collections::HashSet;
     let n = b.insts.len();
     let uniform = |f: wavejit_ir::FileId| {
@@ -505,9 +531,18 @@ fn live(layout: &StateLayout, b: &BlockData, class: &[Class]) -> Result<Vec<bool
         if inst.has_side_effect() && !dead_write[i] {
             live[i] = true;
         }
+        if folded[i] {
+            live[i] = false;
+            continue;
+        }
         if live[i] {
             for a in inst.args() {
                 need(a, &mut live);
+            }
+            if let Some(ra) = &row_address[i] {
+                for &t in ra.offsets.iter().chain(&ra.bases) {
+                    need(t, &mut live);
+                }
             }
         }
     }
@@ -574,6 +609,59 @@ mod tests {
         }
         for dead in [13, 25, 26, 27] {
             assert!(!kept.contains(&dead), "%{dead} is dead");
+        }
+    }
+
+    #[test]
+    fn row_addresses_fold_the_fetch_and_store_shapes_of_an_unwritten_register() {
+        for (file, want) in [
+            (
+                "row_addresses.wir",
+                vec![
+                    (8, Some((0, 1, 0, 2))),
+                    (13, Some((2, 0, 0, 1))),
+                    (24, Some((4, 0, 2, 2))),
+                    (30, Some((5, 0, 1, 1))),
+                    (37, Some((7, 1, 0, 1))),
+                    (45, None),
+                    (52, Some((0, 0, 0, 1))),
+                    (62, Some((4, 0, 2, 2))),
+                ],
+            ),
+            ("row_address_wrap.wir", vec![(6, Some((0, 0, 0, 1)))]),
+        ] {
+            let f = filetest(file);
+            let b = &f.blocks[0];
+            let p = plan(&f.layout, b).expect("plans");
+            let got: Vec<_> = (0..b.insts.len())
+                .filter(|&i| {
+                    matches!(
+                        b.insts[i].kind,
+                        InstKind::Load { .. } | InstKind::Store { .. }
+                    )
+                })
+                .map(|i| {
+                    let ra = p.row_address[i].as_ref();
+                    (
+                        i,
+                        ra.map(|r| (r.reg.index, r.offsets.len(), r.shift, r.bases.len())),
+                    )
+                })
+                .collect();
+            assert_eq!(got, want, "{file}");
+            // The folded chains are in no loop or segment.
+            let placed: std::collections::HashSet<u32> = p
+                .seg_insts
+                .iter()
+                .chain(&p.loop_insts)
+                .flatten()
+                .copied()
+                .collect();
+            for ra in p.row_address.iter().flatten() {
+                for &c in &ra.chain {
+                    assert!(!placed.contains(&(c as u32)), "{file}: %{c} is folded");
+                }
+            }
         }
     }
 

@@ -64,6 +64,7 @@ mod atomic;
 mod consecutive;
 mod direct;
 mod host;
+mod row;
 
 use super::{Emitter, R, SLOT_BYTES};
 use crate::ctx::{
@@ -629,8 +630,12 @@ impl Emitter<'_, '_> {
         let direct = self.direct_reg(i);
         // Where the code continues once the register holds the result, for a direct load.
         let written = self.b.create_block();
-        let (slow, merge) = self.enter(&w);
         let out_at = out as i64 * SLOT_BYTES;
+        if let Some(ra) = &self.plan.row_address[i] {
+            let load = row::RowAccess::Load { direct, out_at };
+            self.row_access(i, ra, &w, mask, load, written)?;
+        }
+        let (slow, merge) = self.enter(&w);
         let mask_slot = lane_mask(m);
         if let (MemWidth::B32, 32, Opnd::Slot(a_slot), Some(ms), None) =
             (width, ty.bits(), a, mask_slot, w.stride)
@@ -802,6 +807,27 @@ impl Emitter<'_, '_> {
         // rule): the last acting lane's store writes the same bytes at the same place, so
         // storing for every acting lane is the same.
         let w = self.window(i, space, width);
+        let Some(ra) = &self.plan.row_address[i] else {
+            return self.store_lanes(i, space, width, (a, v, m), w, mask);
+        };
+        let done = self.b.create_block();
+        self.row_access(i, ra, &w, mask, row::RowAccess::Store(v), done)?;
+        self.store_lanes(i, space, width, (a, v, m), w, mask)?;
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        Ok(())
+    }
+
+    /// The store's paths from its address slot (`a`, `v`, `m`: its operands).
+    fn store_lanes(
+        &mut self,
+        i: usize,
+        space: MemSpace,
+        width: MemWidth,
+        (a, v, m): (Opnd, Opnd, Option<Opnd>),
+        w: Window,
+        mask: Option<wavejit_ir::Value>,
+    ) -> R<()> {
         let (slow, merge) = self.enter(&w);
         let write = self.b.create_block();
         let mask_slot = lane_mask(m);
