@@ -614,21 +614,35 @@ mod tests {
 
     #[test]
     fn row_addresses_fold_the_fetch_and_store_shapes_of_an_unwritten_register() {
+        // (access, (register, wide, offsets, shift, bases)); the read of v[9] at %39 is
+        // written before its load.
         for (file, want) in [
             (
                 "row_addresses.wir",
                 vec![
-                    (8, Some((0, 1, 0, 2))),
-                    (13, Some((2, 0, 0, 1))),
-                    (24, Some((4, 0, 2, 2))),
-                    (30, Some((5, 0, 1, 1))),
-                    (37, Some((7, 1, 0, 1))),
+                    (8, Some((0, false, 1, 0, 2))),
+                    (13, Some((2, false, 0, 0, 1))),
+                    (24, Some((4, false, 0, 2, 2))),
+                    (30, Some((5, false, 0, 1, 1))),
+                    (37, Some((7, false, 1, 0, 1))),
                     (45, None),
-                    (52, Some((0, 0, 0, 1))),
-                    (62, Some((4, 0, 2, 2))),
+                    (52, Some((0, false, 0, 0, 1))),
+                    (62, Some((4, false, 0, 2, 2))),
+                    (69, Some((12, true, 0, 0, 1))),
+                    (76, Some((12, true, 0, 0, 0))),
+                    (84, Some((12, true, 0, 0, 0))),
+                    (91, Some((12, true, 0, 0, 0))),
                 ],
             ),
-            ("row_address_wrap.wir", vec![(6, Some((0, 0, 0, 1)))]),
+            ("row_address_wrap.wir", vec![(6, Some((0, false, 0, 0, 1)))]),
+            (
+                "row_address_wrap_wide.wir",
+                vec![(6, Some((0, true, 0, 0, 1)))],
+            ),
+            (
+                "row_address_high_half.wir",
+                vec![(11, Some((0, true, 0, 0, 0)))],
+            ),
         ] {
             let f = filetest(file);
             let b = &f.blocks[0];
@@ -644,7 +658,7 @@ mod tests {
                     let ra = p.row_address[i].as_ref();
                     (
                         i,
-                        ra.map(|r| (r.reg.index, r.offsets.len(), r.shift, r.bases.len())),
+                        ra.map(|r| (r.reg.index, r.wide, r.offsets.len(), r.shift, r.bases.len())),
                     )
                 })
                 .collect();

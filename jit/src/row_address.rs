@@ -1,7 +1,8 @@
 //! Lane addresses an access reads from a register's row instead of a scratch slot.
 //!
 //! TeraScale's fetches and RAT stores address memory as `base + (zext(r + k) << s)`: a
-//! buffer's uniform base plus a lane register's 32-bit offset, scaled by the element size.
+//! buffer's uniform base plus a lane register's 32-bit offset, scaled by the element size;
+//! GCN's global accesses read a 64-bit register pair, `v[n:n+1] + k`.
 //! Computing that 64-bit address for every lane into a slot costs more than the access itself
 //! when the lanes address consecutive words or one word, which is the common case. When the
 //! address of a 32-bit lane load or store has that shape, the plan folds its chain of
@@ -12,20 +13,25 @@
 //! What makes the folding exact:
 //! - every value of the chain but the register read has one use, the next link (the access
 //!   for the last), so nothing else needs it computed;
-//! - nothing writes the register between its read and the access, so the row holds the
+//! - nothing writes the register between its read and the access, so the rows hold the
 //!   values the read saw;
 //! - the scale is 1, 2 or 4, so a consecutive access steps the row by a whole number;
 //! - the sums wrap exactly as the chain's `iadd`s do (32-bit before the extension, 64-bit
-//!   after).
+//!   after); a wide register's lanes are consecutive only when their high halves are equal
+//!   and the low halves step without carrying.
 
 use wavejit_ir::{BlockData, FileKind, InstKind, MemWidth, Op, Reg, StateLayout, Value};
 
-/// The folded address `sum(bases) + (zext(row(reg) + sum(offsets)) << shift)` of an access.
+/// The folded address `sum(bases) + (x << shift)` of an access, where `x` is
+/// `zext(row(reg) + sum(offsets))` for a 32-bit register and the 64-bit register itself for
+/// a wide one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RowAddress {
-    /// A 32-bit register of a lane file.
+    /// A register of a lane file.
     pub reg: Reg,
-    /// Uniform `i32` values added to the row (wrapping) before the extension.
+    /// Whether the register is 64 bits wide (two rows, the low cells first), read whole.
+    pub wide: bool,
+    /// Uniform `i32` values added to a 32-bit register's row (wrapping) before the extension.
     pub offsets: Vec<Value>,
     /// The extended offset's left shift (0, 1 or 2).
     pub shift: u8,
@@ -79,10 +85,22 @@ pub(crate) fn row_address(
         (uses[v.index()] == 1).then(|| chain.push(v.index()))
     };
     let (mut v, mut bases, mut shift) = (addr, Vec::new(), None);
-    // 64-bit part: the base terms, then at most one scale, then the extension.
+    // 64-bit part: the base terms, then at most one scale, then the extension or a 64-bit
+    // register read.
     let x = loop {
         if !lane(v, 64) {
             return None;
+        }
+        if let InstKind::ReadReg(reg) = b.insts[v.index()].kind {
+            let address = RowAddress {
+                reg,
+                wide: true,
+                offsets: Vec::new(),
+                shift: shift.unwrap_or(0),
+                bases,
+                chain,
+            };
+            return unwritten(layout, b, address, v.index(), i);
         }
         link(v, &mut chain)?;
         match pure(v)? {
@@ -133,20 +151,32 @@ pub(crate) fn row_address(
             _ => return None,
         }
     };
-    let lane_file = layout
-        .files
-        .get(reg.file.0 as usize)
-        .is_some_and(|f| f.kind == FileKind::Lane && reg.index < f.cells);
-    if !lane_file || written_between(b, reg, 1, read + 1..i) {
-        return None;
-    }
-    Some(RowAddress {
+    let address = RowAddress {
         reg,
+        wide: false,
         offsets,
         shift: shift.unwrap_or(0),
         bases,
         chain,
-    })
+    };
+    unwritten(layout, b, address, read, i)
+}
+
+/// `address` if its register, read by instruction `read`, is a lane file's and nothing writes
+/// it before access `i`.
+fn unwritten(
+    layout: &StateLayout,
+    b: &BlockData,
+    address: RowAddress,
+    read: usize,
+    i: usize,
+) -> Option<RowAddress> {
+    let (reg, cells) = (address.reg, 1 + address.wide as u32);
+    let lane_file = layout
+        .files
+        .get(reg.file.0 as usize)
+        .is_some_and(|f| f.kind == FileKind::Lane && reg.index + cells <= f.cells);
+    (lane_file && !written_between(b, reg, cells, read + 1..i)).then_some(address)
 }
 
 /// Whether an instruction in `range` writes any of the `cells` cells of `reg` (an indexed

@@ -10,7 +10,7 @@
 
 use super::{Emitter, Opnd, Window, R, SLOT_BYTES};
 use crate::row_address::RowAddress;
-use crate::vals::{mem, vconst};
+use crate::vals::{interleave, mem, vconst};
 use cranelift_codegen::ir::{
     condcodes::IntCC as CIntCC, types::*, Block, BlockArg, InstBuilder, Value,
 };
@@ -103,23 +103,36 @@ impl Emitter<'_, '_> {
     ) {
         let ws = i64::from(self.layout.wave_size);
         let step = 4i64 >> ra.shift;
-        let row = self.row_off(ra.reg);
-        let x0 = self.row_word(row, off);
-        let xl = self.row_word(row + 4 * (ws as i32 - 1), off);
+        let rows = self.address_rows(ra);
+        let x0 = self.row_word(rows.0, off);
+        let xl = self.row_word(rows.0 + 4 * (ws as i32 - 1), off);
+        let hi = rows.1.map(|h| {
+            let first = self.row_word(h, None);
+            let last = self.row_word(h + 4 * (ws as i32 - 1), None);
+            (h, first, self.b.ins().icmp(CIntCC::Equal, last, first))
+        });
         let want = self.b.ins().iadd_imm_s(x0, step * (ws - 1));
-        let cons = self.b.ins().icmp(CIntCC::Equal, xl, want);
+        let mut cons = self.b.ins().icmp(CIntCC::Equal, xl, want);
+        if let Some((_, _, hi_same)) = hi {
+            cons = self.b.ins().band(cons, hi_same);
+        }
         let (consecutive, other) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(cons, consecutive, &[], other, &[]);
 
-        // Consecutive words, the row's sums not wrapping past 2^32.
+        // Consecutive words: the low row steps without wrapping past 2^32 (so without a carry
+        // into a wide register's high half), the high row is one value.
         self.b.switch_to_block(consecutive);
-        let every = self.row_all(row, off, x0, step);
+        let mut every = self.row_all(rows.0, off, x0, step);
+        if let Some((h, h0, _)) = hi {
+            let same = self.row_all(h, None, h0, 0);
+            every = self.b.ins().band(every, same);
+        }
         let no_wrap = self.b.ins().icmp_imm_u(
             CIntCC::UnsignedLessThanOrEqual,
             x0,
             (u32::MAX as i64) - step * (ws - 1),
         );
-        let a0 = self.row_lane_address(ra, x0, base);
+        let a0 = self.row_lane_address(ra, x0, hi.map(|h| h.1), base);
         let (inside, host) = self.span_checked(w, a0);
         let ok = self.b.ins().band(every, no_wrap);
         let ok = self.b.ins().band(ok, inside);
@@ -153,12 +166,19 @@ impl Emitter<'_, '_> {
             self.b.ins().jump(fill, &[]);
             return;
         };
-        let same = self.b.ins().icmp(CIntCC::Equal, xl, x0);
+        let mut same = self.b.ins().icmp(CIntCC::Equal, xl, x0);
+        if let Some((_, _, hi_same)) = hi {
+            same = self.b.ins().band(same, hi_same);
+        }
         let check = self.b.create_block();
         self.b.ins().brif(same, check, &[], fill, &[]);
         self.b.switch_to_block(check);
-        let every = self.row_all(row, off, x0, 0);
-        let a0 = self.row_lane_address(ra, x0, base);
+        let mut every = self.row_all(rows.0, off, x0, 0);
+        if let Some((h, h0, _)) = hi {
+            let same = self.row_all(h, None, h0, 0);
+            every = self.b.ins().band(every, same);
+        }
+        let a0 = self.row_lane_address(ra, x0, hi.map(|h| h.1), base);
         let (inside, host) = self.checked(w, a0, None);
         let ok = self.b.ins().band(every, inside);
         let ok = self.b.ins().band(ok, w.fits);
@@ -249,16 +269,35 @@ impl Emitter<'_, '_> {
         }
     }
 
-    /// The 64-bit address of a lane whose row word plus offsets is `x`.
-    fn row_lane_address(&mut self, ra: &RowAddress, x: Value, base: Value) -> Value {
-        let x = self.b.ins().uextend(I64, x);
+    /// The state offsets of the address register's rows: the low (or only) row and a wide
+    /// register's high row.
+    fn address_rows(&self, ra: &RowAddress) -> (i32, Option<i32>) {
+        let high = wavejit_ir::Reg::new(ra.reg.file, ra.reg.index + 1);
+        (self.row_off(ra.reg), ra.wide.then(|| self.row_off(high)))
+    }
+
+    /// The 64-bit address of a lane whose row word plus offsets is `x` (and whose high row
+    /// holds `hi`, for a wide register).
+    fn row_lane_address(
+        &mut self,
+        ra: &RowAddress,
+        x: Value,
+        hi: Option<Value>,
+        base: Value,
+    ) -> Value {
+        let mut x = self.b.ins().uextend(I64, x);
+        if let Some(hi) = hi {
+            let hi = self.b.ins().uextend(I64, hi);
+            let hi = self.b.ins().ishl_imm_u(hi, 32);
+            x = self.b.ins().bor(x, hi);
+        }
         let x = self.b.ins().ishl_imm_u(x, i64::from(ra.shift));
         self.b.ins().iadd(base, x)
     }
 
     /// Slot `a_slot` takes every lane's address, as the folded chain computes it.
     fn fill_address_slot(&mut self, ra: &RowAddress, off: Option<Value>, base: Value, a_slot: u32) {
-        let row = self.row_off(ra.reg);
+        let rows = self.address_rows(ra);
         let header = self.b.create_block();
         let done = self.b.create_block();
         let c = self.b.append_block_param(header, I64);
@@ -266,8 +305,15 @@ impl Emitter<'_, '_> {
         let base = self.b.ins().splat(I64X2, base);
         self.b.ins().jump(header, &[BlockArg::Value(zero)]);
         self.b.switch_to_block(header);
-        let x = self.row_chunk(row, c, off);
-        let halves = [self.b.ins().uwiden_low(x), self.b.ins().uwiden_high(x)];
+        let x = self.row_chunk(rows.0, c, off);
+        let halves = match rows.1 {
+            Some(h) => {
+                let hi = self.row_chunk(h, c, None);
+                let (p0, p1) = interleave(&mut self.b, x, hi);
+                [p0, p1]
+            }
+            None => [self.b.ins().uwiden_low(x), self.b.ins().uwiden_high(x)],
+        };
         let at = self.b.ins().ishl_imm_u(c, 5);
         let p = self.b.ins().iadd(self.scratch, at);
         for (h, half) in halves.into_iter().enumerate() {
