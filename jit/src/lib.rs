@@ -31,6 +31,7 @@ mod ctx;
 mod emit;
 mod gather;
 mod lower;
+mod offset_gather;
 mod plan;
 mod program;
 mod row_address;

@@ -680,6 +680,28 @@ mod tests {
     }
 
     #[test]
+    fn lds_offsets_read_from_a_row_are_32_bit_row_addresses() {
+        let f = filetest("lds_row_offsets.wir");
+        let b = &f.blocks[0];
+        let p = plan(&f.layout, b).expect("plans");
+        // (access, register, offsets): the two stores, then the loads.
+        let want = [
+            (2, 0, 0),
+            (9, 0, 1),
+            (11, 2, 0),
+            (15, 4, 1),
+            (22, 7, 0),
+            (25, 9, 0),
+            (30, 11, 1),
+        ];
+        for (i, reg, offsets) in want {
+            let ra = p.row_address[i].as_ref().expect("a row address");
+            assert!(ra.bits32 && !ra.wide && ra.bases.is_empty(), "%{i}");
+            assert_eq!((ra.reg.index, ra.offsets.len()), (reg, offsets), "%{i}");
+        }
+    }
+
+    #[test]
     fn direct_writes_are_the_next_write_under_the_load_mask_of_a_single_use() {
         let f = filetest("direct_load_write.wir");
         let b = &f.blocks[0];

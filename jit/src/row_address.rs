@@ -2,7 +2,8 @@
 //!
 //! TeraScale's fetches and RAT stores address memory as `base + (zext(r + k) << s)`: a
 //! buffer's uniform base plus a lane register's 32-bit offset, scaled by the element size;
-//! GCN's global accesses read a 64-bit register pair, `v[n:n+1] + k`.
+//! GCN's global accesses read a 64-bit register pair, `v[n:n+1] + k`; LDS accesses of both
+//! take a 32-bit register plus an offset, `r + k`.
 //! Computing that 64-bit address for every lane into a slot costs more than the access itself
 //! when the lanes address consecutive words or one word, which is the common case. When the
 //! address of a 32-bit lane load or store has that shape, the plan folds its chain of
@@ -11,8 +12,8 @@
 //! and the helper) only when neither holds.
 //!
 //! What makes the folding exact:
-//! - every value of the chain but the register read has one use, the next link (the access
-//!   for the last), so nothing else needs it computed;
+//! - every value of the chain has one use, the next link (the access for the last), so
+//!   nothing else needs it computed (a register read with other uses stays where it is);
 //! - nothing writes the register between its read and the access, so the rows hold the
 //!   values the read saw;
 //! - the scale is 1, 2 or 4, so a consecutive access steps the row by a whole number;
@@ -24,21 +25,24 @@ use wavejit_ir::{BlockData, FileKind, InstKind, MemWidth, Op, Reg, StateLayout, 
 
 /// The folded address `sum(bases) + (x << shift)` of an access, where `x` is
 /// `zext(row(reg) + sum(offsets))` for a 32-bit register and the 64-bit register itself for
-/// a wide one.
+/// a wide one; or, for a 32-bit address (`bits32`), `row(reg) + sum(offsets)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RowAddress {
     /// A register of a lane file.
     pub reg: Reg,
     /// Whether the register is 64 bits wide (two rows, the low cells first), read whole.
     pub wide: bool,
+    /// Whether the address is the 32-bit sum itself (an LDS offset): no extension, shift or
+    /// bases.
+    pub bits32: bool,
     /// Uniform `i32` values added to a 32-bit register's row (wrapping) before the extension.
     pub offsets: Vec<Value>,
     /// The extended offset's left shift (0, 1 or 2).
     pub shift: u8,
     /// Uniform `i64` values added to the shifted offset (wrapping).
     pub bases: Vec<Value>,
-    /// The chain's instructions from the address back to the extension's operand, without
-    /// the register read: no loop computes them.
+    /// The chain's instructions from the address back to the register read (the read only
+    /// when the chain is its only use): no loop computes them.
     pub chain: Vec<usize>,
 }
 
@@ -85,6 +89,9 @@ pub(crate) fn row_address(
         (uses[v.index()] == 1).then(|| chain.push(v.index()))
     };
     let (mut v, mut bases, mut shift) = (addr, Vec::new(), None);
+    if lane(addr, 32) {
+        return offsets_part(layout, b, addr, i, uses, chain, true);
+    }
     // 64-bit part: the base terms, then at most one scale, then the extension or a 64-bit
     // register read.
     let x = loop {
@@ -95,12 +102,13 @@ pub(crate) fn row_address(
             let address = RowAddress {
                 reg,
                 wide: true,
+                bits32: false,
                 offsets: Vec::new(),
                 shift: shift.unwrap_or(0),
                 bases,
                 chain,
             };
-            return unwritten(layout, b, address, v.index(), i);
+            return unwritten(layout, b, address, v.index(), i, uses);
         }
         link(v, &mut chain)?;
         match pure(v)? {
@@ -132,21 +140,42 @@ pub(crate) fn row_address(
             _ => return None,
         }
     };
-    // 32-bit part: offsets added to the register read.
+    let mut address = offsets_part(layout, b, x, i, uses, chain, false)?;
+    address.shift = shift.unwrap_or(0);
+    address.bases = bases;
+    Some(address)
+}
+
+/// The 32-bit part of a row address from `x` on: uniform offsets added to a register read
+/// (`bits32`: `x` is the access's address itself). `chain` holds the links before `x`.
+fn offsets_part(
+    layout: &StateLayout,
+    b: &BlockData,
+    mut x: Value,
+    i: usize,
+    uses: &[u32],
+    mut chain: Vec<usize>,
+    bits32: bool,
+) -> Option<RowAddress> {
+    let uniform = |v: Value| b.value_type(v).is_some_and(|t| !t.is_lane());
+    let lane32 = |v: Value| {
+        b.value_type(v)
+            .is_some_and(|t| t.is_lane() && t.scalar.bits() == 32)
+    };
     let mut offsets = Vec::new();
-    v = x;
     let (reg, read) = loop {
-        match b.insts[v.index()].kind {
-            InstKind::ReadReg(reg) => break (reg, v.index()),
+        match b.insts[x.index()].kind {
+            InstKind::ReadReg(reg) => break (reg, x.index()),
             InstKind::Pure {
                 op: Op::Iadd,
                 args: [p, q, ..],
                 ..
-            } if lane(v, 32) && (uniform(p) || uniform(q)) => {
-                link(v, &mut chain)?;
+            } if lane32(x) && (uniform(p) || uniform(q)) => {
+                (uses[x.index()] == 1).then_some(())?;
+                chain.push(x.index());
                 let (u, rest) = if uniform(q) { (q, p) } else { (p, q) };
                 offsets.push(u);
-                v = rest;
+                x = rest;
             }
             _ => return None,
         }
@@ -154,29 +183,37 @@ pub(crate) fn row_address(
     let address = RowAddress {
         reg,
         wide: false,
+        bits32,
         offsets,
-        shift: shift.unwrap_or(0),
-        bases,
+        shift: 0,
+        bases: Vec::new(),
         chain,
     };
-    unwritten(layout, b, address, read, i)
+    unwritten(layout, b, address, read, i, uses)
 }
 
 /// `address` if its register, read by instruction `read`, is a lane file's and nothing writes
-/// it before access `i`.
+/// it before access `i`; the read joins the chain when the chain is its only use.
 fn unwritten(
     layout: &StateLayout,
     b: &BlockData,
-    address: RowAddress,
+    mut address: RowAddress,
     read: usize,
     i: usize,
+    uses: &[u32],
 ) -> Option<RowAddress> {
     let (reg, cells) = (address.reg, 1 + address.wide as u32);
     let lane_file = layout
         .files
         .get(reg.file.0 as usize)
         .is_some_and(|f| f.kind == FileKind::Lane && reg.index + cells <= f.cells);
-    (lane_file && !written_between(b, reg, cells, read + 1..i)).then_some(address)
+    if !lane_file || written_between(b, reg, cells, read + 1..i) {
+        return None;
+    }
+    if uses[read] == 1 {
+        address.chain.push(read);
+    }
+    Some(address)
 }
 
 /// Whether an instruction in `range` writes any of the `cells` cells of `reg` (an indexed

@@ -471,6 +471,8 @@ impl Emitter<'_, '_> {
         merge: cranelift_codegen::ir::Block,
     ) -> R<()> {
         self.b.switch_to_block(slow);
+        // A row address's slot may not have been filled on the way here.
+        self.row_address_slot(i)?;
         let hint = (space == MemSpace::Global).then(|| self.hint_slot(i));
         self.wave_op_hinted(i, hint)?;
         self.b.ins().jump(merge, &[]);
@@ -631,11 +633,49 @@ impl Emitter<'_, '_> {
         // Where the code continues once the register holds the result, for a direct load.
         let written = self.b.create_block();
         let out_at = out as i64 * SLOT_BYTES;
+        let mask_slot = lane_mask(m);
+        // A 32-bit LDS offset read from a row goes to the offset gather, which reads the row.
+        let offsets = self.plan.row_address[i].as_ref().filter(|ra| {
+            ra.bits32 && width == MemWidth::B32 && ty.bits() == 32 && mask_slot.is_some()
+        });
         if let Some(ra) = &self.plan.row_address[i] {
             let load = row::RowAccess::Load { direct, out_at };
-            self.row_access(i, ra, &w, mask, load, written)?;
+            self.row_access(i, ra, &w, mask, load, written, offsets.is_none())?;
         }
         let (slow, merge) = self.enter(&w);
+        if let (Some(ra), Some(ms)) = (offsets, mask_slot) {
+            let full = self.full_mask(mask)?;
+            self.offset_gather(&w, ra, ms, full, direct, out_at, slow)?;
+            let to = if direct.is_some() { written } else { merge };
+            self.b.ins().jump(to, &[]);
+        } else {
+            let paths = (direct, out_at, written);
+            let kind = (width, signed, ty);
+            self.slot_load_paths((a, m, mask), &w, paths, (slow, merge), kind)?;
+        }
+        self.slow_path(i, space, slow, merge)?;
+        if let Some(reg) = direct {
+            self.slot_to_row(out, reg, m);
+            if let Some(j) = self.plan.direct_write[i] {
+                self.written.insert(j);
+            }
+        }
+        self.b.ins().jump(written, &[]);
+        self.b.switch_to_block(written);
+        Ok(())
+    }
+
+    /// A lane load's paths from its address slot: the consecutive vector copy, the one-word
+    /// row, the host gather, the lane loops.
+    #[allow(clippy::type_complexity)]
+    fn slot_load_paths(
+        &mut self,
+        (a, m, mask): (Opnd, Option<Opnd>, Option<wavejit_ir::Value>),
+        w: &Window,
+        (direct, out_at, written): (Option<wavejit_ir::Reg>, i64, cranelift_codegen::ir::Block),
+        (slow, merge): (cranelift_codegen::ir::Block, cranelift_codegen::ir::Block),
+        (width, signed, ty): (MemWidth, bool, ScalarType),
+    ) -> R<()> {
         let mask_slot = lane_mask(m);
         if let (MemWidth::B32, 32, Opnd::Slot(a_slot), Some(ms), None) =
             (width, ty.bits(), a, mask_slot, w.stride)
@@ -643,7 +683,7 @@ impl Emitter<'_, '_> {
             let (vector, lanes) = (self.b.create_block(), self.b.create_block());
             let a0 = self.quick_consecutive(a_slot, lanes);
             let cons = self.consecutive(a_slot, a0);
-            let (inside, host) = self.span_checked(&w, a0);
+            let (inside, host) = self.span_checked(w, a0);
             let ok = self.b.ins().band(cons, inside);
             self.b.ins().brif(ok, vector, &[], lanes, &[]);
             self.b.switch_to_block(vector);
@@ -675,31 +715,22 @@ impl Emitter<'_, '_> {
             (Opnd::Slot(a_slot), Some(ms)) => {
                 let full = self.full_mask(mask)?;
                 if let (Some(reg), MemWidth::B32, None) = (direct, width, w.stride) {
-                    self.same_address_row(&w, a_slot, ms, full, reg, written);
+                    self.same_address_row(w, a_slot, ms, full, reg, written);
                 }
                 match direct {
                     Some(reg) if width == MemWidth::B32 => {
-                        self.gather_into_row(&w, a_slot, ms, full, reg, slow);
+                        self.gather_into_row(w, a_slot, ms, full, reg, slow);
                         self.b.ins().jump(written, &[]);
                     }
                     _ => {
-                        self.gather(&w, a_slot, ms, full, &lane)?;
+                        self.gather(w, a_slot, ms, full, &lane)?;
                         self.b.ins().jump(merge, &[]);
                     }
                 }
             }
-            (Opnd::Slot(a_slot), None) => self.chunk_loads(&w, a_slot, &lane, merge)?,
-            (Opnd::Uniform(_), _) => self.lane_loop(merge, |e, l| Ok(e.load_lane(&w, &lane, l)))?,
+            (Opnd::Slot(a_slot), None) => self.chunk_loads(w, a_slot, &lane, merge)?,
+            (Opnd::Uniform(_), _) => self.lane_loop(merge, |e, l| Ok(e.load_lane(w, &lane, l)))?,
         }
-        self.slow_path(i, space, slow, merge)?;
-        if let Some(reg) = direct {
-            self.slot_to_row(out, reg, m);
-            if let Some(j) = self.plan.direct_write[i] {
-                self.written.insert(j);
-            }
-        }
-        self.b.ins().jump(written, &[]);
-        self.b.switch_to_block(written);
         Ok(())
     }
 
@@ -811,7 +842,7 @@ impl Emitter<'_, '_> {
             return self.store_lanes(i, space, width, (a, v, m), w, mask);
         };
         let done = self.b.create_block();
-        self.row_access(i, ra, &w, mask, row::RowAccess::Store(v), done)?;
+        self.row_access(i, ra, &w, mask, row::RowAccess::Store(v), done, true)?;
         self.store_lanes(i, space, width, (a, v, m), w, mask)?;
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);

@@ -3,6 +3,8 @@
 
 use super::{Emitter, LoadLane, Window, R, SLOT_BYTES};
 use crate::gather::{gather_fn, gather_row_fn};
+use crate::offset_gather::{offset_gather_fn, offset_gather_row_fn};
+use crate::row_address::RowAddress;
 use crate::scatter::scatter_fn;
 use cranelift_codegen::ir::{types::*, Block, InstBuilder, SigRef, Value};
 use wavejit_ir::MemWidth;
@@ -101,19 +103,68 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
+    /// The mask argument of a host call: mask slot `ms`'s address, null without one or when
+    /// `full` finds every lane on (the routine need not read it then).
+    fn mask_arg(&mut self, ms: Option<u32>, full: Option<Value>) -> Value {
+        let null = self.b.ins().iconst(I64, 0);
+        let mask = match ms {
+            Some(s) => self.b.ins().iadd_imm_s(self.scratch, s as i64 * SLOT_BYTES),
+            None => null,
+        };
+        match full {
+            Some(full) => self.b.ins().select(full, null, mask),
+            None => mask,
+        }
+    }
+
+    /// A 32-bit lane load whose address is a register row plus offsets (`ra`, a `bits32` row
+    /// address) by one call of the offset gather ([`crate::offset_gather`]), with no mask or
+    /// a lane mask (slot `ms`; `full` when it is known to have every lane on): into `reg`'s
+    /// row for a direct load, else into the result slot at `out_at`. A lane failing its
+    /// check sends the instruction to `slow`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn offset_gather(
+        &mut self,
+        w: &Window,
+        ra: &RowAddress,
+        ms: Option<u32>,
+        full: Option<Value>,
+        direct: Option<wavejit_ir::Reg>,
+        out_at: i64,
+        slow: Block,
+    ) -> R<()> {
+        let add = match self.row_offset(ra)? {
+            Some(o) => self.b.ins().uextend(I64, o),
+            None => self.b.ins().iconst(I64, 0),
+        };
+        let at = i64::from(self.row_off(ra.reg));
+        let row = self.b.ins().iadd_imm_s(self.state, at);
+        let mask = self.mask_arg(ms, full);
+        let (f, out) = match direct {
+            Some(reg) => {
+                let at = i64::from(self.row_off(reg));
+                (
+                    offset_gather_row_fn() as usize,
+                    self.b.ins().iadd_imm_s(self.state, at),
+                )
+            }
+            None => (
+                offset_gather_fn() as usize,
+                self.b.ins().iadd_imm_s(self.scratch, out_at),
+            ),
+        };
+        let lanes = self.b.ins().iconst(I64, i64::from(self.layout.wave_size));
+        let zero = self.b.ins().iconst(I64, 0);
+        let args = [w.base, w.lo, w.last, add, row, mask, out, lanes, zero, zero];
+        self.call_or(self.sig_gather, f, &args, slow);
+        Ok(())
+    }
+
     fn common(&mut self, w: &Window, a_slot: u32, ms: Option<u32>, full: Option<Value>) -> Common {
         let at = |s: u32| s as i64 * SLOT_BYTES;
         let addrs = self.b.ins().iadd_imm_s(self.scratch, at(a_slot));
         let null = self.b.ins().iconst(I64, 0);
-        let mask = match ms {
-            Some(s) => self.b.ins().iadd_imm_s(self.scratch, at(s)),
-            None => null,
-        };
-        // Under a mask with every lane on, the routine need not read it.
-        let mask = match full {
-            Some(full) => self.b.ins().select(full, null, mask),
-            None => mask,
-        };
+        let mask = self.mask_arg(ms, full);
         let cut = self
             .b
             .ins()

@@ -29,7 +29,10 @@ pub(super) enum RowAccess {
 
 impl Emitter<'_, '_> {
     /// Access `i`'s vector paths from its row address `ra` (window `w`, IR mask `mask`), on to
-    /// `done` when one runs; then, where the code continues, its address slot filled.
+    /// `done` when one runs; then, where the code continues, its address slot filled if
+    /// `fill_slot` (the slot paths follow) or not (a path that reads the row follows, and the
+    /// helper's path fills the slot itself).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn row_access(
         &mut self,
         i: usize,
@@ -38,6 +41,7 @@ impl Emitter<'_, '_> {
         mask: Option<wavejit_ir::Value>,
         access: RowAccess,
         done: Block,
+        fill_slot: bool,
     ) -> R<()> {
         let a_slot = self.row_slot(i)?;
         let off = self.row_offset(ra)?;
@@ -61,7 +65,9 @@ impl Emitter<'_, '_> {
             }
         }
         self.b.switch_to_block(fill);
-        self.fill_address_slot(ra, off, base, a_slot);
+        if fill_slot {
+            self.fill_address_slot(ra, off, base, a_slot);
+        }
         Ok(())
     }
 
@@ -197,7 +203,7 @@ impl Emitter<'_, '_> {
     }
 
     /// The sum of the row address's 32-bit offsets (`None` without any).
-    fn row_offset(&mut self, ra: &RowAddress) -> R<Option<Value>> {
+    pub(super) fn row_offset(&mut self, ra: &RowAddress) -> R<Option<Value>> {
         let mut sum = None;
         for &o in &ra.offsets {
             let o = self.u(o)?;
