@@ -56,9 +56,15 @@
 //! itself once every lane has loaded: from memory on the consecutive path with every lane on,
 //! from its result slot under the mask otherwise; the write is then left out.
 //!
+//! **Row addresses.** A 32-bit lane load or store whose address the plan folded into it
+//! ([`crate::row_address`]) tests the register's row for the consecutive and one-word paths
+//! before anything else; a 32-bit LDS load then calls the offset gather
+//! ([`crate::offset_gather`]), which reads the row too; every other path first fills the
+//! address slot from the row, and so does the helper's path.
+//!
 //! Here: the windows, the lane loops and the loads and stores; `atomic`: the atomics;
-//! `consecutive`: the consecutive-address path; `host`: the gather and scatter calls;
-//! `direct`: the register writes of direct loads.
+//! `consecutive`: the consecutive-address path; `host`: the gather, offset gather and scatter
+//! calls; `direct`: the register writes of direct loads; `row`: the paths of row addresses.
 
 mod atomic;
 mod consecutive;
