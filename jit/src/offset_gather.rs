@@ -42,18 +42,18 @@ pub(crate) type OffsetGatherRowFn = OffsetGatherInto<u32>;
 pub(crate) fn offset_gather_fn() -> OffsetGatherFn {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
-        return avx2::into_slot;
+        return avx2::gather::<u64>;
     }
-    into_slot
+    portable::<u64>
 }
 
 /// The gather into a register row: AVX2 where the host has it, else portable.
 pub(crate) fn offset_gather_row_fn() -> OffsetGatherRowFn {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
-        return avx2::into_row;
+        return avx2::gather::<u32>;
     }
-    into_row
+    portable::<u32>
 }
 
 /// Whether lane `l` acts.
@@ -74,69 +74,66 @@ unsafe fn offset(row: *const u32, add: u64, l: usize) -> u64 {
     u64::from(row.add(l).read().wrapping_add(add as u32))
 }
 
-/// The portable gather into a result slot (see the module doc).
+/// Where a gather's words go: a result slot or a register row.
+trait Out: Copy {
+    /// Whether every lane is checked before anything is written (a row must stay untouched
+    /// when a lane fails).
+    const CHECK_FIRST: bool;
+    /// Lane `l` of `out` after the lane's word `w` (`None`: the lane does not act).
+    ///
+    /// # Safety
+    /// `out` holds lane `l`.
+    unsafe fn put(out: *mut Self, l: usize, w: Option<u32>);
+}
+
+impl Out for u64 {
+    const CHECK_FIRST: bool = false;
+    unsafe fn put(out: *mut u64, l: usize, w: Option<u32>) {
+        out.add(l).write(w.map_or(0, u64::from));
+    }
+}
+
+impl Out for u32 {
+    const CHECK_FIRST: bool = true;
+    unsafe fn put(out: *mut u32, l: usize, w: Option<u32>) {
+        if let Some(w) = w {
+            out.add(l).write(w);
+        }
+    }
+}
+
+/// The portable gather (see the module doc).
 ///
 /// # Safety
 /// `row`, `out` and (when not null) `mask` hold `lanes` entries; `base + lo ..= base + last
 /// + 4` is readable.
 #[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn into_slot(
+unsafe extern "C" fn portable<T: Out>(
     base: *const u8,
     lo: u64,
     last: u64,
     add: u64,
     row: *const u32,
     mask: *const u64,
-    out: *mut u64,
-    lanes: u64,
-    _: u64,
-    _: u64,
-) -> u32 {
-    for l in 0..lanes as usize {
-        if !acts(mask, l) {
-            out.add(l).write(0);
-            continue;
-        }
-        let a = offset(row, add, l);
-        if a < lo || a > last {
-            return 0;
-        }
-        let v = base.add(a as usize).cast::<u32>().read_unaligned();
-        out.add(l).write(u64::from(v));
-    }
-    1
-}
-
-/// The portable gather into a register row (see the module doc).
-///
-/// # Safety
-/// As [`into_slot`]'s, with `out` a row of `lanes` `u32`s.
-#[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn into_row(
-    base: *const u8,
-    lo: u64,
-    last: u64,
-    add: u64,
-    row: *const u32,
-    mask: *const u64,
-    out: *mut u32,
+    out: *mut T,
     lanes: u64,
     _: u64,
     _: u64,
 ) -> u32 {
     let n = lanes as usize;
-    for l in 0..n {
+    let fails = |l: usize| {
         let a = offset(row, add, l);
-        if acts(mask, l) && (a < lo || a > last) {
-            return 0;
-        }
+        acts(mask, l) && (a < lo || a > last)
+    };
+    if T::CHECK_FIRST && (0..n).any(fails) {
+        return 0;
     }
     for l in 0..n {
-        if acts(mask, l) {
-            let a = offset(row, add, l);
-            out.add(l)
-                .write(base.add(a as usize).cast::<u32>().read_unaligned());
+        if fails(l) {
+            return 0;
         }
+        let word = |a: u64| base.add(a as usize).cast::<u32>().read_unaligned();
+        T::put(out, l, acts(mask, l).then(|| word(offset(row, add, l))));
     }
     1
 }
@@ -221,82 +218,70 @@ mod avx2 {
         Some((flip(lo), flip(last)))
     }
 
-    /// The gather into a result slot (see the module doc).
+    /// Eight lanes' words into `out` from lane `l`: zero-extended into a result slot, or
+    /// blended into a register row (the acting lanes only).
+    pub(super) trait Out8: super::Out {
+        /// # Safety
+        /// AVX2; `out` holds lanes `l .. l + 8`.
+        unsafe fn put8(out: *mut Self, l: usize, words: __m256i, on: __m256i);
+    }
+
+    impl Out8 for u64 {
+        #[inline(always)]
+        unsafe fn put8(out: *mut u64, l: usize, words: __m256i, on: __m256i) {
+            let v = _mm256_and_si256(words, on);
+            let low = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v));
+            let high = _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(v));
+            _mm256_storeu_si256(out.add(l).cast(), low);
+            _mm256_storeu_si256(out.add(l + 4).cast(), high);
+        }
+    }
+
+    impl Out8 for u32 {
+        #[inline(always)]
+        unsafe fn put8(out: *mut u32, l: usize, words: __m256i, on: __m256i) {
+            let old = _mm256_loadu_si256(out.add(l).cast());
+            _mm256_storeu_si256(out.add(l).cast(), _mm256_blendv_epi8(old, words, on));
+        }
+    }
+
+    /// The gather (see the module doc), eight lanes a step; the portable one for a lane count
+    /// that is not a multiple of eight or a window that starts above 32 bits.
     ///
     /// # Safety
     /// As the portable one's, and the host has AVX2.
     #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe extern "C" fn into_slot(
+    pub(super) unsafe extern "C" fn gather<T: Out8>(
         base: *const u8,
         lo: u64,
         last: u64,
         add: u64,
         row: *const u32,
         mask: *const u64,
-        out: *mut u64,
+        out: *mut T,
         lanes: u64,
         _: u64,
         _: u64,
     ) -> u32 {
         let n = lanes as usize;
         let Some((vlo, vlast)) = bounds(lo, last).filter(|_| n.is_multiple_of(8)) else {
-            return super::into_slot(base, lo, last, add, row, mask, out, lanes, 0, 0);
+            return super::portable::<T>(base, lo, last, add, row, mask, out, lanes, 0, 0);
         };
         let vadd = _mm256_set1_epi32(add as i32);
+        let passes = |l: usize| {
+            let (_, _, bad) = eight(row, vadd, mask, l, vlo, vlast);
+            _mm256_testz_si256(bad, bad) != 0
+        };
+        if T::CHECK_FIRST && !(0..n).step_by(8).all(passes) {
+            return 0;
+        }
         for l in (0..n).step_by(8) {
             let (a, on, bad) = eight(row, vadd, mask, l, vlo, vlast);
             if _mm256_testz_si256(bad, bad) == 0 {
                 return 0;
             }
-            let v = _mm256_and_si256(load8(base, a, on), on);
-            _mm256_storeu_si256(
-                out.add(l).cast(),
-                _mm256_cvtepu32_epi64(_mm256_castsi256_si128(v)),
-            );
-            _mm256_storeu_si256(
-                out.add(l + 4).cast(),
-                _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(v)),
-            );
-        }
-        1
-    }
-
-    /// The gather into a register row (see the module doc).
-    ///
-    /// # Safety
-    /// As the portable one's, and the host has AVX2.
-    #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe extern "C" fn into_row(
-        base: *const u8,
-        lo: u64,
-        last: u64,
-        add: u64,
-        row: *const u32,
-        mask: *const u64,
-        out: *mut u32,
-        lanes: u64,
-        _: u64,
-        _: u64,
-    ) -> u32 {
-        let n = lanes as usize;
-        let Some((vlo, vlast)) = bounds(lo, last).filter(|_| n.is_multiple_of(8)) else {
-            return super::into_row(base, lo, last, add, row, mask, out, lanes, 0, 0);
-        };
-        let vadd = _mm256_set1_epi32(add as i32);
-        // Every check first: a failing lane leaves the row as it was.
-        for l in (0..n).step_by(8) {
-            let (_, _, bad) = eight(row, vadd, mask, l, vlo, vlast);
-            if _mm256_testz_si256(bad, bad) == 0 {
-                return 0;
-            }
-        }
-        for l in (0..n).step_by(8) {
-            let (a, on, _) = eight(row, vadd, mask, l, vlo, vlast);
-            let old = _mm256_loadu_si256(out.add(l).cast());
-            let v = _mm256_blendv_epi8(old, load8(base, a, on), on);
-            _mm256_storeu_si256(out.add(l).cast(), v);
+            T::put8(out, l, load8(base, a, on), on);
         }
         1
     }
@@ -414,7 +399,7 @@ mod tests {
             }
             let want = c.expected(&mem);
             let before: Vec<u32> = c.row.iter().map(|_| next(&mut s) as u32).collect();
-            for f in [offset_gather_fn(), into_slot] {
+            for f in [offset_gather_fn(), portable::<u64>] {
                 let mut out = vec![0xdead_beef_u64; c.row.len()];
                 let ok = c.run(f, &mem, &mut out);
                 match &want {
@@ -427,7 +412,7 @@ mod tests {
                 }
                 checked[0] += 1;
             }
-            for f in [offset_gather_row_fn(), into_row] {
+            for f in [offset_gather_row_fn(), portable::<u32>] {
                 let mut out = before.clone();
                 let ok = c.run(f, &mem, &mut out);
                 match &want {

@@ -583,6 +583,16 @@ fn direct_write(layout: &StateLayout, b: &BlockData, i: usize, uses: &[u32]) -> 
 mod tests {
     use super::*;
 
+    /// The instructions a plan places in a segment or a loop.
+    fn placed(p: &Plan) -> std::collections::HashSet<u32> {
+        p.seg_insts
+            .iter()
+            .chain(&p.loop_insts)
+            .flatten()
+            .copied()
+            .collect()
+    }
+
     fn filetest(name: &str) -> wavejit_ir::Function {
         let path = format!("{}/../tests/filetests/{name}", env!("CARGO_MANIFEST_DIR"));
         let src = std::fs::read_to_string(path).expect("the filetest exists");
@@ -594,13 +604,7 @@ mod tests {
         let f = filetest("dead_writes.wir");
         let b = &f.blocks[0];
         let p = plan(&f.layout, b).expect("plans");
-        let kept: std::collections::HashSet<u32> = p
-            .seg_insts
-            .iter()
-            .chain(&p.loop_insts)
-            .flatten()
-            .copied()
-            .collect();
+        let kept = placed(&p);
         // Read before the next write: s[0] <- %3 (read), s[0] <- %10 and s[3] <- 5 (an
         // indexed read of the file, which may read any cell). Overwritten first: s[2] <- 1,
         // s[0] <- %26 with the ballot and compare only it uses.
@@ -664,13 +668,7 @@ mod tests {
                 .collect();
             assert_eq!(got, want, "{file}");
             // The folded chains are in no loop or segment.
-            let placed: std::collections::HashSet<u32> = p
-                .seg_insts
-                .iter()
-                .chain(&p.loop_insts)
-                .flatten()
-                .copied()
-                .collect();
+            let placed = placed(&p);
             for ra in p.row_address.iter().flatten() {
                 for &c in &ra.chain {
                     assert!(!placed.contains(&(c as u32)), "{file}: %{c} is folded");

@@ -450,6 +450,46 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
+    /// A loop `for c in 0..chunks` over the wave's 4-lane chunks whose body `body` builds the
+    /// code of chunk `c` (an `i64`); `done` is where the loop ends.
+    fn each_chunk(
+        &mut self,
+        done: cranelift_codegen::ir::Block,
+        mut body: impl FnMut(&mut Self, Value),
+    ) {
+        let header = self.b.create_block();
+        let c = self.b.append_block_param(header, I64);
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.ins().jump(header, &[BlockArg::Value(zero)]);
+        self.b.switch_to_block(header);
+        body(self, c);
+        let c1 = self.b.ins().iadd_imm_u(c, 1);
+        let more = self
+            .b
+            .ins()
+            .icmp_imm_u(CIntCC::UnsignedLessThan, c1, self.nchunks);
+        self.b
+            .ins()
+            .brif(more, header, &[BlockArg::Value(c1)], done, &[]);
+    }
+
+    /// Whether every pair of `pairs` (vectors of one type) is equal in every lane (an `i8`
+    /// truth value; false without pairs).
+    fn all_equal(&mut self, pairs: Vec<(Value, Value)>) -> Value {
+        let mut acc = None;
+        for (v, want) in pairs {
+            let eq = self.b.ins().icmp(CIntCC::Equal, v, want);
+            acc = Some(match acc {
+                Some(a) => self.b.ins().band(a, eq),
+                None => eq,
+            });
+        }
+        match acc {
+            Some(a) => self.b.ins().vall_true(a),
+            None => self.b.ins().iconst(I8, 0),
+        }
+    }
+
     /// Continues in a new block when window `w` holds an access of its width; returns the
     /// `slow` block (the helper's path) it goes to otherwise, and the `merge` block where the
     /// access's paths end.

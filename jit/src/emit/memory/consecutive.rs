@@ -50,7 +50,7 @@ impl Emitter<'_, '_> {
     /// value).
     pub(super) fn strided(&mut self, s: u32, a0: Value, step: u64) -> Value {
         let base = self.b.ins().splat(I64X2, a0);
-        let mut acc = None;
+        let mut pairs = Vec::new();
         for c in 0..self.layout.wave_size as u64 / 2 {
             let at = s as i64 * SLOT_BYTES + 16 * c as i64;
             let v = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
@@ -58,17 +58,9 @@ impl Emitter<'_, '_> {
             k[..8].copy_from_slice(&(2 * step * c).to_le_bytes());
             k[8..].copy_from_slice(&(2 * step * c + step).to_le_bytes());
             let k = vconst(&mut self.b, I64X2, k);
-            let want = self.b.ins().iadd(base, k);
-            let eq = self.b.ins().icmp(CIntCC::Equal, v, want);
-            acc = Some(match acc {
-                Some(a) => self.b.ins().band(a, eq),
-                None => eq,
-            });
+            pairs.push((v, self.b.ins().iadd(base, k)));
         }
-        match acc {
-            Some(a) => self.b.ins().vall_true(a),
-            None => self.b.ins().iconst(I8, 0),
-        }
+        self.all_equal(pairs)
     }
 
     /// When every lane of slot `s` holds the same address (else on to `other`): that

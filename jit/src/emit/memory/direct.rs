@@ -7,9 +7,7 @@
 
 use super::{Emitter, Opnd, SLOT_BYTES};
 use crate::vals::{bc, deinterleave, mem};
-use cranelift_codegen::ir::{
-    condcodes::IntCC as CIntCC, types::*, Block, BlockArg, InstBuilder, Value,
-};
+use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, Block, InstBuilder, Value};
 use wavejit_ir::{InstKind, Reg};
 
 impl Emitter<'_, '_> {
@@ -104,11 +102,6 @@ impl Emitter<'_, '_> {
     /// A loop over the wave's chunks: `reg`'s row takes the low halves of slot `slot` where
     /// mask slot `ms` is on (everywhere without one), then on to `done`.
     fn copy_loop(&mut self, slot: u32, reg: Reg, ms: Option<u32>, done: Block) {
-        let header = self.b.create_block();
-        let c = self.b.append_block_param(header, I64);
-        let zero = self.b.ins().iconst(I64, 0);
-        self.b.ins().jump(header, &[BlockArg::Value(zero)]);
-        self.b.switch_to_block(header);
         let chunk_lanes = |e: &mut Self, s: u32, c: Value| {
             let off = e.b.ins().ishl_imm_u(c, 5);
             let p = e.b.ins().iadd(e.scratch, off);
@@ -117,31 +110,25 @@ impl Emitter<'_, '_> {
             let hi = e.b.ins().load(I64X2, mem(), p, at + 16);
             deinterleave(&mut e.b, lo, hi).0
         };
-        let v = chunk_lanes(self, slot, c);
-        let v = bc(&mut self.b, I32X4, v);
-        let row_off = self.row_off(reg);
-        let off = self.b.ins().ishl_imm_u(c, 4);
-        let row = self.b.ins().iadd(self.state, off);
-        let v = match ms {
-            Some(ms) => {
-                let on = chunk_lanes(self, ms, c);
-                let on = bc(&mut self.b, I32X4, on);
-                let zero = self.b.ins().iconst(I32, 0);
-                let zero = self.b.ins().splat(I32X4, zero);
-                let sel = self.b.ins().icmp(CIntCC::NotEqual, on, zero);
-                let old = self.b.ins().load(I32X4, mem(), row, row_off);
-                self.b.ins().bitselect(sel, v, old)
-            }
-            None => v,
-        };
-        self.b.ins().store(mem(), v, row, row_off);
-        let c1 = self.b.ins().iadd_imm_u(c, 1);
-        let more = self
-            .b
-            .ins()
-            .icmp_imm_u(CIntCC::UnsignedLessThan, c1, self.nchunks);
-        self.b
-            .ins()
-            .brif(more, header, &[BlockArg::Value(c1)], done, &[]);
+        self.each_chunk(done, |e, c| {
+            let v = chunk_lanes(e, slot, c);
+            let v = bc(&mut e.b, I32X4, v);
+            let row_off = e.row_off(reg);
+            let off = e.b.ins().ishl_imm_u(c, 4);
+            let row = e.b.ins().iadd(e.state, off);
+            let v = match ms {
+                Some(ms) => {
+                    let on = chunk_lanes(e, ms, c);
+                    let on = bc(&mut e.b, I32X4, on);
+                    let zero = e.b.ins().iconst(I32, 0);
+                    let zero = e.b.ins().splat(I32X4, zero);
+                    let sel = e.b.ins().icmp(CIntCC::NotEqual, on, zero);
+                    let old = e.b.ins().load(I32X4, mem(), row, row_off);
+                    e.b.ins().bitselect(sel, v, old)
+                }
+                None => v,
+            };
+            e.b.ins().store(mem(), v, row, row_off);
+        });
     }
 }

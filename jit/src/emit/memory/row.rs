@@ -11,9 +11,7 @@
 use super::{Emitter, Opnd, Window, R, SLOT_BYTES};
 use crate::row_address::RowAddress;
 use crate::vals::{interleave, mem, vconst};
-use cranelift_codegen::ir::{
-    condcodes::IntCC as CIntCC, types::*, Block, BlockArg, InstBuilder, Value,
-};
+use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, Block, InstBuilder, Value};
 
 /// What the vector path of a folded access does once its span checks out.
 pub(super) enum RowAccess {
@@ -252,7 +250,7 @@ impl Emitter<'_, '_> {
     /// `i8` truth value; 32-bit sums).
     fn row_all(&mut self, row: i32, off: Option<Value>, x0: Value, step: i64) -> Value {
         let base = self.b.ins().splat(I32X4, x0);
-        let mut acc = None;
+        let mut pairs = Vec::new();
         for c in 0..i64::from(self.layout.wave_size) / 4 {
             let ci = self.b.ins().iconst(I64, c);
             let v = self.row_chunk(row, ci, off);
@@ -262,17 +260,9 @@ impl Emitter<'_, '_> {
                 w.copy_from_slice(&(lane as u32).to_le_bytes());
             }
             let k = vconst(&mut self.b, I32X4, k);
-            let want = self.b.ins().iadd(base, k);
-            let eq = self.b.ins().icmp(CIntCC::Equal, v, want);
-            acc = Some(match acc {
-                Some(a) => self.b.ins().band(a, eq),
-                None => eq,
-            });
+            pairs.push((v, self.b.ins().iadd(base, k)));
         }
-        match acc {
-            Some(a) => self.b.ins().vall_true(a),
-            None => self.b.ins().iconst(I8, 0),
-        }
+        self.all_equal(pairs)
     }
 
     /// The state offsets of the address register's rows: the low (or only) row and a wide
@@ -304,38 +294,27 @@ impl Emitter<'_, '_> {
     /// Slot `a_slot` takes every lane's address, as the folded chain computes it.
     fn fill_address_slot(&mut self, ra: &RowAddress, off: Option<Value>, base: Value, a_slot: u32) {
         let rows = self.address_rows(ra);
-        let header = self.b.create_block();
         let done = self.b.create_block();
-        let c = self.b.append_block_param(header, I64);
-        let zero = self.b.ins().iconst(I64, 0);
         let base = self.b.ins().splat(I64X2, base);
-        self.b.ins().jump(header, &[BlockArg::Value(zero)]);
-        self.b.switch_to_block(header);
-        let x = self.row_chunk(rows.0, c, off);
-        let halves = match rows.1 {
-            Some(h) => {
-                let hi = self.row_chunk(h, c, None);
-                let (p0, p1) = interleave(&mut self.b, x, hi);
-                [p0, p1]
+        self.each_chunk(done, |e, c| {
+            let x = e.row_chunk(rows.0, c, off);
+            let halves = match rows.1 {
+                Some(h) => {
+                    let hi = e.row_chunk(h, c, None);
+                    let (p0, p1) = interleave(&mut e.b, x, hi);
+                    [p0, p1]
+                }
+                None => [e.b.ins().uwiden_low(x), e.b.ins().uwiden_high(x)],
+            };
+            let at = e.b.ins().ishl_imm_u(c, 5);
+            let p = e.b.ins().iadd(e.scratch, at);
+            for (h, half) in halves.into_iter().enumerate() {
+                let half = e.b.ins().ishl_imm_u(half, i64::from(ra.shift));
+                let a = e.b.ins().iadd(base, half);
+                let at = a_slot as i64 * SLOT_BYTES + 16 * h as i64;
+                e.b.ins().store(mem(), a, p, at as i32);
             }
-            None => [self.b.ins().uwiden_low(x), self.b.ins().uwiden_high(x)],
-        };
-        let at = self.b.ins().ishl_imm_u(c, 5);
-        let p = self.b.ins().iadd(self.scratch, at);
-        for (h, half) in halves.into_iter().enumerate() {
-            let half = self.b.ins().ishl_imm_u(half, i64::from(ra.shift));
-            let a = self.b.ins().iadd(base, half);
-            let at = a_slot as i64 * SLOT_BYTES + 16 * h as i64;
-            self.b.ins().store(mem(), a, p, at as i32);
-        }
-        let c1 = self.b.ins().iadd_imm_u(c, 1);
-        let more = self
-            .b
-            .ins()
-            .icmp_imm_u(CIntCC::UnsignedLessThan, c1, self.nchunks);
-        self.b
-            .ins()
-            .brif(more, header, &[BlockArg::Value(c1)], done, &[]);
+        });
         self.b.switch_to_block(done);
     }
 }
