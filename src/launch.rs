@@ -124,7 +124,11 @@ pub fn prepare(module: &dyn Module, req: &RunRequest<'_>) -> Result<Prepared> {
     let args = place_args(&mut mem, req.args)?;
     let load = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let plan = module.launch(req.kernel, &grid, &args, &mut mem)?;
+    let mut plan = module.launch(req.kernel, &grid, &args, &mut mem)?;
+    // A dispatch keeps memory, not the waves' registers: writes nothing reads go.
+    let mut func = (*plan.lifted.func).clone();
+    wavejit_ir::drop_unread_writes(&mut func);
+    plan.lifted.func = Arc::new(func);
     let lift = t.elapsed().as_secs_f64();
     let t = Instant::now();
     let program = req.engine.engine()?.prepare(plan.lifted.func.clone())?;

@@ -202,3 +202,44 @@ fn random_functions_match_without_fast_path_or_lazy_blending() {
     let n = campaign(&j, Duration::from_secs(1), 10_000);
     assert!(n >= 5);
 }
+
+/// `drop_unread_writes` (what a dispatch runs) on random functions: the stripped function
+/// ends the same way as the lifted one on the interpreter, after the same blocks, with the
+/// same global memory, LDS and private memory (registers may differ: that is the point), it
+/// passes the verifier, and the JIT runs it exactly as the interpreter does.
+#[test]
+fn dropping_unread_writes_keeps_memory_and_faults() {
+    let base = GuestMemory::with_reserve(1 << 20)
+        .expect("reserve")
+        .alloc(BUF_LEN, 256)
+        .expect("alloc");
+    let sets = option_sets(base);
+    let jit = jit();
+    let start = Instant::now();
+    let (mut done, mut dropped, mut seed) = (0u32, 0usize, 40_000u64);
+    while start.elapsed() < Duration::from_secs(3) || done < sets.len() as u32 {
+        let (name, opts) = &sets[(seed as usize) % sets.len()];
+        let func = generate(seed, opts);
+        let mut stripped = func.clone();
+        wavejit_ir::drop_unread_writes(&mut stripped);
+        let what = format!("seed {seed} ({name})");
+        wavejit_ir::verify::verify(&stripped).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        let count = |f: &Function| f.blocks.iter().map(|b| b.insts.len()).sum::<usize>();
+        dropped += count(&func) - count(&stripped);
+        let a = run(&Interpreter, &func, seed, opts);
+        let b = run(&Interpreter, &stripped, seed, opts);
+        assert_eq!(a.end, b.end, "{what}: end");
+        assert_eq!(a.blocks, b.blocks, "{what}: blocks run");
+        assert!(a.global == b.global, "{what}: global memory differs");
+        assert!(a.lds == b.lds, "{what}: LDS differs");
+        assert!(a.private == b.private, "{what}: private memory differs");
+        let c = run(&jit, &stripped, seed, opts);
+        assert_eq!((&b.end, b.blocks), (&c.end, c.blocks), "{what}: JIT end");
+        assert!(b.state == c.state, "{what}: JIT state");
+        assert!(b.global == c.global && b.lds == c.lds && b.private == c.private);
+        done += 1;
+        seed += 1;
+    }
+    eprintln!("{done} random functions, {dropped} instructions dropped");
+    assert!(dropped > 0, "no random function had an unread write");
+}

@@ -31,6 +31,7 @@ pub mod semantics;
 pub mod state;
 pub mod text;
 pub mod types;
+mod unread;
 pub mod verify;
 
 pub use builder::FunctionBuilder;
@@ -41,3 +42,4 @@ pub use merge::merge_blocks;
 pub use op::*;
 pub use state::*;
 pub use types::*;
+pub use unread::drop_unread_writes;
