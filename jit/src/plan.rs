@@ -550,10 +550,10 @@ fn live(
 }
 
 /// The write that may take the result of load `i` straight into its register: the next
-/// instruction, a write of a lane file's 32-bit register with the load's result under the
-/// load's mask, and the result's only use. Nothing runs between the two, so the write may
-/// happen as the load completes: no read sees the register between them, and a load that
-/// faults has written nothing.
+/// instruction but constants, a write of a lane file's 32-bit register with the load's result
+/// under the load's mask, and the result's only use. Nothing with an effect or a register
+/// read runs between the two, so the write may happen as the load completes: no read sees the
+/// register between them, and a load that faults has written nothing.
 fn direct_write(layout: &StateLayout, b: &BlockData, i: usize, uses: &[u32]) -> Option<usize> {
     let InstKind::Load { mask, .. } = b.insts[i].kind else {
         return None;
@@ -562,7 +562,7 @@ fn direct_write(layout: &StateLayout, b: &BlockData, i: usize, uses: &[u32]) -> 
     if !t.is_lane() || t.scalar.bits() != 32 {
         return None;
     }
-    let j = i + 1;
+    let j = (i + 1..b.insts.len()).find(|&j| !matches!(b.insts[j].kind, InstKind::Const(_)))?;
     let InstKind::WriteReg {
         reg,
         value,
@@ -709,7 +709,8 @@ mod tests {
             .map(|i| (i, p.direct_write[i]))
             .collect();
         // No mask; the same mask (consecutive, then a gather); another mask; a second use;
-        // one address for every lane, without a mask and under exec.
+        // one address for every lane, without a mask and under exec; constants between the
+        // load and its write.
         assert_eq!(
             loads,
             vec![
@@ -719,7 +720,8 @@ mod tests {
                 (18, None),
                 (20, None),
                 (27, Some(28)),
-                (29, Some(30))
+                (29, Some(30)),
+                (31, Some(34))
             ]
         );
     }
