@@ -103,6 +103,9 @@ struct Chunk {
     lane0: Value,
     state_c: Value,
     scratch_c: Value,
+    /// The chunk's byte offset in a row, and in a packed slot ([`Plan::packed`]): 16 bytes a
+    /// chunk.
+    off16: Value,
     /// Lane values of this iteration.
     vals: HashMap<u32, V>,
     rows: BTreeMap<usize, Row>,
@@ -340,7 +343,8 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 return Ok(());
             }
             self.row_address_slot(i)?;
-            return self.wave_op(i);
+            self.wave_op(i)?;
+            return self.repack(i);
         }
         let v = match inst.kind {
             InstKind::Const(c) => {
@@ -738,6 +742,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
             lane0,
             state_c,
             scratch_c,
+            off16,
             vals: HashMap::new(),
             rows: BTreeMap::new(),
             ones: HashSet::new(),
@@ -1039,6 +1044,16 @@ impl<'a, 'f> Emitter<'a, 'f> {
             let t = self.ty(wavejit_ir::Value(i as u32))?.scalar;
             let v = cx.vals[&(i as u32)];
             let off = (s as i64 * SLOT_BYTES) as i32;
+            if self.plan.packed[i] {
+                let V::L(x) = v else {
+                    return Err(format!("%{i}: a packed slot for a value of two halves"));
+                };
+                // Formed at the store, the address folds into it (no register held for it
+                // across the loop).
+                let p = self.b.ins().iadd(self.scratch, cx.off16);
+                self.b.ins().store(mem(), x, p, off);
+                return Ok(());
+            }
             let (p0, p1) = match v {
                 V::L2(a, b) => (a, b),
                 V::L(x) => {
@@ -1060,6 +1075,10 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     fn slot_load(&mut self, cx: &Chunk, s: u32, t: ScalarType) -> V {
         let off = (s as i64 * SLOT_BYTES) as i32;
+        if self.plan.packed_slot[s as usize] {
+            let p = self.b.ins().iadd(self.scratch, cx.off16);
+            return V::L(self.b.ins().load(I32X4, mem(), p, off));
+        }
         let p0 = self.b.ins().load(I64X2, mem(), cx.scratch_c, off);
         let p1 = self.b.ins().load(I64X2, mem(), cx.scratch_c, off + 16);
         if t.bits() == 64 {

@@ -12,6 +12,8 @@
 //! - **Into a register row** ([`OffsetGatherRowFn`]): the acting lanes' entries of a `u32`
 //!   row, the others keep theirs; every check runs before anything is written, so a failure
 //!   leaves the row untouched.
+//! - **Into a packed result slot** ([`OffsetGatherPackedFn`]): a `u32` per lane, 0 for a lane
+//!   that does not act; garbage after a failure.
 //!
 //! The AVX2 versions take eight lanes a step, and eight acting lanes at consecutive or equal
 //! offsets in one load (a tile's row, a value a row of lanes shares); other lanes load one by
@@ -38,6 +40,15 @@ pub(crate) type OffsetGatherFn = OffsetGatherInto<u64>;
 /// Into a register row.
 pub(crate) type OffsetGatherRowFn = OffsetGatherInto<u32>;
 
+/// A lane of a packed result slot ([`crate::plan::Plan::packed`]): the word, 0 for a lane that
+/// does not act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+pub(crate) struct Packed(pub u32);
+
+/// Into a packed result slot.
+pub(crate) type OffsetGatherPackedFn = OffsetGatherInto<Packed>;
+
 /// The gather into a result slot: AVX2 where the host has it, else portable.
 pub(crate) fn offset_gather_fn() -> OffsetGatherFn {
     #[cfg(target_arch = "x86_64")]
@@ -45,6 +56,15 @@ pub(crate) fn offset_gather_fn() -> OffsetGatherFn {
         return avx2::gather::<u64>;
     }
     portable::<u64>
+}
+
+/// The gather into a packed result slot: AVX2 where the host has it, else portable.
+pub(crate) fn offset_gather_packed_fn() -> OffsetGatherPackedFn {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        return avx2::gather::<Packed>;
+    }
+    portable::<Packed>
 }
 
 /// The gather into a register row: AVX2 where the host has it, else portable.
@@ -90,6 +110,13 @@ impl Out for u64 {
     const CHECK_FIRST: bool = false;
     unsafe fn put(out: *mut u64, l: usize, w: Option<u32>) {
         out.add(l).write(w.map_or(0, u64::from));
+    }
+}
+
+impl Out for Packed {
+    const CHECK_FIRST: bool = false;
+    unsafe fn put(out: *mut Packed, l: usize, w: Option<u32>) {
+        out.add(l).write(Packed(w.unwrap_or(0)));
     }
 }
 
@@ -234,6 +261,13 @@ mod avx2 {
             let high = _mm256_cvtepu32_epi64(_mm256_extracti128_si256::<1>(v));
             _mm256_storeu_si256(out.add(l).cast(), low);
             _mm256_storeu_si256(out.add(l + 4).cast(), high);
+        }
+    }
+
+    impl Out8 for super::Packed {
+        #[inline(always)]
+        unsafe fn put8(out: *mut super::Packed, l: usize, words: __m256i, on: __m256i) {
+            _mm256_storeu_si256(out.add(l).cast(), _mm256_and_si256(words, on));
         }
     }
 
@@ -406,6 +440,19 @@ mod tests {
                     Some(w) => {
                         assert_eq!(ok, 1, "round {round}");
                         let w: Vec<u64> = w.iter().map(|x| x.map_or(0, u64::from)).collect();
+                        assert_eq!(out, w, "round {round}");
+                    }
+                    None => assert_eq!(ok, 0, "round {round}"),
+                }
+                checked[0] += 1;
+            }
+            for f in [offset_gather_packed_fn(), portable::<Packed>] {
+                let mut out = vec![Packed(0xdead_beef); c.row.len()];
+                let ok = c.run(f, &mem, &mut out);
+                match &want {
+                    Some(w) => {
+                        assert_eq!(ok, 1, "round {round}");
+                        let w: Vec<Packed> = w.iter().map(|x| Packed(x.unwrap_or(0))).collect();
                         assert_eq!(out, w, "round {round}");
                     }
                     None => assert_eq!(ok, 0, "round {round}"),

@@ -114,6 +114,13 @@ pub(crate) struct Plan {
     /// ([`crate::row_address`]). The chain it folds is in no loop; the address keeps its slot,
     /// which the access fills when it needs it.
     pub row_address: Vec<Option<RowAddress>>,
+    /// Values whose slot holds their 32-bit lanes packed (lane `l` at byte `4 l`) instead of
+    /// in the [`Lanes`] form: 32-bit lane values that only loops read, computed by a loop or
+    /// loaded by a lane load that does not write its register itself. Per value and per slot.
+    ///
+    /// [`Lanes`]: wavejit_runtime::Lanes
+    pub packed: Vec<bool>,
+    pub packed_slot: Vec<bool>,
 }
 
 fn ty_of(b: &BlockData, v: Value) -> Result<Type, String> {
@@ -448,7 +455,37 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         }
     }
 
-    let direct_write = (0..n).map(|i| direct_write(layout, b, i, &uses)).collect();
+    let direct_write: Vec<Option<usize>> =
+        (0..n).map(|i| direct_write(layout, b, i, &uses)).collect();
+
+    // Slots that hold 32-bit lanes packed: values only loops read, written by a loop or by a
+    // lane load that does not write its register itself.
+    let mut loops_only = vec![true; n];
+    for (i, inst) in b.insts.iter().enumerate() {
+        if !matches!(class[i], Class::Lane | Class::Reduce) {
+            for a in inst.args() {
+                loops_only[a.index()] = false;
+            }
+        }
+    }
+    let mut packed = vec![false; n];
+    let mut packed_slot = vec![false; n_slots as usize];
+    for i in 0..n {
+        let Some(s) = slot[i] else { continue };
+        let t = b.insts[i].ty;
+        let narrow = t.is_some_and(|t| {
+            t.is_lane() && t.scalar.bits() == 32 && t.scalar != wavejit_ir::ScalarType::I1
+        });
+        let producer = match b.insts[i].kind {
+            InstKind::Load { .. } => direct_write[i].is_none(),
+            InstKind::MaskFromBits(_) => false,
+            _ => class[i] == Class::Lane,
+        };
+        if narrow && producer && loops_only[i] && uses[i] > 0 {
+            packed[i] = true;
+            packed_slot[s as usize] = true;
+        }
+    }
 
     Ok(Plan {
         class,
@@ -465,6 +502,8 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
         hoisted,
         uses,
         row_address,
+        packed,
+        packed_slot,
     })
 }
 
@@ -697,6 +736,18 @@ mod tests {
             assert!(ra.bits32 && !ra.wide && ra.bases.is_empty(), "%{i}");
             assert_eq!((ra.reg.index, ra.offsets.len()), (reg, offsets), "%{i}");
         }
+    }
+
+    #[test]
+    fn slots_only_loops_read_hold_their_lanes_packed() {
+        let f = filetest("lds_row_offsets.wir");
+        let b = &f.blocks[0];
+        let p = plan(&f.layout, b).expect("plans");
+        // %15: a load that two loop instructions read (a register write and an add); %11: a
+        // load that writes its register itself (no slot to pack); %8: a store's value.
+        assert!(p.packed[15] && p.slot[15].is_some_and(|s| p.packed_slot[s as usize]));
+        assert!(!p.packed[11]);
+        assert!(p.slot[8].is_some() && !p.packed[8]);
     }
 
     #[test]

@@ -76,7 +76,7 @@ use super::{Emitter, R, SLOT_BYTES};
 use crate::ctx::{
     CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN, CTX_PRIVATE, CTX_PRIVATE_LANE_BYTES,
 };
-use crate::vals::{bc, mem, shuffle32, vconst};
+use crate::vals::{bc, deinterleave, mem, shuffle32, vconst};
 use atomic::Update;
 use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
 use wavejit_ir::{InstKind, MemSpace, MemWidth, ScalarType};
@@ -473,6 +473,32 @@ impl Emitter<'_, '_> {
             .brif(more, header, &[BlockArg::Value(c1)], done, &[]);
     }
 
+    /// Packs the result slot of instruction `i`, which a helper or a host routine filled in
+    /// the [`wavejit_runtime::Lanes`] form, when the plan packs it ([`crate::plan::Plan::packed`]):
+    /// lane `l`'s low 32 bits to byte `4 l`, in place (a chunk's packed bytes lie at or below
+    /// the entries it reads, and the chunks go up).
+    pub(super) fn repack(&mut self, i: usize) -> R<()> {
+        if !self.plan.packed[i] {
+            return Ok(());
+        }
+        let s = self.plan.slot[i].ok_or("a packed value without a slot")?;
+        let done = self.b.create_block();
+        self.each_chunk(done, |e, c| {
+            let at = s as i64 * SLOT_BYTES;
+            let wide = e.b.ins().ishl_imm_u(c, 5);
+            let p = e.b.ins().iadd(e.scratch, wide);
+            let lo = e.b.ins().load(I64X2, mem(), p, at as i32);
+            let hi = e.b.ins().load(I64X2, mem(), p, at as i32 + 16);
+            let low = deinterleave(&mut e.b, lo, hi).0;
+            let v = bc(&mut e.b, I32X4, low);
+            let narrow = e.b.ins().ishl_imm_u(c, 4);
+            let q = e.b.ins().iadd(e.scratch, narrow);
+            e.b.ins().store(mem(), v, q, at as i32);
+        });
+        self.b.switch_to_block(done);
+        Ok(())
+    }
+
     /// Whether every pair of `pairs` (vectors of one type) is equal in every lane (an `i8`
     /// truth value; false without pairs).
     fn all_equal(&mut self, pairs: Vec<(Value, Value)>) -> Value {
@@ -685,14 +711,24 @@ impl Emitter<'_, '_> {
             ra.bits32 && width == MemWidth::B32 && ty.bits() == 32 && mask_slot.is_some()
         });
         if let Some(ra) = &self.plan.row_address[i] {
-            let load = row::RowAccess::Load { direct, out_at };
+            let load = row::RowAccess::Load {
+                direct,
+                out_at,
+                packed: self.plan.packed[i],
+            };
             self.row_access(i, ra, &w, mask, load, written, offsets.is_none())?;
         }
         let (slow, merge) = self.enter(&w);
         if let (Some(ra), Some(ms)) = (offsets, mask_slot) {
             let full = self.full_mask(mask)?;
-            self.offset_gather(&w, ra, ms, full, direct, out_at, slow)?;
-            let to = if direct.is_some() { written } else { merge };
+            let packed = self.plan.packed[i];
+            self.offset_gather(&w, ra, ms, full, direct, (out_at, packed), slow)?;
+            // The paths to `merge` leave the slot to be packed there.
+            let to = if direct.is_some() || packed {
+                written
+            } else {
+                merge
+            };
             self.b.ins().jump(to, &[]);
         } else {
             let paths = (direct, out_at, written);
@@ -700,6 +736,8 @@ impl Emitter<'_, '_> {
             self.slot_load_paths((a, m, mask), &w, paths, (slow, merge), kind)?;
         }
         self.slow_path(i, space, slow, merge)?;
+        // Every path to `merge` left the result slot in the `Lanes` form.
+        self.repack(i)?;
         if let Some(reg) = direct {
             self.slot_to_row(out, reg, m);
             if let Some(j) = self.plan.direct_write[i] {

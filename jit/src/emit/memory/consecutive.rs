@@ -123,6 +123,17 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// The wave's consecutive 32-bit lanes at host address `host` into the packed slot at
+    /// `out_at` ([`crate::plan::Plan::packed`]), every lane acting.
+    pub(super) fn copy_consecutive_packed(&mut self, host: Value, out_at: i64) {
+        for c in 0..i64::from(self.layout.wave_size) / 4 {
+            let v = self.b.ins().load(I32X4, mem(), host, (16 * c) as i32);
+            self.b
+                .ins()
+                .store(mem(), v, self.scratch, (out_at + 16 * c) as i32);
+        }
+    }
+
     /// The consecutive 32-bit lanes at host address `host` into the slot at `out_at`, zero in
     /// the lanes mask slot `ms` leaves out.
     pub(super) fn copy_consecutive(&mut self, host: Value, ms: Option<u32>, out_at: i64) {

@@ -3,7 +3,7 @@
 
 use super::{Emitter, LoadLane, Window, R, SLOT_BYTES};
 use crate::gather::{gather_fn, gather_row_fn};
-use crate::offset_gather::{offset_gather_fn, offset_gather_row_fn};
+use crate::offset_gather::{offset_gather_fn, offset_gather_packed_fn, offset_gather_row_fn};
 use crate::row_address::RowAddress;
 use crate::scatter::scatter_fn;
 use cranelift_codegen::ir::{types::*, Block, InstBuilder, SigRef, Value};
@@ -120,8 +120,8 @@ impl Emitter<'_, '_> {
     /// A 32-bit lane load whose address is a register row plus offsets (`ra`, a `bits32` row
     /// address) by one call of the offset gather ([`crate::offset_gather`]), with no mask or
     /// a lane mask (slot `ms`; `full` when it is known to have every lane on): into `reg`'s
-    /// row for a direct load, else into the result slot at `out_at`. A lane failing its
-    /// check sends the instruction to `slow`.
+    /// row for a direct load, else into the result slot at `out_at`, packed or not. A lane
+    /// failing its check sends the instruction to `slow`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn offset_gather(
         &mut self,
@@ -130,7 +130,7 @@ impl Emitter<'_, '_> {
         ms: Option<u32>,
         full: Option<Value>,
         direct: Option<wavejit_ir::Reg>,
-        out_at: i64,
+        (out_at, packed): (i64, bool),
         slow: Block,
     ) -> R<()> {
         let add = match self.row_offset(ra)? {
@@ -149,7 +149,11 @@ impl Emitter<'_, '_> {
                 )
             }
             None => (
-                offset_gather_fn() as usize,
+                if packed {
+                    offset_gather_packed_fn() as usize
+                } else {
+                    offset_gather_fn() as usize
+                },
                 self.b.ins().iadd_imm_s(self.scratch, out_at),
             ),
         };

@@ -16,10 +16,11 @@ use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, Block, InstBui
 /// What the vector path of a folded access does once its span checks out.
 pub(super) enum RowAccess {
     /// A load: into register `direct`'s row when it writes one, else into the result slot at
-    /// `out_at`.
+    /// `out_at`, `packed` or not ([`crate::plan::Plan::packed`]).
     Load {
         direct: Option<wavejit_ir::Reg>,
         out_at: i64,
+        packed: bool,
     },
     /// A store of this value.
     Store(Opnd),
@@ -151,6 +152,12 @@ impl Emitter<'_, '_> {
             RowAccess::Load {
                 direct: None,
                 out_at,
+                packed: true,
+            } => self.copy_consecutive_packed(host, out_at),
+            RowAccess::Load {
+                direct: None,
+                out_at,
+                packed: false,
             } => self.copy_consecutive(host, None, out_at),
             RowAccess::Store(v) => {
                 for c in 0..ws / 4 {
