@@ -23,7 +23,8 @@
 //!   on a ballot of that loop) starts a new loop; so does a loop holding [`LOOP_LIMIT`] pure ops.
 //!
 //! Lane values used outside the loop defining them (by a later loop or a wave operation) and
-//! every operand and result of a wave operation live in scratch slots ([`Lanes`] format);
+//! every operand and result of a wave operation live in scratch slots ([`Lanes`] format, or
+//! packed 32-bit lanes for values only loops read, [`Plan::packed`]);
 //! `Splat`, `LaneId` and `MaskFromBits` are recomputed in each loop instead, and a lane
 //! register read whose register nothing writes before its last use in a later loop is read
 //! again there ([`Plan::reread`]: loops keep program order, so the later loop's row holds the
