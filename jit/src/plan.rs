@@ -562,9 +562,8 @@ fn live(
             *x = true;
         }
     };
-    match b.term {
-        Terminator::Branch { cond: v, .. } | Terminator::JumpIndirect(v) => need(v, &mut live),
-        _ => {}
+    for v in b.term.args() {
+        need(v, &mut live);
     }
     for i in (0..n).rev() {
         let inst = &b.insts[i];

@@ -494,6 +494,24 @@ pub enum Terminator {
 }
 
 impl Terminator {
+    /// The values it reads (a branch's condition, an indirect jump's target).
+    pub fn args(&self) -> Vec<Value> {
+        match *self {
+            Terminator::Branch { cond, .. } => vec![cond],
+            Terminator::JumpIndirect(v) => vec![v],
+            _ => vec![],
+        }
+    }
+
+    /// Replaces every value `v` it reads by `f(v)`.
+    pub fn map_args(&mut self, mut f: impl FnMut(Value) -> Value) {
+        match self {
+            Terminator::Branch { cond, .. } => *cond = f(*cond),
+            Terminator::JumpIndirect(v) => *v = f(*v),
+            _ => {}
+        }
+    }
+
     pub fn successors(&self) -> Vec<Block> {
         match *self {
             Terminator::Jump(b) | Terminator::Barrier(b) => vec![b],

@@ -164,19 +164,8 @@ fn append(p: &mut BlockData, b: BlockData) {
         inst.kind.map_args(shift);
         p.insts.push(inst);
     }
-    p.term = match b.term {
-        Terminator::Branch {
-            cond,
-            then_to,
-            else_to,
-        } => Terminator::Branch {
-            cond: shift(cond),
-            then_to,
-            else_to,
-        },
-        Terminator::JumpIndirect(v) => Terminator::JumpIndirect(shift(v)),
-        t => t,
-    };
+    p.term = b.term;
+    p.term.map_args(shift);
     p.term_pc = b.term_pc;
     p.guest_insts += b.guest_insts;
 }

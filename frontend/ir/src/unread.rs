@@ -212,7 +212,7 @@ fn kept(layout: &StateLayout, num: &Numbering, b: &BlockData, out: &Cells) -> Ve
     }
     // Then what only removed instructions used, back to front.
     let mut used = vec![false; len];
-    for v in term_args(&b.term) {
+    for v in b.term.args() {
         if let Some(u) = used.get_mut(v.index()) {
             *u = true;
         }
@@ -231,14 +231,6 @@ fn kept(layout: &StateLayout, num: &Numbering, b: &BlockData, out: &Cells) -> Ve
         }
     }
     keep
-}
-
-fn term_args(t: &Terminator) -> Vec<Value> {
-    match *t {
-        Terminator::Branch { cond, .. } => vec![cond],
-        Terminator::JumpIndirect(v) => vec![v],
-        _ => vec![],
-    }
 }
 
 /// Leaves out the instructions `keep` does not keep and renumbers the values.
@@ -263,17 +255,5 @@ fn compact(b: &mut BlockData, keep: &[bool]) {
             b.insts.push(inst);
         }
     }
-    b.term = match b.term.clone() {
-        Terminator::Branch {
-            cond,
-            then_to,
-            else_to,
-        } => Terminator::Branch {
-            cond: map(cond),
-            then_to,
-            else_to,
-        },
-        Terminator::JumpIndirect(v) => Terminator::JumpIndirect(map(v)),
-        t => t,
-    };
+    b.term.map_args(map);
 }

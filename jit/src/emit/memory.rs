@@ -499,20 +499,20 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
-    /// Whether every pair of `pairs` (vectors of one type) is equal in every lane (an `i8`
-    /// truth value; false without pairs).
-    fn all_equal(&mut self, pairs: Vec<(Value, Value)>) -> Value {
+    /// Whether every pair `(x, y)` of `pairs` (vectors of one type) has `x cc y` in every lane
+    /// (an `i8` truth value; `if_none` without pairs).
+    fn every_lane(&mut self, cc: CIntCC, pairs: Vec<(Value, Value)>, if_none: bool) -> Value {
         let mut acc = None;
-        for (v, want) in pairs {
-            let eq = self.b.ins().icmp(CIntCC::Equal, v, want);
+        for (x, y) in pairs {
+            let t = self.b.ins().icmp(cc, x, y);
             acc = Some(match acc {
-                Some(a) => self.b.ins().band(a, eq),
-                None => eq,
+                Some(a) => self.b.ins().band(a, t),
+                None => t,
             });
         }
         match acc {
             Some(a) => self.b.ins().vall_true(a),
-            None => self.b.ins().iconst(I8, 0),
+            None => self.b.ins().iconst(I8, i64::from(if_none)),
         }
     }
 

@@ -60,7 +60,7 @@ impl Emitter<'_, '_> {
             let k = vconst(&mut self.b, I64X2, k);
             pairs.push((v, self.b.ins().iadd(base, k)));
         }
-        self.all_equal(pairs)
+        self.every_lane(CIntCC::Equal, pairs, false)
     }
 
     /// When every lane of slot `s` holds the same address (else on to `other`): that
@@ -107,20 +107,15 @@ impl Emitter<'_, '_> {
     /// Whether every lane of mask slot `s` is on.
     pub(super) fn all_on(&mut self, s: u32) -> Value {
         let zero = vconst(&mut self.b, I64X2, [0; 16]);
-        let mut acc = None;
+        let mut pairs = Vec::new();
         for c in 0..self.layout.wave_size as i64 / 2 {
             let at = s as i64 * SLOT_BYTES + 16 * c;
-            let v = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
-            let ne = self.b.ins().icmp(CIntCC::NotEqual, v, zero);
-            acc = Some(match acc {
-                Some(a) => self.b.ins().band(a, ne),
-                None => ne,
-            });
+            pairs.push((
+                self.b.ins().load(I64X2, mem(), self.scratch, at as i32),
+                zero,
+            ));
         }
-        match acc {
-            Some(a) => self.b.ins().vall_true(a),
-            None => self.b.ins().iconst(I8, 1),
-        }
+        self.every_lane(CIntCC::NotEqual, pairs, true)
     }
 
     /// The wave's consecutive 32-bit lanes at host address `host` into the packed slot at

@@ -269,7 +269,7 @@ impl Emitter<'_, '_> {
             let k = vconst(&mut self.b, I32X4, k);
             pairs.push((v, self.b.ins().iadd(base, k)));
         }
-        self.all_equal(pairs)
+        self.every_lane(CIntCC::Equal, pairs, false)
     }
 
     /// The state offsets of the address register's rows: the low (or only) row and a wide
