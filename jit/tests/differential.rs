@@ -213,7 +213,17 @@ fn dropping_unread_writes_keeps_memory_and_faults() {
         .expect("reserve")
         .alloc(BUF_LEN, 256)
         .expect("alloc");
-    let sets = option_sets(base);
+    // The usual sets, and indirect jumps (after which every register counts as read).
+    let mut sets = option_sets(base);
+    sets.push((
+        "indirect jumps",
+        Options {
+            indirect_jumps: true,
+            faults: true,
+            global: Some(GlobalBuffer { base, len: BUF_LEN }),
+            ..Options::default()
+        },
+    ));
     let jit = jit();
     let start = Instant::now();
     let (mut done, mut dropped, mut seed) = (0u32, 0usize, 40_000u64);
