@@ -162,18 +162,26 @@ pub(crate) fn classify(layout: &StateLayout, b: &BlockData, i: usize) -> Result<
     })
 }
 
+/// The kind of file `f` (`None` for a file the layout does not have).
+fn kind_of(layout: &StateLayout, f: wavejit_ir::FileId) -> Option<FileKind> {
+    layout.files.get(f.0 as usize).map(|x| x.kind)
+}
+
+/// Whether the `cells` registers from `reg` lie in a lane file of the layout.
+pub(crate) fn in_lane_file(layout: &StateLayout, reg: wavejit_ir::Reg, cells: u32) -> bool {
+    layout
+        .files
+        .get(reg.file.0 as usize)
+        .is_some_and(|f| f.kind == FileKind::Lane && reg.index + cells <= f.cells)
+}
+
 /// Whether an indexed register access is uniform throughout (a uniform file, a uniform index
 /// and, for a write, a uniform value and no mask): the emitter then compiles it inline, with
 /// the wave-operation helper as its out-of-range path (which reports the fault). It can
 /// fault, so it stays a wave operation here: placed, ordered and given scratch slots as one.
 pub(crate) fn inline_indexed(layout: &StateLayout, b: &BlockData, i: usize) -> bool {
     let uniform = |v: Value| b.value_type(v).is_some_and(|t| !t.is_lane());
-    let file_uniform = |f: wavejit_ir::FileId| {
-        layout
-            .files
-            .get(f.0 as usize)
-            .is_some_and(|f| f.kind == FileKind::Uniform)
-    };
+    let file_uniform = |f: wavejit_ir::FileId| kind_of(layout, f) == Some(FileKind::Uniform);
     match b.insts[i].kind {
         InstKind::ReadRegIndexed { file, index, .. } => {
             file_uniform(file) && uniform(index) && b.insts[i].ty.is_some_and(|t| !t.is_lane())
@@ -195,12 +203,7 @@ pub(crate) fn inline_indexed(layout: &StateLayout, b: &BlockData, i: usize) -> b
 pub(crate) fn uniform_only(layout: &StateLayout, b: &BlockData, i: usize) -> bool {
     let inst = &b.insts[i];
     let uniform = |v: Value| b.value_type(v).is_some_and(|t| !t.is_lane());
-    let lane_file = |f: wavejit_ir::FileId| {
-        layout
-            .files
-            .get(f.0 as usize)
-            .is_none_or(|x| x.kind == FileKind::Lane)
-    };
+    let lane_file = |f: wavejit_ir::FileId| kind_of(layout, f) != Some(FileKind::Uniform);
     let file_ok = match inst.kind {
         InstKind::ReadRegIndexed { file, .. } | InstKind::WriteRegIndexed { file, .. } => {
             !lane_file(file)
@@ -611,10 +614,7 @@ fn direct_write(layout: &StateLayout, b: &BlockData, i: usize, uses: &[u32]) -> 
         return None;
     };
     let me = Value(i as u32);
-    let lane_file = layout
-        .files
-        .get(reg.file.0 as usize)
-        .is_some_and(|f| f.kind == FileKind::Lane && reg.index < f.cells);
+    let lane_file = in_lane_file(layout, reg, 1);
     (value == me && wmask == mask && lane_file && uses[i] == 1).then_some(j)
 }
 

@@ -21,7 +21,7 @@
 //!   after); a wide register's lanes are consecutive only when their high halves are equal
 //!   and the low halves step without carrying.
 
-use wavejit_ir::{BlockData, FileKind, InstKind, MemWidth, Op, Reg, StateLayout, Value};
+use wavejit_ir::{BlockData, InstKind, MemWidth, Op, Reg, StateLayout, Value};
 
 /// The folded address `sum(bases) + (x << shift)` of an access, where `x` is
 /// `zext(row(reg) + sum(offsets))` for a 32-bit register and the 64-bit register itself for
@@ -203,11 +203,8 @@ fn unwritten(
     uses: &[u32],
 ) -> Option<RowAddress> {
     let (reg, cells) = (address.reg, 1 + address.wide as u32);
-    let lane_file = layout
-        .files
-        .get(reg.file.0 as usize)
-        .is_some_and(|f| f.kind == FileKind::Lane && reg.index + cells <= f.cells);
-    if !lane_file || written_between(b, reg, cells, read + 1..i) {
+    if !crate::plan::in_lane_file(layout, reg, cells) || written_between(b, reg, cells, read + 1..i)
+    {
         return None;
     }
     if uses[read] == 1 {

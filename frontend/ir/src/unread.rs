@@ -35,12 +35,9 @@ impl Cells {
         Cells(vec![0; n.div_ceil(64)])
     }
 
+    /// Every cell (and the unused bits of the last word, which no range names).
     fn all(n: usize) -> Cells {
-        let mut c = Cells::none(n);
-        for i in 0..n {
-            c.0[i / 64] |= 1 << (i % 64);
-        }
-        c
+        Cells(vec![u64::MAX; n.div_ceil(64)])
     }
 
     fn add(&mut self, r: std::ops::Range<usize>) {

@@ -60,7 +60,7 @@
 //! ([`crate::row_address`]) tests the register's row for the consecutive and one-word paths
 //! before anything else; a 32-bit LDS load then calls the offset gather
 //! ([`crate::offset_gather`]), which reads the row too; every other path first fills the
-//! address slot from the row, and so does the helper's path.
+//! address slot from the row, and so does the helper's path after the offset gather.
 //!
 //! Here: the windows, the lane loops and the loads and stores; `atomic`: the atomics;
 //! `consecutive`: the consecutive-address path; `host`: the gather, offset gather and scatter
@@ -534,17 +534,19 @@ impl Emitter<'_, '_> {
     }
 
     /// Block `slow`: the helper path of instruction `i`, then a jump to `merge`, where the
-    /// code continues.
+    /// code continues. `fill`: the paths to `slow` read a row address without filling its
+    /// slot, which the helper reads, so the slow path fills it first.
     fn slow_path(
         &mut self,
         i: usize,
         space: MemSpace,
-        slow: cranelift_codegen::ir::Block,
-        merge: cranelift_codegen::ir::Block,
+        (slow, merge): (cranelift_codegen::ir::Block, cranelift_codegen::ir::Block),
+        fill: bool,
     ) -> R<()> {
         self.b.switch_to_block(slow);
-        // A row address's slot may not have been filled on the way here.
-        self.row_address_slot(i)?;
+        if fill {
+            self.row_address_slot(i)?;
+        }
         let hint = (space == MemSpace::Global).then(|| self.hint_slot(i));
         self.wave_op_hinted(i, hint)?;
         self.b.ins().jump(merge, &[]);
@@ -735,7 +737,7 @@ impl Emitter<'_, '_> {
             let kind = (width, signed, ty);
             self.slot_load_paths((a, m, mask), &w, paths, (slow, merge), kind)?;
         }
-        self.slow_path(i, space, slow, merge)?;
+        self.slow_path(i, space, (slow, merge), offsets.is_some())?;
         // Every path to `merge` left the result slot in the `Lanes` form.
         self.repack(i)?;
         if let Some(reg) = direct {
@@ -1000,7 +1002,7 @@ impl Emitter<'_, '_> {
             self.b.ins().jump(merge, &[]);
             self.b.switch_to_block(write);
             self.b.ins().jump(merge, &[]);
-            return self.slow_path(i, space, slow, merge);
+            return self.slow_path(i, space, (slow, merge), false);
         }
         // Pass 1: every acting lane's access is in the window.
         self.lane_loop(write, |e, l| {
@@ -1021,6 +1023,6 @@ impl Emitter<'_, '_> {
             e.b.ins().jump(next, &[]);
             Ok(next)
         })?;
-        self.slow_path(i, space, slow, merge)
+        self.slow_path(i, space, (slow, merge), false)
     }
 }

@@ -145,7 +145,7 @@ impl Emitter<'_, '_> {
             e.b.ins().jump(next, &[]);
             Ok(next)
         })?;
-        self.slow_path(i, space, slow, merge)
+        self.slow_path(i, space, (slow, merge), false)
     }
 
     /// The whole wave's update as one host atomic when every lane addresses the same aligned
