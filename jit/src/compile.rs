@@ -10,7 +10,7 @@
 //! (`crate::Shared`), so a long-running JIT does not keep every block it ever compiled.
 
 use crate::ctx::JitCtx;
-use crate::emit::{block_signature, Artifacts, Cfg, Emitter};
+use crate::emit::{block_signature, Artifacts, Cfg, Emitter, TraceBlock};
 use crate::lower::LowerCfg;
 use crate::plan::plan;
 use crate::JitOptions;
@@ -20,7 +20,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Module};
 use std::sync::{Arc, Mutex};
-use wavejit_ir::{BlockData, StateLayout};
+use wavejit_ir::{Block, BlockData, StateLayout};
 
 /// A compiled block's entry point.
 pub(crate) type BlockFn = unsafe extern "C" fn(*mut JitCtx) -> u32;
@@ -44,7 +44,12 @@ impl Tier {
     }
 }
 
-/// Compiled code of one block and what it points at.
+/// What one host function runs: the blocks of a trace ([`crate::trace`]), head first, with
+/// their indices in the function; a single block with index `None` is code that never
+/// continues in another block (tier 1's).
+pub(crate) type Unit<'a> = Vec<(Option<Block>, &'a BlockData)>;
+
+/// Compiled code of one block (or of a trace headed by it) and what it points at.
 #[derive(Debug)]
 pub(crate) struct CompiledBlock {
     pub entry: BlockFn,
@@ -146,11 +151,11 @@ impl Compiler {
         self.cfg.lower.fma
     }
 
-    /// Compiles `blocks` (all of one layout) and makes their code executable.
+    /// Compiles `units` (all of one layout) and makes their code executable.
     pub fn compile(
         &mut self,
         layout: &StateLayout,
-        blocks: &[&BlockData],
+        units: &[Unit<'_>],
     ) -> Result<Vec<CompiledBlock>, String> {
         let mut fctx = FunctionBuilderContext::new();
         let mut pending: Vec<(FuncId, u32, usize, Artifacts)> = Vec::new();
@@ -162,13 +167,26 @@ impl Compiler {
         // A debugging aid: print the host code of every block compiled.
         let disasm = std::env::var_os("WAVEJIT_JIT_DISASM").is_some();
         let dump = std::env::var_os("WAVEJIT_JIT_DUMP").map(std::path::PathBuf::from);
-        for (bi, blk) in blocks.iter().enumerate() {
-            let p = plan(layout, blk).map_err(|e| format!("block {bi}: {e}"))?;
+        for (bi, unit) in units.iter().enumerate() {
+            let Some(&(_, blk)) = unit.first() else {
+                return Err(format!("unit {bi} has no block"));
+            };
+            let plans = unit
+                .iter()
+                .map(|(_, data)| plan(layout, data))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| format!("block {bi}: {e}"))?;
+            let trace: Vec<TraceBlock> = unit
+                .iter()
+                .zip(&plans)
+                .map(|(&(index, data), plan)| TraceBlock { index, data, plan })
+                .collect();
+            let n_slots = plans.iter().map(|p| p.n_slots).max().unwrap_or(0);
             let mut ctx = module.make_context();
             ctx.func.signature = block_signature(call_conv);
             let mut arts = Artifacts::default();
             let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-            let built = Emitter::build(b, blk, layout, &p, cfg, &mut arts, call_conv);
+            let built = Emitter::build(b, &trace, layout, cfg, &mut arts, call_conv);
             let b = match built {
                 Ok(b) => b,
                 Err(e) => {
@@ -195,8 +213,9 @@ impl Compiler {
             if disasm {
                 if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
                     eprintln!(
-                        "; wavejit block {bi} {name} ({} IR instructions)\n{vcode}",
-                        blk.insts.len()
+                        "; wavejit block {bi} {name} ({} blocks, {} IR instructions)\n{vcode}",
+                        unit.len(),
+                        unit.iter().map(|(_, d)| d.insts.len()).sum::<usize>()
                     );
                 }
             }
@@ -208,7 +227,7 @@ impl Compiler {
             }
             module.clear_context(&mut ctx);
             defined.map_err(|e| format!("block {bi}: cranelift: {e:?}"))?;
-            pending.push((id, p.n_slots, code_bytes, arts));
+            pending.push((id, n_slots, code_bytes, arts));
         }
         let tier = self.tier;
         module.finalize_definitions().map_err(err)?;

@@ -32,6 +32,16 @@ pub(crate) const CTX_HINTS: i32 = 48;
 pub(crate) const CTX_PRIVATE: i32 = 56;
 /// Byte offset of [`JitCtx::private_lane_bytes`].
 pub(crate) const CTX_PRIVATE_LANE_BYTES: i32 = 64;
+/// Byte offset of [`JitCtx::block`].
+pub(crate) const CTX_BLOCK: i32 = 72;
+/// Byte offset of [`JitCtx::blocks`].
+pub(crate) const CTX_BLOCKS: i32 = 80;
+/// Byte offset of [`JitCtx::fuel_left`].
+pub(crate) const CTX_FUEL_LEFT: i32 = 88;
+/// Byte offset of [`JitCtx::blocks_left`].
+pub(crate) const CTX_BLOCKS_LEFT: i32 = 96;
+/// Byte offset of [`JitCtx::trace_insts`].
+pub(crate) const CTX_TRACE_INSTS: i32 = 104;
 
 /// What a block's compiled code sees. Field order is part of the compiled-code ABI.
 #[repr(C)]
@@ -54,10 +64,20 @@ pub(crate) struct JitCtx {
     /// `private + l * private_lane_bytes`.
     pub private: *mut u8,
     pub private_lane_bytes: u64,
+    /// The block being run (wave operations need its instructions, an exit its
+    /// terminator): the caller sets it to the block it calls, a trace to each block it
+    /// goes on to (`blocks` plus the block's index).
+    pub block: *const BlockData,
+    /// The function's blocks.
+    pub blocks: *const BlockData,
+    /// What a trace may still charge for the blocks it goes on to, as
+    /// [`wavejit_runtime::Budget::charge`] would: fuel, blocks, and the guest instructions
+    /// of the blocks it charged (counted up from 0 by the call).
+    pub fuel_left: u64,
+    pub blocks_left: u64,
+    pub trace_insts: u64,
     /// The dispatcher's context, for wave operations (lifetime erased for the call).
     pub wave: *mut WaveCtx<'static>,
-    /// The block being run (wave operations need its instructions).
-    pub block: *const BlockData,
     pub fault: Option<Fault>,
     pub panic: Option<Box<dyn Any + Send>>,
 }
@@ -74,6 +94,11 @@ const _: () = {
     assert!(offset_of!(JitCtx, hints) == CTX_HINTS as usize);
     assert!(offset_of!(JitCtx, private) == CTX_PRIVATE as usize);
     assert!(offset_of!(JitCtx, private_lane_bytes) == CTX_PRIVATE_LANE_BYTES as usize);
+    assert!(offset_of!(JitCtx, block) == CTX_BLOCK as usize);
+    assert!(offset_of!(JitCtx, blocks) == CTX_BLOCKS as usize);
+    assert!(offset_of!(JitCtx, fuel_left) == CTX_FUEL_LEFT as usize);
+    assert!(offset_of!(JitCtx, blocks_left) == CTX_BLOCKS_LEFT as usize);
+    assert!(offset_of!(JitCtx, trace_insts) == CTX_TRACE_INSTS as usize);
 };
 
 /// Exit codes returned by compiled blocks: `(block << 2) | tag`.

@@ -1,4 +1,6 @@
-//! Building the Cranelift function of one IR block from its [`Plan`].
+//! Building the Cranelift function of a trace of IR blocks ([`crate::trace`]) from their
+//! [`Plan`]s: one host block sequence per IR block, entered at the first; a jump or branch to
+//! a block of the trace charges it and continues there, any other exit returns its code.
 //!
 //! Chunk loops (see [`crate::plan`]) keep guest registers in SSA per 4-lane row chunk: a row
 //! is loaded at its first read and stored once at the end of the chunk iteration.
@@ -22,8 +24,9 @@
 //! masked copy of the body runs the rest of the loop, from that chunk on.
 
 use crate::ctx::{
-    exit, helper_eval_chunk, helper_eval_scalar, helper_wave_op, EvalDesc, WaveDesc,
-    CTX_INDIRECT_PC, CTX_SCRATCH, CTX_STATE,
+    exit, helper_eval_chunk, helper_eval_scalar, helper_wave_op, EvalDesc, WaveDesc, CTX_BLOCK,
+    CTX_BLOCKS, CTX_BLOCKS_LEFT, CTX_FUEL_LEFT, CTX_INDIRECT_PC, CTX_SCRATCH, CTX_STATE,
+    CTX_TRACE_INSTS,
 };
 use crate::lower::{Lower, LowerCfg, Spec};
 use crate::plan::{is_remat, Class, Demand, Plan};
@@ -118,6 +121,24 @@ struct Chunk {
     spec: Option<Spec>,
 }
 
+/// One block of a trace: its index in the function (`None`: code that never continues in
+/// another block, tier 1's, which the JIT's cache shares between functions), its data and
+/// its plan.
+pub(crate) struct TraceBlock<'a> {
+    pub index: Option<wavejit_ir::Block>,
+    pub data: &'a BlockData,
+    pub plan: &'a Plan,
+}
+
+/// A block of the function being built that a jump may continue in: its index, its first
+/// host block, and its guest instructions (what going there charges).
+#[derive(Clone, Copy)]
+struct Target {
+    index: wavejit_ir::Block,
+    head: ir::Block,
+    guest_insts: u32,
+}
+
 pub(crate) struct Emitter<'a, 'f> {
     b: FunctionBuilder<'f>,
     blk: &'a BlockData,
@@ -152,12 +173,22 @@ pub(crate) struct Emitter<'a, 'f> {
     /// While compiling an access under a `MaskFromBits` mask: the mask, the slot to read it
     /// from and the full-mask test that guards every read of it.
     mask_override: Option<(wavejit_ir::Value, u32, Value)>,
+    /// The blocks of the trace a jump continues in.
+    targets: &'a [Target],
 }
 
 type R<T> = Result<T, String>;
 
 mod mask_slots;
 mod memory;
+
+/// The exit code leaving for block `blk` with `tag`: `(blk << 2) | tag`.
+fn exit_code(blk: wavejit_ir::Block, tag: u32) -> R<i64> {
+    if blk.0 >= 1 << 29 {
+        return Err(format!("{blk}: block index too large"));
+    }
+    Ok(((blk.0 << 2) | tag) as i64)
+}
 
 fn ity(t: ScalarType) -> ir::Type {
     if t.bits() == 64 {
@@ -168,22 +199,20 @@ fn ity(t: ScalarType) -> ir::Type {
 }
 
 impl<'a, 'f> Emitter<'a, 'f> {
-    /// Builds the whole function into `b` (which must be fresh, with the block signature).
+    /// Builds the whole function of `trace` (its head first) into `b` (which must be fresh,
+    /// with the block signature).
     pub fn build(
         mut b: FunctionBuilder<'f>,
-        blk: &'a BlockData,
+        trace: &[TraceBlock<'a>],
         layout: &'a StateLayout,
-        plan: &'a Plan,
         cfg: Cfg,
-        arts: &'a mut Artifacts,
+        arts: &mut Artifacts,
         call_conv: CallConv,
     ) -> R<FunctionBuilder<'f>> {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let ctx_ptr = b.block_params(entry)[0];
-        let state = b.ins().load(I64, mem(), ctx_ptr, CTX_STATE);
-        let scratch = b.ins().load(I64, mem(), ctx_ptr, CTX_SCRATCH);
         let sig_scalar =
             b.import_signature(sig(call_conv, &[I64, I64, I64, I64, I64, I64], Some(I64)));
         let sig_chunk = b.import_signature(sig(call_conv, &[I64, I64, I64], None));
@@ -193,45 +222,69 @@ impl<'a, 'f> Emitter<'a, 'f> {
         let helper_buf =
             b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 160, 4));
         let fault_block = b.create_block();
-        let mut e = Emitter {
-            b,
-            blk,
-            layout,
-            plan,
-            cfg,
-            arts,
-            ctx_ptr,
-            state,
-            scratch,
-            uvals: vec![None; blk.insts.len()],
-            sig_scalar,
-            sig_chunk,
-            sig_wave,
-            sig_gather,
-            sig_scatter,
-            helper_buf,
-            fault_block,
-            nchunks: (layout.wave_size / 4) as i64,
-            exact_header: None,
-            flushed: HashSet::new(),
-            written: HashSet::new(),
-            replays: Vec::new(),
-            mask_slots: HashMap::new(),
-            mask_override: None,
+        let heads: Vec<ir::Block> = trace.iter().map(|_| b.create_block()).collect();
+        let Some(&first) = heads.first() else {
+            return Err("a trace without blocks".into());
         };
-        for k in 0..plan.n_loops as usize {
-            e.segment(k)?;
-            e.chunk_loop(k)?;
-            e.replays(k)?;
+        b.ins().jump(first, &[]);
+        let targets: Vec<Target> = trace
+            .iter()
+            .zip(&heads)
+            .filter_map(|(t, &head)| {
+                Some(Target {
+                    index: t.index?,
+                    head,
+                    guest_insts: t.data.guest_insts,
+                })
+            })
+            .collect();
+        for (t, &head) in trace.iter().zip(&heads) {
+            // Each block loads the pointers it uses, so that none is live across the trace.
+            b.switch_to_block(head);
+            let state = b.ins().load(I64, mem(), ctx_ptr, CTX_STATE);
+            let scratch = b.ins().load(I64, mem(), ctx_ptr, CTX_SCRATCH);
+            let mut e = Emitter {
+                b,
+                blk: t.data,
+                layout,
+                plan: t.plan,
+                cfg,
+                arts: &mut *arts,
+                ctx_ptr,
+                state,
+                scratch,
+                uvals: vec![None; t.data.insts.len()],
+                sig_scalar,
+                sig_chunk,
+                sig_wave,
+                sig_gather,
+                sig_scatter,
+                helper_buf,
+                fault_block,
+                nchunks: (layout.wave_size / 4) as i64,
+                exact_header: None,
+                flushed: HashSet::new(),
+                written: HashSet::new(),
+                replays: Vec::new(),
+                mask_slots: HashMap::new(),
+                mask_override: None,
+                targets: &targets,
+            };
+            for k in 0..t.plan.n_loops as usize {
+                e.segment(k)?;
+                e.chunk_loop(k)?;
+                e.replays(k)?;
+            }
+            e.segment(t.plan.n_loops as usize)?;
+            e.replays(t.plan.n_loops as usize)?;
+            e.terminator()?;
+            b = e.b;
         }
-        e.segment(plan.n_loops as usize)?;
-        e.replays(plan.n_loops as usize)?;
-        e.terminator()?;
-        e.b.switch_to_block(e.fault_block);
-        let code = e.b.ins().iconst(I32, exit::FAULT as i64);
-        e.b.ins().return_(&[code]);
-        e.b.seal_all_blocks();
-        Ok(e.b)
+        b.switch_to_block(fault_block);
+        let code = b.ins().iconst(I32, exit::FAULT as i64);
+        b.ins().return_(&[code]);
+        b.seal_all_blocks();
+        Ok(b)
     }
 
     fn ty(&self, v: wavejit_ir::Value) -> R<IrType> {
@@ -598,27 +651,24 @@ impl<'a, 'f> Emitter<'a, 'f> {
     }
 
     fn terminator(&mut self) -> R<()> {
-        let code = |blk: wavejit_ir::Block, tag: u32| -> R<i64> {
-            if blk.0 >= 1 << 29 {
-                return Err(format!("{blk}: block index too large"));
-            }
-            Ok(((blk.0 << 2) | tag) as i64)
-        };
         let c = match self.blk.term {
-            Terminator::Jump(t) => self.b.ins().iconst(I32, code(t, exit::TAG_JUMP)?),
-            Terminator::Barrier(t) => self.b.ins().iconst(I32, code(t, exit::TAG_BARRIER)?),
-            Terminator::Return => self.b.ins().iconst(I32, exit::RETURN as i64),
-            Terminator::Trap(_) => self.b.ins().iconst(I32, exit::TRAP as i64),
+            Terminator::Jump(t) => return self.go(t),
             Terminator::Branch {
                 cond,
                 then_to,
                 else_to,
             } => {
                 let c = self.u(cond)?;
-                let t = self.b.ins().iconst(I32, code(then_to, exit::TAG_JUMP)?);
-                let e = self.b.ins().iconst(I32, code(else_to, exit::TAG_JUMP)?);
-                self.b.ins().select(c, t, e)
+                let (then_blk, else_blk) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(c, then_blk, &[], else_blk, &[]);
+                self.b.switch_to_block(then_blk);
+                self.go(then_to)?;
+                self.b.switch_to_block(else_blk);
+                return self.go(else_to);
             }
+            Terminator::Barrier(t) => self.b.ins().iconst(I32, exit_code(t, exit::TAG_BARRIER)?),
+            Terminator::Return => self.b.ins().iconst(I32, exit::RETURN as i64),
+            Terminator::Trap(_) => self.b.ins().iconst(I32, exit::TRAP as i64),
             Terminator::JumpIndirect(v) => {
                 let x = self.u(v)?;
                 let x = if self.b.func.dfg.value_type(x) == I64 {
@@ -631,6 +681,50 @@ impl<'a, 'f> Emitter<'a, 'f> {
             }
         };
         self.b.ins().return_(&[c]);
+        Ok(())
+    }
+
+    /// Goes on to block `t`: in the trace, when the context's budget covers it, charges it
+    /// (as `Budget::charge`), makes it the context's block and jumps to its code; otherwise
+    /// returns the jump exit, and the caller charges and runs `t` (or stops).
+    fn go(&mut self, t: wavejit_ir::Block) -> R<()> {
+        let leave = exit_code(t, exit::TAG_JUMP)?;
+        let Some(target) = self.targets.iter().find(|x| x.index == t).copied() else {
+            let c = self.b.ins().iconst(I32, leave);
+            self.b.ins().return_(&[c]);
+            return Ok(());
+        };
+        let (cx, m) = (self.ctx_ptr, mem());
+        let fuel = self.b.ins().load(I64, m, cx, CTX_FUEL_LEFT);
+        let left = self.b.ins().load(I64, m, cx, CTX_BLOCKS_LEFT);
+        let cost = i64::from(target.guest_insts.max(1));
+        let has_fuel = self
+            .b
+            .ins()
+            .icmp_imm_u(CIntCC::UnsignedGreaterThanOrEqual, fuel, cost);
+        let has_block = self.b.ins().icmp_imm_u(CIntCC::NotEqual, left, 0);
+        let covered = self.b.ins().band(has_fuel, has_block);
+        let (charge, out) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(covered, charge, &[], out, &[]);
+        self.b.switch_to_block(out);
+        let c = self.b.ins().iconst(I32, leave);
+        self.b.ins().return_(&[c]);
+        self.b.switch_to_block(charge);
+        let fuel = self.b.ins().iadd_imm_s(fuel, -cost);
+        self.b.ins().store(m, fuel, cx, CTX_FUEL_LEFT);
+        let left = self.b.ins().iadd_imm_s(left, -1);
+        self.b.ins().store(m, left, cx, CTX_BLOCKS_LEFT);
+        let insts = self.b.ins().load(I64, m, cx, CTX_TRACE_INSTS);
+        let insts = self
+            .b
+            .ins()
+            .iadd_imm_u(insts, i64::from(target.guest_insts));
+        self.b.ins().store(m, insts, cx, CTX_TRACE_INSTS);
+        let blocks = self.b.ins().load(I64, m, cx, CTX_BLOCKS);
+        let at = (t.index() * std::mem::size_of::<BlockData>()) as i64;
+        let block = self.b.ins().iadd_imm_u(blocks, at);
+        self.b.ins().store(m, block, cx, CTX_BLOCK);
+        self.b.ins().jump(target.head, &[]);
         Ok(())
     }
 

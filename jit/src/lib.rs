@@ -1,7 +1,8 @@
 //! wavejit-jit: compiles IR blocks with Cranelift into host SIMD code.
 //!
 //! Each IR block becomes one host function `extern "C" fn(*mut JitCtx) -> u32` that runs the
-//! block for a whole wave and returns where the wave goes next. Inside, lane-parallel work runs
+//! block (at tier 2 with the rest of its trace) for a whole wave and returns where the wave
+//! goes next. Inside, lane-parallel work runs
 //! as loops over 4-lane chunks (`plan` decides the loops, `emit` builds them, `lower`
 //! inlines ops). Global and LDS loads and stores are compiled inline with a range check and
 //! [`wavejit_runtime::effects::run_effect`] as their exact slow path (`emit::memory`); other
@@ -21,6 +22,10 @@
 //! recompiles the block at tier 2 (`opt_level=speed`, backtracking allocation) on the thread
 //! that reached it, while other threads keep running tier 1, and publishes the new code for
 //! every later execution. Both tiers come from the same emitter, so they compute the same bits.
+//! A tier-2 function holds the block's trace ([`trace`]): the blocks of the loops through it,
+//! which jump to each other inside the host function and charge the dispatcher's budget
+//! themselves. Tier-2 code is cached by its trace's blocks and their indices, tier-1 code by
+//! the block alone.
 //!
 //! Profiling: each compiled block is named `wavejit_t{tier}_pc{guest pc}_{n}` (what perf shows
 //! through the map Cranelift writes); `WAVEJIT_JIT_DISASM=1` prints each block's host code and
@@ -38,15 +43,16 @@ mod row_address;
 mod scatter;
 #[cfg(test)]
 mod testutil;
+mod trace;
 mod vals;
 
-use compile::{CompiledBlock, Compiler, Tier};
+use compile::{CompiledBlock, Compiler, Tier, Unit};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use wavejit_ir::{BlockData, Function, StateLayout};
+use wavejit_ir::{Block, BlockData, Function, StateLayout};
 use wavejit_runtime::{Engine, ExecError, Program};
 
 /// Code generation options. The defaults are the fast, exact configuration; the switches
@@ -132,9 +138,10 @@ pub struct JitStats {
 
 struct CacheEntry {
     layout: StateLayout,
-    block: BlockData,
-    /// Code per tier ([`Tier::index`]).
-    code: [Option<Arc<CompiledBlock>>; 2],
+    tier: Tier,
+    /// The unit's blocks, as compiled.
+    unit: Vec<(Option<Block>, BlockData)>,
+    code: Arc<CompiledBlock>,
 }
 
 struct Inner {
@@ -158,51 +165,81 @@ pub struct Jit {
     shared: Arc<Shared>,
 }
 
-fn key(layout: &StateLayout, block: &BlockData) -> u64 {
+fn hash_of(x: &impl std::fmt::Debug) -> u64 {
     let mut h = DefaultHasher::new();
-    format!("{layout:?}{block:?}").hash(&mut h);
+    format!("{x:?}").hash(&mut h);
     h.finish()
 }
 
-/// The cached code of `block` at `tier`.
+/// The hashes the cache is keyed by: the layout's and each block's, computed once.
+struct Keys {
+    layout: u64,
+    blocks: Vec<u64>,
+}
+
+impl Keys {
+    fn of(func: &Function) -> Keys {
+        Keys {
+            layout: hash_of(&func.layout),
+            blocks: func.blocks.iter().map(hash_of).collect(),
+        }
+    }
+
+    /// The key of the unit headed by block `head` at `tier`: tier 1 compiles the block
+    /// alone, tier 2 its trace.
+    fn unit<'f>(&self, func: &'f Function, head: Block, tier: Tier) -> (u64, Unit<'f>) {
+        let unit: Unit<'f> = match tier {
+            Tier::One => vec![(None, &func.blocks[head.index()])],
+            Tier::Two => trace::trace(func, head)
+                .into_iter()
+                .map(|b| (Some(b), &func.blocks[b.index()]))
+                .collect(),
+        };
+        let mut h = DefaultHasher::new();
+        (self.layout, tier.index()).hash(&mut h);
+        for &(b, _) in &unit {
+            let at = b.unwrap_or(head).index();
+            (b.map(|b| b.0), self.blocks[at]).hash(&mut h);
+        }
+        (h.finish(), unit)
+    }
+}
+
+/// The cached code of `unit` at `tier`.
 fn find(
     cache: &HashMap<u64, Vec<CacheEntry>>,
     key: u64,
     layout: &StateLayout,
-    block: &BlockData,
+    unit: &Unit<'_>,
     tier: Tier,
 ) -> Option<Arc<CompiledBlock>> {
-    cache.get(&key).and_then(|es| {
-        es.iter()
-            .find(|e| e.layout == *layout && e.block == *block)
-            .and_then(|e| e.code[tier.index()].clone())
-    })
+    let same = |e: &CacheEntry| {
+        e.tier == tier
+            && e.layout == *layout
+            && e.unit.len() == unit.len()
+            && e.unit
+                .iter()
+                .zip(unit)
+                .all(|(a, b)| a.0 == b.0 && a.1 == *b.1)
+    };
+    cache
+        .get(&key)
+        .and_then(|es| es.iter().find(|e| same(e)).map(|e| e.code.clone()))
 }
 
 fn insert(
     cache: &mut HashMap<u64, Vec<CacheEntry>>,
     key: u64,
     layout: &StateLayout,
-    block: &BlockData,
+    unit: &Unit<'_>,
     code: Arc<CompiledBlock>,
 ) {
-    let es = cache.entry(key).or_default();
-    let at = match es
-        .iter()
-        .position(|e| e.layout == *layout && e.block == *block)
-    {
-        Some(at) => at,
-        None => {
-            es.push(CacheEntry {
-                layout: layout.clone(),
-                block: block.clone(),
-                code: [None, None],
-            });
-            es.len() - 1
-        }
-    };
-    let tier = code.tier.index();
-    es[at].code[tier] = Some(code);
+    cache.entry(key).or_default().push(CacheEntry {
+        layout: layout.clone(),
+        tier: code.tier,
+        unit: unit.iter().map(|&(b, d)| (b, d.clone())).collect(),
+        code,
+    });
 }
 
 /// The compilers `opts` use, per tier.
@@ -239,24 +276,27 @@ impl Shared {
         }
     }
 
-    /// Tier-2 code for `block`, from the cache or compiled now; `None` if Cranelift rejects it
-    /// (counted in [`JitStats::tier_up_failures`]; the caller keeps its tier-1 code).
+    /// Tier-2 code for block `head` of `func` (the code of its trace), from the cache or
+    /// compiled now; `None` if Cranelift rejects it (counted in
+    /// [`JitStats::tier_up_failures`]; the caller keeps its tier-1 code).
     pub(crate) fn tier_up(
         &self,
-        layout: &StateLayout,
-        block: &BlockData,
+        func: &Function,
+        keys: &Keys,
+        head: Block,
     ) -> Option<Arc<CompiledBlock>> {
-        let k = key(layout, block);
+        let (k, unit) = keys.unit(func, head, Tier::Two);
+        let layout = &func.layout;
         let mut inner = self.lock();
         let inner = &mut *inner;
-        if let Some(code) = find(&inner.cache, k, layout, block, Tier::Two) {
+        if let Some(code) = find(&inner.cache, k, layout, &unit, Tier::Two) {
             inner.stats.cache_hits += 1;
             return Some(code);
         }
         self.make_room(inner);
         let t = Instant::now();
         let compiled = match inner.compilers[Tier::Two.index()].as_mut() {
-            Some(c) => c.compile(layout, &[block]),
+            Some(c) => c.compile(layout, std::slice::from_ref(&unit)),
             None => Err("no tier-2 compiler".into()),
         };
         let Some(code) = compiled.ok().and_then(|mut v| v.pop()) else {
@@ -268,7 +308,7 @@ impl Shared {
         inner.stats.tier_up_code_bytes += code.code_bytes as u64;
         inner.module_bytes += code.code_bytes as u64;
         let code = Arc::new(code);
-        insert(&mut inner.cache, k, layout, block, code.clone());
+        insert(&mut inner.cache, k, layout, &unit, code.clone());
         Some(code)
     }
 }
@@ -311,15 +351,28 @@ impl Jit {
 
     /// Code for every block of `func`: cached tier-2 code where there is some, else code at
     /// the prepare tier, compiled now if not cached.
-    fn compile_function(&self, func: &Function) -> Result<Vec<Arc<CompiledBlock>>, ExecError> {
+    fn compile_function(
+        &self,
+        func: &Function,
+        keys: &Keys,
+    ) -> Result<Vec<Arc<CompiledBlock>>, ExecError> {
         let tier = self.shared.opts.prepare_tier();
         let mut inner = self.shared.lock();
         let inner = &mut *inner;
         self.shared.make_room(inner);
-        let keys: Vec<u64> = func.blocks.iter().map(|b| key(&func.layout, b)).collect();
+        let layout = &func.layout;
+        let units: Vec<_> = (0..func.blocks.len())
+            .map(|i| keys.unit(func, Block(i as u32), tier))
+            .collect();
         let cached = |cache: &HashMap<u64, Vec<CacheEntry>>, i: usize| {
-            let (l, b) = (&func.layout, &func.blocks[i]);
-            find(cache, keys[i], l, b, Tier::Two).or_else(|| find(cache, keys[i], l, b, tier))
+            let hot = match tier {
+                Tier::Two => None,
+                Tier::One => {
+                    let (k, unit) = keys.unit(func, Block(i as u32), Tier::Two);
+                    find(cache, k, layout, &unit, Tier::Two)
+                }
+            };
+            hot.or_else(|| find(cache, units[i].0, layout, &units[i].1, tier))
         };
         let missing: Vec<usize> = (0..func.blocks.len())
             .filter(|&i| cached(&inner.cache, i).is_none())
@@ -327,12 +380,12 @@ impl Jit {
         inner.stats.cache_hits += (func.blocks.len() - missing.len()) as u64;
         if !missing.is_empty() {
             let t = Instant::now();
-            let blocks: Vec<&BlockData> = missing.iter().map(|&i| &func.blocks[i]).collect();
+            let todo: Vec<Unit<'_>> = missing.iter().map(|&i| units[i].1.clone()).collect();
             let compiler = inner.compilers[tier.index()]
                 .as_mut()
                 .ok_or_else(|| ExecError::Emulator(format!("no compiler for {tier:?}")))?;
             let compiled = compiler
-                .compile(&func.layout, &blocks)
+                .compile(layout, &todo)
                 .map_err(|e| ExecError::Emulator(format!("JIT compile of {}: {e}", func.name)))?;
             inner.stats.compile_nanos += t.elapsed().as_nanos() as u64;
             for (&i, code) in missing.iter().zip(compiled) {
@@ -340,8 +393,13 @@ impl Jit {
                 inner.stats.insts_compiled += func.blocks[i].insts.len() as u64;
                 inner.stats.code_bytes += code.code_bytes as u64;
                 inner.module_bytes += code.code_bytes as u64;
-                let (l, b) = (&func.layout, &func.blocks[i]);
-                insert(&mut inner.cache, keys[i], l, b, Arc::new(code));
+                insert(
+                    &mut inner.cache,
+                    units[i].0,
+                    layout,
+                    &units[i].1,
+                    Arc::new(code),
+                );
             }
         }
         (0..func.blocks.len())
@@ -363,9 +421,11 @@ impl Engine for Jit {
         // registers inside their files), as the interpreter does.
         wavejit_ir::verify::verify(&func)
             .map_err(|e| ExecError::Setup(format!("{}: invalid IR: {e}", func.name)))?;
-        let blocks = self.compile_function(&func)?;
+        let keys = Keys::of(&func);
+        let blocks = self.compile_function(&func, &keys)?;
         Ok(Arc::new(program::JitProgram::new(
             func,
+            keys,
             blocks,
             self.shared.clone(),
         )))

@@ -9,7 +9,7 @@
 
 use crate::compile::{CompiledBlock, Tier};
 use crate::ctx::{exit, JitCtx};
-use crate::Shared;
+use crate::{Keys, Shared};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::panic::resume_unwind;
@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 use wavejit_ir::{Block, BlockData, Function, Terminator};
 use wavejit_runtime::interp::{fault_kind, terminator_pc};
-use wavejit_runtime::{chain, BlockExit, Budget, Fault, FaultKind, Lanes, Program, WaveCtx};
+use wavejit_runtime::{BlockExit, Budget, Fault, FaultKind, Lanes, Program, WaveCtx};
 
 thread_local! {
     /// Scratch slots of the block running on this thread (blocks never nest).
@@ -28,7 +28,7 @@ thread_local! {
 struct BlockCode {
     /// The code `prepare` chose (tier 1, or tier 2 found in the cache or forced).
     first: Arc<CompiledBlock>,
-    /// Tier-2 code once published.
+    /// Tier-2 code (of the block's trace) once published.
     hot: OnceLock<Arc<CompiledBlock>>,
     /// Executions of `first` so far, up to the tier-up threshold.
     runs: AtomicU32,
@@ -42,15 +42,19 @@ pub(crate) struct JitProgram {
     by_pc: HashMap<u64, Block>,
     /// Keeps the code memory alive and compiles tier-2 code.
     shared: Arc<Shared>,
+    /// The cache keys of `func`'s blocks, for tier-up.
+    keys: Keys,
     /// `func.layout.state_bytes()`, computed once (it walks the register files).
     state_bytes: usize,
-    /// The most scratch slots a block's code uses (both tiers plan a block alike).
+    /// The most scratch slots a block's code uses (both tiers plan a block alike, and a
+    /// trace uses its blocks' most).
     max_slots: u32,
 }
 
 impl JitProgram {
     pub fn new(
         func: Arc<Function>,
+        keys: Keys,
         blocks: Vec<Arc<CompiledBlock>>,
         shared: Arc<Shared>,
     ) -> JitProgram {
@@ -83,12 +87,13 @@ impl JitProgram {
             tier_up_after: shared.opts.tier_up_after,
             by_pc,
             shared,
+            keys,
         }
     }
 
     /// The code to run for this execution of a block, tiering it up when it reaches the
     /// threshold.
-    fn code<'a>(&'a self, slot: &'a BlockCode, data: &BlockData) -> &'a CompiledBlock {
+    fn code<'a>(&'a self, block: Block, slot: &'a BlockCode) -> &'a CompiledBlock {
         if let Some(hot) = slot.hot.get() {
             return hot;
         }
@@ -101,7 +106,7 @@ impl JitProgram {
         {
             return &slot.first;
         }
-        match self.shared.tier_up(&self.func.layout, data) {
+        match self.shared.tier_up(&self.func, &self.keys, block) {
             Some(code) => slot.hot.get_or_init(|| code),
             None => &slot.first,
         }
@@ -145,8 +150,8 @@ impl JitProgram {
     }
 
     /// The context compiled code runs with, for the wave of `ctx` (its scratch pointer is set
-    /// by the caller).
-    fn context(ctx: &mut WaveCtx<'_>, data: &BlockData) -> JitCtx {
+    /// by the caller, its block and budget by [`Self::call`]).
+    fn context(&self, ctx: &mut WaveCtx<'_>, data: &BlockData) -> JitCtx {
         let wave: *mut WaveCtx<'_> = ctx;
         // SAFETY (the fields below): `wave` is the live `&mut WaveCtx` of the caller.
         let lds: &mut [u8] = unsafe { &mut *(*wave).lds };
@@ -171,8 +176,12 @@ impl JitProgram {
             hints: unsafe { (*wave).hints.0.as_mut_ptr() },
             private: private.as_mut_ptr(),
             private_lane_bytes,
-            wave: wave.cast(),
             block: data,
+            blocks: self.func.blocks.as_ptr(),
+            fuel_left: 0,
+            blocks_left: 0,
+            trace_insts: 0,
+            wave: wave.cast(),
             fault: None,
             panic: None,
         }
@@ -189,8 +198,9 @@ impl JitProgram {
         })
     }
 
-    /// Runs `code`, block `data`'s, with `jc`, whose scratch area holds `capacity` slots, and
-    /// decodes its exit.
+    /// Runs `code`, block `data`'s (charged already), with `jc`, whose scratch area holds
+    /// `capacity` slots, and decodes its exit. A trace goes on to further blocks while
+    /// `budget` covers them and charges them to it; without a budget it runs `data` only.
     #[inline]
     fn call(
         &self,
@@ -198,6 +208,7 @@ impl JitProgram {
         data: &BlockData,
         jc: &mut JitCtx,
         capacity: u32,
+        budget: Option<&mut Budget>,
     ) -> Result<BlockExit, Fault> {
         if code.n_slots > capacity {
             return Err(fault(
@@ -206,15 +217,31 @@ impl JitProgram {
             ));
         }
         jc.block = data;
-        // SAFETY: the code was compiled for this block and this state layout (the callers
-        // check it); the scratch area has the slots it was planned with (code without slots
-        // never reads the pointer); helpers reach the wave context only through `jc.wave`,
-        // while the caller's frame does not touch it.
+        let (fuel, blocks) = match &budget {
+            Some(b) => (
+                b.fuel.saturating_sub(b.fuel_spent),
+                u64::from(b.blocks.saturating_sub(b.blocks_run)),
+            ),
+            None => (0, 0),
+        };
+        (jc.fuel_left, jc.blocks_left, jc.trace_insts) = (fuel, blocks, 0);
+        // SAFETY: the code was compiled for this block (and its trace, of this function's
+        // blocks, which `jc.blocks` points at) and this state layout (the callers check
+        // it); the scratch area has the slots it was planned with (code without slots never
+        // reads the pointer); helpers reach the wave context only through `jc.wave`, while
+        // the caller's frame does not touch it.
         let w = unsafe { (code.entry)(jc) };
+        if let Some(b) = budget {
+            b.fuel_spent += fuel - jc.fuel_left;
+            b.blocks_run += (blocks - jc.blocks_left) as u32;
+            b.guest_insts += jc.trace_insts;
+        }
         if let Some(p) = jc.panic.take() {
             resume_unwind(p);
         }
-        self.exit(w, jc, data)
+        // SAFETY: `jc.block` is `data` or, after a trace went on, a block of `jc.blocks`.
+        let last = unsafe { &*jc.block };
+        self.exit(w, jc, last)
     }
 }
 
@@ -227,16 +254,17 @@ impl Program for JitProgram {
             return Err(missing(block));
         };
         self.check_layout(ctx)?;
-        let mut jc = Self::context(ctx, data);
-        let code = self.code(slot, data);
+        let mut jc = self.context(ctx, data);
+        let code = self.code(block, slot);
         Self::with_scratch(code.n_slots, |scratch| {
             jc.scratch = scratch;
-            self.call(code, data, &mut jc, code.n_slots)
+            self.call(code, data, &mut jc, code.n_slots, None)
         })
     }
 
-    /// The default's contract with one context and one scratch area for the whole chain. A
-    /// wave state of another layout is an error before any block runs.
+    /// The default's contract with one context and one scratch area for the whole chain,
+    /// and the blocks a trace goes on to charged by its code. A wave state of another layout
+    /// is an error before any block runs.
     fn run_chain(
         &self,
         blocks: &[BlockData],
@@ -248,14 +276,25 @@ impl Program for JitProgram {
             return Ok(BlockExit::Jump(block));
         };
         self.check_layout(ctx)?;
-        let mut jc = Self::context(ctx, first);
+        let mut jc = self.context(ctx, first);
         Self::with_scratch(self.max_slots, |scratch| {
             jc.scratch = scratch;
-            chain(blocks, block, budget, |b, data| {
-                let slot = self.blocks.get(b.index()).ok_or_else(|| missing(b))?;
-                let code = self.code(slot, data);
-                self.call(code, data, &mut jc, self.max_slots)
-            })
+            let mut block = block;
+            loop {
+                let data = match blocks.get(block.index()) {
+                    Some(data) if budget.charge(data) => data,
+                    _ => return Ok(BlockExit::Jump(block)),
+                };
+                let slot = self
+                    .blocks
+                    .get(block.index())
+                    .ok_or_else(|| missing(block))?;
+                let code = self.code(block, slot);
+                match self.call(code, data, &mut jc, self.max_slots, Some(budget))? {
+                    BlockExit::Jump(b) => block = b,
+                    other => return Ok(other),
+                }
+            }
         })
     }
 }
