@@ -254,20 +254,31 @@ impl Emitter<'_, '_> {
     }
 
     /// Whether lane `l` of the row (plus the offsets) is `x0 + step * l` for every lane (an
-    /// `i8` truth value; 32-bit sums).
+    /// `i8` truth value; 32-bit sums). Adding the offsets' sum to every lane keeps lanes
+    /// equal or apart by the same amount modulo 2^32, so the raw row is compared with
+    /// `x0 - off`, from a running vector a chunk's step further each chunk: no add of the
+    /// offsets and no constant per chunk (sixteen constants a row outlived the registers and
+    /// went to the stack).
     fn row_all(&mut self, row: i32, off: Option<Value>, x0: Value, step: i64) -> Value {
-        let base = self.b.ins().splat(I32X4, x0);
+        let first = match off {
+            Some(o) => self.b.ins().isub(x0, o),
+            None => x0,
+        };
+        let mut k = [0u8; 16];
+        for (j, w) in k.chunks_mut(4).enumerate() {
+            w.copy_from_slice(&((j as i64 * step) as u32).to_le_bytes());
+        }
+        let k = vconst(&mut self.b, I32X4, k);
+        let first = self.b.ins().splat(I32X4, first);
+        let mut want = self.b.ins().iadd(first, k);
+        let chunk_step = self.b.ins().iconst(I32, 4 * step);
+        let chunk_step = self.b.ins().splat(I32X4, chunk_step);
         let mut pairs = Vec::new();
         for c in 0..i64::from(self.layout.wave_size) / 4 {
             let ci = self.b.ins().iconst(I64, c);
-            let v = self.row_chunk(row, ci, off);
-            let mut k = [0u8; 16];
-            for (j, w) in k.chunks_mut(4).enumerate() {
-                let lane = (4 * c + j as i64) * step;
-                w.copy_from_slice(&(lane as u32).to_le_bytes());
-            }
-            let k = vconst(&mut self.b, I32X4, k);
-            pairs.push((v, self.b.ins().iadd(base, k)));
+            let v = self.row_chunk(row, ci, None);
+            pairs.push((v, want));
+            want = self.b.ins().iadd(want, chunk_step);
         }
         self.every_lane(CIntCC::Equal, pairs, false)
     }
