@@ -139,8 +139,15 @@ pub fn wave(o: &crate::wave::WaveOptions<'_>) -> Result<()> {
     }
 }
 
-pub fn fuzz(isa: &str, seconds: u64, seed: Option<u64>, out: &Path) -> Result<()> {
-    let report = crate::fuzz::campaign(isa, seconds, seed, out, true).map_err(Error::Other)?;
+pub fn fuzz(
+    isa: &str,
+    seconds: u64,
+    seed: Option<u64>,
+    out: &Path,
+    tier_up_after: u32,
+) -> Result<()> {
+    let report = crate::fuzz::campaign(isa, seconds, seed, out, true, tier_up_after)
+        .map_err(Error::Other)?;
     println!("{report}");
     Ok(())
 }

@@ -72,6 +72,11 @@ enum Command {
         /// Where reproducers are written.
         #[arg(long, default_value = "fuzz-failures")]
         out: PathBuf,
+        /// Executions of a block before the JIT recompiles it at tier 2 (with its trace); 0
+        /// compiles every block at tier 2 at once. Random programs rarely run a block 256
+        /// times, so the default campaign checks tier 1 mostly.
+        #[arg(long, default_value_t = wavejit_jit::JitOptions::DEFAULT_TIER_UP_AFTER)]
+        tier_up_after: u32,
     },
     /// Throughput figures: JIT vs interpreter vs a native Rust reference, and compile time.
     Bench {
@@ -163,7 +168,8 @@ fn main() -> ExitCode {
             seconds,
             seed,
             out,
-        } => wavejit::cli::fuzz(&isa, seconds, seed, &out),
+            tier_up_after,
+        } => wavejit::cli::fuzz(&isa, seconds, seed, &out, tier_up_after),
         Command::Bench {
             waves,
             iters,

@@ -120,7 +120,7 @@ fn memory_heavy_campaign_reaches_both_sides_of_the_edges_and_agrees() {
 
 #[test]
 fn unknown_isa_is_an_error_listing_every_fuzz_name() {
-    let e = wavejit::fuzz::campaign("mips", 1, Some(1), &scratch("isa"), false).unwrap_err();
+    let e = wavejit::fuzz::campaign("mips", 1, Some(1), &scratch("isa"), false, 0).unwrap_err();
     assert!(e.contains("unknown ISA 'mips'"), "{e}");
     for f in wavejit::registry::FRONTENDS {
         for name in f.fuzz_names() {

@@ -72,8 +72,8 @@ pub fn split_isa(isa: &str) -> (String, bool) {
     }
 }
 
-/// `wavejit fuzz --isa ISA`: the interpreter against the JIT for `seconds`, from `seed`
-/// (the clock when `None`). `ISA` is any name a registered frontend's
+/// `wavejit fuzz --isa ISA`: the interpreter against the JIT (tiering up after
+/// `tier_up_after` executions of a block) for `seconds`, from `seed` (the clock when `None`). `ISA` is any name a registered frontend's
 /// [`fuzz_names`](crate::frontend::Frontend::fuzz_names) lists. A disagreement or a lifter
 /// failure returns `Err` naming the reproducer directory under `out`.
 pub fn campaign(
@@ -82,6 +82,7 @@ pub fn campaign(
     seed: Option<u64>,
     out: &Path,
     progress: bool,
+    tier_up_after: u32,
 ) -> Result<CampaignReport, String> {
     let frontends = crate::registry::FRONTENDS;
     let Some(campaign) = frontends.iter().find_map(|f| f.fuzz(isa)) else {
@@ -107,7 +108,11 @@ pub fn campaign(
         out: out.to_path_buf(),
         progress,
     };
-    let jit = Arc::new(wavejit_jit::Jit::new().map_err(|e| e.to_string())?);
+    let opts = wavejit_jit::JitOptions {
+        tier_up_after: Some(tier_up_after),
+        ..wavejit_jit::JitOptions::default()
+    };
+    let jit = Arc::new(wavejit_jit::Jit::with_options(opts).map_err(|e| e.to_string())?);
     campaign.run(&budget, Arc::new(wavejit_runtime::interp::Interpreter), jit)
 }
 
