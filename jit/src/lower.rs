@@ -625,8 +625,13 @@ impl Lower<'_, '_> {
     /// Unsigned compare; 64-bit vectors compare with the sign bits flipped.
     fn ucmp(&mut self, f: Form, cc: IntCC, x: Value, y: Value) -> Value {
         let cc = int_cc(cc);
-        if f.lane && f.w64 {
-            let s = iconst_form(self.b, f, 1 << 63);
+        // Without an unsigned vector compare, x64 tests a strict unsigned order of 32-bit
+        // lanes as a `pmaxud`, an equality and a negation; flipping the sign bits turns it
+        // into one signed compare (and a constant operand's flip folds away).
+        let strict = matches!(cc, CIntCC::UnsignedLessThan | CIntCC::UnsignedGreaterThan);
+        if f.lane && (f.w64 || strict) {
+            let sign = if f.w64 { 1 << 63 } else { 1 << 31 };
+            let s = iconst_form(self.b, f, sign);
             let (x, y) = (self.b.ins().bxor(x, s), self.b.ins().bxor(y, s));
             self.b.ins().icmp(signed_of(cc), x, y)
         } else {

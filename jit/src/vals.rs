@@ -245,12 +245,25 @@ pub(crate) fn mask_parts(b: &mut FunctionBuilder, f: Form, m: V) -> [Value; 2] {
 
 /// `m ? x : y` per part (`m` from [`mask_parts`]).
 pub(crate) fn select(b: &mut FunctionBuilder, f: Form, m: Value, x: Value, y: Value) -> Value {
-    if f.lane {
-        let ty = b.func.dfg.value_type(x);
-        let m = bc(b, ty, m);
-        b.ins().bitselect(m, x, y)
+    if !f.lane {
+        return b.ins().select(m, x, y);
+    }
+    let ty = b.func.dfg.value_type(x);
+    let m = bc(b, ty, m);
+    // A lane mask is all ones or all zeros per lane, so a select with a constant of all
+    // ones or zeros is a logic op on the mask (Cranelift keeps the blend otherwise: a
+    // comparison's `-1 : 0`, TeraScale's SET* results, cost a `pblendvb` and two constants).
+    let ones = if ty.lane_bits() >= 64 {
+        u64::MAX
     } else {
-        b.ins().select(m, x, y)
+        (1u64 << ty.lane_bits()) - 1
+    };
+    match (known_lanes(b, x), known_lanes(b, y)) {
+        (Some(a), Some(0)) if a == ones => m,
+        (Some(0), Some(c)) if c == ones => b.ins().bnot(m),
+        (_, Some(0)) => b.ins().band(m, x),
+        (Some(0), _) => b.ins().band_not(y, m),
+        _ => b.ins().bitselect(m, x, y),
     }
 }
 

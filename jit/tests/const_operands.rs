@@ -1,7 +1,8 @@
 //! Ops whose uniform operands are constants, which the JIT folds into the code (shift
-//! amounts, bit-field offsets and widths), on every lane against `semantics::eval`, at
-//! tier 1 and tier 2. Amounts, offsets and widths cover zero, in-range values, the type
-//! width and beyond (the semantics take them modulo the width).
+//! amounts, bit-field offsets and widths; selects between all-ones, zero and a value, which
+//! become logic on the mask), on every lane against `semantics::eval`, at tier 1 and tier
+//! 2. Amounts, offsets and widths cover zero, in-range values, the type width and beyond
+//! (the semantics take them modulo the width).
 
 mod common;
 
@@ -105,6 +106,75 @@ fn bit_field_extracts_with_constant_offset_and_width() {
     for jit in engines() {
         for op in [Op::Ubfe, Op::Sbfe] {
             check(&jit, op, T::I32, &cs, &mut rng);
+        }
+    }
+}
+
+/// `select(v0 <u v2, a, b)` per lane for constant `a` and `b` of all ones, zero and other
+/// values, and for one of them the lane value v4 (64-bit values in register pairs).
+#[test]
+fn selects_between_constants_and_values() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for jit in engines() {
+        for ty in [T::I8, T::I16, T::I32, T::I64] {
+            let ones = ty.bit_mask();
+            // `None`: the lane value v4.
+            let operands = [
+                Some(ones),
+                Some(0),
+                Some(0x1234_5678_9abc_def0 & ones),
+                None,
+            ];
+            let mut b = FunctionBuilder::new("select", layout(64, 8, 6 + 2 * 16));
+            let blk = b.create_block();
+            b.switch_to(blk);
+            let x = b.use_reg(v(0), T::I32);
+            let y = b.use_reg(v(2), T::I32);
+            let m = b.op(Op::Icmp(wavejit_ir::IntCC::Ult), T::I1, &[x, y]);
+            let z = b.use_reg(v(4), ty);
+            let mut pairs = Vec::new();
+            for &p in &operands {
+                for &q in &operands {
+                    let pv = p.map_or(z, |c| b.iconst(ty, c));
+                    let qv = q.map_or(z, |c| b.iconst(ty, c));
+                    let r = b.op(Op::Select, ty, &[m, pv, qv]);
+                    b.def_reg(v(6 + 2 * pairs.len() as u32), r, None);
+                    pairs.push((p, q));
+                }
+            }
+            b.terminate(Terminator::Return);
+            let f = b.finish();
+            let prog = prepare(&jit, &f);
+            let mem = memory();
+            let mut w = Wave::new(&f.layout, 0, 0);
+            let lanes: Vec<(u32, u32, u64)> = (0..64)
+                .map(|_| (rng.gen(), rng.gen(), rng.gen::<u64>() & ones))
+                .collect();
+            for (l, &(a, c, z)) in lanes.iter().enumerate() {
+                let l = l as u32;
+                w.state.set_lane(v(0), l, a);
+                w.state.set_lane(v(2), l, c);
+                w.state.set_lane(v(4), l, z as u32);
+                w.state.set_lane(v(5), l, (z >> 32) as u32);
+            }
+            w.block(&*prog, 0, &mem).expect("runs");
+            for (i, &(p, q)) in pairs.iter().enumerate() {
+                let r = 6 + 2 * i as u32;
+                for (l, &(a, c, z)) in lanes.iter().enumerate() {
+                    let want = if a < c {
+                        p.unwrap_or(z)
+                    } else {
+                        q.unwrap_or(z)
+                    };
+                    let lo = w.state.lane(v(r), l as u32) as u64;
+                    let got = if ty.bits() == 64 {
+                        lo | (w.state.lane(v(r + 1), l as u32) as u64) << 32
+                    } else {
+                        lo
+                    };
+                    assert_eq!(got, want, "{ty} select {p:?} {q:?} lane {l}");
+                }
+            }
         }
     }
 }
