@@ -502,16 +502,23 @@ impl Emitter<'_, '_> {
     /// Whether every pair `(x, y)` of `pairs` (vectors of one type) has `x cc y` in every lane
     /// (an `i8` truth value; `if_none` without pairs).
     fn every_lane(&mut self, cc: CIntCC, pairs: Vec<(Value, Value)>, if_none: bool) -> Value {
-        let mut acc = None;
-        for (x, y) in pairs {
-            let t = self.b.ins().icmp(cc, x, y);
-            acc = Some(match acc {
-                Some(a) => self.b.ins().band(a, t),
-                None => t,
-            });
+        let mut level: Vec<Value> = pairs
+            .into_iter()
+            .map(|(x, y)| self.b.ins().icmp(cc, x, y))
+            .collect();
+        // A tree of ands: a row's sixteen tests are four ands deep, not sixteen.
+        while level.len() > 1 {
+            level = level
+                .chunks(2)
+                .map(|p| match *p {
+                    [a, c] => self.b.ins().band(a, c),
+                    [a] => a,
+                    _ => unreachable!("chunks of two"),
+                })
+                .collect();
         }
-        match acc {
-            Some(a) => self.b.ins().vall_true(a),
+        match level.first() {
+            Some(&a) => self.b.ins().vall_true(a),
             None => self.b.ins().iconst(I8, i64::from(if_none)),
         }
     }

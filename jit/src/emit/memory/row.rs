@@ -268,17 +268,28 @@ impl Emitter<'_, '_> {
         for (j, w) in k.chunks_mut(4).enumerate() {
             w.copy_from_slice(&((j as i64 * step) as u32).to_le_bytes());
         }
+        // Four running vectors, chunks c, c+1, c+2 and c+3, each four chunks a step: four
+        // short chains of adds instead of one long one.
         let k = vconst(&mut self.b, I32X4, k);
         let first = self.b.ins().splat(I32X4, first);
-        let mut want = self.b.ins().iadd(first, k);
-        let chunk_step = self.b.ins().iconst(I32, 4 * step);
-        let chunk_step = self.b.ins().splat(I32X4, chunk_step);
+        let first = self.b.ins().iadd(first, k);
+        let step_of = |e: &mut Self, chunks: i64| {
+            let s = e.b.ins().iconst(I32, 4 * step * chunks);
+            e.b.ins().splat(I32X4, s)
+        };
+        let four = step_of(self, 4);
+        let mut want: Vec<Value> = vec![first];
+        for j in 1..4 {
+            let s = step_of(self, j);
+            want.push(self.b.ins().iadd(first, s));
+        }
         let mut pairs = Vec::new();
         for c in 0..i64::from(self.layout.wave_size) / 4 {
             let ci = self.b.ins().iconst(I64, c);
             let v = self.row_chunk(row, ci, None);
-            pairs.push((v, want));
-            want = self.b.ins().iadd(want, chunk_step);
+            let j = (c % 4) as usize;
+            pairs.push((v, want[j]));
+            want[j] = self.b.ins().iadd(want[j], four);
         }
         self.every_lane(CIntCC::Equal, pairs, false)
     }
