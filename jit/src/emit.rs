@@ -175,6 +175,13 @@ pub(crate) struct Emitter<'a, 'f> {
     mask_override: Option<(wavejit_ir::Value, u32, Value)>,
     /// The blocks of the trace a jump continues in.
     targets: &'a [Target],
+    /// Uniform register cells whose value the code has in hand (by byte offset in the
+    /// state: the type read or written, and the value), so that a read after a write or a
+    /// read of the block does not go through memory again (Cranelift does not forward a
+    /// store to a load across other stores). A register write replaces what it covers; a
+    /// helper that runs an effect (it may write any register) and an indexed write forget
+    /// everything.
+    ucells: HashMap<i32, (ScalarType, Value)>,
 }
 
 type R<T> = Result<T, String>;
@@ -269,6 +276,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 mask_slots: HashMap::new(),
                 mask_override: None,
                 targets: &targets,
+                ucells: HashMap::new(),
             };
             for k in 0..t.plan.n_loops as usize {
                 e.segment(k)?;
@@ -346,12 +354,13 @@ impl<'a, 'f> Emitter<'a, 'f> {
     /// no speculation), then leaves through the fault exit with the fault the operation
     /// recorded.
     fn replays(&mut self, k: usize) -> R<()> {
-        let Some(resume) = self.b.current_block() else {
-            return Err("no current block".into());
-        };
         if self.replays.is_empty() {
             return Ok(());
         }
+        // The code goes on in a fresh block, so that the current one is filled before the
+        // builder switches to the replays (Cranelift's builder asserts that in debug builds).
+        let resume = self.b.create_block();
+        self.b.ins().jump(resume, &[]);
         for (i, replay) in std::mem::take(&mut self.replays) {
             self.b.switch_to_block(replay);
             let before = k < self.plan.loop_insts.len()
@@ -424,12 +433,19 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 let t = self.ty(wavejit_ir::Value(i as u32))?.scalar;
                 self.check_reg(reg, t.cells())?;
                 let off = self.layout.uniform_cell_offset(reg) as i32;
-                let raw = self.b.ins().load(ity(t), mem(), self.state, off);
-                Some(if t.bits() < 32 {
-                    self.b.ins().band_imm_u(raw, t.bit_mask() as i64)
-                } else {
-                    raw
-                })
+                match self.ucells.get(&off) {
+                    Some(&(ct, v)) if ct == t => Some(v),
+                    _ => {
+                        let raw = self.b.ins().load(ity(t), mem(), self.state, off);
+                        let v = if t.bits() < 32 {
+                            self.b.ins().band_imm_u(raw, t.bit_mask() as i64)
+                        } else {
+                            raw
+                        };
+                        self.ucells.insert(off, (t, v));
+                        Some(v)
+                    }
+                }
             }
             InstKind::WriteReg { reg, value, .. } => {
                 let t = self.ty(value)?;
@@ -440,6 +456,10 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 let off = self.layout.uniform_cell_offset(reg) as i32;
                 let x = self.u(value)?;
                 self.b.ins().store(mem(), x, self.state, off);
+                let end = off + 4 * t.scalar.cells() as i32;
+                self.ucells
+                    .retain(|&o, &mut (ct, _)| o + 4 * ct.cells() as i32 <= off || o >= end);
+                self.ucells.insert(off, (t.scalar, x));
                 None
             }
             InstKind::ReadRegIndexed { file, base, index } => {
@@ -475,6 +495,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 ..
             } => {
                 let t = self.ty(value)?.scalar;
+                self.ucells.clear();
                 let (ok, addr) = self.indexed_cell(file, base, index, t.cells())?;
                 let (fast, slow, merge) = (
                     self.b.create_block(),
@@ -597,6 +618,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
 
     /// [`Self::wave_op`], telling the helper which hint slot to update ([`WaveDesc::hint`]).
     fn wave_op_hinted(&mut self, i: usize, hint: Option<u32>) -> R<()> {
+        self.ucells.clear();
         self.materialize_masks(i)?;
         let inst = &self.blk.insts[i];
         let mut slots = Vec::new();
