@@ -23,7 +23,7 @@
 use crate::engine::{BlockExit, Budget, MemHints, Program, WaveCtx};
 use crate::error::{ExecError, WaveId};
 use crate::memory::GuestMemory;
-use crate::wave::{Footprint, WaveState};
+use crate::wave::{Footprint, Fresh, WaveState};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -353,7 +353,11 @@ impl Run<'_> {
             slot.fuel_used = 0;
             slot.guest_insts = 0;
             slot.lanes = wave.lanes;
-            l.init.init(&wave, &mut slot.state).map_err(|m| {
+            let mut fresh = Fresh {
+                state: &mut slot.state,
+                footprint: &self.footprint,
+            };
+            l.init.init(&wave, &mut fresh).map_err(|m| {
                 ExecError::Setup(format!(
                     "kernel {}: wave {w} of group {group:?}: {m}",
                     l.kernel

@@ -104,7 +104,7 @@ impl WaveState {
     /// for a large register file.
     pub fn clear_footprint(&mut self, footprint: &Footprint) {
         let cells = self.cells_mut();
-        for r in &footprint.0 {
+        for r in &footprint.ranges {
             if let Some(c) = cells.get_mut(r.clone()) {
                 c.fill(0);
             }
@@ -293,7 +293,12 @@ impl wavejit_isa::RegSink for WaveState {
 /// [`written_first`](wavejit_ir::RegFile::written_first) are left out: the function writes
 /// each of their cells before it reads it, so their old contents are never observed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Footprint(pub Vec<std::ops::Range<usize>>);
+pub struct Footprint {
+    pub ranges: Vec<std::ops::Range<usize>>,
+    /// The same cells as a bit set (bit `c % 64` of word `c / 64`), to test a row without a
+    /// search.
+    bits: Vec<u64>,
+}
 
 impl Footprint {
     pub fn of(func: &wavejit_ir::Function) -> Footprint {
@@ -352,7 +357,61 @@ impl Footprint {
                 _ => merged.push(r),
             }
         }
-        Footprint(merged)
+        let end = merged.last().map_or(0, |r| r.end);
+        let mut bits = vec![0u64; end.div_ceil(64)];
+        for c in merged.iter().cloned().flatten() {
+            bits[c / 64] |= 1 << (c % 64);
+        }
+        Footprint {
+            ranges: merged,
+            bits,
+        }
+    }
+
+    /// Whether cell `c` is in the footprint.
+    pub fn contains(&self, c: usize) -> bool {
+        self.bits
+            .get(c / 64)
+            .is_some_and(|w| w & (1 << (c % 64)) != 0)
+    }
+}
+
+/// A wave state just cleared to its function's footprint ([`WaveState::clear_footprint`]),
+/// as a wave's initial registers reach it: a lane row outside the footprint is dropped (the
+/// function never reads or writes it, so what a wave before left there is never observed)
+/// and a row of zeros inside it is already there. A TeraScale wave starts with eight rows
+/// of ids, of which a kernel reads one or two and most are zero; writing them all was most
+/// of a short kernel's start. Uniform cells are written as they come (four bytes each,
+/// cheaper than a test).
+pub struct Fresh<'a> {
+    pub state: &'a mut WaveState,
+    pub footprint: &'a Footprint,
+}
+
+impl wavejit_isa::RegSink for Fresh<'_> {
+    fn set_uniform(&mut self, reg: Reg, value: u32) {
+        self.state.set_uniform(reg, value);
+    }
+
+    fn set_lane(&mut self, reg: Reg, lane: u32, value: u32) {
+        self.state.set_lane(reg, lane, value);
+    }
+
+    fn set_row(&mut self, reg: Reg, values: &[u32]) {
+        if self.observes_row(reg) {
+            wavejit_isa::RegSink::set_row(self.state, reg, values);
+        }
+    }
+
+    fn fill_row(&mut self, reg: Reg, lanes: u32, value: u32) {
+        if value != 0 && self.observes_row(reg) {
+            wavejit_isa::RegSink::fill_row(self.state, reg, lanes, value);
+        }
+    }
+
+    /// A row is in the footprint whole or not at all (a register's cells are its row).
+    fn observes_row(&self, reg: Reg) -> bool {
+        self.footprint.contains(self.state.lane_at(reg, 0))
     }
 }
 
@@ -373,9 +432,45 @@ mod tests {
     fn a_written_first_file_is_left_out_of_the_footprint() {
         // Cells: a[0..2] are 0..2, b's 4 cells 2..6.
         let (plain, _) = footprint_of("uniform a[2], uniform b[4]");
-        assert_eq!(plain.0, vec![1..6]);
+        assert_eq!(plain.ranges, vec![1..6]);
         let (stack, layout) = footprint_of("uniform a[2], uniform b[4] written_first");
         assert!(layout.files[1].written_first);
-        assert_eq!(stack.0, vec![1..2]);
+        assert_eq!(stack.ranges, vec![1..2]);
+    }
+
+    /// A function reading rows v0 and v2 and writing v3, of a state left full of 7s by a
+    /// wave before: a fresh start writes v0's ids and v3's nonzero fill, finds v2's zeros
+    /// already there, and leaves v1 and v4, which the function never touches, alone.
+    #[test]
+    fn a_fresh_start_writes_only_the_rows_the_function_observes_and_not_zeros() {
+        use wavejit_isa::RegSink;
+        let src = "function \"f\" wave 4 { uniform s[1], lane v[5] }\n\nblock0:\n  \
+                   %0 = read v[0] : lane i32\n  %1 = read v[2] : lane i32\n  \
+                   %2 = iadd %0, %1 : lane i32\n  write v[3], %2\n  return\n";
+        let f = wavejit_ir::text::parse(src).expect("parses");
+        let fp = Footprint::of(&f);
+        let layout = Arc::new(f.layout.clone());
+        let mut state = WaveState::new(layout);
+        state.words.fill(0x0000_0007_0000_0007);
+        state.clear_footprint(&fp);
+        let v = |i| Reg::new(wavejit_ir::FileId(1), i);
+        let mut fresh = Fresh {
+            state: &mut state,
+            footprint: &fp,
+        };
+        assert!(fresh.observes_row(v(0)) && !fresh.observes_row(v(1)));
+        fresh.set_row(v(0), &[10, 11, 12, 13]);
+        fresh.set_row(v(1), &[20, 21, 22, 23]);
+        fresh.fill_row(v(2), 4, 0);
+        fresh.fill_row(v(3), 4, 5);
+        fresh.fill_row(v(4), 4, 9);
+        fresh.set_uniform(Reg::new(wavejit_ir::FileId(0), 0), 3);
+        let row = |r| (0..4).map(|l| state.lane(v(r), l)).collect::<Vec<_>>();
+        assert_eq!(row(0), [10, 11, 12, 13]);
+        assert_eq!(row(1), [7; 4], "not observed: left as it was");
+        assert_eq!(row(2), [0; 4], "cleared, and zeros are not written again");
+        assert_eq!(row(3), [5; 4]);
+        assert_eq!(row(4), [7; 4], "not observed: left as it was");
+        assert_eq!(state.uniform(Reg::new(wavejit_ir::FileId(0), 0)), 3);
     }
 }

@@ -32,6 +32,14 @@ pub trait RegSink {
         self.set_uniform(reg, value as u32);
         self.set_uniform(reg.offset(1), (value >> 32) as u32);
     }
+
+    /// Whether the function the registers are for can observe lane register `reg`'s
+    /// initial row: a sink may drop the rows it does not observe, so an initialiser may skip
+    /// computing them.
+    fn observes_row(&self, reg: Reg) -> bool {
+        let _ = reg;
+        true
+    }
 }
 
 /// The initial register state of every wave of a launch.

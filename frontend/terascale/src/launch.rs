@@ -209,12 +209,21 @@ impl WaveInit for TsWaveInit {
         let g = &self.layout;
         check_wave(self.chip, wave).map_err(|e| e.to_string())?;
         let n = wave_size(self.chip) as usize;
-        let mut rows = [[0u32; 64]; 3];
-        let [x, y, z] = &mut rows;
-        wave.fill_local_ids(&mut x[..n], &mut y[..n], &mut z[..n]);
-        for (chan, row) in rows.iter().enumerate() {
-            regs.set_row(g.gpr(LOCAL_ID_GPR, chan as u32), &row[..n]);
-            regs.fill_row(g.gpr(GROUP_ID_GPR, chan as u32), n as u32, wave.group[chan]);
+        let ids = [0, 1, 2].map(|chan| g.gpr(LOCAL_ID_GPR, chan));
+        if ids.iter().any(|&r| regs.observes_row(r)) {
+            let mut rows = [[0u32; 64]; 3];
+            let [x, y, z] = &mut rows;
+            wave.fill_local_ids(&mut x[..n], &mut y[..n], &mut z[..n]);
+            for (&reg, row) in ids.iter().zip(&rows) {
+                regs.set_row(reg, &row[..n]);
+            }
+        }
+        for chan in 0..3 {
+            regs.fill_row(
+                g.gpr(GROUP_ID_GPR, chan),
+                n as u32,
+                wave.group[chan as usize],
+            );
         }
         regs.fill_row(g.gpr(LOCAL_ID_GPR, 3), n as u32, 0);
         regs.fill_row(g.gpr(GROUP_ID_GPR, 3), n as u32, 0);
