@@ -16,6 +16,21 @@ use wavejit_jit::{Jit, JitOptions};
 use wavejit_runtime::interp::Interpreter;
 use wavejit_runtime::{BlockExit, Budget, Program};
 
+/// Two guest instructions (pcs 0x8 and 0xc): v0 += the lane id, then s0 -= 1; the new s0.
+fn count_down(b: &mut FunctionBuilder) -> wavejit_ir::Value {
+    b.begin_guest_inst(0x8);
+    let x = b.use_reg(v(0), T::I32);
+    let id = b.lane_id();
+    let x = b.op(Op::Iadd, T::I32, &[x, id]);
+    b.def_reg(v(0), x, None);
+    b.begin_guest_inst(0xc);
+    let n = b.use_reg(s(0), T::I32);
+    let one = b.i32(1);
+    let n = b.op(Op::Isub, T::I32, &[n, one]);
+    b.def_reg(s(0), n, None);
+    n
+}
+
 /// Block 0 (two guest instructions) jumps to the loop; block 1 (three) adds the lane id to
 /// v0 and counts s0 down, looping while it is not zero; block 2 (one) traps when s1 is set,
 /// else block 3 (none: it costs one unit of fuel all the same) returns.
@@ -30,16 +45,7 @@ fn func() -> Arc<Function> {
     b.terminate(Terminator::Jump(body));
 
     b.switch_to(body);
-    b.begin_guest_inst(0x8);
-    let x = b.use_reg(v(0), T::I32);
-    let id = b.lane_id();
-    let x = b.op(Op::Iadd, T::I32, &[x, id]);
-    b.def_reg(v(0), x, None);
-    b.begin_guest_inst(0xc);
-    let n = b.use_reg(s(0), T::I32);
-    let one = b.i32(1);
-    let n = b.op(Op::Isub, T::I32, &[n, one]);
-    b.def_reg(s(0), n, None);
+    let n = count_down(&mut b);
     b.begin_guest_inst(0x10);
     let zero = b.i32(0);
     let more = b.op(Op::Icmp(IntCC::Ne), T::I1, &[n, zero]);
@@ -123,16 +129,7 @@ fn loop_func() -> Arc<Function> {
     b.terminate(Terminator::Jump(a));
 
     b.switch_to(a);
-    b.begin_guest_inst(0x8);
-    let x = b.use_reg(v(0), T::I32);
-    let id = b.lane_id();
-    let x = b.op(Op::Iadd, T::I32, &[x, id]);
-    b.def_reg(v(0), x, None);
-    b.begin_guest_inst(0xc);
-    let n = b.use_reg(s(0), T::I32);
-    let one = b.i32(1);
-    let n = b.op(Op::Isub, T::I32, &[n, one]);
-    b.def_reg(s(0), n, None);
+    count_down(&mut b);
     b.terminate(Terminator::Jump(blk_b));
 
     b.switch_to(blk_b);
