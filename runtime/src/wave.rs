@@ -270,6 +270,11 @@ impl wavejit_isa::RegSink for WaveState {
         WaveState::set_uniform(self, reg, value);
     }
 
+    fn set_uniforms(&mut self, reg: Reg, values: &[u32]) {
+        let start = self.uniform_at(reg);
+        self.cells_mut()[start..start + values.len()].copy_from_slice(values);
+    }
+
     fn set_lane(&mut self, reg: Reg, lane: u32, value: u32) {
         WaveState::set_lane(self, reg, lane, value);
     }
@@ -391,6 +396,10 @@ pub struct Fresh<'a> {
 impl wavejit_isa::RegSink for Fresh<'_> {
     fn set_uniform(&mut self, reg: Reg, value: u32) {
         self.state.set_uniform(reg, value);
+    }
+
+    fn set_uniforms(&mut self, reg: Reg, values: &[u32]) {
+        wavejit_isa::RegSink::set_uniforms(self.state, reg, values);
     }
 
     fn set_lane(&mut self, reg: Reg, lane: u32, value: u32) {

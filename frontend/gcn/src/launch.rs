@@ -435,18 +435,32 @@ impl WaveInit for GcnWaveInit {
             scratch_wave_offset: scratch_wave_offset(&self.kernel, wave.dispatch_wave()) as u32,
             ..self.addrs
         };
-        write_sgprs(&self.kernel, &addrs, self.gfx, wave, &mut |i, v| {
-            regs.set_uniform(g.sgpr(u32::from(i)), v)
-        });
-        let mut ids = [[0u32; WAVE_SIZE as usize]; 3];
-        let [x, y, z] = &mut ids;
-        wave.fill_local_ids(x, y, z);
-        for (r, row) in ids
-            .iter()
-            .take(usize::from(self.kernel.tidig_comp_cnt) + 1)
-            .enumerate()
-        {
-            regs.set_row(g.vgpr(r as u32), row);
+        // The SGPRs the launch sets are one run from s0 (user SGPRs, then system ones): one
+        // copy, not a call per register (which was most of an empty kernel's wave).
+        let mut sgprs = [0u32; 32];
+        let mut run = 0;
+        write_sgprs(
+            &self.kernel,
+            &addrs,
+            self.gfx,
+            wave,
+            &mut |i, v| match sgprs.get_mut(usize::from(i)) {
+                Some(slot) => {
+                    *slot = v;
+                    run = run.max(usize::from(i) + 1);
+                }
+                None => regs.set_uniform(g.sgpr(u32::from(i)), v),
+            },
+        );
+        regs.set_uniforms(g.sgpr(0), &sgprs[..run]);
+        let rows = usize::from(self.kernel.tidig_comp_cnt) + 1;
+        if (0..rows as u32).any(|r| regs.observes_row(g.vgpr(r))) {
+            let mut ids = [[0u32; WAVE_SIZE as usize]; 3];
+            let [x, y, z] = &mut ids;
+            wave.fill_local_ids(x, y, z);
+            for (r, row) in ids.iter().take(rows).enumerate() {
+                regs.set_row(g.vgpr(r as u32), row);
+            }
         }
         regs.set_uniform64(g.exec(), wave.exec_mask());
         regs.set_uniform64(g.gds(), addrs.gds);

@@ -27,6 +27,13 @@ pub trait RegSink {
         }
     }
 
+    /// Sets consecutive uniform cells from `reg` on to `values`.
+    fn set_uniforms(&mut self, reg: Reg, values: &[u32]) {
+        for (i, &v) in values.iter().enumerate() {
+            self.set_uniform(reg.offset(i as u32), v);
+        }
+    }
+
     /// Sets two consecutive uniform cells to a 64-bit value, low half first.
     fn set_uniform64(&mut self, reg: Reg, value: u64) {
         self.set_uniform(reg, value as u32);
