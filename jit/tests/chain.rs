@@ -31,6 +31,24 @@ fn count_down(b: &mut FunctionBuilder) -> wavejit_ir::Value {
     n
 }
 
+/// One guest instruction at `pc`: on to `back` while `n` is not zero, else to `out`.
+fn loop_while_nonzero(
+    b: &mut FunctionBuilder,
+    pc: u32,
+    n: wavejit_ir::Value,
+    back: Block,
+    out: Block,
+) {
+    b.begin_guest_inst(pc);
+    let zero = b.i32(0);
+    let more = b.op(Op::Icmp(IntCC::Ne), T::I1, &[n, zero]);
+    b.terminate(Terminator::Branch {
+        cond: more,
+        then_to: back,
+        else_to: out,
+    });
+}
+
 /// Block 0 (two guest instructions) jumps to the loop; block 1 (three) adds the lane id to
 /// v0 and counts s0 down, looping while it is not zero; block 2 (one) traps when s1 is set,
 /// else block 3 (none: it costs one unit of fuel all the same) returns.
@@ -46,14 +64,7 @@ fn func() -> Arc<Function> {
 
     b.switch_to(body);
     let n = count_down(&mut b);
-    b.begin_guest_inst(0x10);
-    let zero = b.i32(0);
-    let more = b.op(Op::Icmp(IntCC::Ne), T::I1, &[n, zero]);
-    b.terminate(Terminator::Branch {
-        cond: more,
-        then_to: body,
-        else_to: tail,
-    });
+    loop_while_nonzero(&mut b, 0x10, n, body, tail);
 
     b.switch_to(tail);
     b.begin_guest_inst(0x14);
@@ -154,14 +165,7 @@ fn loop_func() -> Arc<Function> {
         Some(mask),
     );
     b.def_reg(v(1), got, Some(mask));
-    b.begin_guest_inst(0x14);
-    let zero = b.i32(0);
-    let more = b.op(Op::Icmp(IntCC::Ne), T::I1, &[n, zero]);
-    b.terminate(Terminator::Branch {
-        cond: more,
-        then_to: a,
-        else_to: done,
-    });
+    loop_while_nonzero(&mut b, 0x14, n, a, done);
     b.switch_to(done);
     b.terminate(Terminator::Return);
     Arc::new(b.finish())
