@@ -132,6 +132,9 @@ pub struct JitStats {
     pub tier_up_code_bytes: u64,
     /// Recompiles Cranelift rejected; those blocks keep running their tier-1 code.
     pub tier_up_failures: u64,
+    /// Blocks compiled into tier-2 functions besides their head: the other blocks of the
+    /// traces ([`trace`]).
+    pub trace_blocks: u64,
     /// Times the JIT started fresh modules after [`JitOptions::code_limit`] bytes of code.
     pub fresh_modules: u64,
 }
@@ -304,6 +307,7 @@ impl Shared {
             return None;
         };
         inner.stats.tier_ups += 1;
+        inner.stats.trace_blocks += unit.len().saturating_sub(1) as u64;
         inner.stats.tier_up_nanos += t.elapsed().as_nanos() as u64;
         inner.stats.tier_up_code_bytes += code.code_bytes as u64;
         inner.module_bytes += code.code_bytes as u64;
@@ -390,6 +394,9 @@ impl Jit {
             inner.stats.compile_nanos += t.elapsed().as_nanos() as u64;
             for (&i, code) in missing.iter().zip(compiled) {
                 inner.stats.blocks_compiled += 1;
+                if tier == Tier::Two {
+                    inner.stats.trace_blocks += units[i].1.len().saturating_sub(1) as u64;
+                }
                 inner.stats.insts_compiled += func.blocks[i].insts.len() as u64;
                 inner.stats.code_bytes += code.code_bytes as u64;
                 inner.module_bytes += code.code_bytes as u64;

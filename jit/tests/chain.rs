@@ -173,9 +173,14 @@ fn loop_func() -> Arc<Function> {
 
 #[test]
 fn chains_match_block_by_block_runs_under_every_budget() {
-    for jit in jits() {
-        every_budget(&func(), &jit, &[false, true]);
+    let jits = jits();
+    for jit in &jits {
+        every_budget(&func(), jit, &[false, true]);
     }
+    // Its only loop is one block: no trace holds another block.
+    let tier2 = jits[1].stats();
+    assert!(tier2.blocks_compiled > 0);
+    assert_eq!(tier2.trace_blocks, 0);
 }
 
 /// A loop's trace faults in its second block at the iteration `s1` names (0: never).
@@ -187,6 +192,8 @@ fn loop_traces_match_block_by_block_runs_under_every_budget() {
     let f = loop_func();
     let j = jits().remove(1);
     let p = prepare(&j, &f);
+    // Each block of the two-block loop heads a trace holding the other one.
+    assert_eq!(j.stats().trace_blocks, 2);
     let out = run(&*p, &f, 5, true, 1000, 256);
     assert!(
         out.contains("pc: 16"),
