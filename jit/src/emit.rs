@@ -182,6 +182,11 @@ pub(crate) struct Emitter<'a, 'f> {
     /// helper that runs an effect (it may write any register) and an indexed write forget
     /// everything.
     ucells: HashMap<i32, (ScalarType, Value)>,
+    /// Packed slots ([`Plan::packed`]) a store has unpacked to the [`Lanes`] form for its
+    /// other paths (`emit::memory`): dead after the store, read in that form from then on.
+    ///
+    /// [`Lanes`]: wavejit_runtime::Lanes
+    unpacked: HashSet<u32>,
 }
 
 type R<T> = Result<T, String>;
@@ -277,6 +282,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 mask_override: None,
                 targets: &targets,
                 ucells: HashMap::new(),
+                unpacked: HashSet::new(),
             };
             for k in 0..t.plan.n_loops as usize {
                 e.segment(k)?;

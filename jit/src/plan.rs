@@ -116,8 +116,9 @@ pub(crate) struct Plan {
     /// which the access fills when it needs it.
     pub row_address: Vec<Option<RowAddress>>,
     /// Values whose slot holds their 32-bit lanes packed (lane `l` at byte `4 l`) instead of
-    /// in the [`Lanes`] form: 32-bit lane values that only loops read, computed by a loop or
-    /// loaded by a lane load that does not write its register itself. Per value and per slot.
+    /// in the [`Lanes`] form: 32-bit lane values that only loops read (and, as their last use,
+    /// one 32-bit store with a row address), computed by a loop or loaded by a lane load that
+    /// does not write its register itself. Per value and per slot.
     ///
     /// [`Lanes`]: wavejit_runtime::Lanes
     pub packed: Vec<bool>,
@@ -462,12 +463,36 @@ pub(crate) fn plan(layout: &StateLayout, b: &BlockData) -> Result<Plan, String> 
     let direct_write: Vec<Option<usize>> =
         (0..n).map(|i| direct_write(layout, b, i, &uses)).collect();
 
-    // Slots that hold 32-bit lanes packed: values only loops read, written by a loop or by a
-    // lane load that does not write its register itself.
+    // Slots that hold 32-bit lanes packed: values only loops read, or loops and, last, one
+    // 32-bit store with a row address (whose vector path stores packed lanes; its other
+    // paths unpack the dead slot first), written by a loop or by a lane load that does not
+    // write its register itself.
     let mut loops_only = vec![true; n];
+    let mut stored_by: Vec<Option<usize>> = vec![None; n];
     for (i, inst) in b.insts.iter().enumerate() {
-        if !matches!(class[i], Class::Lane | Class::Reduce) {
-            for a in inst.args() {
+        if matches!(class[i], Class::Lane | Class::Reduce) {
+            continue;
+        }
+        let packed_store = match inst.kind {
+            InstKind::Store {
+                width: wavejit_ir::MemWidth::B32,
+                value,
+                ..
+            } if row_address[i].is_some() => Some(value),
+            _ => None,
+        };
+        for a in inst.args() {
+            if Some(a) == packed_store && stored_by[a.index()].is_none() {
+                stored_by[a.index()] = Some(i);
+            } else {
+                loops_only[a.index()] = false;
+            }
+        }
+    }
+    // The store is the value's last use: nothing reads the slot after it unpacked it.
+    for (i, inst) in b.insts.iter().enumerate() {
+        for a in inst.args() {
+            if stored_by[a.index()].is_some_and(|st| i > st) {
                 loops_only[a.index()] = false;
             }
         }
@@ -744,10 +769,12 @@ mod tests {
         let b = &f.blocks[0];
         let p = plan(&f.layout, b).expect("plans");
         // %15: a load that two loop instructions read (a register write and an add); %11: a
-        // load that writes its register itself (no slot to pack); %8: a store's value.
+        // load that writes its register itself (no slot to pack); %8: an add whose last use
+        // is a store with a row address; %1: a store's value that an add reads after it.
         assert!(p.packed[15] && p.slot[15].is_some_and(|s| p.packed_slot[s as usize]));
         assert!(!p.packed[11]);
-        assert!(p.slot[8].is_some() && !p.packed[8]);
+        assert!(p.packed[8] && p.slot[8].is_some_and(|s| p.packed_slot[s as usize]));
+        assert!(p.slot[1].is_some() && !p.packed[1]);
     }
 
     #[test]

@@ -76,7 +76,7 @@ use super::{Emitter, R, SLOT_BYTES};
 use crate::ctx::{
     CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN, CTX_PRIVATE, CTX_PRIVATE_LANE_BYTES,
 };
-use crate::vals::{bc, deinterleave, mem, shuffle32, vconst};
+use crate::vals::{bc, deinterleave, interleave, mem, shuffle32, vconst};
 use atomic::Update;
 use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
 use wavejit_ir::{InstKind, MemSpace, MemWidth, ScalarType};
@@ -499,6 +499,32 @@ impl Emitter<'_, '_> {
         Ok(())
     }
 
+    /// Unpacks slot `s` to the [`wavejit_runtime::Lanes`] form in place when the plan packs
+    /// it (a store value, [`crate::plan::Plan::packed`], whose other paths read lanes as 64-bit
+    /// entries), and reads it in that form from then on. The chunks go down: chunk `c`'s
+    /// entries lie at or above its packed bytes and below every later chunk's.
+    fn unpack(&mut self, s: u32) {
+        if !self.plan.packed_slot[s as usize] || !self.unpacked.insert(s) {
+            return;
+        }
+        let at = s as i64 * SLOT_BYTES;
+        let zero = self.b.ins().iconst(I32, 0);
+        let zero = self.b.ins().splat(I32X4, zero);
+        for c in (0..i64::from(self.layout.wave_size) / 4).rev() {
+            let x = self
+                .b
+                .ins()
+                .load(I32X4, mem(), self.scratch, (at + 16 * c) as i32);
+            let (p0, p1) = interleave(&mut self.b, x, zero);
+            self.b
+                .ins()
+                .store(mem(), p0, self.scratch, (at + 32 * c) as i32);
+            self.b
+                .ins()
+                .store(mem(), p1, self.scratch, (at + 32 * c + 16) as i32);
+        }
+    }
+
     /// Whether every pair `(x, y)` of `pairs` (vectors of one type) has `x cc y` in every lane
     /// (an `i8` truth value; `if_none` without pairs).
     fn every_lane(&mut self, cc: CIntCC, pairs: Vec<(Value, Value)>, if_none: bool) -> Value {
@@ -831,6 +857,10 @@ impl Emitter<'_, '_> {
     /// entries, or a uniform value four times).
     fn packed_chunk(&mut self, o: Opnd, c: i64) -> Value {
         let packed = match o {
+            Opnd::Slot(s) if self.plan.packed_slot[s as usize] && !self.unpacked.contains(&s) => {
+                let at = s as i64 * SLOT_BYTES + 16 * c;
+                self.b.ins().load(I32X4, mem(), self.scratch, at as i32)
+            }
             Opnd::Slot(s) => {
                 let at = s as i64 * SLOT_BYTES + 32 * c;
                 let lo = self.b.ins().load(I64X2, mem(), self.scratch, at as i32);
@@ -936,6 +966,9 @@ impl Emitter<'_, '_> {
         };
         let done = self.b.create_block();
         self.row_access(i, ra, &w, mask, row::RowAccess::Store(v), done, true)?;
+        if let Opnd::Slot(s) = v {
+            self.unpack(s);
+        }
         self.store_lanes(i, space, width, (a, v, m), w, mask)?;
         self.b.ins().jump(done, &[]);
         self.b.switch_to_block(done);
