@@ -150,15 +150,81 @@ impl Emitter<'_, '_> {
         match mask.filter(|&m| self.bits_mask(m).is_some()) {
             None => self.access(i, mask)?,
             Some(m) => {
+                // An access under bits with no lane set does nothing (a load's or an
+                // atomic's lanes are their masked-off zeros): predicated code that no lane
+                // takes, as in a reduction's later steps, skips the access and its mask slot.
+                // Every access under the mask takes the same branch, so none reads the slot
+                // that the first of them fills (`shared_mask_slot`) when it was skipped.
+                let none = self.no_lane(m)?;
+                let skip = none.map(|none| {
+                    let (skip, go, after) = (
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                    );
+                    self.b.ins().brif(none, skip, &[], go, &[]);
+                    self.b.switch_to_block(go);
+                    (skip, after)
+                });
                 let full = self.full_mask(Some(m))?.ok_or("a full-mask test")?;
                 let s = self.shared_mask_slot(m, full)?;
                 self.mask_override = Some((m, s, full));
                 let r = self.access(i, mask);
                 self.mask_override = None;
                 r?;
+                if let Some((skip, after)) = skip {
+                    self.b.ins().jump(after, &[]);
+                    self.b.switch_to_block(skip);
+                    self.masked_off_result(i)?;
+                    self.b.ins().jump(after, &[]);
+                    self.b.switch_to_block(after);
+                }
             }
         }
         Ok(true)
+    }
+
+    /// Whether `MaskFromBits` mask `m`'s bits have no lane of the wave set (an `i8`).
+    fn no_lane(&mut self, m: wavejit_ir::Value) -> R<Option<Value>> {
+        let Some(u) = self.bits_mask(m) else {
+            return Ok(None);
+        };
+        let u = self.u(u)?;
+        let u = if self.b.func.dfg.value_type(u) == I64 {
+            u
+        } else {
+            self.b.ins().uextend(I64, u)
+        };
+        let ws = self.layout.wave_size;
+        let lanes = if ws >= 64 {
+            -1
+        } else {
+            ((1u64 << ws) - 1) as i64
+        };
+        let on = self.b.ins().band_imm_u(u, lanes);
+        Ok(Some(self.b.ins().icmp_imm_u(CIntCC::Equal, on, 0)))
+    }
+
+    /// The result of lane access `i` when no lane acts: every lane 0 in its result slot (in
+    /// the slot's form); nothing for a store, a load that writes its register itself, or a
+    /// result without a slot.
+    fn masked_off_result(&mut self, i: usize) -> R<()> {
+        if matches!(self.blk.insts[i].kind, InstKind::Store { .. })
+            || self.plan.direct_write[i].is_some()
+        {
+            return Ok(());
+        }
+        let Some(s) = self.plan.slot[i] else {
+            return Ok(());
+        };
+        let bytes = if self.plan.packed[i] { 4 } else { 8 } * i64::from(self.layout.wave_size);
+        let zero = self.b.ins().iconst(I32, 0);
+        let zero = self.b.ins().splat(I32X4, zero);
+        for k in 0..bytes / 16 {
+            let at = s as i64 * SLOT_BYTES + 16 * k;
+            self.b.ins().store(mem(), zero, self.scratch, at as i32);
+        }
+        Ok(())
     }
 
     /// The mask operand of instruction `i` if this module compiles it (`None`: the helper
