@@ -42,9 +42,9 @@ block1:
 
 /// block1: s[3] is never read again (gone, with the add and the read of s[2] only it used);
 /// then s[2], whose only read is gone (gone, with its constant). block0: s[1] is read in
-/// block1 for the stored value (kept); s[2] is written whole in block1 (gone); v[0]'s masked write is seen through
-/// block1's masked write (kept); v[1] is written whole in block1 first (gone, with the add
-/// only it used).
+/// block1 for the stored value (kept); s[2] is written whole in block1 (gone); v[0]'s masked
+/// write is seen through block1's masked write (kept); v[1] is written whole in block1 first
+/// (gone, with the add only it used).
 const EXPECTED: &str = r#"function "f" wave 4 { uniform s[4], lane v[2] }
 
 block0:

@@ -155,7 +155,7 @@ impl Emitter<'_, '_> {
                 // takes, as in a reduction's later steps, skips the access and its mask slot.
                 // Every access under the mask takes the same branch, so none reads the slot
                 // that the first of them fills (`shared_mask_slot`) when it was skipped.
-                let none = self.no_lane(m)?;
+                let none = self.no_lane(m);
                 let skip = none.map(|none| {
                     let (skip, go, after) = (
                         self.b.create_block(),
@@ -185,24 +185,9 @@ impl Emitter<'_, '_> {
     }
 
     /// Whether `MaskFromBits` mask `m`'s bits have no lane of the wave set (an `i8`).
-    fn no_lane(&mut self, m: wavejit_ir::Value) -> R<Option<Value>> {
-        let Some(u) = self.bits_mask(m) else {
-            return Ok(None);
-        };
-        let u = self.u(u)?;
-        let u = if self.b.func.dfg.value_type(u) == I64 {
-            u
-        } else {
-            self.b.ins().uextend(I64, u)
-        };
-        let ws = self.layout.wave_size;
-        let lanes = if ws >= 64 {
-            -1
-        } else {
-            ((1u64 << ws) - 1) as i64
-        };
-        let on = self.b.ins().band_imm_u(u, lanes);
-        Ok(Some(self.b.ins().icmp_imm_u(CIntCC::Equal, on, 0)))
+    fn no_lane(&mut self, m: wavejit_ir::Value) -> Option<Value> {
+        let (on, _) = self.mask_bits(m)?;
+        Some(self.b.ins().icmp_imm_u(CIntCC::Equal, on, 0))
     }
 
     /// The result of lane access `i` when no lane acts: every lane 0 in its result slot (in

@@ -158,15 +158,19 @@ impl Emitter<'_, '_> {
     /// has every lane of the wave set (an `i8` truth value), a scalar test that stands for a
     /// look at every lane of the mask's slot.
     pub(super) fn full_mask(&mut self, mask: Option<wavejit_ir::Value>) -> R<Option<Value>> {
-        let Some(m) = mask else {
+        let Some((on, lanes)) = mask.and_then(|m| self.mask_bits(m)) else {
             return Ok(None);
         };
-        let InstKind::MaskFromBits(u) = self.blk.insts[m.index()].kind else {
-            return Ok(None);
+        Ok(Some(self.b.ins().icmp_imm_u(CIntCC::Equal, on, lanes)))
+    }
+
+    /// For a mask `MaskFromBits(u)` whose uniform `u` this block has computed: `u`'s bits of
+    /// the wave's lanes (`i64`), and what they are with every lane set.
+    pub(super) fn mask_bits(&mut self, m: wavejit_ir::Value) -> Option<(Value, i64)> {
+        let InstKind::MaskFromBits(u) = self.blk.insts.get(m.index())?.kind else {
+            return None;
         };
-        let Ok(u) = self.u(u) else {
-            return Ok(None);
-        };
+        let u = self.u(u).ok()?;
         let u = if self.b.func.dfg.value_type(u) == I64 {
             u
         } else {
@@ -178,7 +182,6 @@ impl Emitter<'_, '_> {
         } else {
             ((1u64 << ws) - 1) as i64
         };
-        let on = self.b.ins().band_imm_u(u, lanes);
-        Ok(Some(self.b.ins().icmp_imm_u(CIntCC::Equal, on, lanes)))
+        Some((self.b.ins().band_imm_u(u, lanes), lanes))
     }
 }
