@@ -368,15 +368,17 @@ impl Jit {
         let units: Vec<_> = (0..func.blocks.len())
             .map(|i| keys.unit(func, Block(i as u32), tier))
             .collect();
+        // Each block's trace, to look for its tier-2 code (formed once: the lookup runs twice).
+        let hot: Vec<_> = match tier {
+            Tier::Two => Vec::new(),
+            Tier::One => (0..func.blocks.len())
+                .map(|i| keys.unit(func, Block(i as u32), Tier::Two))
+                .collect(),
+        };
         let cached = |cache: &HashMap<u64, Vec<CacheEntry>>, i: usize| {
-            let hot = match tier {
-                Tier::Two => None,
-                Tier::One => {
-                    let (k, unit) = keys.unit(func, Block(i as u32), Tier::Two);
-                    find(cache, k, layout, &unit, Tier::Two)
-                }
-            };
-            hot.or_else(|| find(cache, units[i].0, layout, &units[i].1, tier))
+            hot.get(i)
+                .and_then(|(k, unit)| find(cache, *k, layout, unit, Tier::Two))
+                .or_else(|| find(cache, units[i].0, layout, &units[i].1, tier))
         };
         let missing: Vec<usize> = (0..func.blocks.len())
             .filter(|&i| cached(&inner.cache, i).is_none())
