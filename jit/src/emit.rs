@@ -162,6 +162,9 @@ pub(crate) struct Emitter<'a, 'f> {
     exact_header: Option<ir::Block>,
     /// Values known to have their denormals flushed (see [`Lower::flushed`]).
     flushed: HashSet<(Value, bool)>,
+    /// Per lane value number and width (`true`: f64 lanes): whether every copy of its loop
+    /// body computed it flushed. A later loop reading it from its slot knows it flushed too.
+    flushed_slots: HashMap<(u32, bool), bool>,
     /// Register writes a load has already made ([`Plan::direct_write`]): left out.
     written: HashSet<usize>,
     /// Hoisted operations of the segment just emitted and their fault paths, for
@@ -276,6 +279,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 nchunks: (layout.wave_size / 4) as i64,
                 exact_header: None,
                 flushed: HashSet::new(),
+                flushed_slots: HashMap::new(),
                 written: HashSet::new(),
                 replays: Vec::new(),
                 mask_slots: HashMap::new(),
@@ -962,7 +966,14 @@ impl<'a, 'f> Emitter<'a, 'f> {
         } else {
             let s = self.plan.slot[v.index()]
                 .ok_or_else(|| format!("{v} crosses a loop without a slot"))?;
-            self.slot_load(cx, s, t.scalar)
+            let x = self.slot_load(cx, s, t.scalar);
+            let (p, n) = x.parts();
+            for w64 in [false, true] {
+                if self.flushed_slots.get(&(v.0, w64)) == Some(&true) {
+                    self.flushed.extend(p[..n].iter().map(|&x| (x, w64)));
+                }
+            }
+            x
         };
         cx.vals.insert(v.0, x);
         Ok(x)
@@ -1072,6 +1083,11 @@ impl<'a, 'f> Emitter<'a, 'f> {
                     Some(r) => r,
                     None => self.call_chunk(op, mode, t, &tys, &vs)?,
                 };
+                let (p, n) = r.parts();
+                for w64 in [false, true] {
+                    let here = p[..n].iter().all(|&x| self.flushed.contains(&(x, w64)));
+                    *self.flushed_slots.entry((i as u32, w64)).or_insert(here) &= here;
+                }
                 cx.vals.insert(i as u32, r);
             }
             InstKind::ReadReg(reg) => {

@@ -314,6 +314,10 @@ fn speculation_adds_a_copy_only_where_checks_are_needed() {
 /// already (a flushing op's result, a min/max of flushed operands, an integer conversion):
 /// `m = max(v0, v1)`, `n = min(m, v0)`, `p = n * 2^-120`, `q = p + v1`, `u = utof(v2)`,
 /// `r = u * 2^-140`, `t = r + m` into v3-v9, on denormals, zeros, NaNs and small numbers.
+/// Then across a wave operation (a shuffle, which closes the chunk loop, so later loops read
+/// `q` and `d` from scratch slots): `w = q + v1` and `z = d * 2^100`, both flushing, into
+/// v10 and v12, where `q` is flushed and `d = v1 * 2^-120` is an IEEE product, denormal for
+/// small `v1`, which `z` must flush.
 fn flush_chain(wave: u32) -> Arc<Function> {
     let mut b = FunctionBuilder::new("flush", layout(wave, 32, 32));
     let blk = b.create_block();
@@ -333,6 +337,15 @@ fn flush_chain(wave: u32) -> Arc<Function> {
     for (k, val) in [mx, mn, p, q, u, r, t].into_iter().enumerate() {
         b.def_reg(v(3 + k as u32), val, None);
     }
+    let d = b.op(Op::Fmul, T::F32, &[x, tiny]);
+    let lane = b.lane_id();
+    let shuffled = b.shuffle(i, lane);
+    let w = b.op_mode(Op::Fadd, m, T::F32, &[q, x]);
+    let huge = b.f32(2f32.powi(100));
+    let z = b.op_mode(Op::Fmul, m, T::F32, &[d, huge]);
+    b.def_reg(v(10), w, None);
+    b.def_reg(v(11), shuffled, None);
+    b.def_reg(v(12), z, None);
     b.terminate(Terminator::Return);
     Arc::new(b.finish())
 }
