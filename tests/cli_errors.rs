@@ -7,7 +7,7 @@
 
 mod cli_util;
 
-use cli_util::{assert_mentions, fails, root, temp_path};
+use cli_util::{assert_mentions, fails, root, temp_path, TempFile};
 
 const BRANCHES: &str = "tests/fixtures/gcn/gfx900/branches.hsaco";
 const BRANCHES_ARGS: [&str; 6] = [
@@ -56,20 +56,13 @@ fn noise(seed: u64, len: usize) -> Vec<u8> {
         .collect()
 }
 
-fn write_temp(name: &str, bytes: &[u8]) -> String {
-    let path = temp_path(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
-}
-
 #[test]
 fn random_bytes_are_not_a_code_object() {
     for (seed, len) in [(1, 0), (2, 7), (3, 64), (4, 3000)] {
-        let file = write_temp(&format!("noise{seed}.hsaco"), &noise(seed, len));
+        let file = TempFile::new(&format!("noise{seed}.hsaco"), &noise(seed, len));
         assert_mentions(&fails(&["info", &file]), &["not an ELF file"]);
         let line = fails(&run_args(&file, "k", "64", "64", "jit", &[]));
         assert_mentions(&line, &["not an ELF file"]);
-        let _ = std::fs::remove_file(&file);
     }
     // A real ELF header followed by noise gets past the identification: whatever the loader
     // finds wrong, it says so in one line.
@@ -77,10 +70,9 @@ fn random_bytes_are_not_a_code_object() {
     for seed in 5..13 {
         let mut bytes = header.to_vec();
         bytes.extend(noise(seed, 4000));
-        let file = write_temp(&format!("noise{seed}.hsaco"), &bytes);
+        let file = TempFile::new(&format!("noise{seed}.hsaco"), &bytes);
         fails(&["info", &file]);
         fails(&["disasm", &file]);
-        let _ = std::fs::remove_file(&file);
     }
 }
 
@@ -90,7 +82,7 @@ fn truncated_code_objects_are_rejected() {
         let bytes = std::fs::read(root().join(fixture)).unwrap();
         let len = bytes.len();
         for cut in [0, 4, 16, 63, 64, len / 4, len / 2, 3 * len / 4, len - 1] {
-            let file = write_temp(&format!("cut{cut}.o"), &bytes[..cut]);
+            let file = TempFile::new(&format!("cut{cut}.o"), &bytes[..cut]);
             let line = fails(&["info", &file]);
             let want = if cut == 0 {
                 "not an ELF file"
@@ -107,7 +99,6 @@ fn truncated_code_objects_are_rejected() {
                 &BRANCHES_ARGS,
             ));
             assert_eq!(run, line, "run and info disagree on {fixture} cut at {cut}");
-            let _ = std::fs::remove_file(&file);
         }
     }
 }
@@ -153,11 +144,10 @@ fn an_undecodable_word_names_the_kernel_and_its_offset() {
         &0x6800_0008u32.to_le_bytes()
     );
     bytes[code + 0x20..code + 0x24].copy_from_slice(&0xffff_ffffu32.to_le_bytes());
-    let file = write_temp("undecodable.hsaco", &bytes);
+    let file = TempFile::new("undecodable.hsaco", &bytes);
     let line = fails_alike(&file, "branches", "256", "64", &BRANCHES_ARGS);
     assert_mentions(&line, &["kernel branches", "offset 0x20", "cannot decode"]);
     assert_mentions(&fails(&["disasm", &file]), &["kernel branches", "byte 32"]);
-    let _ = std::fs::remove_file(&file);
 }
 
 #[test]
@@ -301,22 +291,22 @@ fn assembly_files_need_a_known_target_and_valid_text() {
     assert_mentions(&fails(&["info", prog]), &["needs --target"]);
     assert_mentions(&fails(&["disasm", prog]), &["needs --target"]);
 
-    let bad = write_temp("bad.s", b"\ts_nop 0\n\tv_frobnicate v0, v1\n");
+    let bad = TempFile::new("bad.s", b"\ts_nop 0\n\tv_frobnicate v0, v1\n");
     assert_mentions(
         &fails(&["disasm", &bad, "--target", "gfx900"]),
         &["bad.s: line 2:"],
     );
-    let bad = write_temp("undeclared.s", b"\t.globl\tmain\n\ts_endpgm\n");
+    let bad = TempFile::new("undeclared.s", b"\t.globl\tmain\n\ts_endpgm\n");
     assert_mentions(
         &fails(&["info", &bad, "--target", "gfx900"]),
         &["line 1:", "`main`", "no label"],
     );
-    let bad = write_temp("directive.s", b"; wavejit: float_mode 0x1ff\n\ts_endpgm\n");
+    let bad = TempFile::new("directive.s", b"; wavejit: float_mode 0x1ff\n\ts_endpgm\n");
     assert_mentions(
         &fails(&["info", &bad, "--target", "gfx900"]),
         &["line 1:", "FLOAT_MODE is one byte"],
     );
-    let bad = write_temp("latin1.s", b"; caf\xe9\n\ts_endpgm\n");
+    let bad = TempFile::new("latin1.s", b"; caf\xe9\n\ts_endpgm\n");
     assert_mentions(
         &fails(&["info", &bad, "--target", "gfx900"]),
         &["not UTF-8"],

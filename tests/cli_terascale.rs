@@ -4,7 +4,7 @@
 
 mod cli_util;
 
-use cli_util::{assert_mentions, fails, root, succeeds, temp_path};
+use cli_util::{assert_mentions, fails, root, succeeds, temp_path, TempFile};
 use std::collections::BTreeMap;
 
 const BRANCHES: &str = "tests/fixtures/terascale/cayman/branches.o";
@@ -128,12 +128,6 @@ fn targets_of_the_other_isa_or_none_are_rejected() {
     );
 }
 
-fn write_temp(name: &str, bytes: &[u8]) -> String {
-    let path = temp_path(name);
-    std::fs::write(&path, bytes).unwrap();
-    path.to_str().unwrap().to_string()
-}
-
 fn run_args<'a>(file: &'a str, kernel: &'a str, engine: &'a str) -> Vec<&'a str> {
     vec![
         "run",
@@ -160,7 +154,7 @@ fn truncated_objects_are_rejected_in_one_line() {
     let bytes = std::fs::read(root().join(BRANCHES)).unwrap();
     let len = bytes.len();
     for cut in [0, 4, 20, 51, 52, len / 4, len / 2, 3 * len / 4, len - 1] {
-        let file = write_temp(&format!("ts-cut{cut}.o"), &bytes[..cut]);
+        let file = TempFile::new(&format!("ts-cut{cut}.o"), &bytes[..cut]);
         let line = fails(&["info", &file]);
         let want = if cut == 0 {
             "not an ELF file"
@@ -174,7 +168,6 @@ fn truncated_objects_are_rejected_in_one_line() {
             "cut at {cut}"
         );
         assert_eq!(fails(&["disasm", &file]), line, "cut at {cut}");
-        let _ = std::fs::remove_file(&file);
     }
 }
 
@@ -183,14 +176,13 @@ fn an_unknown_chip_in_e_flags_is_named() {
     let mut bytes = std::fs::read(root().join(BRANCHES)).unwrap();
     // e_flags is the ELF32 header's word at byte 36; 0x3f is no EF_AMDGPU_MACH_R600_* value.
     bytes[36..40].copy_from_slice(&0x3fu32.to_le_bytes());
-    let file = write_temp("ts-eflags.o", &bytes);
+    let file = TempFile::new("ts-eflags.o", &bytes);
     assert_mentions(&fails(&["info", &file]), &["unsupported processor", "0x3f"]);
     // With a chip given, the file is still not one wavejit can trust to be r600 code.
     assert_mentions(
         &fails(&["info", &file, "--target", "cayman"]),
         &["unsupported processor"],
     );
-    let _ = std::fs::remove_file(&file);
 }
 
 #[test]
@@ -210,12 +202,11 @@ fn an_unknown_cf_opcode_names_the_kernel_and_the_word() {
     let w1 = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
     let w1 = (w1 & !(0xff << 22)) | (44 << 22);
     bytes[at..at + 4].copy_from_slice(&w1.to_le_bytes());
-    let file = write_temp("ts-opcode.o", &bytes);
+    let file = TempFile::new("ts-opcode.o", &bytes);
     let want = "wavejit: kernel branches: unknown CF opcode 44 at word 0";
     assert_eq!(fails(&["disasm", &file]), want);
     assert_eq!(fails(&run_args(&file, "branches", "jit")), want);
     assert_eq!(fails(&run_args(&file, "branches", "interp")), want);
-    let _ = std::fs::remove_file(&file);
 }
 
 #[test]
@@ -236,7 +227,7 @@ fn an_instruction_the_lifter_refuses_is_named_in_one_line() {
     // 0): it decodes and prints, but the lifter has no interrupt to raise.
     let at = hex(&oracle("cayman", "branches")["text.offset"]) as usize + 13 * 8;
     bytes[at..at + 8].copy_from_slice(&[0, 0, 0, 0, 0, 0, 0x00, 0x0a]);
-    let file = write_temp("ts-interrupt.o", &bytes);
+    let file = TempFile::new("ts-interrupt.o", &bytes);
     let text = succeeds(&["disasm", &file]);
     assert_eq!(text.lines().nth(14), Some("\tINTERRUPT NO_BARRIER"));
     let line = fails(&run_args(&file, "branches", "jit"));
@@ -246,7 +237,6 @@ fn an_instruction_the_lifter_refuses_is_named_in_one_line() {
     );
     assert_eq!(fails(&run_args(&file, "branches", "interp")), line);
     assert_eq!(fails(&["disasm", &file, "--ir"]), line);
-    let _ = std::fs::remove_file(&file);
 }
 
 /// `run --save` of r600 fixtures under both engines gives the host-computed expected outputs.

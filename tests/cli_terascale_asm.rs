@@ -6,7 +6,7 @@
 
 mod cli_util;
 
-use cli_util::{assert_mentions, fails, root, succeeds, temp_path};
+use cli_util::{assert_mentions, fails, root, succeeds, temp_path, TempFile};
 use std::path::Path;
 use std::time::Duration;
 use wavejit::launch::RunRequest;
@@ -319,12 +319,6 @@ fn an_out_of_bounds_rat_store_is_a_clear_fault() {
     }
 }
 
-fn write_temp(name: &str, text: &str) -> String {
-    let path = temp_path(name);
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
-}
-
 #[test]
 fn bad_files_targets_and_kernels_are_one_line_errors() {
     let run = |file: &str, target: &str, kernel: &str| {
@@ -352,7 +346,7 @@ fn bad_files_targets_and_kernels_are_one_line_errors() {
         &[LANES, "line 29:", "STORE_RAW"],
     );
 
-    let bad = write_temp(
+    let bad = TempFile::new(
         "bad_op.s",
         "k:\n\tALU 0, @2, KC0[], KC1[]\n\tCF_END\n\tFROB\n",
     );
@@ -360,7 +354,7 @@ fn bad_files_targets_and_kernels_are_one_line_errors() {
         &fails(&["info", &bad, "--target", "cayman"]),
         &["bad_op.s: line 4:"],
     );
-    let bad = write_temp(
+    let bad = TempFile::new(
         "bad_count.s",
         "k:\n\tALU 1, @2, KC0[], KC1[]\n\tCF_END\n\tALU clause starting at 2:\n\t  MOV * T0.X, 1,\n",
     );
@@ -368,37 +362,37 @@ fn bad_files_targets_and_kernels_are_one_line_errors() {
         &fails(&["disasm", &bad, "--target", "cypress"]),
         &["bad_count.s: line 2:", "the count says 2"],
     );
-    let bad = write_temp("stray.s", "\tCF_END\n\tPAD\nk:\n\tCF_END\n\tPAD\n");
+    let bad = TempFile::new("stray.s", "\tCF_END\n\tPAD\nk:\n\tCF_END\n\tPAD\n");
     assert_mentions(
         &fails(&["info", &bad, "--target", "barts"]),
         &["line 1:", "before the first kernel label"],
     );
-    let bad = write_temp("undeclared.s", "\t.globl\tmain\nk:\n\tCF_END\n\tPAD\n");
+    let bad = TempFile::new("undeclared.s", "\t.globl\tmain\nk:\n\tCF_END\n\tPAD\n");
     assert_mentions(
         &fails(&["info", &bad, "--target", "cayman"]),
         &["line 1:", "`main`", "no label"],
     );
-    let bad = write_temp("twice.s", "k:\n\tCF_END\n\tPAD\nk:\n\tCF_END\n\tPAD\n");
+    let bad = TempFile::new("twice.s", "k:\n\tCF_END\n\tPAD\nk:\n\tCF_END\n\tPAD\n");
     assert_mentions(
         &fails(&["info", &bad, "--target", "cayman"]),
         &["line 4:", "`k:` appears twice"],
     );
-    let bad = write_temp("lds.s", "; wavejit: lds_size 65536\n\tCF_END\n\tPAD\n");
+    let bad = TempFile::new("lds.s", "; wavejit: lds_size 65536\n\tCF_END\n\tPAD\n");
     assert_mentions(
         &fails(&["info", &bad, "--target", "cayman"]),
         &["lds.s: line 1:", "at most 32768"],
     );
-    let bad = write_temp("mode.s", "; wavejit: float_mode 0xc0\n\tCF_END\n\tPAD\n");
+    let bad = TempFile::new("mode.s", "; wavejit: float_mode 0xc0\n\tCF_END\n\tPAD\n");
     assert_mentions(
         &fails(&["info", &bad, "--target", "cayman"]),
         &["line 1:", "unknown key (lds_size)"],
     );
-    let bad = write_temp("empty.s", "\t.text\n; nothing\n");
+    let bad = TempFile::new("empty.s", "\t.text\n; nothing\n");
     assert_mentions(
         &fails(&["info", &bad, "--target", "cayman"]),
         &["empty.s: no instructions"],
     );
-    let ok = write_temp("lds_ok.s", "; wavejit: lds_size 1024\n\tCF_END\n\tPAD\n");
+    let ok = TempFile::new("lds_ok.s", "; wavejit: lds_size 1024\n\tCF_END\n\tPAD\n");
     assert_mentions(
         &succeeds(&["info", &ok, "--target", "cayman"]),
         &["lds: 1024 bytes", "kernel wavejit-cli-"],

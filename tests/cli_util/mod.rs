@@ -63,6 +63,31 @@ pub fn temp_path(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("wavejit-cli-{}-{name}", std::process::id()))
 }
 
+/// A scratch file of this test process holding given bytes, removed when dropped (also
+/// when the test fails); its path as a `&str` through `Deref`.
+pub struct TempFile(String);
+
+impl TempFile {
+    pub fn new(name: &str, bytes: impl AsRef<[u8]>) -> TempFile {
+        let path = temp_path(name);
+        std::fs::write(&path, bytes).unwrap();
+        TempFile(path.to_str().unwrap().to_string())
+    }
+}
+
+impl std::ops::Deref for TempFile {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 /// Asserts that `text` contains every one of `parts`.
 pub fn assert_mentions(text: &str, parts: &[&str]) {
     for p in parts {
