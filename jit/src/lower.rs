@@ -857,19 +857,8 @@ impl Lower<'_, '_> {
             (0x7f80_0000, 1 << 31)
         };
         let expc = iconst_form(self.b, f, exp);
-        let zero = iconst_form(self.b, f, 0);
-        if f.lane {
-            // A lane mask shifted right by one is the magnitude bits of the lanes to clear:
-            // one constant (the exponent mask) instead of the sign mask and a blend as well,
-            // which matters in float-heavy loops where constants compete for registers.
-            return self.map1(f, v, |b, x| {
-                let e = b.ins().band(x, expc);
-                let den = b.ins().icmp(CIntCC::Equal, e, zero);
-                let magnitude = b.ins().ushr_imm_u(den, 1);
-                b.ins().band_not(x, magnitude)
-            });
-        }
         let signc = iconst_form(self.b, f, sign);
+        let zero = iconst_form(self.b, f, 0);
         self.map1(f, v, |b, x| {
             let e = b.ins().band(x, expc);
             let den = b.ins().icmp(CIntCC::Equal, e, zero);
