@@ -59,7 +59,7 @@ fn noise(seed: u64, len: usize) -> Vec<u8> {
 #[test]
 fn random_bytes_are_not_a_code_object() {
     for (seed, len) in [(1, 0), (2, 7), (3, 64), (4, 3000)] {
-        let file = TempFile::new(&format!("noise{seed}.hsaco"), &noise(seed, len));
+        let file = TempFile::new(&format!("noise{seed}.hsaco"), noise(seed, len));
         assert_mentions(&fails(&["info", &file]), &["not an ELF file"]);
         let line = fails(&run_args(&file, "k", "64", "64", "jit", &[]));
         assert_mentions(&line, &["not an ELF file"]);
