@@ -39,6 +39,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use wavejit_ir::{BlockData, InstKind, Reg, ScalarType, StateLayout, Terminator, Type as IrType};
+use wavejit_runtime::Budget;
 
 /// Bytes of one scratch slot (a [`wavejit_runtime::Lanes`]).
 const SLOT_BYTES: i64 = 512;
@@ -131,11 +132,13 @@ pub(crate) struct TraceBlock<'a> {
 }
 
 /// A block of the function being built that a jump may continue in: its index, its first
-/// host block, and its guest instructions (what going there charges).
+/// host block, and what going there charges: its fuel cost ([`Budget::cost`]) and its guest
+/// instructions.
 #[derive(Clone, Copy)]
 struct Target {
     index: wavejit_ir::Block,
     head: ir::Block,
+    cost: u64,
     guest_insts: u32,
 }
 
@@ -249,6 +252,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
                 Some(Target {
                     index: t.index?,
                     head,
+                    cost: Budget::cost(t.data),
                     guest_insts: t.data.guest_insts,
                 })
             })
@@ -729,7 +733,7 @@ impl<'a, 'f> Emitter<'a, 'f> {
         let (cx, m) = (self.ctx_ptr, mem());
         let fuel = self.b.ins().load(I64, m, cx, CTX_FUEL_LEFT);
         let left = self.b.ins().load(I64, m, cx, CTX_BLOCKS_LEFT);
-        let cost = i64::from(target.guest_insts.max(1));
+        let cost = target.cost as i64;
         let has_fuel = self
             .b
             .ins()

@@ -181,6 +181,31 @@ unsafe extern "C" fn portable<T: Out>(
     1
 }
 
+/// The SIMD gathers' walk over `n` lanes, `step` a time: when `T` checks first (a row must
+/// stay untouched by a failing gather), every step's check before any put; then each step's
+/// check and, when every acting lane of it passed, its put. Returns 1, or 0 at the first
+/// step with a lane failing. `check(l)` gives what step `l` loads and whether it passed.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn steps<T: Out, X>(
+    n: usize,
+    step: usize,
+    check: impl Fn(usize) -> (X, bool),
+    put: impl Fn(usize, X),
+) -> u32 {
+    if T::CHECK_FIRST && !(0..n).step_by(step).all(|l| check(l).1) {
+        return 0;
+    }
+    for l in (0..n).step_by(step) {
+        let (x, ok) = check(l);
+        if !ok {
+            return 0;
+        }
+        put(l, x);
+    }
+    1
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::*;
@@ -319,21 +344,15 @@ mod avx2 {
             return super::portable::<T>(base, lo, last, add, row, mask, out, lanes, 0, 0);
         };
         let vadd = _mm256_set1_epi32(add as i32);
-        let passes = |l: usize| {
-            let (_, _, bad) = eight(row, vadd, mask, l, vlo, vlast);
-            _mm256_testz_si256(bad, bad) != 0
-        };
-        if T::CHECK_FIRST && !(0..n).step_by(8).all(passes) {
-            return 0;
-        }
-        for l in (0..n).step_by(8) {
-            let (a, on, bad) = eight(row, vadd, mask, l, vlo, vlast);
-            if _mm256_testz_si256(bad, bad) == 0 {
-                return 0;
-            }
-            T::put8(out, l, load8(base, a, on), on);
-        }
-        1
+        super::steps::<T, _>(
+            n,
+            8,
+            |l| {
+                let (a, on, bad) = eight(row, vadd, mask, l, vlo, vlast);
+                ((a, on), _mm256_testz_si256(bad, bad) != 0)
+            },
+            |l, (a, on)| T::put8(out, l, load8(base, a, on), on),
+        )
     }
 }
 
@@ -461,18 +480,15 @@ mod avx512 {
         let vlo = _mm512_set1_epi32(lo32 as i32);
         let vlast = _mm512_set1_epi32(u32::try_from(last).unwrap_or(u32::MAX) as i32);
         let vadd = _mm512_set1_epi32(add as i32);
-        let passes = |l: usize| sixteen(row, vadd, mask, l, vlo, vlast).2 == 0;
-        if T::CHECK_FIRST && !(0..n).step_by(16).all(passes) {
-            return 0;
-        }
-        for l in (0..n).step_by(16) {
-            let (a, on, bad) = sixteen(row, vadd, mask, l, vlo, vlast);
-            if bad != 0 {
-                return 0;
-            }
-            T::put16(out, l, load16(base, a, on), on);
-        }
-        1
+        super::steps::<T, _>(
+            n,
+            16,
+            |l| {
+                let (a, on, bad) = sixteen(row, vadd, mask, l, vlo, vlast);
+                ((a, on), bad == 0)
+            },
+            |l, (a, on)| T::put16(out, l, load16(base, a, on), on),
+        )
     }
 }
 

@@ -429,7 +429,7 @@ impl Run<'_> {
                 ))
                 .into());
             };
-            let cost = data.guest_insts.max(1) as u64;
+            let cost = Budget::cost(data);
             if slot.fuel_used + cost > l.fuel {
                 break Err(ExecError::FuelExhausted {
                     kernel: l.kernel.clone(),

@@ -65,11 +65,18 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// The fuel running `block` costs: its guest instructions, at least 1 (a block of none
+    /// still takes a step, so an endless loop of empty blocks runs out of fuel).
+    #[inline]
+    pub fn cost(block: &BlockData) -> u64 {
+        u64::from(block.guest_insts.max(1))
+    }
+
     /// Whether the budget covers `block` (cost and one more block); if it does, charges it.
     /// (Inlined into the engines' chain loops, which call it once per block.)
     #[inline]
     pub fn charge(&mut self, block: &BlockData) -> bool {
-        let cost = u64::from(block.guest_insts.max(1));
+        let cost = Self::cost(block);
         if self.blocks_run >= self.blocks || self.fuel_spent + cost > self.fuel {
             return false;
         }

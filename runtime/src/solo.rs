@@ -10,7 +10,7 @@
 //! engines (each on its own copy of memory) and [`compare`]s them: the outcome, every register
 //! cell (NaN payloads included) and every watched byte must agree.
 
-use crate::engine::{BlockExit, Engine, Program, WaveCtx};
+use crate::engine::{BlockExit, Budget, Engine, Program, WaveCtx};
 use crate::error::Fault;
 use crate::memory::{GuestMemory, MemError};
 use crate::wave::WaveState;
@@ -155,7 +155,7 @@ pub fn run_prepared(
         let Some(data) = f.blocks.get(block.index()) else {
             break End::EngineError(format!("{engine} jumped to {block}, outside the function"));
         };
-        let cost = u64::from(data.guest_insts).max(1);
+        let cost = Budget::cost(data);
         if fuel_used + cost > fuel {
             break End::OutOfFuel;
         }

@@ -73,7 +73,8 @@ pub fn split_isa(isa: &str) -> (String, bool) {
 }
 
 /// `wavejit fuzz --isa ISA`: the interpreter against the JIT (tiering up after
-/// `tier_up_after` executions of a block) for `seconds`, from `seed` (the clock when `None`). `ISA` is any name a registered frontend's
+/// `tier_up_after` executions of a block) for `seconds`, from `seed` (the clock when
+/// `None`). `ISA` is any name a registered frontend's
 /// [`fuzz_names`](crate::frontend::Frontend::fuzz_names) lists. A disagreement or a lifter
 /// failure returns `Err` naming the reproducer directory under `out`.
 pub fn campaign(

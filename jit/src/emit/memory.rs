@@ -76,7 +76,7 @@ use super::{Emitter, R, SLOT_BYTES};
 use crate::ctx::{
     CTX_GLOBAL_BASE, CTX_HINTS, CTX_LDS, CTX_LDS_LEN, CTX_PRIVATE, CTX_PRIVATE_LANE_BYTES,
 };
-use crate::vals::{bc, deinterleave, interleave, mem, shuffle32, vconst};
+use crate::vals::{bc, const32x4, deinterleave, interleave, mem, shuffle32, vconst};
 use atomic::Update;
 use cranelift_codegen::ir::{condcodes::IntCC as CIntCC, types::*, BlockArg, InstBuilder, Value};
 use wavejit_ir::{InstKind, MemSpace, MemWidth, ScalarType};
@@ -203,8 +203,7 @@ impl Emitter<'_, '_> {
             return Ok(());
         };
         let bytes = if self.plan.packed[i] { 4 } else { 8 } * i64::from(self.layout.wave_size);
-        let zero = self.b.ins().iconst(I32, 0);
-        let zero = self.b.ins().splat(I32X4, zero);
+        let zero = const32x4(&mut self.b, [0; 4]);
         for k in 0..bytes / 16 {
             let at = s as i64 * SLOT_BYTES + 16 * k;
             self.b.ins().store(mem(), zero, self.scratch, at as i32);
@@ -559,8 +558,7 @@ impl Emitter<'_, '_> {
             return;
         }
         let at = s as i64 * SLOT_BYTES;
-        let zero = self.b.ins().iconst(I32, 0);
-        let zero = self.b.ins().splat(I32X4, zero);
+        let zero = const32x4(&mut self.b, [0; 4]);
         for c in (0..i64::from(self.layout.wave_size) / 4).rev() {
             let x = self
                 .b
@@ -1070,8 +1068,7 @@ impl Emitter<'_, '_> {
                 for c in 0..i64::from(self.layout.wave_size) / 4 {
                     let new = self.packed_chunk(v, c);
                     let on = self.packed_chunk(Opnd::Slot(ms), c);
-                    let zero = self.b.ins().iconst(I32, 0);
-                    let zero = self.b.ins().splat(I32X4, zero);
+                    let zero = const32x4(&mut self.b, [0; 4]);
                     let sel = self.b.ins().icmp(CIntCC::NotEqual, on, zero);
                     let old = self.b.ins().load(I32X4, mem(), host, (16 * c) as i32);
                     let x = self.b.ins().bitselect(sel, new, old);
