@@ -11,6 +11,7 @@
 
 use crate::ctx::JitCtx;
 use crate::emit::{block_signature, Artifacts, Cfg, Emitter, TraceBlock};
+use crate::host_float;
 use crate::lower::LowerCfg;
 use crate::plan::plan;
 use crate::JitOptions;
@@ -20,7 +21,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Module};
 use std::sync::{Arc, Mutex};
-use wavejit_ir::{Block, BlockData, StateLayout};
+use wavejit_ir::{Block, BlockData, InstKind, ScalarType, StateLayout};
 
 /// A compiled block's entry point.
 pub(crate) type BlockFn = unsafe extern "C" fn(*mut JitCtx) -> u32;
@@ -57,6 +58,8 @@ pub(crate) struct CompiledBlock {
     /// Scratch slots the code uses.
     pub n_slots: u32,
     pub code_bytes: usize,
+    /// The code runs with the host's denormals-are-zero mode ([`host_float`]).
+    pub daz: bool,
     _arts: Artifacts,
     /// The module holding the code: alive as long as the block.
     _memory: Arc<CodeMemory>,
@@ -90,6 +93,8 @@ pub(crate) struct Compiler {
     cfg: Cfg,
     call_conv: CallConv,
     tier: Tier,
+    /// The options ask for DAZ code and the host has the mode.
+    host_daz: bool,
     /// Functions declared so far in the module (their names must be unique).
     declared: u64,
 }
@@ -126,7 +131,7 @@ impl Compiler {
             cranelift_module::default_libcall_names(),
         ));
         let cfg = Cfg {
-            lower: LowerCfg { fma },
+            lower: LowerCfg { fma, daz: false },
             inline: opts.inline,
             inline_memory: opts.inline_memory,
             // Tier 1 runs a block at most `tier_up_after` times, so the all-ones copy of each
@@ -143,6 +148,7 @@ impl Compiler {
             cfg,
             call_conv,
             tier,
+            host_daz: opts.host_daz && host_float::available(),
             declared: 0,
         })
     }
@@ -158,11 +164,10 @@ impl Compiler {
         units: &[Unit<'_>],
     ) -> Result<Vec<CompiledBlock>, String> {
         let mut fctx = FunctionBuilderContext::new();
-        let mut pending: Vec<(FuncId, u32, usize, Artifacts)> = Vec::new();
+        let mut pending: Vec<(FuncId, u32, usize, bool, Artifacts)> = Vec::new();
         let memory = self.memory.clone();
         let mut guard = memory.module.lock().unwrap_or_else(|p| p.into_inner());
         let module = guard.as_mut().ok_or("the code memory was freed")?;
-        let cfg = self.cfg;
         let call_conv = self.call_conv;
         // A debugging aid: print the host code of every block compiled.
         let disasm = std::env::var_os("WAVEJIT_JIT_DISASM").is_some();
@@ -185,6 +190,8 @@ impl Compiler {
             let mut ctx = module.make_context();
             ctx.func.signature = block_signature(call_conv);
             let mut arts = Artifacts::default();
+            let mut cfg = self.cfg;
+            cfg.lower.daz = self.host_daz && daz_pays(unit);
             let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
             let built = Emitter::build(b, &trace, layout, cfg, &mut arts, call_conv);
             let b = match built {
@@ -227,13 +234,13 @@ impl Compiler {
             }
             module.clear_context(&mut ctx);
             defined.map_err(|e| format!("block {bi}: cranelift: {e:?}"))?;
-            pending.push((id, n_slots, code_bytes, arts));
+            pending.push((id, n_slots, code_bytes, cfg.lower.daz, arts));
         }
         let tier = self.tier;
         module.finalize_definitions().map_err(err)?;
         Ok(pending
             .into_iter()
-            .map(|(id, n_slots, code_bytes, arts)| {
+            .map(|(id, n_slots, code_bytes, daz, arts)| {
                 let p = module.get_finalized_function(id);
                 // SAFETY: `id` was defined with `block_signature`, which is this type under the
                 // ISA's default (System V / C) calling convention.
@@ -243,10 +250,36 @@ impl Compiler {
                     tier,
                     n_slots,
                     code_bytes,
+                    daz,
                     _arts: arts,
                     _memory: self.memory.clone(),
                 }
             })
             .collect())
     }
+}
+
+/// Whether `unit` can run with the host's denormals-are-zero mode and gains from it: every op
+/// with a float mode and f32 or f64 operands flushes its inputs (so the mode changes no result
+/// the semantics define), and there is at least one.
+fn daz_pays(unit: &Unit<'_>) -> bool {
+    let mut some = false;
+    for (_, data) in unit {
+        for inst in &data.insts {
+            let InstKind::Pure { op, mode, args } = inst.kind else {
+                continue;
+            };
+            let host_float = args[..op.arity().min(4)].iter().any(|&a| {
+                data.value_type(a)
+                    .is_some_and(|t| matches!(t.scalar, ScalarType::F32 | ScalarType::F64))
+            });
+            if op.uses_float_mode() && host_float {
+                if !mode.flush_in {
+                    return false;
+                }
+                some = true;
+            }
+        }
+    }
+    some
 }

@@ -8,6 +8,7 @@
 //! caught, parked in the context, and re-raised by [`crate::program`] once the compiled code
 //! has returned.
 
+use crate::host_float::IeeeScope;
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wavejit_ir::{semantics, BlockData, FloatMode, Inst, InstKind, Op, ScalarType, Value};
@@ -149,6 +150,7 @@ fn park_panic(ctx: *mut JitCtx, p: Box<dyn Any + Send>) {
 /// Runs a wave operation through [`run_effect`]. Returns 0, or 1 after storing a fault (or a
 /// caught panic) in the context.
 pub(crate) unsafe extern "C" fn helper_wave_op(ctx: *mut JitCtx, desc: *const WaveDesc) -> u32 {
+    let _ieee = IeeeScope::enter();
     let r = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: compiled code passes its live context and a descriptor owned by the
         // compiled block; slot indices were bounds-planned for this block's scratch area.
@@ -223,9 +225,12 @@ pub(crate) unsafe extern "C" fn helper_eval_scalar(
     a2: u64,
     a3: u64,
 ) -> u64 {
+    let _ieee = IeeeScope::enter();
     // SAFETY: the descriptor is owned by the compiled block that calls this helper.
     let d = unsafe { &*desc };
-    let args = [a0, a1, a2, a3];
+    // Through `black_box`, so that no float op on the operands is computed before the mode
+    // changes.
+    let args = std::hint::black_box([a0, a1, a2, a3]);
     let n = d.n as usize;
     catch_unwind(|| semantics::eval(d.op, d.mode, d.ty, &d.arg_tys[..n], &args[..n]))
         .unwrap_or_else(|p| {
@@ -242,6 +247,7 @@ pub(crate) unsafe extern "C" fn helper_eval_chunk(
     ctx: *mut JitCtx,
     buf: *mut u8,
 ) {
+    let _ieee = IeeeScope::enter();
     // SAFETY: the descriptor is owned by the compiled block; `buf` is its 160-byte stack slot.
     let d = unsafe { &*desc };
     let n = d.n as usize;

@@ -35,6 +35,7 @@ mod compile;
 mod ctx;
 mod emit;
 mod gather;
+mod host_float;
 mod lower;
 mod offset_gather;
 mod plan;
@@ -77,6 +78,9 @@ pub struct JitOptions {
     /// NaNs, falling back to the exact copy for the rest of a loop when one occurs (see the
     /// `emit` module).
     pub nan_speculation: bool,
+    /// Leave the input flushes of host float arithmetic to the host's denormals-are-zero mode
+    /// in code whose float ops all flush their inputs (see the `host_float` module).
+    pub host_daz: bool,
     /// Code bytes compiled into a JIT's modules before it starts fresh ones (and empties its
     /// cache): the old code is freed once no program uses it, so a JIT that compiles
     /// program after program (a fuzz campaign, a server) stays within about this much code.
@@ -106,6 +110,7 @@ impl Default for JitOptions {
             fast_path: true,
             lazy_blend: true,
             nan_speculation: true,
+            host_daz: true,
             code_limit: 64 << 20,
         }
     }

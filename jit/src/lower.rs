@@ -40,6 +40,10 @@ use wavejit_ir::{FloatCC, FloatMode, IntCC, MinMax, Op, Round, ScalarType, Trans
 pub(crate) struct LowerCfg {
     /// The ISA has fused multiply-add (else `fma` goes through the helper).
     pub fma: bool,
+    /// The code runs with the host's denormals-are-zero mode set ([`crate::host_float`]), and
+    /// every float op it inlines flushes its inputs: an operand that only host arithmetic or an
+    /// ordered compare reads needs no flush of its own.
+    pub daz: bool,
 }
 
 pub(crate) struct Lower<'a, 'b> {
@@ -411,7 +415,7 @@ impl Lower<'_, '_> {
                 let a: Vec<V> = (0..op.arity()).map(|i| same(self, i)).collect();
                 let a: Vec<V> = a
                     .into_iter()
-                    .map(|x| self.flush_if(f, mode.flush_in, x))
+                    .map(|x| self.flush_operand(f, mode.flush_in, x))
                     .collect();
                 let r = match op {
                     Fsqrt(_) => self.map1(f, a[0], |b, x| {
@@ -452,7 +456,7 @@ impl Lower<'_, '_> {
                 let a: Vec<V> = (0..3).map(|i| same(self, i)).collect();
                 let a: Vec<V> = a
                     .into_iter()
-                    .map(|x| self.flush_if(f, mode.flush_in, x))
+                    .map(|x| self.flush_operand(f, mode.flush_in, x))
                     .collect();
                 let (p0, n) = a[0].parts();
                 let (p1, _) = a[1].parts();
@@ -507,7 +511,13 @@ impl Lower<'_, '_> {
             Fmad | FmadLegacy if float_ok(ty, mode) => {
                 let mark = self.check_mark();
                 let mul = if op == Fmad { Fmul } else { FmulLegacy };
-                let p = self.lower(mul, mode, ty, &arg_tys[..2], &args[..2], lane)?;
+                // Under DAZ the add reads a denormal product as the zero the product's flush
+                // would give; nothing else sees the product.
+                let mul_mode = FloatMode {
+                    flush_out: mode.flush_out && !self.cfg.daz,
+                    ..mode
+                };
+                let p = self.lower(mul, mul_mode, ty, &arg_tys[..2], &args[..2], lane)?;
                 let c = same(self, 2);
                 let r = self.lower(Fadd, mode, ty, &[ty, ty], &[p, c], lane)?;
                 self.check_instead(mark, f, r);
@@ -530,8 +540,8 @@ impl Lower<'_, '_> {
             Fcmp(cc) if float_ok(t0, mode) => {
                 let fa = Form::of(t0, lane);
                 let (a, c) = (self.arg(args[0], t0, lane), self.arg(args[1], t0, lane));
-                let a = self.flush_if(fa, mode.flush_in, a);
-                let c = self.flush_if(fa, mode.flush_in, c);
+                let a = self.flush_operand(fa, mode.flush_in, a);
+                let c = self.flush_operand(fa, mode.flush_in, c);
                 let (pa, n) = a.parts();
                 let (pc, _) = c.parts();
                 let mut out = pa;
@@ -811,6 +821,18 @@ impl Lower<'_, '_> {
 
     fn sign_const(&mut self, f: Form) -> Value {
         iconst_form(self.b, f, if f.w64 { 1 << 63 } else { 1 << 31 })
+    }
+
+    /// An operand that only host arithmetic or an ordered compare reads, flushed if `on`:
+    /// under [`LowerCfg::daz`] the host flushes it as the instruction reads it, so only a
+    /// constant (folded flushed here, and seen as a constant by later checks) is flushed.
+    fn flush_operand(&mut self, f: Form, on: bool, v: V) -> V {
+        let (p, n) = v.parts();
+        let constant = p[..n].iter().any(|&x| known_lanes(self.b, x).is_some());
+        if on && self.cfg.daz && !constant {
+            return v;
+        }
+        self.flush_if(f, on, v)
     }
 
     fn flush_if(&mut self, f: Form, on: bool, v: V) -> V {

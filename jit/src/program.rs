@@ -9,6 +9,7 @@
 
 use crate::compile::{CompiledBlock, Tier};
 use crate::ctx::{exit, JitCtx};
+use crate::host_float::DazScope;
 use crate::{Keys, Shared};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -230,7 +231,10 @@ impl JitProgram {
         // it); the scratch area has the slots it was planned with (code without slots never
         // reads the pointer); helpers reach the wave context only through `jc.wave`, while
         // the caller's frame does not touch it.
-        let w = unsafe { (code.entry)(jc) };
+        let w = {
+            let _daz = code.daz.then(DazScope::enter);
+            unsafe { (code.entry)(jc) }
+        };
         if let Some(b) = budget {
             b.fuel_spent += fuel - jc.fuel_left;
             b.blocks_run += (blocks - jc.blocks_left) as u32;

@@ -19,30 +19,48 @@ const UN: u32 = 4;
 /// Lane variants per mode: all lane; first lane, rest uniform; first uniform, rest lane.
 const LV: u32 = 3;
 
-fn modes(op: Op, all: bool) -> Vec<FloatMode> {
+/// Which float modes each op runs under.
+#[derive(Clone, Copy)]
+enum Modes {
+    /// IEEE and full flushing.
+    Two,
+    /// Every flushing combination and the directed roundings.
+    All,
+    /// Only modes that flush inputs: the code runs with the host's denormals-are-zero mode,
+    /// which then flushes the operands of host arithmetic in place of the code.
+    FlushIn,
+}
+
+fn modes(op: Op, set: Modes) -> Vec<FloatMode> {
     if !op.uses_float_mode() {
         return vec![FloatMode::IEEE];
     }
-    let mut m = vec![FloatMode::IEEE, FloatMode::FLUSH];
-    if all {
-        m.push(FloatMode {
-            flush_in: true,
-            ..FloatMode::IEEE
-        });
-        m.push(FloatMode {
-            flush_out: true,
-            ..FloatMode::IEEE
-        });
-        m.push(FloatMode {
-            round: Round::TowardZero,
-            ..FloatMode::IEEE
-        });
-        m.push(FloatMode {
-            round: Round::TowardPositive,
-            ..FloatMode::FLUSH
-        });
+    let flush_in = FloatMode {
+        flush_in: true,
+        ..FloatMode::IEEE
+    };
+    let directed = FloatMode {
+        round: Round::TowardPositive,
+        ..FloatMode::FLUSH
+    };
+    match set {
+        Modes::Two => vec![FloatMode::IEEE, FloatMode::FLUSH],
+        Modes::FlushIn => vec![FloatMode::FLUSH, flush_in, directed],
+        Modes::All => vec![
+            FloatMode::IEEE,
+            FloatMode::FLUSH,
+            flush_in,
+            FloatMode {
+                flush_out: true,
+                ..FloatMode::IEEE
+            },
+            FloatMode {
+                round: Round::TowardZero,
+                ..FloatMode::IEEE
+            },
+            directed,
+        ],
     }
-    m
 }
 
 fn lane_arg(k: u32) -> u32 {
@@ -124,14 +142,14 @@ fn hex(v: &[u64]) -> String {
 }
 
 /// Runs every op under `jit`; returns mismatch descriptions.
-fn check_all(jit: &Jit, wave: u32, all_modes: bool, runs: u32, seed: u64) -> Vec<String> {
+fn check_all(jit: &Jit, wave: u32, set: Modes, runs: u32, seed: u64) -> Vec<String> {
     let mem = memory();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut bad = Vec::new();
     let mut tested = 0;
     for op in all_ops() {
         for sig in signatures(op) {
-            let ms = modes(op, all_modes);
+            let ms = modes(op, set);
             let func = build(op, sig, &ms, wave);
             let prog = prepare(jit, &func);
             let n = sig.arity;
@@ -221,7 +239,7 @@ fn report(bad: Vec<String>) {
 
 #[test]
 fn every_op_wave64_all_modes() {
-    report(check_all(&jit(), 64, true, 4, 1));
+    report(check_all(&jit(), 64, Modes::All, 4, 1));
 }
 
 /// Tier 2 forced at prepare, then tier 1 only: both tiers must agree with the interpreter
@@ -232,7 +250,7 @@ fn every_op_wave64_at_tier_2() {
         tier_up_after: Some(0),
         ..JitOptions::default()
     });
-    report(check_all(&j, 64, false, 2, 5));
+    report(check_all(&j, 64, Modes::Two, 2, 5));
 }
 
 #[test]
@@ -241,12 +259,25 @@ fn every_op_wave64_at_tier_1_only() {
         tier_up_after: None,
         ..JitOptions::default()
     });
-    report(check_all(&j, 64, false, 2, 6));
+    report(check_all(&j, 64, Modes::Two, 2, 6));
+}
+
+/// Blocks whose float ops all flush their inputs run with the host's denormals-are-zero mode
+/// and leave operand flushes to it: at both tiers, against the definition on denormal-rich
+/// edge values.
+#[test]
+fn every_op_under_flushing_modes_only() {
+    let tier2 = JitOptions {
+        tier_up_after: Some(0),
+        ..JitOptions::default()
+    };
+    report(check_all(&jit(), 64, Modes::FlushIn, 3, 7));
+    report(check_all(&jit_with(tier2), 64, Modes::FlushIn, 3, 8));
 }
 
 #[test]
 fn every_op_wave32() {
-    report(check_all(&jit(), 32, false, 3, 2));
+    report(check_all(&jit(), 32, Modes::Two, 3, 2));
 }
 
 #[test]
@@ -255,7 +286,7 @@ fn every_op_through_helpers_only() {
         inline: false,
         ..JitOptions::default()
     });
-    report(check_all(&j, 64, false, 2, 3));
+    report(check_all(&j, 64, Modes::Two, 2, 3));
 }
 
 /// Every ordered pair (and triple) of NaN-heavy operands, lane by lane: which NaN wins must
