@@ -216,6 +216,11 @@ impl Lower<'_, '_> {
                 let V::S(amt) = args[1] else { return None };
                 let a = same(self, 0);
                 let at = arg_tys[1];
+                if let (V::L2(p0, p1), Some(k)) = (a, known_lanes(self.b, amt)) {
+                    if let Some((lo, hi)) = interleaved_rows(self.b, p0, p1) {
+                        return Some(self.shift64_rows(op, lo, hi, (k & 63) as u32));
+                    }
+                }
                 let amt = match known_lanes(self.b, amt) {
                     // A constant amount folded here gives an immediate shift at tier 1 too.
                     Some(c) => self.b.ins().iconst(ct::I32, (c & (bits as u64 - 1)) as i64),
@@ -817,6 +822,75 @@ impl Lower<'_, '_> {
                 }
             },
         }
+    }
+
+    /// A 64-bit lane shift by the constant `k` (0-63) of the value whose halves are the rows
+    /// `lo` and `hi`, computed on the rows (the interleaving is left to whoever needs the
+    /// 64-bit form, and a register write of the result takes the rows as they are): GCN's
+    /// `v_lshlrev_b64` of every address computation, a row of 32-bit shifts instead of a
+    /// round trip through 64-bit lanes.
+    fn shift64_rows(&mut self, op: Op, lo: Value, hi: Value, k: u32) -> V {
+        #[derive(Clone, Copy)]
+        enum Sh {
+            Left,
+            Right,
+            RightSigned,
+        }
+        let b = &mut *self.b;
+        let zero = |b: &mut FunctionBuilder| const32x4(b, [0; 4]);
+        let sh = |b: &mut FunctionBuilder, x: Value, d: Sh, n: u32| -> Value {
+            if n == 0 {
+                return x;
+            }
+            let n = b.ins().iconst(ct::I32, i64::from(n));
+            match d {
+                Sh::Left => b.ins().ishl(x, n),
+                Sh::Right => b.ins().ushr(x, n),
+                Sh::RightSigned => b.ins().sshr(x, n),
+            }
+        };
+        // `x | y`, leaving out a side known to be zero.
+        let or = |b: &mut FunctionBuilder, x: Value, y: Value| -> Value {
+            match (known_lanes(b, x), known_lanes(b, y)) {
+                (Some(0), _) => y,
+                (_, Some(0)) => x,
+                _ => b.ins().bor(x, y),
+            }
+        };
+        let (l, h) = match op {
+            Op::Shl if k < 32 => {
+                let carried = if k == 0 {
+                    zero(b)
+                } else {
+                    sh(b, lo, Sh::Right, 32 - k)
+                };
+                let up = sh(b, hi, Sh::Left, k);
+                (sh(b, lo, Sh::Left, k), or(b, up, carried))
+            }
+            Op::Shl => (zero(b), sh(b, lo, Sh::Left, k - 32)),
+            _ => {
+                let fill = if op == Op::Ashr {
+                    Sh::RightSigned
+                } else {
+                    Sh::Right
+                };
+                if k < 32 {
+                    let carried = if k == 0 {
+                        zero(b)
+                    } else {
+                        sh(b, hi, Sh::Left, 32 - k)
+                    };
+                    let down = sh(b, lo, Sh::Right, k);
+                    (or(b, down, carried), sh(b, hi, fill, k))
+                } else if op == Op::Ashr {
+                    (sh(b, hi, fill, k - 32), sh(b, hi, fill, 31))
+                } else {
+                    (sh(b, hi, fill, k - 32), zero(b))
+                }
+            }
+        };
+        let (p0, p1) = interleave(b, l, h);
+        V::L2(p0, p1)
     }
 
     fn sign_const(&mut self, f: Form) -> Value {

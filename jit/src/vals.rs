@@ -129,14 +129,20 @@ pub(crate) fn iconst_form(b: &mut FunctionBuilder, f: Form, c: u64) -> Value {
     }
 }
 
-/// Lanes `idx` (0-3 from `a`, 4-7 from `c`) of two `I32X4`/`I64X2` values seen as 32-bit lanes.
-pub(crate) fn shuffle32(b: &mut FunctionBuilder, a: Value, c: Value, idx: [u8; 4]) -> Value {
+/// The byte shuffle mask of `shuffle32`'s `idx`.
+fn mask32(idx: [u8; 4]) -> [u8; 16] {
     let mut mask = [0u8; 16];
     for (i, &l) in idx.iter().enumerate() {
         for k in 0..4 {
             mask[4 * i + k] = 4 * l + k as u8;
         }
     }
+    mask
+}
+
+/// Lanes `idx` (0-3 from `a`, 4-7 from `c`) of two `I32X4`/`I64X2` values seen as 32-bit lanes.
+pub(crate) fn shuffle32(b: &mut FunctionBuilder, a: Value, c: Value, idx: [u8; 4]) -> Value {
+    let mask = mask32(idx);
     let a8 = bc(b, I8X16, a);
     let c8 = bc(b, I8X16, c);
     let imm = b
@@ -155,12 +161,68 @@ pub(crate) fn interleave(b: &mut FunctionBuilder, lo: Value, hi: Value) -> (Valu
     (bc(b, I64X2, p0), bc(b, I64X2, p1))
 }
 
-/// Two `I64X2` to the low and high 32-bit halves of the 4 lanes.
+/// Two `I64X2` to the low and high 32-bit halves of the 4 lanes (the rows themselves when
+/// the parts are an [`interleave`] of them).
 pub(crate) fn deinterleave(b: &mut FunctionBuilder, p0: Value, p1: Value) -> (Value, Value) {
+    if let Some(rows) = interleaved_rows(b, p0, p1) {
+        return rows;
+    }
     (
         shuffle32(b, p0, p1, [0, 2, 4, 6]),
         shuffle32(b, p0, p1, [1, 3, 5, 7]),
     )
+}
+
+/// The rows `(lo, hi)` when `p0, p1` are what [`interleave`] made of them (bitcasts looked
+/// through), so that code can work on the rows and a later [`deinterleave`] costs nothing.
+pub(crate) fn interleaved_rows(
+    b: &mut FunctionBuilder,
+    p0: Value,
+    p1: Value,
+) -> Option<(Value, Value)> {
+    let (x, y) = shuffled_pair(b, p0, p1)?;
+    Some((bc(b, I32X4, x), bc(b, I32X4, y)))
+}
+
+/// The operands of the two shuffles [`interleave`] makes, if `p0, p1` are them.
+fn shuffled_pair(b: &FunctionBuilder, p0: Value, p1: Value) -> Option<(Value, Value)> {
+    let dfg = &b.func.dfg;
+    let shuffle = |v: Value| -> Option<(Value, Value, &[u8])> {
+        let ValueDef::Result(inst, 0) = dfg.value_def(strip_any_bitcast(b, v)) else {
+            return None;
+        };
+        match dfg.insts[inst] {
+            InstructionData::Shuffle {
+                opcode: Opcode::Shuffle,
+                args: [x, y],
+                imm,
+            } => Some((x, y, dfg.immediates.get(imm)?.as_slice())),
+            _ => None,
+        }
+    };
+    let (x0, y0, m0) = shuffle(p0)?;
+    let (x1, y1, m1) = shuffle(p1)?;
+    let same = |u: Value, w: Value| strip_any_bitcast(b, u) == strip_any_bitcast(b, w);
+    if !same(x0, x1) || !same(y0, y1) || m0 != mask32([0, 4, 1, 5]) || m1 != mask32([2, 6, 3, 7]) {
+        return None;
+    }
+    Some((x0, y0))
+}
+
+/// `v` with every `bitcast` looked through.
+fn strip_any_bitcast(b: &FunctionBuilder, mut v: Value) -> Value {
+    let dfg = &b.func.dfg;
+    while let ValueDef::Result(inst, 0) = dfg.value_def(v) {
+        match dfg.insts[inst] {
+            InstructionData::LoadNoOffset {
+                opcode: Opcode::Bitcast,
+                arg,
+                ..
+            } => v = arg,
+            _ => break,
+        }
+    }
+    v
 }
 
 pub(crate) fn widen_u(b: &mut FunctionBuilder, v: Value) -> (Value, Value) {

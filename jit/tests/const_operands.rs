@@ -178,3 +178,64 @@ fn selects_between_constants_and_values() {
         }
     }
 }
+
+/// 64-bit shifts by every constant amount of values one of whose halves is a constant zero
+/// (GCN's `v_mov_b32 v1, 0; v_lshlrev_b64 v[0:1], 2, v[0:1]`): the JIT shifts the halves as
+/// rows and leaves out the zero one.
+#[test]
+fn shifts_of_64_bit_values_with_a_zero_half() {
+    for jit in engines() {
+        for op in [Op::Shl, Op::Lshr, Op::Ashr] {
+            for zero_high in [true, false] {
+                let mut b = FunctionBuilder::new("shift64", layout(64, 8, 2 + 2 * 64));
+                let blk = b.create_block();
+                b.switch_to(blk);
+                let x = b.use_reg(v(0), T::I32);
+                let z = b.iconst(T::I32, 0);
+                let halves = if zero_high { [x, z] } else { [z, x] };
+                let wide = b.op(Op::Concat, T::I64, &halves);
+                for k in 0..64u64 {
+                    let amt = b.iconst(T::I32, k);
+                    let r = b.op(op, T::I64, &[wide, amt]);
+                    b.def_reg(v(2 + 2 * k as u32), r, None);
+                }
+                b.terminate(Terminator::Return);
+                let f = b.finish();
+                let prog = prepare(&jit, &f);
+                let mem = memory();
+                let mut w = Wave::new(&f.layout, 0, 0);
+                let xs: Vec<u32> = (0..64u32)
+                    .map(|l| match l % 4 {
+                        0 => u32::MAX,
+                        1 => 1 << 31,
+                        2 => 1,
+                        _ => l.wrapping_mul(0x9e37_79b9),
+                    })
+                    .collect();
+                for (l, &x) in xs.iter().enumerate() {
+                    w.state.set_lane(v(0), l as u32, x);
+                }
+                w.block(&*prog, 0, &mem).expect("runs");
+                for k in 0..64u32 {
+                    for (l, &x) in xs.iter().enumerate() {
+                        let wide = if zero_high {
+                            u64::from(x)
+                        } else {
+                            u64::from(x) << 32
+                        };
+                        // The definition, written out: shifts of the 64-bit value.
+                        let want = match op {
+                            Op::Shl => wide << k,
+                            Op::Lshr => wide >> k,
+                            _ => ((wide as i64) >> k) as u64,
+                        };
+                        let r = 2 + 2 * k;
+                        let got = u64::from(w.state.lane(v(r), l as u32))
+                            | u64::from(w.state.lane(v(r + 1), l as u32)) << 32;
+                        assert_eq!(got, want, "{op:?} zero_high {zero_high} k {k} lane {l}");
+                    }
+                }
+            }
+        }
+    }
+}
