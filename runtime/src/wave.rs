@@ -275,6 +275,11 @@ impl wavejit_isa::RegSink for WaveState {
         self.cells_mut()[start..start + values.len()].copy_from_slice(values);
     }
 
+    fn set_uniform64(&mut self, reg: Reg, value: u64) {
+        let start = self.uniform_at(reg);
+        self.cells_mut()[start..start + 2].copy_from_slice(&[value as u32, (value >> 32) as u32]);
+    }
+
     fn set_lane(&mut self, reg: Reg, lane: u32, value: u32) {
         WaveState::set_lane(self, reg, lane, value);
     }
@@ -400,6 +405,10 @@ impl wavejit_isa::RegSink for Fresh<'_> {
 
     fn set_uniforms(&mut self, reg: Reg, values: &[u32]) {
         wavejit_isa::RegSink::set_uniforms(self.state, reg, values);
+    }
+
+    fn set_uniform64(&mut self, reg: Reg, value: u64) {
+        wavejit_isa::RegSink::set_uniform64(self.state, reg, value);
     }
 
     fn set_lane(&mut self, reg: Reg, lane: u32, value: u32) {

@@ -196,9 +196,17 @@ fn write_sgprs(
     wave: &WaveCoord,
     put: &mut impl FnMut(u8, u32),
 ) {
-    let group = wave.group;
-    let waves = wave.waves_in_group;
-    let first_wave = wave.wave == 0;
+    write_user_sgprs(kernel, addrs, gfx, put);
+    write_system_sgprs(kernel, addrs.scratch_wave_offset, wave, put);
+}
+
+/// The user SGPRs: the same for every wave of a dispatch.
+fn write_user_sgprs(
+    kernel: &Kernel,
+    addrs: &WaveAddresses,
+    gfx: u8,
+    put: &mut impl FnMut(u8, u32),
+) {
     for slot in &kernel.user_sgprs {
         let s = slot.first;
         match slot.kind {
@@ -226,8 +234,17 @@ fn write_sgprs(
             UserSgpr::PrivateSegmentSize => put(s, kernel.private_segment_size),
         }
     }
+}
+
+/// The enabled system SGPRs, after the user ones: `wave`'s own.
+fn write_system_sgprs(
+    kernel: &Kernel,
+    scratch_wave_offset: u32,
+    wave: &WaveCoord,
+    put: &mut impl FnMut(u8, u32),
+) {
     let mut next = kernel.user_sgpr_count;
-    for (&enabled, &id) in kernel.system_sgprs.workgroup_id.iter().zip(&group) {
+    for (&enabled, &id) in kernel.system_sgprs.workgroup_id.iter().zip(&wave.group) {
         if enabled {
             put(next, id);
             next += 1;
@@ -236,11 +253,15 @@ fn write_sgprs(
     if kernel.system_sgprs.workgroup_info {
         // {first_wave[31], ordered_append_term[16:6] = 0, threadgroup_size_in_waves[5:0]}
         // (AMDGPUUsage, "Initial Kernel Execution State").
-        put(next, (waves & 0x3f) | (u32::from(first_wave) << 31));
+        let first_wave = wave.wave == 0;
+        put(
+            next,
+            (wave.waves_in_group & 0x3f) | (u32::from(first_wave) << 31),
+        );
         next += 1;
     }
     if kernel.system_sgprs.private_segment_wave_offset {
-        put(next, addrs.scratch_wave_offset);
+        put(next, scratch_wave_offset);
     }
 }
 
@@ -417,12 +438,38 @@ pub fn dispatch_packet(
 /// wave, each with its own scratch offset ([`scratch_wave_offset`] of its dispatch-wide
 /// index), written into the lifter's registers.
 pub struct GcnWaveInit {
-    pub kernel: Kernel,
-    pub layout: GcnLayout,
-    /// The generation (6-9) the per-generation words are built for.
-    pub gfx: u8,
+    kernel: Kernel,
+    layout: GcnLayout,
     /// The addresses every wave shares (`scratch_wave_offset` is set per wave).
-    pub addrs: WaveAddresses,
+    addrs: WaveAddresses,
+    /// The user SGPRs from s0 ([`write_user_sgprs`], computed once: they are every wave's),
+    /// zeros where the kernel has none, and those past the first 32.
+    user: ([u32; 32], usize, Vec<(u8, u32)>),
+}
+
+impl GcnWaveInit {
+    /// The launch of `kernel` on generation `gfx` (6-9) at `addrs`.
+    pub fn new(kernel: Kernel, layout: GcnLayout, gfx: u8, addrs: WaveAddresses) -> Self {
+        let (mut words, mut run, mut past) = ([0u32; 32], 0, Vec::new());
+        write_user_sgprs(
+            &kernel,
+            &addrs,
+            gfx,
+            &mut |i, v| match words.get_mut(usize::from(i)) {
+                Some(w) => {
+                    *w = v;
+                    run = run.max(usize::from(i) + 1);
+                }
+                None => past.push((i, v)),
+            },
+        );
+        GcnWaveInit {
+            kernel,
+            layout,
+            addrs,
+            user: (words, run, past),
+        }
+    }
 }
 
 impl WaveInit for GcnWaveInit {
@@ -431,27 +478,24 @@ impl WaveInit for GcnWaveInit {
     fn init(&self, wave: &WaveCoord, regs: &mut dyn RegSink) -> Result<(), String> {
         check_wave(&self.kernel, wave).map_err(|e| e.to_string())?;
         let g = &self.layout;
-        let addrs = WaveAddresses {
-            scratch_wave_offset: scratch_wave_offset(&self.kernel, wave.dispatch_wave()) as u32,
-            ..self.addrs
-        };
+        let scratch_offset = scratch_wave_offset(&self.kernel, wave.dispatch_wave()) as u32;
         // The SGPRs the launch sets are one run from s0 (user SGPRs, then system ones): one
         // copy, not a call per register (which was most of an empty kernel's wave).
-        let mut sgprs = [0u32; 32];
-        let mut run = 0;
-        write_sgprs(
-            &self.kernel,
-            &addrs,
-            self.gfx,
-            wave,
-            &mut |i, v| match sgprs.get_mut(usize::from(i)) {
-                Some(slot) => {
-                    *slot = v;
-                    run = run.max(usize::from(i) + 1);
-                }
-                None => regs.set_uniform(g.sgpr(u32::from(i)), v),
-            },
-        );
+        let (user, user_run, past) = &self.user;
+        let mut sgprs = *user;
+        let mut run = *user_run;
+        for &(i, v) in past {
+            regs.set_uniform(g.sgpr(u32::from(i)), v);
+        }
+        write_system_sgprs(&self.kernel, scratch_offset, wave, &mut |i, v| match sgprs
+            .get_mut(usize::from(i))
+        {
+            Some(slot) => {
+                *slot = v;
+                run = run.max(usize::from(i) + 1);
+            }
+            None => regs.set_uniform(g.sgpr(u32::from(i)), v),
+        });
         regs.set_uniforms(g.sgpr(0), &sgprs[..run]);
         let rows = usize::from(self.kernel.tidig_comp_cnt) + 1;
         if (0..rows as u32).any(|r| regs.observes_row(g.vgpr(r))) {
@@ -463,7 +507,7 @@ impl WaveInit for GcnWaveInit {
             }
         }
         regs.set_uniform64(g.exec(), wave.exec_mask());
-        regs.set_uniform64(g.gds(), addrs.gds);
+        regs.set_uniform64(g.gds(), self.addrs.gds);
         Ok(())
     }
 }

@@ -325,12 +325,8 @@ fn wave_init_writes_what_wave_state_describes() {
     ] {
         let k = kernel(dir, name);
         let gfx = if dir.contains("tahiti") { 6 } else { 9 };
-        let init = launch::GcnWaveInit {
-            kernel: k.clone(),
-            layout: wavejit_gcn::lift::GcnLayout::new(),
-            gfx,
-            addrs: ADDRS,
-        };
+        let init =
+            launch::GcnWaveInit::new(k.clone(), wavejit_gcn::lift::GcnLayout::new(), gfx, ADDRS);
         let g = grid(global, local);
         for linear in 0..g.group_count() {
             let group = g.group_id(linear);
@@ -346,7 +342,7 @@ fn wave_init_writes_what_wave_state_describes() {
                 let mut described = RecordingSink::default();
                 launch::wave_state(&k, &addrs, gfx, &wave)
                     .unwrap()
-                    .apply(&init.layout, &mut described);
+                    .apply(&wavejit_gcn::lift::GcnLayout::new(), &mut described);
                 assert_eq!(direct, described, "{dir}/{name} group {group:?} wave {w}");
             }
         }

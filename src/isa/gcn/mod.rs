@@ -225,10 +225,11 @@ impl Module for GcnModule {
             lds_bytes: kernel.lds_size,
             private_lane_bytes: 0,
             zero_before_dispatch,
-            init: Box::new(GcnWaveInit {
+            init: Box::new(GcnWaveInit::new(
+                kernel,
                 layout,
                 gfx,
-                addrs: WaveAddresses {
+                WaveAddresses {
                     kernarg,
                     dispatch_packet: packet,
                     queue: 0,
@@ -237,8 +238,7 @@ impl Module for GcnModule {
                     scratch_wave_offset: 0,
                     gds,
                 },
-                kernel,
-            }),
+            )),
         })
     }
 
