@@ -731,9 +731,9 @@ impl Lower<'_, '_> {
                 [s, s]
             }
             V::L(_) | V::L2(..) => {
+                // Masks are 0 or -1 per lane (see `width_change`).
                 let p = mask_parts(self.b, f, m);
-                let one = iconst_form(self.b, f, 1);
-                [self.b.ins().band(p[0], one), self.b.ins().band(p[1], one)]
+                [self.b.ins().ineg(p[0]), self.b.ins().ineg(p[1])]
             }
         }
     }
@@ -794,12 +794,9 @@ impl Lower<'_, '_> {
                 Op::Trunc if ty == I1 => V::L(lane_bit(b, x)),
                 Op::Trunc => V::L(keep(b, x)),
                 Op::Zext => {
-                    let v = if t0 == I1 {
-                        let one = const32x4(b, [1; 4]);
-                        b.ins().band(x, one)
-                    } else {
-                        x
-                    };
+                    // A mask's lanes are 0 or -1: negated, 0 or 1 (and an add of it becomes a
+                    // subtract of the mask in Cranelift's mid-end: no constant).
+                    let v = if t0 == I1 { b.ins().ineg(x) } else { x };
                     if f.w64 {
                         let (p0, p1) = widen_u(b, v);
                         V::L2(p0, p1)
@@ -839,7 +836,8 @@ impl Lower<'_, '_> {
         let b = &mut *self.b;
         let zero = |b: &mut FunctionBuilder| const32x4(b, [0; 4]);
         let sh = |b: &mut FunctionBuilder, x: Value, d: Sh, n: u32| -> Value {
-            if n == 0 {
+            // A zero stays zero (and stays visibly constant for `or`).
+            if n == 0 || known_lanes(b, x) == Some(0) {
                 return x;
             }
             let n = b.ins().iconst(ct::I32, i64::from(n));
