@@ -645,13 +645,31 @@ impl Lower<'_, '_> {
         // into one signed compare (and a constant operand's flip folds away).
         let strict = matches!(cc, CIntCC::UnsignedLessThan | CIntCC::UnsignedGreaterThan);
         if f.lane && (f.w64 || strict) {
-            let sign = if f.w64 { 1 << 63 } else { 1 << 31 };
-            let s = iconst_form(self.b, f, sign);
-            let (x, y) = (self.b.ins().bxor(x, s), self.b.ins().bxor(y, s));
+            let (x, y) = (self.flip_signs(f, x), self.flip_signs(f, y));
             self.b.ins().icmp(signed_of(cc), x, y)
         } else {
             icmp(self.b, cc, x, y)
         }
+    }
+
+    /// Lane vector `v` with each lane's sign bit flipped. A broadcast or a constant takes the
+    /// sign constant (the flip is computed once, or folded); any other value takes it from
+    /// memory, as the instruction's memory operand: a constant in a register was kept in a
+    /// stack slot inside chunk loops and stored and reloaded around their back edges.
+    fn flip_signs(&mut self, f: Form, v: Value) -> Value {
+        #[repr(align(16))]
+        struct Signs([u64; 2]);
+        static SIGNS32: Signs = Signs([0x8000_0000_8000_0000; 2]);
+        static SIGNS64: Signs = Signs([1 << 63; 2]);
+        let invariant = known_lanes(self.b, v).is_some() || is_splat(self.b, v);
+        let s = if invariant {
+            iconst_form(self.b, f, if f.w64 { 1 << 63 } else { 1 << 31 })
+        } else {
+            let table = if f.w64 { &SIGNS64 } else { &SIGNS32 };
+            let p = self.b.ins().iconst(ct::I64, table.0.as_ptr() as i64);
+            self.b.ins().load(f.ity(), mem(), p, 0)
+        };
+        self.b.ins().bxor(v, s)
     }
 
     /// `cc(a, b) ? a : b` per lane.

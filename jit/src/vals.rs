@@ -424,3 +424,12 @@ pub(crate) fn strip_bitcasts(b: &FunctionBuilder, mut v: Value) -> Value {
     }
     v
 }
+
+/// Whether `v` is a `splat` (bitcasts looked through): the same in every loop iteration that
+/// its operand is.
+pub(crate) fn is_splat(b: &FunctionBuilder, v: Value) -> bool {
+    let v = strip_any_bitcast(b, v);
+    let dfg = &b.func.dfg;
+    matches!(dfg.value_def(v), ValueDef::Result(inst, 0)
+        if matches!(dfg.insts[inst], InstructionData::Unary { opcode: Opcode::Splat, .. }))
+}
