@@ -172,6 +172,10 @@ impl GroupWalk {
     /// [`Grid::group_id`].
     #[inline]
     pub fn group_id(&self, linear: u64) -> [u32; 3] {
+        // The first row (every group of a 1D grid) needs no division.
+        if linear < self.row {
+            return [linear as u32, 0, 0];
+        }
         let (z, in_plane) = (linear / self.plane, linear % self.plane);
         [
             (in_plane % self.row) as u32,
@@ -210,7 +214,8 @@ impl GroupWalk {
     #[inline]
     pub fn waves(&self, group: [u32; 3]) -> impl ExactSizeIterator<Item = WaveCoord> {
         let walk = *self;
-        (0..self.wave(group, 0).waves_in_group).map(move |w| walk.wave(group, w))
+        let first = self.wave(group, 0);
+        (0..first.waves_in_group).map(move |w| if w == 0 { first } else { walk.wave(group, w) })
     }
 }
 
