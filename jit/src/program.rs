@@ -202,7 +202,7 @@ impl JitProgram {
     /// Runs `code`, block `data`'s (charged already), with `jc`, whose scratch area holds
     /// `capacity` slots, and decodes its exit. A trace goes on to further blocks while
     /// `budget` covers them and charges them to it; without a budget it runs `data` only.
-    #[inline]
+    #[inline(always)]
     fn call(
         &self,
         code: &CompiledBlock,
@@ -305,7 +305,7 @@ impl Program for JitProgram {
 
 impl JitProgram {
     /// What exit code `w` of block `data` means.
-    #[inline]
+    #[inline(always)]
     fn exit(&self, w: u32, jc: &mut JitCtx, data: &BlockData) -> Result<BlockExit, Fault> {
         let last_pc = terminator_pc(data);
         match w & 3 {
