@@ -10,6 +10,10 @@
 //! inlined call [`wavejit_ir::semantics::eval`], so results are bit-identical to the
 //! interpreter.
 //!
+//! Code whose float ops all flush their inputs (TeraScale's) runs with the host's
+//! denormals-are-zero mode set and leaves those flushes to it ([`host_float`]); the helpers it
+//! calls clear the mode while they compute.
+//!
 //! Blocks are compiled when a function is prepared (a Cranelift error is an
 //! [`ExecError::Emulator`] then, never a panic later) and cached by their contents and state
 //! layout, so preparing the same function again reuses the code. A JIT that has compiled
