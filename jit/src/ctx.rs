@@ -8,7 +8,7 @@
 //! caught, parked in the context, and re-raised by [`crate::program`] once the compiled code
 //! has returned.
 
-use crate::host_float::IeeeScope;
+use crate::host_float::Scope;
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wavejit_ir::{semantics, BlockData, FloatMode, Inst, InstKind, Op, ScalarType, Value};
@@ -150,7 +150,7 @@ fn park_panic(ctx: *mut JitCtx, p: Box<dyn Any + Send>) {
 /// Runs a wave operation through [`run_effect`]. Returns 0, or 1 after storing a fault (or a
 /// caught panic) in the context.
 pub(crate) unsafe extern "C" fn helper_wave_op(ctx: *mut JitCtx, desc: *const WaveDesc) -> u32 {
-    let _ieee = IeeeScope::enter();
+    let _ieee = Scope::ieee();
     let r = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: compiled code passes its live context and a descriptor owned by the
         // compiled block; slot indices were bounds-planned for this block's scratch area.
@@ -225,7 +225,7 @@ pub(crate) unsafe extern "C" fn helper_eval_scalar(
     a2: u64,
     a3: u64,
 ) -> u64 {
-    let _ieee = IeeeScope::enter();
+    let _ieee = Scope::ieee();
     // SAFETY: the descriptor is owned by the compiled block that calls this helper.
     let d = unsafe { &*desc };
     // Through `black_box`, so that no float op on the operands is computed before the mode
@@ -247,7 +247,7 @@ pub(crate) unsafe extern "C" fn helper_eval_chunk(
     ctx: *mut JitCtx,
     buf: *mut u8,
 ) {
-    let _ieee = IeeeScope::enter();
+    let _ieee = Scope::ieee();
     // SAFETY: the descriptor is owned by the compiled block; `buf` is its 160-byte stack slot.
     let d = unsafe { &*desc };
     let n = d.n as usize;

@@ -10,10 +10,10 @@
 //!
 //! Invariants:
 //! - DAZ is set only while code compiled with [`crate::lower::LowerCfg::daz`] runs
-//!   ([`DazScope`] around the call), and that code is compiled only for blocks in which every
+//!   ([`Scope::daz`] around the call), and that code is compiled only for blocks in which every
 //!   op with a float mode flushes its inputs, so DAZ changes nothing but the flushes left to it.
 //! - Rust code never runs with DAZ set: the helpers compiled code calls that compute anything
-//!   (pure ops, wave operations) open an [`IeeeScope`] first, which clears DAZ and restores the
+//!   (pure ops, wave operations) open a [`Scope::ieee`] first, which clears DAZ and restores the
 //!   caller's mode when the helper returns or unwinds. The gather and scatter helpers only move
 //!   bytes. The body of such a helper is a call made after the scope is open, so no float op of
 //!   it can be scheduled before the mode changes.
@@ -102,35 +102,25 @@ pub(crate) fn available() -> bool {
     host::available()
 }
 
-/// DAZ set until dropped (then the previous mode).
-pub(crate) struct DazScope(host::Saved);
+/// A mode of the host's floats until dropped, then the mode before.
+pub(crate) struct Scope(Option<host::Saved>);
 
-impl DazScope {
-    /// Only for code compiled with DAZ, which exists only where [`available`] is true.
+impl Scope {
+    /// DAZ set: only for code compiled with DAZ, which exists only where [`available`] is
+    /// true.
     #[inline]
-    pub fn enter() -> DazScope {
-        DazScope(host::set_daz())
+    pub fn daz() -> Scope {
+        Scope(Some(host::set_daz()))
+    }
+
+    /// DAZ clear: Rust float code inside.
+    #[inline]
+    pub fn ieee() -> Scope {
+        Scope(host::clear_daz())
     }
 }
 
-impl Drop for DazScope {
-    #[inline]
-    fn drop(&mut self) {
-        host::restore(&self.0)
-    }
-}
-
-/// DAZ clear until dropped (then the caller's mode): Rust float code inside.
-pub(crate) struct IeeeScope(Option<host::Saved>);
-
-impl IeeeScope {
-    #[inline]
-    pub fn enter() -> IeeeScope {
-        IeeeScope(host::clear_daz())
-    }
-}
-
-impl Drop for IeeeScope {
+impl Drop for Scope {
     #[inline]
     fn drop(&mut self) {
         if let Some(s) = &self.0 {

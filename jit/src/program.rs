@@ -9,7 +9,7 @@
 
 use crate::compile::{CompiledBlock, Tier};
 use crate::ctx::{exit, JitCtx};
-use crate::host_float::DazScope;
+use crate::host_float::Scope;
 use crate::{Keys, Shared};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -232,7 +232,7 @@ impl JitProgram {
         // reads the pointer); helpers reach the wave context only through `jc.wave`, while
         // the caller's frame does not touch it.
         let w = {
-            let _daz = code.daz.then(DazScope::enter);
+            let _daz = code.daz.then(Scope::daz);
             unsafe { (code.entry)(jc) }
         };
         if let Some(b) = budget {

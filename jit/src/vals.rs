@@ -210,19 +210,8 @@ fn shuffled_pair(b: &FunctionBuilder, p0: Value, p1: Value) -> Option<(Value, Va
 }
 
 /// `v` with every `bitcast` looked through.
-fn strip_any_bitcast(b: &FunctionBuilder, mut v: Value) -> Value {
-    let dfg = &b.func.dfg;
-    while let ValueDef::Result(inst, 0) = dfg.value_def(v) {
-        match dfg.insts[inst] {
-            InstructionData::LoadNoOffset {
-                opcode: Opcode::Bitcast,
-                arg,
-                ..
-            } => v = arg,
-            _ => break,
-        }
-    }
-    v
+fn strip_any_bitcast(b: &FunctionBuilder, v: Value) -> Value {
+    strip_bitcasts_while(b, v, |_, _| true)
 }
 
 pub(crate) fn widen_u(b: &mut FunctionBuilder, v: Value) -> (Value, Value) {
@@ -406,7 +395,19 @@ pub(crate) fn known_lanes(b: &FunctionBuilder, v: Value) -> Option<u64> {
 }
 
 /// `v` with `bitcast`s that keep the lane width looked through (views of the same bits).
-pub(crate) fn strip_bitcasts(b: &FunctionBuilder, mut v: Value) -> Value {
+pub(crate) fn strip_bitcasts(b: &FunctionBuilder, v: Value) -> Value {
+    strip_bitcasts_while(b, v, |from, to| {
+        from.lane_bits() == to.lane_bits() && from.lane_count() == to.lane_count()
+    })
+}
+
+/// `v` with the `bitcast`s from a type `from` to a type `to` that `keep(from, to)` accepts
+/// looked through, outermost first.
+fn strip_bitcasts_while(
+    b: &FunctionBuilder,
+    mut v: Value,
+    keep: impl Fn(Type, Type) -> bool,
+) -> Value {
     let dfg = &b.func.dfg;
     while let ValueDef::Result(inst, 0) = dfg.value_def(v) {
         match dfg.insts[inst] {
@@ -414,11 +415,7 @@ pub(crate) fn strip_bitcasts(b: &FunctionBuilder, mut v: Value) -> Value {
                 opcode: Opcode::Bitcast,
                 arg,
                 ..
-            } if dfg.value_type(arg).lane_bits() == dfg.value_type(v).lane_bits()
-                && dfg.value_type(arg).lane_count() == dfg.value_type(v).lane_count() =>
-            {
-                v = arg
-            }
+            } if keep(dfg.value_type(arg), dfg.value_type(v)) => v = arg,
             _ => break,
         }
     }
