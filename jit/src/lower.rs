@@ -653,9 +653,9 @@ impl Lower<'_, '_> {
     }
 
     /// Lane vector `v` with each lane's sign bit flipped. A broadcast or a constant takes the
-    /// sign constant (the flip is computed once, or folded); any other value takes it from
-    /// memory, as the instruction's memory operand: a constant in a register was kept in a
-    /// stack slot inside chunk loops and stored and reloaded around their back edges.
+    /// sign constant (the flip is computed once, or folded); any other value loads it from a
+    /// static at the flip: the constant in a register was kept in a stack slot inside chunk
+    /// loops and stored and reloaded around their back edges.
     fn flip_signs(&mut self, f: Form, v: Value) -> Value {
         #[repr(align(16))]
         struct Signs([u64; 2]);
