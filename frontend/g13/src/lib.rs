@@ -1,0 +1,13 @@
+//! wavejit-g13: the Apple G13 (M1 GPU) instruction set.
+//!
+//! In progress (issue 10). What exists: the encoding table of every instruction that
+//! applegpu.py decodes ([`table`], generated from it) and the framing of an instruction
+//! stream into instructions of their exact lengths ([`decode`]). The operand decoding, the
+//! printers, the assembler, the lifter and the launch come next; the crate is not in the
+//! registry yet, so no command takes G13 files.
+
+pub mod decode;
+pub mod table;
+
+pub use decode::{frame, DecodeError, Framed};
+pub use table::{Field, Merged, Operand, Row};
