@@ -2,11 +2,13 @@
 //!
 //! In progress (issue 10). What exists: the encoding table of every instruction that
 //! applegpu.py decodes ([`table`], generated from it) and the framing of an instruction
-//! stream into instructions of their exact lengths ([`decode`]). The operand decoding, the
+//! stream into instructions of their exact lengths ([`decode`]), and the ALU forms'
+//! destination registers ([`operand`]). The other operands, the
 //! printers, the assembler, the lifter and the launch come next; the crate is not in the
 //! registry yet, so no command takes G13 files.
 
 pub mod decode;
+pub mod operand;
 pub mod table;
 
 pub use decode::{frame, DecodeError, Framed};

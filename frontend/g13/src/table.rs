@@ -85,6 +85,17 @@ impl Row {
         let f = self.fields.iter().find(|f| f.name == name)?;
         Some(((word >> f.start) & ((1u128 << f.size) - 1)) as u64)
     }
+
+    /// The value `name` in `word`: its pieces ([`Merged`]) put together, or the field of
+    /// that name.
+    pub fn value(&self, word: u128, name: &str) -> Option<u64> {
+        let Some(m) = self.merged.iter().find(|m| m.name == name) else {
+            return self.field(word, name);
+        };
+        m.parts.iter().try_fold(0u64, |acc, &(part, shift)| {
+            Some(acc | self.field(word, part)? << shift)
+        })
+    }
 }
 
 #[cfg(test)]

@@ -1,36 +1,60 @@
 //! Mesa's single-instruction vectors (shared/corpora/g13/mesa-isa-cases.txt, read where CI
 //! has it, beside the clone): every line's bytes, followed by Mesa's junk pattern, frame as
-//! one instruction of exactly the line's length. The vectors come from Mesa's own encoder
-//! tables (AGX2.xml), independent of applegpu.py, which the table was generated from.
+//! one instruction of exactly the line's length, and the ALU forms' destinations are the
+//! registers Mesa prints. The vectors come from Mesa's own encoder tables (AGX2.xml),
+//! independent of applegpu.py, which the table was generated from.
 
 use std::path::PathBuf;
 use wavejit_g13::frame;
 
+/// One vector: its line, its bytes, Mesa's mnemonic and operand text.
+struct Vector<'a> {
+    line: &'a str,
+    bytes: Vec<u8>,
+    operands: Vec<&'a str>,
+}
+
+/// The corpus's path and text, or `None` (after saying so) when it is absent.
 fn corpus() -> Option<(PathBuf, String)> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/corpora/g13/mesa-isa-cases.txt");
-    std::fs::read_to_string(&p).ok().map(|t| (p, t))
+    let text = std::fs::read_to_string(&p).ok();
+    if text.is_none() {
+        eprintln!(
+            "NOT RUN: Mesa's G13 vectors are absent (expected at \
+             ../shared/corpora/g13/mesa-isa-cases.txt beside the clone)"
+        );
+    }
+    text.map(|t| (p, t))
+}
+
+fn vectors(text: &str) -> Vec<Vector<'_>> {
+    text.lines()
+        .filter_map(|line| {
+            let mut tokens = line.split_whitespace();
+            let hex = tokens.next()?;
+            let bytes = (0..hex.len() / 2)
+                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+                .collect();
+            let _mnemonic = tokens.next();
+            Some(Vector {
+                line,
+                bytes,
+                operands: tokens.map(|t| t.trim_end_matches(',')).collect(),
+            })
+        })
+        .collect()
 }
 
 #[test]
 fn every_mesa_vector_frames_at_its_length() {
     let Some((path, text)) = corpus() else {
-        eprintln!(
-            "NOT RUN: Mesa's G13 vectors are absent (expected at \
-             ../shared/corpora/g13/mesa-isa-cases.txt beside the clone)"
-        );
         return;
     };
     let junk = [0xca, 0xfe, 0xba, 0xbe].repeat(4);
     let mut framed = 0;
     let mut bad = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let Some(hex) = line.split_whitespace().next() else {
-            continue;
-        };
-        let bytes: Vec<u8> = (0..hex.len() / 2)
-            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
-            .collect();
+    for (n, Vector { line, bytes, .. }) in vectors(&text).into_iter().enumerate() {
         let mut input = bytes.clone();
         input.extend_from_slice(&junk);
         match frame(&input) {
@@ -51,4 +75,31 @@ fn every_mesa_vector_frames_at_its_length() {
         "{}: the copy described in its README",
         path.display()
     );
+}
+
+/// The destination register of every ALU form among the vectors, against Mesa's first
+/// operand (its register naming: `r5l`, `r6`, `dr6`).
+#[test]
+fn alu_destinations_match_mesa() {
+    let Some((path, text)) = corpus() else {
+        return;
+    };
+    let mut checked = 0;
+    let mut bad = Vec::new();
+    for v in vectors(&text) {
+        let Some(&first) = v.operands.first() else {
+            continue;
+        };
+        let f = frame(&v.bytes).expect("framed (see the test above)");
+        let Some(dst) = wavejit_g13::operand::alu_dst(f.row, f.word) else {
+            continue;
+        };
+        if dst.mesa() != first {
+            bad.push(format!("{}: {} gives {}", v.line, f.row.name, dst.mesa()));
+        }
+        checked += 1;
+    }
+    assert!(bad.is_empty(), "{}:\n{}", path.display(), bad.join("\n"));
+    // Every line whose form's first operand is an ALU destination (the copy is fixed).
+    assert_eq!(checked, 213, "ALU destinations among the vectors");
 }
