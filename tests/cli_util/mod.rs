@@ -57,10 +57,14 @@ pub fn fails(args: &[&str]) -> String {
     line.to_string()
 }
 
-/// A path for a scratch file of this test process (removed by the caller or left in the
-/// system's temporary directory).
+/// A path for a scratch file of this test process, new at every call (removed by the
+/// caller or left in the system's temporary directory).
 pub fn temp_path(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("wavejit-cli-{}-{name}", std::process::id()))
+    // A number per call: the tests of one process run in parallel threads, and two of them
+    // naming the same file (cli_wave's states of one target) removed each other's.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("wavejit-cli-{}-{n}-{name}", std::process::id()))
 }
 
 /// A scratch file of this test process holding given bytes, removed when dropped (also
