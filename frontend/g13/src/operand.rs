@@ -5,7 +5,8 @@
 //! field `Dt` (bit 0: the cache hint, bit 1: a 32-bit register). A 32-bit destination whose
 //! value is odd, in a form that allows 64-bit results, is the pair from `r(value >> 1)`;
 //! otherwise a 32-bit one is `r(value >> 1)` and a 16-bit one the half `value` (`r(v>>1)l`
-//! even, `h` odd). The other operand kinds come next.
+//! even, `h` odd). And the integer ALU sources ([`alu_src`]). The other operand kinds come
+//! next.
 
 use crate::table::Row;
 use std::fmt;
@@ -90,6 +91,103 @@ pub fn alu_dst(row: &Row, word: u128) -> Option<Reg> {
     })
 }
 
+/// A uniform register operand (`uN`, or its half `uNl`/`uNh`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UReg {
+    pub index: u16,
+    /// `None` for the 32-bit register, else the half (`true`: high).
+    pub half: Option<bool>,
+}
+
+impl fmt::Display for UReg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.half {
+            None => write!(f, "u{}", self.index),
+            Some(high) => write!(f, "u{}{}", self.index, if high { 'h' } else { 'l' }),
+        }
+    }
+}
+
+/// What an ALU source reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SrcValue {
+    /// An 8-bit immediate, zero-extended.
+    Imm(u8),
+    Reg(Reg),
+    /// A general register whose value the hint says is not needed after this read.
+    Discarded(Reg),
+    Uniform(UReg),
+}
+
+/// An ALU source operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Src {
+    pub value: SrcValue,
+    /// Sign-extended to the operation's width (`.sx`; never on an immediate).
+    pub sx: bool,
+}
+
+/// Source operand `k` of `row` in `word`, when it is an integer ALU source: `ALUSrc`
+/// (16 or 32 bits), `ALUSrc64` (also 64), `ALUSrc16` (16 only), `MulSrc` (16 or 32, with a
+/// sign-extension bit) or `AddSrc` (also 64, with one). The 4-bit type field `t`: 0 an
+/// immediate; `01xy` a uniform register, the value's ninth bit `y`, 32-bit if `x`; else
+/// bits 3:2 the size (`00` a half, `10` a word, `11` a pair where 64 bits are allowed, a word
+/// otherwise) and bits 1:0 the hint (`01` none, `10` cache, `11` discard; `00` undefined).
+/// Seed 004 lines 12760-12801; applegpu.py's `ALUSrcDesc`.
+pub fn alu_src(row: &Row, word: u128, k: usize) -> Option<Src> {
+    let op = row.operands.get(k)?;
+    let (allow32, allow64, signed) = match op.kind {
+        "ALUSrc" => (true, false, false),
+        "ALUSrc64" => (true, true, false),
+        "ALUSrc16" => (false, false, false),
+        "MulSrc" => (true, false, true),
+        "AddSrc" => (true, true, true),
+        _ => return None,
+    };
+    let value = row.value(word, op.name)? as u16;
+    let t = row.field(word, &format!("{}t", op.name))?;
+    let sx = signed && row.field(word, &format!("{}s", op.name))? & 1 != 0;
+    let v = if t == 0 {
+        return Some(Src {
+            value: SrcValue::Imm(value as u8),
+            sx: false,
+        });
+    } else if t & 0b1100 == 0b0100 {
+        let u = value | ((t as u16 & 1) << 8);
+        SrcValue::Uniform(if t & 2 != 0 {
+            UReg {
+                index: u >> 1,
+                half: None,
+            }
+        } else {
+            UReg {
+                index: u >> 1,
+                half: Some(u & 1 != 0),
+            }
+        })
+    } else if t & 0b11 == 0 {
+        return None;
+    } else {
+        let width = match t & 0b1100 {
+            0b1100 if allow64 => Width::Pair,
+            0b1000 | 0b1100 if allow32 => Width::Word,
+            0b0000 | 0b1000 | 0b1100 => Width::Half(value & 1 != 0),
+            _ => return None,
+        };
+        let reg = Reg {
+            index: value >> 1,
+            width,
+            cache: t & 0b11 == 0b10,
+        };
+        if t & 0b11 == 0b11 {
+            SrcValue::Discarded(reg)
+        } else {
+            SrcValue::Reg(reg)
+        }
+    };
+    Some(Src { value: v, sx })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +204,71 @@ mod tests {
         assert_eq!(r(6, Width::Pair, false).mesa(), "dr6");
         assert_eq!(r(6, Width::Pair, false).to_string(), "r6_r7");
         assert_eq!(r(2, Width::Word, true).mesa(), "$r2");
+    }
+
+    /// `word` with field `name` of `row` set to `v`.
+    fn with(row: &Row, word: u128, name: &str, v: u128) -> u128 {
+        let f = row.fields.iter().find(|f| f.name == name).expect(name);
+        word | (v << f.start)
+    }
+
+    /// The type field's cases on iadd's A (6-bit value at 16, `Ax` the high bits, `At` at
+    /// 22, `As` the sign extension), by the rules written above.
+    #[test]
+    fn integer_sources_by_type() {
+        let iadd = crate::table::rows()
+            .iter()
+            .find(|r| r.name == "iadd")
+            .expect("iadd");
+        let src = |t: u128, a: u128, ax: u128, s: u128| {
+            let w = with(iadd, iadd.bits, "At", t);
+            let w = with(iadd, w, "A", a);
+            let w = with(iadd, w, "Ax", ax);
+            let w = with(iadd, w, "As", s);
+            alu_src(iadd, w, 1).expect("a source")
+        };
+        let reg = |index, width, cache| Reg {
+            index,
+            width,
+            cache,
+        };
+        assert_eq!(src(0, 9, 0, 1).value, SrcValue::Imm(9));
+        assert!(!src(0, 9, 0, 1).sx, "an immediate is never sign-extended");
+        assert_eq!(
+            src(0b1001, 6, 0, 0).value,
+            SrcValue::Reg(reg(3, Width::Word, false))
+        );
+        assert_eq!(
+            src(0b1010, 6, 0, 1).value,
+            SrcValue::Reg(reg(3, Width::Word, true))
+        );
+        assert!(src(0b1010, 6, 0, 1).sx);
+        assert_eq!(
+            src(0b1011, 6, 0, 0).value,
+            SrcValue::Discarded(reg(3, Width::Word, false))
+        );
+        assert_eq!(
+            src(0b1101, 6, 1, 0).value,
+            SrcValue::Reg(reg(35, Width::Pair, false))
+        );
+        assert_eq!(
+            src(0b0001, 7, 0, 0).value,
+            SrcValue::Reg(reg(3, Width::Half(true), false))
+        );
+        assert_eq!(
+            src(0b0111, 6, 0, 0).value,
+            SrcValue::Uniform(UReg {
+                index: 131,
+                half: None
+            })
+        );
+        assert_eq!(
+            src(0b0100, 7, 0, 0).value,
+            SrcValue::Uniform(UReg {
+                index: 3,
+                half: Some(true)
+            })
+        );
+        assert_eq!(alu_src(iadd, with(iadd, iadd.bits, "At", 0b1000), 1), None);
     }
 }

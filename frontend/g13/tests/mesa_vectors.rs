@@ -1,11 +1,12 @@
 //! Mesa's single-instruction vectors (shared/corpora/g13/mesa-isa-cases.txt, read where CI
 //! has it, beside the clone): every line's bytes, followed by Mesa's junk pattern, frame as
-//! one instruction of exactly the line's length, and the ALU forms' destinations are the
-//! registers Mesa prints. The vectors come from Mesa's own encoder tables (AGX2.xml),
+//! one instruction of exactly the line's length, the ALU forms' destinations are the
+//! registers Mesa prints, and so are the integer adds' sources. The vectors come from Mesa's own encoder tables (AGX2.xml),
 //! independent of applegpu.py, which the table was generated from.
 
 use std::path::PathBuf;
 use wavejit_g13::frame;
+use wavejit_g13::operand::Reg;
 
 /// One vector: its line, its bytes, Mesa's mnemonic and operand text.
 struct Vector<'a> {
@@ -102,4 +103,50 @@ fn alu_destinations_match_mesa() {
     assert!(bad.is_empty(), "{}:\n{}", path.display(), bad.join("\n"));
     // Every line whose form's first operand is an ALU destination (the copy is fixed).
     assert_eq!(checked, 213, "ALU destinations among the vectors");
+}
+
+/// Mesa's text of an integer ALU source: the immediate in decimal, the register (`$` before
+/// a cached one, the discard hint's mark dropped here), `.sx` when sign-extended.
+fn mesa_src(s: &wavejit_g13::operand::Src) -> String {
+    use wavejit_g13::operand::SrcValue;
+    let base = match s.value {
+        SrcValue::Imm(n) => n.to_string(),
+        SrcValue::Reg(r) => r.mesa(),
+        SrcValue::Discarded(r) => Reg { cache: false, ..r }.mesa(),
+        SrcValue::Uniform(u) => u.to_string(),
+    };
+    if s.sx {
+        format!("{base}.sx")
+    } else {
+        base
+    }
+}
+
+/// The sources of every integer add and multiply-add among the vectors (Mesa prints them in
+/// applegpu's operand order), against Mesa's operands.
+#[test]
+fn integer_sources_match_mesa() {
+    let Some((path, text)) = corpus() else {
+        return;
+    };
+    let mut checked = 0;
+    let mut bad = Vec::new();
+    for v in vectors(&text) {
+        let f = frame(&v.bytes).expect("framed (see the first test)");
+        if !matches!(f.row.name, "iadd" | "imadd") {
+            continue;
+        }
+        for (k, mesa) in v.operands.iter().enumerate().skip(1) {
+            let Some(src) = wavejit_g13::operand::alu_src(f.row, f.word, k) else {
+                continue;
+            };
+            let mesa = mesa.trim_start_matches(['`', '^']);
+            if mesa_src(&src) != mesa {
+                bad.push(format!("{}: operand {k} gives {}", v.line, mesa_src(&src)));
+            }
+            checked += 1;
+        }
+    }
+    assert!(bad.is_empty(), "{}:\n{}", path.display(), bad.join("\n"));
+    assert_eq!(checked, 106, "integer sources among the vectors");
 }
