@@ -3,7 +3,7 @@
 //! In progress (issue 10). What exists: the encoding table of every instruction that
 //! applegpu.py decodes ([`table`], generated from it) and the framing of an instruction
 //! stream into instructions of their exact lengths ([`decode`]), and the ALU forms'
-//! destination registers ([`operand`]). The other operands, the
+//! destinations and sources ([`operand`]). The other operands, the
 //! printers, the assembler, the lifter and the launch come next; the crate is not in the
 //! registry yet, so no command takes G13 files.
 

@@ -5,8 +5,8 @@
 //! field `Dt` (bit 0: the cache hint, bit 1: a 32-bit register). A 32-bit destination whose
 //! value is odd, in a form that allows 64-bit results, is the pair from `r(value >> 1)`;
 //! otherwise a 32-bit one is `r(value >> 1)` and a 16-bit one the half `value` (`r(v>>1)l`
-//! even, `h` odd). And the integer ALU sources ([`alu_src`]). The other operand kinds come
-//! next.
+//! even, `h` odd). And the ALU sources, integer and float ([`alu_src`]). The other operand
+//! kinds come next.
 
 use crate::table::Row;
 use std::fmt;
@@ -113,6 +113,8 @@ impl fmt::Display for UReg {
 pub enum SrcValue {
     /// An 8-bit immediate, zero-extended.
     Imm(u8),
+    /// A float source's 8-bit immediate: a minifloat ([`minifloat`]).
+    FloatImm(u8),
     Reg(Reg),
     /// A general register whose value the hint says is not needed after this read.
     Discarded(Reg),
@@ -125,32 +127,65 @@ pub struct Src {
     pub value: SrcValue,
     /// Sign-extended to the operation's width (`.sx`; never on an immediate).
     pub sx: bool,
+    /// A float source's modifiers, applied in this order: the absolute value, the negation.
+    pub abs: bool,
+    pub neg: bool,
 }
 
-/// Source operand `k` of `row` in `word`, when it is an integer ALU source: `ALUSrc`
-/// (16 or 32 bits), `ALUSrc64` (also 64), `ALUSrc16` (16 only), `MulSrc` (16 or 32, with a
-/// sign-extension bit) or `AddSrc` (also 64, with one). The 4-bit type field `t`: 0 an
+/// The value of a float source's 8-bit immediate: sign bit 7, a 3-bit exponent (bias 7) in
+/// bits 6:4 and a 4-bit fraction; exponent 0 gives `fraction / 64` (seed 004 lines
+/// 12865-12877). Every such value is exact in f32.
+pub fn minifloat(bits: u8) -> f32 {
+    let sign = if bits & 0x80 != 0 { -1.0 } else { 1.0 };
+    let (e, f) = (i32::from((bits >> 4) & 7), f32::from(bits & 15));
+    if e == 0 {
+        sign * f / 64.0
+    } else {
+        sign * (16.0 + f) * 2f32.powi(e - 7)
+    }
+}
+
+/// Source operand `k` of `row` in `word`, when it is an ALU source: `ALUSrc` (16 or 32
+/// bits), `ALUSrc64` (also 64), `ALUSrc16` (16 only), `MulSrc` (16 or 32, with a
+/// sign-extension bit), `AddSrc` (also 64, with one), `FloatSrc` (16 or 32) or `FloatSrc16`
+/// (16 only, a 3-bit type field); a float source's immediate is a minifloat and its `m` field
+/// holds the abs (bit 0) and neg (bit 1) modifiers. The 4-bit type field `t`: 0 an
 /// immediate; `01xy` a uniform register, the value's ninth bit `y`, 32-bit if `x`; else
 /// bits 3:2 the size (`00` a half, `10` a word, `11` a pair where 64 bits are allowed, a word
 /// otherwise) and bits 1:0 the hint (`01` none, `10` cache, `11` discard; `00` undefined).
 /// Seed 004 lines 12760-12801; applegpu.py's `ALUSrcDesc`.
 pub fn alu_src(row: &Row, word: u128, k: usize) -> Option<Src> {
     let op = row.operands.get(k)?;
-    let (allow32, allow64, signed) = match op.kind {
-        "ALUSrc" => (true, false, false),
-        "ALUSrc64" => (true, true, false),
-        "ALUSrc16" => (false, false, false),
-        "MulSrc" => (true, false, true),
-        "AddSrc" => (true, true, true),
+    let (allow32, allow64, signed, float) = match op.kind {
+        "ALUSrc" => (true, false, false, false),
+        "ALUSrc64" => (true, true, false, false),
+        "ALUSrc16" => (false, false, false, false),
+        "MulSrc" => (true, false, true, false),
+        "AddSrc" => (true, true, true, false),
+        "FloatSrc" => (true, false, false, true),
+        "FloatSrc16" => (false, false, false, true),
         _ => return None,
     };
     let value = row.value(word, op.name)? as u16;
     let t = row.field(word, &format!("{}t", op.name))?;
     let sx = signed && row.field(word, &format!("{}s", op.name))? & 1 != 0;
+    let m = if float {
+        row.field(word, &format!("{}m", op.name))?
+    } else {
+        0
+    };
+    let (abs, neg) = (m & 1 != 0, m & 2 != 0);
     let v = if t == 0 {
+        let imm = value as u8;
         return Some(Src {
-            value: SrcValue::Imm(value as u8),
+            value: if float {
+                SrcValue::FloatImm(imm)
+            } else {
+                SrcValue::Imm(imm)
+            },
             sx: false,
+            abs,
+            neg,
         });
     } else if t & 0b1100 == 0b0100 {
         let u = value | ((t as u16 & 1) << 8);
@@ -185,7 +220,12 @@ pub fn alu_src(row: &Row, word: u128, k: usize) -> Option<Src> {
             SrcValue::Reg(reg)
         }
     };
-    Some(Src { value: v, sx })
+    Some(Src {
+        value: v,
+        sx,
+        abs,
+        neg,
+    })
 }
 
 #[cfg(test)]

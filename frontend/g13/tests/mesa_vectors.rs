@@ -1,7 +1,7 @@
 //! Mesa's single-instruction vectors (shared/corpora/g13/mesa-isa-cases.txt, read where CI
 //! has it, beside the clone): every line's bytes, followed by Mesa's junk pattern, frame as
 //! one instruction of exactly the line's length, the ALU forms' destinations are the
-//! registers Mesa prints, and so are the integer adds' sources. The vectors come from Mesa's own encoder tables (AGX2.xml),
+//! registers Mesa prints, and so are the sources of the integer and float arithmetic. The vectors come from Mesa's own encoder tables (AGX2.xml),
 //! independent of applegpu.py, which the table was generated from.
 
 use std::path::PathBuf;
@@ -105,27 +105,31 @@ fn alu_destinations_match_mesa() {
     assert_eq!(checked, 213, "ALU destinations among the vectors");
 }
 
-/// Mesa's text of an integer ALU source: the immediate in decimal, the register (`$` before
-/// a cached one, the discard hint's mark dropped here), `.sx` when sign-extended.
+/// Mesa's text of an ALU source: an integer immediate in decimal, a float one with a
+/// fraction (`0.0`, `0.234375`), the register (`$` before a cached one, the discard hint's
+/// mark dropped here), then `.abs`, `.neg`, `.sx`.
 fn mesa_src(s: &wavejit_g13::operand::Src) -> String {
-    use wavejit_g13::operand::SrcValue;
-    let base = match s.value {
+    use wavejit_g13::operand::{minifloat, SrcValue};
+    let mut text = match s.value {
         SrcValue::Imm(n) => n.to_string(),
+        SrcValue::FloatImm(b) => format!("{:?}", minifloat(b)),
         SrcValue::Reg(r) => r.mesa(),
         SrcValue::Discarded(r) => Reg { cache: false, ..r }.mesa(),
         SrcValue::Uniform(u) => u.to_string(),
     };
-    if s.sx {
-        format!("{base}.sx")
-    } else {
-        base
+    for (on, m) in [(s.abs, ".abs"), (s.neg, ".neg"), (s.sx, ".sx")] {
+        if on {
+            text.push_str(m);
+        }
     }
+    text
 }
 
-/// The sources of every integer add and multiply-add among the vectors (Mesa prints them in
-/// applegpu's operand order), against Mesa's operands.
+/// The sources of every integer and float add, multiply and multiply-add among the vectors
+/// and of the float unary ops (Mesa prints them in applegpu's operand order), against
+/// Mesa's operands.
 #[test]
-fn integer_sources_match_mesa() {
+fn alu_sources_match_mesa() {
     let Some((path, text)) = corpus() else {
         return;
     };
@@ -133,7 +137,21 @@ fn integer_sources_match_mesa() {
     let mut bad = Vec::new();
     for v in vectors(&text) {
         let f = frame(&v.bytes).expect("framed (see the first test)");
-        if !matches!(f.row.name, "iadd" | "imadd") {
+        if !matches!(
+            f.row.name,
+            "iadd"
+                | "imadd"
+                | "fadd16"
+                | "fadd32"
+                | "fmul16"
+                | "fmul32"
+                | "fmadd16"
+                | "fmadd32"
+                | "rcp"
+                | "rsqrt"
+                | "log2"
+                | "exp2"
+        ) {
             continue;
         }
         for (k, mesa) in v.operands.iter().enumerate().skip(1) {
@@ -148,5 +166,5 @@ fn integer_sources_match_mesa() {
         }
     }
     assert!(bad.is_empty(), "{}:\n{}", path.display(), bad.join("\n"));
-    assert_eq!(checked, 106, "integer sources among the vectors");
+    assert_eq!(checked, 265, "ALU sources among the vectors");
 }
