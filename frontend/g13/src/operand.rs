@@ -5,8 +5,8 @@
 //! field `Dt` (bit 0: the cache hint, bit 1: a 32-bit register). A 32-bit destination whose
 //! value is odd, in a form that allows 64-bit results, is the pair from `r(value >> 1)`;
 //! otherwise a 32-bit one is `r(value >> 1)` and a 16-bit one the half `value` (`r(v>>1)l`
-//! even, `h` odd). And the ALU sources, integer and float ([`alu_src`]). The other operand
-//! kinds come next.
+//! even, `h` odd). And the ALU sources, integer and float ([`alu_src`]), and the
+//! compare-selects' select operands ([`cmpsel_src`]). The other operand kinds come next.
 
 use crate::table::Row;
 use std::fmt;
@@ -62,17 +62,23 @@ impl fmt::Display for Reg {
     }
 }
 
-/// The destination operand of `row` in `word`, when its first operand is an ALU
-/// destination: `ALUDst` (16 or 32 bits), `ALUDst64` (also 64), `FloatDst` (16 or 32),
-/// `FloatDst16` (16 only).
+/// The destination operand of `row` in `word`: its first operand of an ALU destination
+/// kind, `ALUDst` (16 or 32 bits), `ALUDst64` (also 64), `FloatDst` (16 or 32) or
+/// `FloatDst16` (16 only), when it comes first or after a condition (the compare-selects).
 pub fn alu_dst(row: &Row, word: u128) -> Option<Reg> {
-    let op = row.operands.first()?;
-    let (allow32, allow64) = match op.kind {
-        "ALUDst" | "FloatDst" => (true, false),
-        "ALUDst64" => (true, true),
-        "FloatDst16" => (false, false),
-        _ => return None,
+    let kinds = |k: &str| match k {
+        "ALUDst" | "FloatDst" => Some((true, false)),
+        "ALUDst64" => Some((true, true)),
+        "FloatDst16" => Some((false, false)),
+        _ => None,
     };
+    let first = row.operands.first()?;
+    let op = if matches!(first.kind, "ICondition" | "FCondition") {
+        row.operands.get(1)?
+    } else {
+        first
+    };
+    let (allow32, allow64) = kinds(op.kind)?;
     let value = row.value(word, op.name)? as u16;
     let flags = row.field(word, &format!("{}t", op.name))?;
     let (index, width) = if flags & 2 != 0 && allow32 {
@@ -226,6 +232,53 @@ pub fn alu_src(row: &Row, word: u128, k: usize) -> Option<Src> {
         abs,
         neg,
     })
+}
+
+/// Select operand `k` of a compare-select (`CmpselSrc`): a 3-bit type field, `100` an 8-bit
+/// immediate, `11y` a uniform register (the value's ninth bit `y`), `0xy` a register with
+/// hint `xy` (`00` undefined); register and uniform take the destination's size (`Dt` bit
+/// 1: 32-bit). Seed 004 lines 12802-12821.
+pub fn cmpsel_src(row: &Row, word: u128, k: usize) -> Option<Src> {
+    let op = row.operands.get(k)?;
+    if op.kind != "CmpselSrc" {
+        return None;
+    }
+    let value = row.value(word, op.name)? as u16;
+    let t = row.field(word, &format!("{}t", op.name))?;
+    let wide = row.field(word, "Dt")? & 2 != 0;
+    let plain = |value| Src {
+        value,
+        sx: false,
+        abs: false,
+        neg: false,
+    };
+    Some(plain(match t {
+        0b100 => SrcValue::Imm(value as u8),
+        0b110 | 0b111 => {
+            let u = value | ((t as u16 & 1) << 8);
+            SrcValue::Uniform(UReg {
+                index: u >> 1,
+                half: (!wide).then_some(u & 1 != 0),
+            })
+        }
+        0b001..=0b011 => {
+            let reg = Reg {
+                index: value >> 1,
+                width: if wide {
+                    Width::Word
+                } else {
+                    Width::Half(value & 1 != 0)
+                },
+                cache: t == 0b010,
+            };
+            if t == 0b011 {
+                SrcValue::Discarded(reg)
+            } else {
+                SrcValue::Reg(reg)
+            }
+        }
+        _ => return None,
+    }))
 }
 
 #[cfg(test)]

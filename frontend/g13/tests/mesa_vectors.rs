@@ -1,7 +1,8 @@
 //! Mesa's single-instruction vectors (shared/corpora/g13/mesa-isa-cases.txt, read where CI
 //! has it, beside the clone): every line's bytes, followed by Mesa's junk pattern, frame as
 //! one instruction of exactly the line's length, the ALU forms' destinations are the
-//! registers Mesa prints, and so are the sources of the integer and float arithmetic. The vectors come from Mesa's own encoder tables (AGX2.xml),
+//! registers Mesa prints, and so are the sources of the integer and float arithmetic and of
+//! the compare-selects. The vectors come from Mesa's own encoder tables (AGX2.xml),
 //! independent of applegpu.py, which the table was generated from.
 
 use std::path::PathBuf;
@@ -102,7 +103,7 @@ fn alu_destinations_match_mesa() {
     }
     assert!(bad.is_empty(), "{}:\n{}", path.display(), bad.join("\n"));
     // Every line whose form's first operand is an ALU destination (the copy is fixed).
-    assert_eq!(checked, 213, "ALU destinations among the vectors");
+    assert_eq!(checked, 237, "ALU destinations among the vectors");
 }
 
 /// Mesa's text of an ALU source: an integer immediate in decimal, a float one with a
@@ -125,9 +126,9 @@ fn mesa_src(s: &wavejit_g13::operand::Src) -> String {
     text
 }
 
-/// The sources of every integer and float add, multiply and multiply-add among the vectors
-/// and of the float unary ops (Mesa prints them in applegpu's operand order), against
-/// Mesa's operands.
+/// The sources of every integer and float add, multiply and multiply-add among the vectors,
+/// of the float unary ops (Mesa prints them in applegpu's operand order) and of the
+/// compare-selects (whose condition Mesa prints last), against Mesa's operands.
 #[test]
 fn alu_sources_match_mesa() {
     let Some((path, text)) = corpus() else {
@@ -137,25 +138,32 @@ fn alu_sources_match_mesa() {
     let mut bad = Vec::new();
     for v in vectors(&text) {
         let f = frame(&v.bytes).expect("framed (see the first test)");
-        if !matches!(
-            f.row.name,
-            "iadd"
-                | "imadd"
-                | "fadd16"
-                | "fadd32"
-                | "fmul16"
-                | "fmul32"
-                | "fmadd16"
-                | "fmadd32"
-                | "rcp"
-                | "rsqrt"
-                | "log2"
-                | "exp2"
-        ) {
+        let select = matches!(f.row.name, "icmpsel" | "fcmpsel");
+        if !select
+            && !matches!(
+                f.row.name,
+                "iadd"
+                    | "imadd"
+                    | "fadd16"
+                    | "fadd32"
+                    | "fmul16"
+                    | "fmul32"
+                    | "fmadd16"
+                    | "fmadd32"
+                    | "rcp"
+                    | "rsqrt"
+                    | "log2"
+                    | "exp2"
+            )
+        {
             continue;
         }
         for (k, mesa) in v.operands.iter().enumerate().skip(1) {
-            let Some(src) = wavejit_g13::operand::alu_src(f.row, f.word, k) else {
+            // A compare-select's condition comes first in applegpu's order, last in Mesa's.
+            let k = k + usize::from(select);
+            let src = wavejit_g13::operand::alu_src(f.row, f.word, k)
+                .or_else(|| wavejit_g13::operand::cmpsel_src(f.row, f.word, k));
+            let Some(src) = src else {
                 continue;
             };
             let mesa = mesa.trim_start_matches(['`', '^']);
@@ -166,5 +174,5 @@ fn alu_sources_match_mesa() {
         }
     }
     assert!(bad.is_empty(), "{}:\n{}", path.display(), bad.join("\n"));
-    assert_eq!(checked, 265, "ALU sources among the vectors");
+    assert_eq!(checked, 361, "ALU sources among the vectors");
 }
