@@ -6,7 +6,7 @@
 //! length fits the input. Bytes after the instruction never change the outcome: a form
 //! matches on its own bytes only.
 
-use crate::table::{rows, Row};
+use crate::table::{first_bytes, rows, Row};
 use thiserror::Error;
 
 /// The longest instruction.
@@ -59,12 +59,11 @@ pub fn frame(bytes: &[u8]) -> Result<Framed, DecodeError> {
             have: bytes.len(),
         });
     }
-    let word = if len >= 16 {
-        word
-    } else {
-        word & ((1u128 << (8 * len)) - 1)
-    };
-    Ok(Framed { row, len, word })
+    Ok(Framed {
+        row,
+        len,
+        word: first_bytes(word, len),
+    })
 }
 
 #[cfg(test)]

@@ -80,7 +80,7 @@ pub fn alu_dst(row: &Row, word: u128) -> Option<Reg> {
     };
     let (allow32, allow64) = kinds(op.kind)?;
     let value = row.value(word, op.name)? as u16;
-    let flags = row.field(word, &format!("{}t", op.name))?;
+    let flags = row.suffixed_field(word, op.name, "t")?;
     let (index, width) = if flags & 2 != 0 && allow32 {
         if value & 1 != 0 && allow64 {
             (value >> 1, Width::Pair)
@@ -173,10 +173,10 @@ pub fn alu_src(row: &Row, word: u128, k: usize) -> Option<Src> {
         _ => return None,
     };
     let value = row.value(word, op.name)? as u16;
-    let t = row.field(word, &format!("{}t", op.name))?;
-    let sx = signed && row.field(word, &format!("{}s", op.name))? & 1 != 0;
+    let t = row.suffixed_field(word, op.name, "t")?;
+    let sx = signed && row.suffixed_field(word, op.name, "s")? & 1 != 0;
     let m = if float {
-        row.field(word, &format!("{}m", op.name))?
+        row.suffixed_field(word, op.name, "m")?
     } else {
         0
     };
@@ -194,20 +194,7 @@ pub fn alu_src(row: &Row, word: u128, k: usize) -> Option<Src> {
             neg,
         });
     } else if t & 0b1100 == 0b0100 {
-        let u = value | ((t as u16 & 1) << 8);
-        SrcValue::Uniform(if t & 2 != 0 {
-            UReg {
-                index: u >> 1,
-                half: None,
-            }
-        } else {
-            UReg {
-                index: u >> 1,
-                half: Some(u & 1 != 0),
-            }
-        })
-    } else if t & 0b11 == 0 {
-        return None;
+        uniform(value, t & 1 != 0, t & 2 != 0)
     } else {
         let width = match t & 0b1100 {
             0b1100 if allow64 => Width::Pair,
@@ -215,16 +202,7 @@ pub fn alu_src(row: &Row, word: u128, k: usize) -> Option<Src> {
             0b0000 | 0b1000 | 0b1100 => Width::Half(value & 1 != 0),
             _ => return None,
         };
-        let reg = Reg {
-            index: value >> 1,
-            width,
-            cache: t & 0b11 == 0b10,
-        };
-        if t & 0b11 == 0b11 {
-            SrcValue::Discarded(reg)
-        } else {
-            SrcValue::Reg(reg)
-        }
+        hinted(value >> 1, width, t & 0b11)?
     };
     Some(Src {
         value: v,
@@ -244,7 +222,7 @@ pub fn cmpsel_src(row: &Row, word: u128, k: usize) -> Option<Src> {
         return None;
     }
     let value = row.value(word, op.name)? as u16;
-    let t = row.field(word, &format!("{}t", op.name))?;
+    let t = row.suffixed_field(word, op.name, "t")?;
     let wide = row.field(word, "Dt")? & 2 != 0;
     let plain = |value| Src {
         value,
@@ -254,31 +232,42 @@ pub fn cmpsel_src(row: &Row, word: u128, k: usize) -> Option<Src> {
     };
     Some(plain(match t {
         0b100 => SrcValue::Imm(value as u8),
-        0b110 | 0b111 => {
-            let u = value | ((t as u16 & 1) << 8);
-            SrcValue::Uniform(UReg {
-                index: u >> 1,
-                half: (!wide).then_some(u & 1 != 0),
-            })
-        }
+        0b110 | 0b111 => uniform(value, t & 1 != 0, wide),
         0b001..=0b011 => {
-            let reg = Reg {
-                index: value >> 1,
-                width: if wide {
-                    Width::Word
-                } else {
-                    Width::Half(value & 1 != 0)
-                },
-                cache: t == 0b010,
-            };
-            if t == 0b011 {
-                SrcValue::Discarded(reg)
+            let width = if wide {
+                Width::Word
             } else {
-                SrcValue::Reg(reg)
-            }
+                Width::Half(value & 1 != 0)
+            };
+            hinted(value >> 1, width, t & 0b11)?
         }
         _ => return None,
     }))
+}
+
+/// A uniform register from an 8-bit register value and its ninth bit: the 32-bit `u(v >> 1)`
+/// if `wide`, else the half `v` (`u(v >> 1)l` even, `h` odd).
+fn uniform(value: u16, ninth: bool, wide: bool) -> SrcValue {
+    let u = value | (u16::from(ninth) << 8);
+    SrcValue::Uniform(UReg {
+        index: u >> 1,
+        half: (!wide).then_some(u & 1 != 0),
+    })
+}
+
+/// A general register read with a source's 2-bit hint: `01` none, `10` cache, `11` discard,
+/// `00` undefined (`None`).
+fn hinted(index: u16, width: Width, hint: u64) -> Option<SrcValue> {
+    let reg = Reg {
+        index,
+        width,
+        cache: hint == 0b10,
+    };
+    match hint {
+        0b01 | 0b10 => Some(SrcValue::Reg(reg)),
+        0b11 => Some(SrcValue::Discarded(reg)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

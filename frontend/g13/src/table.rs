@@ -58,6 +58,11 @@ pub struct Operand {
     pub name: &'static str,
 }
 
+/// The first `len` bytes (at most 12, the longest instruction) of little-endian `word`.
+pub fn first_bytes(word: u128, len: usize) -> u128 {
+    word & ((1u128 << (8 * len)) - 1)
+}
+
 /// Every form, in matching order.
 pub fn rows() -> &'static [Row] {
     rows::ROWS
@@ -71,18 +76,21 @@ impl Row {
 
     /// Whether `word` (little-endian, the bytes after the instruction included) is this form.
     pub fn matches(&self, word: u128) -> bool {
-        let bits = 8 * self.length(word);
-        let inside = if bits >= 128 {
-            word
-        } else {
-            word & ((1u128 << bits) - 1)
-        };
-        inside & self.mask == self.bits
+        first_bytes(word, self.length(word)) & self.mask == self.bits
     }
 
     /// The raw value of field `name` in `word`.
     pub fn field(&self, word: u128, name: &str) -> Option<u64> {
-        let f = self.fields.iter().find(|f| f.name == name)?;
+        self.suffixed_field(word, name, "")
+    }
+
+    /// Field `name` followed by `suffix` (an operand's flags: `Dt`, `As`, `Am`), without
+    /// building the name.
+    pub fn suffixed_field(&self, word: u128, name: &str, suffix: &str) -> Option<u64> {
+        let f = self
+            .fields
+            .iter()
+            .find(|f| f.name.strip_prefix(name) == Some(suffix))?;
         Some(((word >> f.start) & ((1u128 << f.size) - 1)) as u64)
     }
 
