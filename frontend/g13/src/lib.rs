@@ -8,8 +8,10 @@
 //! registry yet, so no command takes G13 files.
 
 pub mod decode;
+pub mod inst;
 pub mod operand;
 pub mod table;
 
 pub use decode::{frame, DecodeError, Framed};
+pub use inst::Inst;
 pub use table::{Field, Merged, Operand, Row};

@@ -1,141 +1,67 @@
-//! Operand values of decoded instructions.
+//! The ALU forms' destinations and sources.
 //!
-//! So far the destinations of the ALU forms (applegpu's `ALUDst` family, seed 004 lines
-//! 12752-12759, notes/g13_map.md §2): an 8-bit register value `Dx:D` and a 2-bit flags
-//! field `Dt` (bit 0: the cache hint, bit 1: a 32-bit register). A 32-bit destination whose
-//! value is odd, in a form that allows 64-bit results, is the pair from `r(value >> 1)`;
-//! otherwise a 32-bit one is `r(value >> 1)` and a 16-bit one the half `value` (`r(v>>1)l`
-//! even, `h` odd). And the ALU sources, integer and float ([`alu_src`]), and the
-//! compare-selects' select operands ([`cmpsel_src`]). The other operand kinds come next.
+//! Destinations (`ALUDst` family, seed 004 lines 12752-12759, notes/g13_map.md §2): an 8-bit
+//! register value `Dx:D` and a 2-bit flags field `Dt` (bit 0: the cache hint, bit 1: a
+//! 32-bit register). A 32-bit destination whose value is odd, in a form that allows 64-bit
+//! results, is the pair from `r(value >> 1)`; otherwise a 32-bit one is `r(value >> 1)` and a
+//! 16-bit one the half `value` (`r(v>>1)l` even, `h` odd). The paired destination of the
+//! matrix multiply-adds (`PairedALUDst`) names two consecutive registers or halves from
+//! there.
+//!
+//! Sources ([`alu_src`], [`cmpsel_src`], [`paired_float_src`]): a 6-bit value with a 2-bit
+//! extension and a type field, see each function.
 
+use super::{Reg, RegRange, Src, SrcValue, UReg, Value, Width};
 use crate::table::Row;
-use std::fmt;
-
-/// Which part of a register an operand names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Width {
-    /// The low (`false`) or high (`true`) 16 bits.
-    Half(bool),
-    Word,
-    /// Two consecutive registers from this one.
-    Pair,
-}
-
-/// A general-purpose register operand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Reg {
-    /// `rN`.
-    pub index: u16,
-    pub width: Width,
-    /// The register-cache hint (no effect on results).
-    pub cache: bool,
-}
-
-impl Reg {
-    /// The register without its hint (`r5l`, `r6`; a pair as Mesa names it, `dr6`).
-    fn name(&self) -> String {
-        match self.width {
-            Width::Half(high) => format!("r{}{}", self.index, if high { 'h' } else { 'l' }),
-            Width::Word => format!("r{}", self.index),
-            Width::Pair => format!("dr{}", self.index),
-        }
-    }
-
-    /// The register in Mesa's syntax: `r5l`, `r6`, `dr6`, `$r2` with the cache hint.
-    pub fn mesa(&self) -> String {
-        let hint = if self.cache { "$" } else { "" };
-        format!("{hint}{}", self.name())
-    }
-}
-
-impl fmt::Display for Reg {
-    /// applegpu's syntax: `r5l`, `r6`, `r6_r7`, `r2.cache` with the cache hint.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.width {
-            Width::Pair => write!(f, "r{}_r{}", self.index, self.index + 1)?,
-            _ => f.write_str(&self.name())?,
-        }
-        if self.cache {
-            f.write_str(".cache")?;
-        }
-        Ok(())
-    }
-}
 
 /// The destination operand of `row` in `word`: its first operand of an ALU destination
 /// kind, `ALUDst` (16 or 32 bits), `ALUDst64` (also 64), `FloatDst` (16 or 32) or
 /// `FloatDst16` (16 only), when it comes first or after a condition (the compare-selects).
 pub fn alu_dst(row: &Row, word: u128) -> Option<Reg> {
-    let kinds = |k: &str| match k {
-        "ALUDst" | "FloatDst" => Some((true, false)),
-        "ALUDst64" => Some((true, true)),
-        "FloatDst16" => Some((false, false)),
-        _ => None,
-    };
     let first = row.operands.first()?;
-    let op = if matches!(first.kind, "ICondition" | "FCondition") {
-        row.operands.get(1)?
-    } else {
-        first
+    let k = usize::from(matches!(first.kind, "ICondition" | "FCondition"));
+    dst(row, word, k)
+}
+
+/// Destination operand `k` of `row` in `word`, when it is of an ALU destination kind.
+pub(super) fn dst(row: &Row, word: u128, k: usize) -> Option<Reg> {
+    let op = row.operands.get(k)?;
+    let (allow32, allow64) = match op.kind {
+        "ALUDst" | "FloatDst" => (true, false),
+        "ALUDst64" => (true, true),
+        "FloatDst16" => (false, false),
+        _ => return None,
     };
-    let (allow32, allow64) = kinds(op.kind)?;
     let value = row.value(word, op.name)? as u16;
     let flags = row.suffixed_field(word, op.name, "t")?;
-    let (index, width) = if flags & 2 != 0 && allow32 {
+    let width = if flags & 2 != 0 && allow32 {
         if value & 1 != 0 && allow64 {
-            (value >> 1, Width::Pair)
+            Width::Pair
         } else {
-            (value >> 1, Width::Word)
+            Width::Word
         }
     } else {
-        (value >> 1, Width::Half(value & 1 != 0))
+        Width::Half(value & 1 != 0)
     };
     Some(Reg {
-        index,
+        index: value >> 1,
         width,
         cache: flags & 1 != 0,
     })
 }
 
-/// A uniform register operand (`uN`, or its half `uNl`/`uNh`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UReg {
-    pub index: u16,
-    /// `None` for the 32-bit register, else the half (`true`: high).
-    pub half: Option<bool>,
-}
-
-impl fmt::Display for UReg {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.half {
-            None => write!(f, "u{}", self.index),
-            Some(high) => write!(f, "u{}{}", self.index, if high { 'h' } else { 'l' }),
-        }
-    }
-}
-
-/// What an ALU source reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SrcValue {
-    /// An 8-bit immediate, zero-extended.
-    Imm(u8),
-    /// A float source's 8-bit immediate: a minifloat ([`minifloat`]).
-    FloatImm(u8),
-    Reg(Reg),
-    /// A general register whose value the hint says is not needed after this read.
-    Discarded(Reg),
-    Uniform(UReg),
-}
-
-/// An ALU source operand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Src {
-    pub value: SrcValue,
-    /// Sign-extended to the operation's width (`.sx`; never on an immediate).
-    pub sx: bool,
-    /// A float source's modifiers, applied in this order: the absolute value, the negation.
-    pub abs: bool,
-    pub neg: bool,
+/// The matrix multiply-adds' `PairedALUDst`: two consecutive words from `r(value >> 1)` when
+/// `Dt` bit 1 is set, else two consecutive halves from half `value`.
+pub(super) fn paired_dst(row: &Row, word: u128, name: &str) -> Option<Value> {
+    let value = row.value(word, name)? as u16;
+    let flags = row.suffixed_field(word, name, "t")?;
+    let mut regs = if flags & 2 != 0 {
+        RegRange::words(value >> 1, 2)
+    } else {
+        RegRange::halves(value, 2)
+    };
+    regs.cache = flags & 1 != 0;
+    Some(Value::Regs(regs))
 }
 
 /// The value of a float source's 8-bit immediate: sign bit 7, a 3-bit exponent (bias 7) in
@@ -151,6 +77,21 @@ pub fn minifloat(bits: u8) -> f32 {
     }
 }
 
+/// The size limits and extra flag fields of an ALU source kind: (32 bits allowed, 64 bits
+/// allowed, has a sign-extension bit `s`, is a float source with modifiers `m`).
+fn src_kind(kind: &str) -> Option<(bool, bool, bool, bool)> {
+    Some(match kind {
+        "ALUSrc" => (true, false, false, false),
+        "ALUSrc64" => (true, true, false, false),
+        "ALUSrc16" => (false, false, false, false),
+        "MulSrc" => (true, false, true, false),
+        "AddSrc" => (true, true, true, false),
+        "FloatSrc" | "PairedFloatSrc" => (true, false, false, true),
+        "FloatSrc16" => (false, false, false, true),
+        _ => return None,
+    })
+}
+
 /// Source operand `k` of `row` in `word`, when it is an ALU source: `ALUSrc` (16 or 32
 /// bits), `ALUSrc64` (also 64), `ALUSrc16` (16 only), `MulSrc` (16 or 32, with a
 /// sign-extension bit), `AddSrc` (also 64, with one), `FloatSrc` (16 or 32) or `FloatSrc16`
@@ -162,25 +103,14 @@ pub fn minifloat(bits: u8) -> f32 {
 /// Seed 004 lines 12760-12801; applegpu.py's `ALUSrcDesc`.
 pub fn alu_src(row: &Row, word: u128, k: usize) -> Option<Src> {
     let op = row.operands.get(k)?;
-    let (allow32, allow64, signed, float) = match op.kind {
-        "ALUSrc" => (true, false, false, false),
-        "ALUSrc64" => (true, true, false, false),
-        "ALUSrc16" => (false, false, false, false),
-        "MulSrc" => (true, false, true, false),
-        "AddSrc" => (true, true, true, false),
-        "FloatSrc" => (true, false, false, true),
-        "FloatSrc16" => (false, false, false, true),
-        _ => return None,
-    };
+    let (allow32, allow64, signed, float) = src_kind(op.kind)?;
+    if op.kind == "PairedFloatSrc" {
+        return None;
+    }
     let value = row.value(word, op.name)? as u16;
     let t = row.suffixed_field(word, op.name, "t")?;
     let sx = signed && row.suffixed_field(word, op.name, "s")? & 1 != 0;
-    let m = if float {
-        row.suffixed_field(word, op.name, "m")?
-    } else {
-        0
-    };
-    let (abs, neg) = (m & 1 != 0, m & 2 != 0);
+    let (abs, neg) = modifiers(row, word, op.name, float)?;
     let v = if t == 0 {
         let imm = value as u8;
         return Some(Src {
@@ -212,10 +142,59 @@ pub fn alu_src(row: &Row, word: u128, k: usize) -> Option<Src> {
     })
 }
 
+/// A float source's modifiers (`m` bit 0 abs, bit 1 neg); none for an integer source.
+fn modifiers(row: &Row, word: u128, name: &str, float: bool) -> Option<(bool, bool)> {
+    if !float {
+        return Some((false, false));
+    }
+    let m = row.suffixed_field(word, name, "m")?;
+    Some((m & 1 != 0, m & 2 != 0))
+}
+
+/// The matrix multiply-adds' `PairedFloatSrc` `name`: a `FloatSrc` whose register forms name
+/// two consecutive registers (type `10xy`/`11xy`: words from `r(value >> 1)`) or halves
+/// (`00xy`: from half `value`); immediates and uniform registers read as in a `FloatSrc`.
+/// `None` where the hint is undefined.
+pub(super) fn paired_float_src(row: &Row, word: u128, name: &str) -> Option<Value> {
+    let value = row.value(word, name)? as u16;
+    let t = row.suffixed_field(word, name, "t")?;
+    let (abs, neg) = modifiers(row, word, name, true)?;
+    let plain = |value| {
+        Value::Src(Src {
+            value,
+            sx: false,
+            abs,
+            neg,
+        })
+    };
+    if t == 0 {
+        return Some(plain(SrcValue::FloatImm(value as u8)));
+    }
+    if t & 0b1100 == 0b0100 {
+        return Some(plain(uniform(value, t & 1 != 0, t & 2 != 0)));
+    }
+    let mut regs = if t & 0b1000 != 0 {
+        RegRange::words(value >> 1, 2)
+    } else {
+        RegRange::halves(value, 2)
+    };
+    match t & 0b11 {
+        0b01 => {}
+        0b10 => regs.cache = true,
+        0b11 => regs.discard = true,
+        _ => return None,
+    }
+    regs.abs = abs;
+    regs.neg = neg;
+    Some(Value::Regs(regs))
+}
+
 /// Select operand `k` of a compare-select (`CmpselSrc`): a 3-bit type field, `100` an 8-bit
 /// immediate, `11y` a uniform register (the value's ninth bit `y`), `0xy` a register with
 /// hint `xy` (`00` undefined); register and uniform take the destination's size (`Dt` bit
-/// 1: 32-bit). Seed 004 lines 12802-12821.
+/// 1: 32-bit). Seed 004 lines 12802-12821. applegpu.py HEAD drops the ninth bit `y` when it
+/// names the uniform; the seed's pseudocode and Mesa's encoder keep it, and so does this
+/// reading (the applegpu printer reproduces the drop).
 pub fn cmpsel_src(row: &Row, word: u128, k: usize) -> Option<Src> {
     let op = row.operands.get(k)?;
     if op.kind != "CmpselSrc" {
@@ -273,20 +252,6 @@ fn hinted(index: u16, width: Width, hint: u64) -> Option<SrcValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn both_syntaxes_name_a_register() {
-        let r = |index, width, cache| Reg {
-            index,
-            width,
-            cache,
-        };
-        assert_eq!(r(5, Width::Half(false), false).mesa(), "r5l");
-        assert_eq!(r(5, Width::Half(true), true).to_string(), "r5h.cache");
-        assert_eq!(r(6, Width::Pair, false).mesa(), "dr6");
-        assert_eq!(r(6, Width::Pair, false).to_string(), "r6_r7");
-        assert_eq!(r(2, Width::Word, true).mesa(), "$r2");
-    }
 
     /// `word` with field `name` of `row` set to `v`.
     fn with(row: &Row, word: u128, name: &str, v: u128) -> u128 {
