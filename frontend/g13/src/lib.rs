@@ -10,6 +10,7 @@
 pub mod decode;
 pub mod inst;
 pub mod operand;
+pub mod print;
 pub mod table;
 
 pub use decode::{frame, DecodeError, Framed};
