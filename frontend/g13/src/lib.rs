@@ -7,6 +7,7 @@
 //! printers, the assembler, the lifter and the launch come next; the crate is not in the
 //! registry yet, so no command takes G13 files.
 
+pub mod asm;
 pub mod decode;
 pub mod inst;
 pub mod operand;
