@@ -57,7 +57,7 @@
 //! | `TextureStateDest`, `SamplerStateDest` | [`Value::TextureState`], [`Value::SamplerState`] | the state register written |
 //! | `Coords` | [`Value::Regs`] | the texture type's coordinates (and array index, sample): halves if `Cs`, else words; `Ct` marks them discarded |
 //! | `SampleCompareOff` | [`Value::CompareOffset`] | from `O`: the compare value word (if `compare`), then the packed offsets half (if `Ot`) |
-//! | `Lod` | [`Value::Imm`], [`Value::Regs`], [`Value::Uniform`], [`Value::Reg`] | by `lod`: 0 none, 4/12 gradient words (12 with a minimum), 1/2 the uniform half, 5/6 the half; others undefined |
+//! | `Lod` | [`Value::Imm`], [`Value::Regs`], [`Value::Uniform`], [`Value::Reg`] | by `lod`: 0 none, 4/12 gradient words (12 with a minimum), 1/2 the uniform half, 5/6 the half, 9/13 two uniform halves / two halves (bias and minimum: Mesa's AGX2.xml, where applegpu.py fails); others undefined |
 //! | `SampleUReg` | [`Value::UniformPair`] or [`Value::Absent`] | `u(2U)` pair when `Tt` bit 1 is set |
 //! | `PBESourceReg` | [`Value::Regs`] | four halves from `R`, or four words from `r(R>>1)` if `Rt` |
 

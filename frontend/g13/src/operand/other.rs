@@ -146,6 +146,13 @@ pub(super) fn decode(row: &Row, word: u128, kind: &str, name: &str) -> Value {
             }
             1 | 2 => Value::Uniform(UReg::half(value as u16)),
             5 | 6 => Value::Reg(Reg::half(value as u16)),
+            // Bias and minimum: applegpu.py fails on these; Mesa's AGX2.xml reads two
+            // uniform halves (9) or two halves (13).
+            9 => Value::Regs(RegRange {
+                uniform: true,
+                ..RegRange::halves(value as u16, 2)
+            }),
+            13 => Value::Regs(RegRange::halves(value as u16, 2)),
             _ => Value::Undefined,
         },
         "SampleUReg" if v("Tt") & 2 != 0 => Value::UniformPair(value as u16 * 2),

@@ -1,0 +1,290 @@
+//! Mesa's text of operands and enumerated modifiers (AGX2.xml's `enum` tables and its
+//! printer's operand rules: `$` before a cached register, `^` before a discarded one, `dr`/`du`
+//! for 64-bit pairs, `.abs`, `.neg`, `.sx` after the operand).
+
+use crate::inst::Inst;
+use crate::operand::{minifloat, Reg, RegRange, Src, SrcValue, UReg, Value};
+
+/// What Mesa prints for an enumerated value it has no name for.
+pub(super) fn unknown_enum(value: u64) -> String {
+    format!("XXX: Unknown enum value {value}")
+}
+
+/// The name of `value` in a Mesa enum given as `(value, name)` pairs; an empty name is the
+/// enum's default, which Mesa leaves out.
+pub(super) fn enum_name(table: &[(u64, &str)], value: u64) -> String {
+    table
+        .iter()
+        .find(|(v, _)| *v == value)
+        .map_or_else(|| unknown_enum(value), |(_, n)| n.to_string())
+}
+
+pub(super) const ICOND: &[(u64, &str)] = &[
+    (0, "ieq"),
+    (1, "ult"),
+    (2, "ugt"),
+    (4, "seq"),
+    (5, "slt"),
+    (6, "sgt"),
+    (8, "ine"),
+    (9, "ugte"),
+    (10, "ulte"),
+    (12, "nseq"),
+    (13, "sgte"),
+    (14, "slte"),
+];
+
+pub(super) const FCOND: &[(u64, &str)] = &[
+    (0, "feq"),
+    (1, "flt"),
+    (2, "fgt"),
+    (3, "fltn"),
+    (5, "fgte"),
+    (6, "flte"),
+    (7, "fgtn"),
+    (8, "fneq"),
+    (9, "fnlt"),
+    (10, "fngt"),
+    (11, "fnltn"),
+    (13, "fngte"),
+    (14, "fnlte"),
+    (15, "fngtn"),
+];
+
+/// Special registers, by Mesa's names.
+pub(super) const SR: &[(u64, &str)] = &[
+    (0, "threadgroup_in_grid_x"),
+    (1, "threadgroup_in_grid_y"),
+    (2, "threadgroup_in_grid_z"),
+    (4, "threads_per_threadgroup_x"),
+    (5, "threads_per_threadgroup_y"),
+    (6, "threads_per_threadgroup_z"),
+    (8, "dispatch_threads_per_threadgroup_x"),
+    (9, "dispatch_threads_per_threadgroup_y"),
+    (10, "dispatch_threads_per_threadgroup_z"),
+    (12, "threadgroup_width"),
+    (13, "threadgroup_height"),
+    (14, "samples_log2"),
+    (20, "core_index"),
+    (21, "vm_slot"),
+    (48, "thread_in_threadgroup_x"),
+    (49, "thread_in_threadgroup_y"),
+    (50, "thread_in_threadgroup_z"),
+    (51, "thread_index_in_threadgroup"),
+    (52, "thread_index_in_simdgroup"),
+    (53, "simdgroup_index_in_threadgroup"),
+    (56, "active_thread_index_in_quadgroup"),
+    (57, "total_active_threads_in_quadgroup"),
+    (58, "active_thread_index_in_simdgroup"),
+    (59, "total_active_threads_in_simdgroup"),
+    (60, "internal_coverage_mask"),
+    (62, "backfacing"),
+    (63, "is_active_thread"),
+    (80, "thread_in_grid_x"),
+    (81, "thread_in_grid_y"),
+    (82, "thread_in_grid_z"),
+    (124, "input_sample_mask"),
+    (144, "helper_op"),
+    (146, "helper_arg_l"),
+    (147, "helper_arg_h"),
+];
+
+pub(super) const FORMAT: &[(u64, &str)] = &[
+    (0, "i8"),
+    (1, "i16"),
+    (2, "i32"),
+    (3, "f16"),
+    (4, "u8norm"),
+    (5, "s8norm"),
+    (6, "u16norm"),
+    (7, "s16norm"),
+    (8, "rgb10a2"),
+    (10, "srgba8"),
+    (12, "rg11b10f"),
+    (13, "rgb9e5"),
+    (14, "rg11b10f_rtz"),
+    (15, "rgb9e5_rtz"),
+];
+
+pub(super) const DIM: &[(u64, &str)] = &[
+    (0, "1d"),
+    (1, "1d_array"),
+    (2, "2d"),
+    (3, "2d_array"),
+    (4, "2d_ms"),
+    (5, "3d"),
+    (6, "cube"),
+    (7, "cube_array"),
+    (8, "2d_ms_array"),
+];
+
+pub(super) const LOD_TYPE: &[(u64, &str)] = &[
+    (0, "auto_lod"),
+    (1, "auto_lod_bias"),
+    (2, "lod_min"),
+    (4, "lod_grad"),
+    (5, "auto_lod_bias"),
+    (6, "lod_min"),
+    (9, "auto_lod_bias_min"),
+    (12, "lod_grad_min"),
+    (13, "auto_lod_bias_min"),
+];
+
+pub(super) const GATHER: &[(u64, &str)] = &[
+    (0, ""),
+    (1, "gather_r"),
+    (3, "gather_g"),
+    (5, "gather_b"),
+    (7, "gather_a"),
+];
+
+pub(super) const ATOMIC: &[(u64, &str)] = &[
+    (0, "add"),
+    (1, "sub"),
+    (2, "xchg"),
+    (3, "cmpxchg"),
+    (4, "umin"),
+    (5, "imin"),
+    (6, "umax"),
+    (7, "imax"),
+    (8, "and"),
+    (9, "or"),
+    (10, "xor"),
+];
+
+pub(super) const SUBGROUP_OP: &[(u64, &str)] = &[
+    (0, "and"),
+    (1, "fadd"),
+    (2, "or"),
+    (3, "fmul"),
+    (4, "xor"),
+    (5, "fmin"),
+    (7, "fmax"),
+    (16, "iadd"),
+    (20, "smin"),
+    (22, "smax"),
+    (28, "umin"),
+    (30, "umax"),
+];
+
+pub(super) const SHIFT: &[(u64, &str)] = &[
+    (0, ""),
+    (1, "lsl 1"),
+    (2, "lsl 2"),
+    (3, "lsl 3"),
+    (4, "lsl 4"),
+];
+
+pub(super) const ROUND: &[(u64, &str)] = &[(0, "rtz"), (1, "rte")];
+pub(super) const GROUP: &[(u64, &str)] = &[(0, "a"), (1, "b")];
+pub(super) const COHERENT: &[(u64, &str)] =
+    &[(0, ""), (1, "coherent1"), (2, "coherent2"), (3, "coherent")];
+pub(super) const INTERPOLATION: &[(u64, &str)] =
+    &[(0, ""), (1, "sample"), (2, "centroid"), (3, "sample")];
+pub(super) const QUAD: &[(u64, &str)] = &[(0, "quad"), (1, "")];
+pub(super) const SHUFFLE_OP: &[(u64, &str)] = &[(0, ""), (1, "xor"), (2, "up"), (3, "down")];
+
+/// Mesa's channel masks: 0 is `none`, then `x` to `xyzw` as in applegpu.
+pub(super) fn mask(value: u64) -> String {
+    match value {
+        0 => "none".into(),
+        v => crate::operand::enums::name("device_load", "mask", v)
+            .map_or_else(|| unknown_enum(v), String::from),
+    }
+}
+
+/// A general register without hints: `r5l`, `r6`, `dr6`.
+pub(super) fn reg(r: &Reg) -> String {
+    Reg { cache: false, ..*r }.mesa()
+}
+
+/// A register with its cache hint (`$r2`).
+pub(super) fn hinted(r: &Reg) -> String {
+    r.mesa()
+}
+
+/// A uniform register: `u5`, `u5l`.
+pub(super) fn uniform(u: &UReg) -> String {
+    u.to_string()
+}
+
+/// Python-style float text, as Mesa prints minifloats (`%g`, with `.0` on integers).
+pub(super) fn float(bits: u8) -> String {
+    format!("{:?}", f64::from(minifloat(bits)))
+}
+
+/// An ALU source: its value, then `.abs`, `.neg`, `.sx`. Mesa prints the sign-extension bit
+/// of an add or multiply source even on an immediate (`sx_bit`), where it has no effect.
+pub(super) fn src(s: &Src, sx_bit: bool) -> String {
+    let mut text = match s.value {
+        SrcValue::Imm(n) => n.to_string(),
+        SrcValue::FloatImm(b) => float(b),
+        SrcValue::Reg(r) => hinted(&r),
+        SrcValue::Discarded(r) => format!("^{}", reg(&r)),
+        SrcValue::Uniform(u) => uniform(&u),
+    };
+    let sx = s.sx || (sx_bit && matches!(s.value, SrcValue::Imm(_)));
+    for (on, m) in [(s.abs, ".abs"), (s.neg, ".neg"), (sx, ".sx")] {
+        if on {
+            text.push_str(m);
+        }
+    }
+    text
+}
+
+/// Registers of a range as Mesa names them, at least one (Mesa prints the first register of
+/// an empty mask); `^` before discarded ones.
+pub(super) fn range(r: &RegRange) -> String {
+    let file = if r.uniform { "u" } else { "r" };
+    let names: Vec<String> = (0..r.count.max(1))
+        .map(|i| {
+            let at = r.first + i;
+            if r.halves {
+                let h = if at & 1 != 0 { 'h' } else { 'l' };
+                format!("{file}{}{h}", at >> 1)
+            } else {
+                format!("{file}{at}")
+            }
+        })
+        .collect();
+    let lu = if r.discard { "^" } else { "" };
+    let cache = if r.cache { "$" } else { "" };
+    format!("{lu}{cache}{}", names.join("_"))
+}
+
+/// A value operand that is a register, a range, a uniform, an immediate or a state register
+/// (the memory, varying and texture operands).
+pub(super) fn value(v: &Value) -> String {
+    match v {
+        Value::Reg(r) => hinted(r),
+        Value::Src(s) => src(s, false),
+        Value::Regs(r) => range(r),
+        Value::Uniform(u) => uniform(u),
+        Value::UniformPair(n) => format!("du{n}"),
+        Value::Imm(n) => n.to_string(),
+        Value::TextureState(n) => format!("ts{n}"),
+        Value::SamplerState(n) => format!("ss{n}"),
+        Value::Cf(n) => format!("cf{n}"),
+        Value::Absent => String::new(),
+        _ => "XXX".into(),
+    }
+}
+
+/// Operand `name` of `inst` as [`value`] prints it.
+pub(super) fn operand(inst: &Inst, name: &str) -> String {
+    inst.operand(name).map_or_else(String::new, value)
+}
+
+/// Operand `name` of `inst`, an ALU source.
+pub(super) fn alu(inst: &Inst, name: &str) -> String {
+    let sx_bit = inst.row.suffixed_field(inst.word, name, "s") == Some(1);
+    match inst.operand(name) {
+        Some(Value::Src(s)) => src(s, sx_bit),
+        _ => "XXX".into(),
+    }
+}
+
+/// The destination `D` of `inst`.
+pub(super) fn dst(inst: &Inst) -> String {
+    operand(inst, "D")
+}
