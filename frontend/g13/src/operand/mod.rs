@@ -35,8 +35,8 @@
 //! | `ThreadgroupMemoryReg` | [`Value::Regs`] or [`Value::Absent`] | as `MemoryReg`; with an `Ra` field (threadgroup atomics) one register, absent when `Ra` is 0 |
 //! | `TileToMemoryReg` | [`Value::Reg`] | the half `R` |
 //! | `MemoryBase` | [`Value::Reg`] or [`Value::UniformPair`] | the 64-bit address: `At` set the uniform pair `u(A>>1)`, else the register pair `r(A>>1)` (seed 12857-12863) |
-//! | `MemoryIndex` | [`Value::Imm`] or [`Value::Reg`] | `Ot` set: a 16-bit immediate, sign-extended; else the word `r(O>>1)` (seed 12849-12856); `Ou` says whether a register index is signed |
-//! | `MemoryShift` | [`Value::Shift`] | `s`: the index shifted left by it, after scaling by the element size |
+//! | `MemoryIndex` | [`Value::Imm`] or [`Value::Reg`] | `Ot` set: a 16-bit immediate, sign-extended; else the word `r(O>>1)` (seed 12849-12856); `Ou` says whether a register index is signed. Mesa's AGX2.xml zero-extends an immediate index when `Ou` is set; applegpu HEAD, followed here, never does |
+//! | `MemoryShift` | [`Value::Shift`] | `s`: the index is shifted left by it and scaled by the element size, `A + ((O << s) + i) * size` (notes/g13_map.md §5) |
 //! | `ThreadgroupMemoryBase` | [`Value::Reg`], [`Value::Uniform`], [`Value::Imm`] | `At` 0 the half `A`, 2 the constant 0, 1 and 3 the uniform half `A` (`At` bit 1 its ninth bit) |
 //! | `ThreadgroupIndex` | [`Value::Imm`] or [`Value::Reg`] | `Ot` set: a 16-bit immediate, sign-extended; else the half `O & 0xff` |
 //! | `AsyncMemoryReg` | [`Value::Reg`] or [`Value::UniformPair`] | pair `R>>1`, uniform if `Rt` |
@@ -267,8 +267,9 @@ pub struct ICond {
     pub invert: bool,
 }
 
-/// A float comparison. The "NaN loses" forms compare as `Lt`/`Gt` but a NaN operand makes
-/// the other one win (the select takes the non-NaN operand, as min/max do).
+/// A float comparison. The "NaN loses" forms (applegpu's `ltn`/`gtn`, Mesa's "less/greater
+/// than (min/max)") compare as `Lt`/`Gt` except for NaN operands, as the min and max selects
+/// Mesa builds from them need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FCmp {
     Eq,
