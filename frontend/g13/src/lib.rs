@@ -12,6 +12,8 @@
 pub mod asm;
 pub mod decode;
 pub mod inst;
+pub mod launch;
+pub mod lift;
 pub mod mesa;
 pub mod operand;
 pub mod print;
