@@ -159,7 +159,7 @@ pub fn run_kernel(
     let file = dir.join(format!("{name}.{ext}"));
     let err = |e: Error| format!("{name} ({}): {e}", engine.name());
     let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let module = crate::registry::load_bytes(&bytes, None).map_err(err)?;
+    let module = crate::registry::load_bytes(&bytes, name, None).map_err(err)?;
     let args: Vec<ArgSpec> = k["args"]
         .as_array()
         .map(|a| {

@@ -46,8 +46,9 @@ pub trait Frontend: Sync {
     /// Whether `bytes` is a binary file of this ISA (by its header alone).
     fn sniff(&self, bytes: &[u8]) -> bool;
 
-    /// Loads a binary file; `target` (one of this ISA's) overrides the chip the file names.
-    fn load(&self, bytes: &[u8], target: Option<&Target>) -> Result<Box<dyn Module>>;
+    /// Loads a binary file; `name` (the file's stem) names its kernel when the file does not
+    /// (raw code); `target` (one of this ISA's) overrides the chip the file names.
+    fn load(&self, bytes: &[u8], name: &str, target: Option<&Target>) -> Result<Box<dyn Module>>;
 
     /// Whether `path` is a text file this ISA assembles when given one of its targets.
     fn takes_text(&self, path: &Path) -> bool {

@@ -7,8 +7,11 @@ use crate::{Error, Result};
 use std::path::Path;
 
 /// Every ISA, in the order files are tried.
-pub static FRONTENDS: &[&dyn Frontend] =
-    &[&crate::isa::gcn::GCN, &crate::isa::terascale::TERASCALE];
+pub static FRONTENDS: &[&dyn Frontend] = &[
+    &crate::isa::gcn::GCN,
+    &crate::isa::terascale::TERASCALE,
+    &crate::isa::g13::G13_FRONTEND,
+];
 
 /// The target a `--target` name names, with its frontend.
 pub fn target(name: &str) -> Option<(&'static dyn Frontend, Target)> {
@@ -62,23 +65,27 @@ pub fn load(path: &Path, target: Option<&str>) -> Result<Box<dyn Module>> {
         let text = crate::asm_file::read_text(path)?;
         return frontend.assemble(path, &text, &target);
     }
+    let (_, stem) = crate::asm_file::names(path);
     load_bytes(
         &crate::cli::read(path)?,
+        &stem,
         chosen.as_ref().map(|(f, t)| (*f, t)),
     )
 }
 
-/// Loads a binary file with the frontend that recognises it; a `target` of another ISA is
-/// an error.
+/// Loads a binary file with the frontend that recognises it (or, for a file no frontend
+/// recognises, that of `target`); `name` (the file's stem) names the kernel of a file that
+/// names none. A `target` of another ISA than the file's is an error.
 pub fn load_bytes(
     bytes: &[u8],
+    name: &str,
     target: Option<(&dyn Frontend, &Target)>,
 ) -> Result<Box<dyn Module>> {
     let Some(frontend) = FRONTENDS.iter().find(|f| f.sniff(bytes)) else {
         // No header matched: the first frontend's loader says what is wrong with the file.
         return match target {
-            Some((f, t)) => f.load(bytes, Some(t)),
-            None => FRONTENDS[0].load(bytes, None),
+            Some((f, t)) => f.load(bytes, name, Some(t)),
+            None => FRONTENDS[0].load(bytes, name, None),
         };
     };
     match target {
@@ -88,6 +95,6 @@ pub fn load_bytes(
             f.name(),
             frontend.name()
         ))),
-        _ => frontend.load(bytes, target.map(|(_, t)| t)),
+        _ => frontend.load(bytes, name, target.map(|(_, t)| t)),
     }
 }

@@ -123,7 +123,7 @@ pub fn launcher(
     cfg: &BenchConfig,
     active: u32,
 ) -> Result<Prepared> {
-    let module = crate::registry::load_bytes(kernel.object, None)?;
+    let module = crate::registry::load_bytes(kernel.object, "alu_heavy", None)?;
     let n = (cfg.waves * GROUP_ITEMS) as usize;
     let data: Vec<u8> = input(n).iter().flat_map(|x| x.to_le_bytes()).collect();
     let args = [
@@ -246,7 +246,8 @@ pub fn measure(kernel: BenchKernel, cfg: &BenchConfig, active: u32) -> Result<Fi
 /// Compiles `kernel` with a fresh JIT (no code cache) and reports the time per instruction.
 pub fn compile_time(kernel: BenchKernel) -> Result<CompileFigures> {
     use wavejit_runtime::Engine;
-    let lifted = crate::registry::load_bytes(kernel.object, None)?.lift("alu_heavy")?;
+    let lifted =
+        crate::registry::load_bytes(kernel.object, "alu_heavy", None)?.lift("alu_heavy")?;
     let (func, guest_insts) = (lifted.func, lifted.machine_insts);
     let mut best = f64::MAX;
     let mut code_bytes = 0;

@@ -56,7 +56,7 @@ impl Frontend for Gcn {
         wavejit_isa::elf::is_elf_for(bytes, true, wavejit_isa::elf::EM_AMDGPU)
     }
 
-    fn load(&self, bytes: &[u8], target: Option<&Target>) -> Result<Box<dyn Module>> {
+    fn load(&self, bytes: &[u8], _name: &str, target: Option<&Target>) -> Result<Box<dyn Module>> {
         let object = loader::load(bytes)?;
         let chip = target.map_or(object.target.name, |t| t.name.as_str());
         let gen = Gen::from_chip(chip)

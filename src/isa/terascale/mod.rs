@@ -73,7 +73,7 @@ impl Frontend for TeraScale {
         wavejit_isa::elf::is_elf_for(bytes, false, wavejit_isa::elf::EM_AMDGPU)
     }
 
-    fn load(&self, bytes: &[u8], target: Option<&Target>) -> Result<Box<dyn Module>> {
+    fn load(&self, bytes: &[u8], _name: &str, target: Option<&Target>) -> Result<Box<dyn Module>> {
         let object = loader::load(bytes)?;
         let chip = match target {
             Some(t) => Chip::from_name(&t.name)
