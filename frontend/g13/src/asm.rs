@@ -6,7 +6,11 @@
 //! leave intact and whose bytes [`crate::decode::frame`] matches as that same form. A form
 //! with two lengths takes the short one when nothing is set past it, else the long one with
 //! its length bit (applegpu's own choice when it assembles). Fields the text does not
-//! mention are zero.
+//! mention are zero, and where applegpu prints two encodings alike the first reading is
+//! taken (a 32-bit register's value with bit 0 clear, the lower of two enumeration values
+//! with one name unless an operand tells them apart); tests/asm_vectors.rs lists every such
+//! bit. A select operand's uniform past u127h takes the type's ninth bit, as the hardware
+//! reads it ([`crate::operand::cmpsel_src`]); applegpu's decoder ignores that bit.
 //!
 //! # Accepted syntax
 //!
@@ -43,8 +47,8 @@
 //!   operands applegpu prints as nothing when zero (shifts, masks, empty enumeration
 //!   values, the registers of an empty memory mask) are left out.
 //! - **`None`.** Where applegpu prints `None`: an absent atomic or threadgroup-atomic
-//!   result, an image write's uniform without a bindless texture, and an integer source of
-//!   the undefined type `1000` (or a select operand of type `000`), kept so that printed
+//!   result, a texture operation's uniform without a bindless texture, and an ALU source of
+//!   the undefined type `1000` (a select operand of type `000`), kept so that printed
 //!   listings read back.
 //! - **Branch targets.** `pc+N`, `pc-N`, `pc+label` (signed bytes from the branch's own
 //!   address), or the absolute address as applegpu prints it (`0x1F4`, `0x-1C`).

@@ -20,31 +20,15 @@ pub(super) struct Spelling {
     pub skipped: Vec<usize>,
 }
 
-/// The forms whose field `S` prints as `.sat`.
-const SATURATING: &[&str] = &[
-    "iadd",
-    "imadd",
-    "fmadd32",
-    "fmadd16",
-    "fadd32",
-    "fadd16",
-    "fmul32",
-    "fmul16",
-    "floor",
-    "ceil",
-    "trunc",
-    "rint",
-    "rcp",
-    "rsqrt",
-    "rsqrt_special",
-    "sin_pt_1",
-    "sin_pt_2",
-    "log2",
-    "exp2",
-    "dfdx",
-    "dfdy",
-    "funop",
-];
+/// Whether field `S` of `row` prints as `.sat`: the integer adds and multiply-adds and the
+/// forms with a float destination (applegpu's saturatable instructions).
+fn saturating(row: &Row) -> bool {
+    matches!(row.name, "iadd" | "imadd")
+        || row
+            .operands
+            .first()
+            .is_some_and(|o| matches!(o.kind, "FloatDst" | "FloatDst16"))
+}
 
 /// `bitop`'s aliases: the truth table (`tt0` .. `tt3`, as printed left to right) and whether
 /// the alias also drops `B` (the immediate 0).
@@ -74,7 +58,7 @@ fn spell(row: &'static Row, mnemonic: &str) -> Option<Spelling> {
         skipped: Vec::new(),
     };
     let operand = |name: &str| row.operands.iter().position(|o| o.name == name);
-    let base = if SATURATING.contains(&row.name) {
+    let base = if saturating(row) {
         match mnemonic.strip_suffix(".sat") {
             Some(b) => {
                 s.fixed.push(("S", 1));
