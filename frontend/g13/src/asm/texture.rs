@@ -177,8 +177,10 @@ pub(super) fn coords(f: &mut Fields, name: &str, text: &str) -> Result<(), Strin
 }
 
 /// The level of detail (`Lod`), by field `lod`: 0 the immediate 0; 4 (or 12) 2c (or 2c + 1)
-/// consecutive words; 1 and 2 a uniform half; 5 and 6 a 16-bit register. 1 and 5 print
-/// alike, so do 2 and 6: a general register here makes the name 5 or 6.
+/// consecutive words; 1 and 2 a uniform half; 5 and 6 a 16-bit register; 9 and 13 (bias
+/// and minimum, which applegpu cannot print; AGX2.xml's reading) two uniform or general
+/// halves. 1 and 5 print alike, so do 2 and 6: a general register here makes the name 5
+/// or 6.
 pub(super) fn lod(f: &mut Fields, name: &str, text: &str) -> Result<(), String> {
     let mut mode = f.get("lod");
     if matches!(mode, 1 | 2) && matches!(regs(text)?, Some(r) if r.file == File::R) {
@@ -206,6 +208,21 @@ pub(super) fn lod(f: &mut Fields, name: &str, text: &str) -> Result<(), String> 
             r.first
         }
         5 | 6 => half(text)?,
+        9 | 13 => {
+            let file = if mode == 9 { File::U } else { File::R };
+            let r = plain(text)?;
+            if !r.is(file, true, 2) || r.first > 0xff {
+                return Err(format!(
+                    "`{text}` is not two consecutive {} halves",
+                    if mode == 9 {
+                        "uniform"
+                    } else {
+                        "16-bit register"
+                    }
+                ));
+            }
+            r.first
+        }
         _ => return Err(format!("level-of-detail mode {mode} has no known operand")),
     };
     f.put(name, u64::from(value))
