@@ -119,10 +119,13 @@ impl Lifter<'_> {
         })
     }
 
-    /// An integer source extended (or cut) to `ty`: sign-extended with `.sx`.
+    /// An integer source extended (or cut) to `ty`: sign-extended with `.sx`, except an
+    /// immediate, zero-extended also where the operation reads its sources as signed (a signed
+    /// compare, `asr`).
     pub(super) fn int_src(&mut self, s: Src, ty: ScalarType) -> Result<Value, LiftError> {
         let (v, have) = self.src_raw(s)?;
-        Ok(self.extend(v, have, s.sx, ty))
+        let signed = s.sx && !matches!(s.value, SrcValue::Imm(_) | SrcValue::FloatImm(_));
+        Ok(self.extend(v, have, signed, ty))
     }
 
     /// `v`, a value whose low `have` bits count, as `ty`: extended with zeros or copies of
