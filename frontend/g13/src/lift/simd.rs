@@ -151,7 +151,15 @@ impl Lifter<'_> {
                 _ => self.b.op(Op::Xor, I32, &[t_in, b]),
             };
             let four = self.b.i32(4);
-            let inside = self.b.op(Op::Icmp(IntCC::Ult), I1, &[i, four]);
+            // B may be a 32-bit uniform: `down` and `up` compare without wrapping around.
+            let inside = match kind {
+                "_down" => {
+                    let room = self.b.op(Op::Isub, I32, &[four, t_in]);
+                    self.b.op(Op::Icmp(IntCC::Ult), I1, &[b, room])
+                }
+                "_up" => self.b.op(Op::Icmp(IntCC::Ule), I1, &[b, t_in]),
+                _ => self.b.op(Op::Icmp(IntCC::Ult), I1, &[i, four]),
+            };
             (self.b.op(Op::Iadd, I32, &[t_quad, i]), inside)
         } else {
             // S: the OR of B & 3 over each quad, in every thread of the quad.
@@ -166,14 +174,15 @@ impl Lifter<'_> {
             let size = self.b.i32(32);
             let (j, inside) = match kind {
                 "" => (b, self.b.op(Op::Icmp(IntCC::Ult), I1, &[b, size])),
+                // B may be a 32-bit uniform: `down` and `up` compare without wrapping around.
                 "_down" => {
                     let j = self.b.op(Op::Iadd, I32, &[t, b]);
-                    (j, self.b.op(Op::Icmp(IntCC::Ult), I1, &[j, size]))
+                    let room = self.b.op(Op::Isub, I32, &[size, t]);
+                    (j, self.b.op(Op::Icmp(IntCC::Ult), I1, &[b, room]))
                 }
                 "_up" => {
                     let j = self.b.op(Op::Isub, I32, &[t, b]);
-                    let zero = self.b.i32(0);
-                    (j, self.b.op(Op::Icmp(IntCC::Sge), I1, &[j, zero]))
+                    (j, self.b.op(Op::Icmp(IntCC::Ule), I1, &[b, t]))
                 }
                 "_rotate_up" => {
                     let j = self.b.op(Op::Isub, I32, &[t, b]);
