@@ -17,6 +17,7 @@ pub mod lift;
 pub mod mesa;
 pub mod operand;
 pub mod print;
+pub mod random;
 pub mod table;
 
 pub use decode::{frame, DecodeError, Framed};

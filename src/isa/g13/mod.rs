@@ -7,6 +7,7 @@
 //! file's first instruction, as `wavejit disasm` prints it.
 
 pub mod asm;
+pub mod fuzz;
 mod names;
 
 use crate::frontend::{Frontend, LaunchPlan, Lifted, Module, Target, WaveProgram};
@@ -77,12 +78,12 @@ impl Frontend for G13 {
         }))
     }
 
-    fn fuzz(&self, _isa: &str) -> Option<Box<dyn crate::fuzz::Campaign>> {
-        None
+    fn fuzz(&self, isa: &str) -> Option<Box<dyn crate::fuzz::Campaign>> {
+        fuzz::campaign(isa)
     }
 
     fn fuzz_names(&self) -> &'static [&'static str] {
-        &[]
+        fuzz::FUZZ_NAMES
     }
 }
 

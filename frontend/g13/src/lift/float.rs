@@ -323,10 +323,13 @@ impl Lifter<'_> {
             }
             4 | 5 | 8 | 9 => {
                 let (raw, have) = self.src_raw(src)?;
+                // An 8-bit immediate is the low bits of an f32 (a denormal: it converts to 0).
                 let f = match have {
                     16 => self.b.op(Op::Bitcast, F16, &[raw]),
-                    32 => self.b.op(Op::Bitcast, F32, &[raw]),
-                    _ => return Err(self.invalid("an immediate float source".into())),
+                    _ => {
+                        let w = self.extend(raw, have, false, I32);
+                        self.b.op(Op::Bitcast, F32, &[w])
+                    }
                 };
                 let f = if round == Round::NearestEven {
                     self.b

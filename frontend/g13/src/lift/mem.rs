@@ -201,8 +201,10 @@ impl Lifter<'_> {
     }
 
     /// Stops the SIMD-group with a guest fault when any active thread's threadgroup access
-    /// `[addr, addr + bytes)` leaves the threadgroup memory; lifting continues in a new block.
-    fn guard_threadgroup(&mut self, addr: Value, bytes: u32) {
+    /// of `bytes` from element 0 (of `size` bytes) leaves the threadgroup memory; lifting
+    /// continues in a new block, where no value of the old one is live.
+    fn guard_threadgroup(&mut self, size: u32, bytes: u32) -> Result<(), LiftError> {
+        let addr = self.address(Space::Threadgroup, size)?;
         let size = self.b.use_reg(self.l.sr(sr::THREADGROUP_BYTES), I32);
         let a = self.b.op(Op::Zext, I64, &[addr]);
         let neg = {
@@ -229,6 +231,7 @@ impl Lifter<'_> {
             else_to: next,
         });
         self.b.switch_to(next);
+        Ok(())
     }
 
     fn load_store(&mut self, space: Space, load: bool) -> Result<(), LiftError> {
@@ -244,7 +247,6 @@ impl Lifter<'_> {
             return Err(self.invalid("a 32-bit element with 16-bit registers".into()));
         }
         let mask = self.mask_bits();
-        let addr = self.address(space, size)?;
         let last = 64 - mask.leading_zeros();
         let (mem, aty) = match space {
             Space::Device => (MemSpace::Global, I64),
@@ -253,9 +255,10 @@ impl Lifter<'_> {
         };
         if let Space::Threadgroup = space {
             if mask != 0 {
-                self.guard_threadgroup(addr, last * size);
+                self.guard_threadgroup(size, last * size)?;
             }
         }
+        let addr = self.address(space, size)?;
         let exec = self.exec_mask();
         let mut regs_iter = regs.regs();
         for i in 0..4u32 {
@@ -379,6 +382,9 @@ impl Lifter<'_> {
         let Operand::Reg(s) = self.operand("S") else {
             return Err(self.invalid("the source has an undefined encoding".into()));
         };
+        if let Space::Threadgroup = space {
+            self.guard_threadgroup(4, 4)?;
+        }
         let (data, cmp) = if op == AtomicOp::CmpXchg {
             let both = self.read_gpr(s)?;
             let lo = self.b.op(Op::Trunc, I32, &[both]);
@@ -389,14 +395,11 @@ impl Lifter<'_> {
         } else {
             (self.read_gpr(s)?, None)
         };
-        let (mem, addr) = match space {
-            Space::Device => (MemSpace::Global, self.address(space, 4)?),
-            _ => {
-                let a = self.address(space, 4)?;
-                self.guard_threadgroup(a, 4);
-                (MemSpace::Lds, a)
-            }
+        let mem = match space {
+            Space::Device => MemSpace::Global,
+            _ => MemSpace::Lds,
         };
+        let addr = self.address(space, 4)?;
         let addr = self.b.splat(addr);
         let data = self.b.splat(data);
         let cmp = cmp.map(|c| self.b.splat(c));

@@ -12,7 +12,10 @@
 //! Integer sources are extended to the width an instruction computes in: zero-extended, or
 //! sign-extended with `.sx` (applegpu.py's `evaluate_thread`); immediates are zero-extended.
 //! Float sources are read as f16 (halves) or f32 (words), with the minifloat immediates
-//! exact, and the `.abs` then `.neg` modifiers applied as sign-bit operations.
+//! exact, and the `.abs` then `.neg` modifiers applied as sign-bit operations. A register
+//! wider than a float operation (a word in a 16-bit one; the encodings allow a 32-bit
+//! uniform there) reads as its low bits: no source says what the hardware reads, and this is
+//! the integer sources' rule.
 
 use super::state::{GPRS, UNIFORMS};
 use super::Lifter;
@@ -172,9 +175,10 @@ impl Lifter<'_> {
                     }
                     (32, F32) => self.b.op(Op::Bitcast, F32, &[raw]),
                     _ => {
-                        return Err(
-                            self.invalid("a 32-bit float source of a 16-bit operation".to_string())
-                        )
+                        // A register wider than the operation: its low bits, as an integer
+                        // source is cut to the operation's width.
+                        let low = self.b.op(Op::Trunc, int_type(ty.bits()), &[raw]);
+                        self.b.op(Op::Bitcast, ty, &[low])
                     }
                 }
             }

@@ -132,8 +132,10 @@ impl Lifter<'_> {
     fn shuffle(&mut self, quad: bool, kind: &str) -> Result<(), LiftError> {
         let a = self.src("A")?;
         let a = self.lane_source(a)?;
+        let a = self.b.splat(a);
         let b = self.src("B")?;
         let b = self.int_src(b, I32)?;
+        let b = self.b.splat(b);
         let t = self.b.lane_id();
         let three = self.b.i32(3);
         let not3 = self.b.op(Op::Not, I32, &[three]);
@@ -296,13 +298,23 @@ impl Lifter<'_> {
         let a = self.src("A")?;
         let d = self.dst()?;
         let w = Self::reg_bits(d.width);
+        // Floats combine at f32 when the source or the destination is 32-bit (a 16-bit
+        // destination then takes the rounded result), else at f16.
+        let src_bits = match a.value {
+            crate::operand::SrcValue::Reg(r) | crate::operand::SrcValue::Discarded(r) => {
+                Self::reg_bits(r.width)
+            }
+            crate::operand::SrcValue::Uniform(u) if u.half.is_none() => 32,
+            _ => 16,
+        };
+        let fbits = if w == 32 || src_bits >= 32 { 32 } else { 16 };
         let ty = if c.is_float() {
-            int_type(w)
+            int_type(fbits)
         } else {
-            int_type(w.max(16))
+            int_type(w)
         };
         let x = if c.is_float() {
-            let ft = if w == 16 { F16 } else { F32 };
+            let ft = if fbits == 16 { F16 } else { F32 };
             let f = self.float_src(a, ft)?;
             self.b.op(Op::Bitcast, ty, &[f])
         } else {
@@ -351,6 +363,12 @@ impl Lifter<'_> {
                 step /= 2;
             }
         }
+        let x = if c.is_float() && fbits == 32 && w == 16 {
+            let f = self.b.op(Op::Bitcast, F32, &[x]);
+            self.b.op(Op::Fconvert, F16, &[f])
+        } else {
+            x
+        };
         self.write_gpr(d, x)
     }
 
