@@ -10,8 +10,8 @@ script builds its `CoreState` (128 registers, uniforms u0-u255), runs a descript
 on one instruction and records what changed; no code of applegpu is copied.
 
 For each form (a descriptor with an `exec` or `exec_thread` of its own, except memory and
-`wait`), COUNT instances (FEW of `fcmp_ballot`, whose compare applegpu leaves a stub) are
-drawn with a seeded generator: random bits in every field of
+`wait`), COUNT instances (MORE of the adds, which alone take 64-bit pairs and `.sx`; FEW of
+`fcmp_ballot`, whose compare applegpu leaves a stub) are drawn with a seeded generator: random bits in every field of
 the descriptor and its length bit (so sources and destinations are halves, words, pairs,
 uniforms or immediates, with hints, `.sx`, `.abs`, `.neg`, `.sat`, shifts and masks as the
 fields fall), cut to the length the length bit gives. `get_sr` takes SR 80, the one special
@@ -54,6 +54,8 @@ COUNT = 32
 # applegpu's fcmp_ballot compares nothing (its compare is a stub that holds in every lane):
 # a few instances show it, the rest of the budget goes to forms it models.
 FEW = {"fcmp_ballot": 4}
+# The adds read and write 64-bit pairs and sign-extend: twice the instances.
+MORE = {"iadd": 64, "imadd": 64}
 LANES = applegpu.SIMD_WIDTH
 
 
@@ -339,7 +341,7 @@ def main():
         kind, forced = FORMS[d.name]
         made = 0
         tries = 0
-        count = FEW.get(d.name, COUNT)
+        count = FEW.get(d.name, MORE.get(d.name, COUNT))
         while made < count and tries < count * 50:
             tries += 1
             n = random_word(rng, d, forced)

@@ -34,9 +34,8 @@ const EXCEPTIONS: &[Exception] = &[
                  0b111); the lifter reads the register the seed's pseudocode and Mesa name \
                  (operand::cmpsel_src)",
         concerns: select_uniform_above_u127,
-        ids: "fcmpsel#2 fcmpsel#6 fcmpsel#9 fcmpsel#11 fcmpsel#16 fcmpsel#19 fcmpsel#27 \
-              fcmpsel#28 fcmpsel#29 fcmpsel#30 icmpsel#0 icmpsel#1 icmpsel#9 icmpsel#12 \
-              icmpsel#20 icmpsel#21 icmpsel#23 icmpsel#24 icmpsel#27",
+        ids: "fcmpsel#2 fcmpsel#3 fcmpsel#5 fcmpsel#10 fcmpsel#14 fcmpsel#16 fcmpsel#22 \
+              fcmpsel#24 fcmpsel#25 fcmpsel#29 icmpsel#15 icmpsel#17 icmpsel#22",
     },
     Exception {
         reason: "applegpu reads a 32-bit uniform source of a 16-bit float operation as an f32 \
@@ -44,10 +43,10 @@ const EXCEPTIONS: &[Exception] = &[
                  f16 (lift/regs.rs: a register wider than a float operation reads as its low \
                  bits)",
         concerns: word_uniform_in_f16_operation,
-        ids: "fadd16#4 fadd16#5 fadd16#6 fadd16#10 fadd16#11 fadd16#17 fadd16#20 fadd16#25 \
-              fadd16#26 fadd16#28 fmadd16#4 fmadd16#5 fmadd16#6 fmadd16#9 fmadd16#10 \
-              fmadd16#11 fmadd16#12 fmadd16#15 fmadd16#17 fmadd16#19 fmadd16#21 fmadd16#26 \
-              fmadd16#28 fmadd16#29 fmadd16#30 fmul16#1 fmul16#11 fmul16#31",
+        ids: "fadd16#1 fadd16#7 fadd16#12 fadd16#22 fadd16#24 fadd16#25 fadd16#28 fadd16#31 \
+              fmadd16#3 fmadd16#4 fmadd16#6 fmadd16#8 fmadd16#13 fmadd16#16 fmadd16#17 \
+              fmadd16#18 fmadd16#20 fmadd16#21 fmadd16#23 fmadd16#25 fmadd16#29 fmul16#9 \
+              fmul16#13 fmul16#19 fmul16#20",
     },
     Exception {
         reason: "applegpu's fcmp_ballot does not compare: its compare holds in every lane, so \
