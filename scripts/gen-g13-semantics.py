@@ -11,10 +11,11 @@ on one instruction and records what changed; no code of applegpu is copied.
 
 For each form (a descriptor with an `exec` or `exec_thread` of its own, except memory and
 `wait`), COUNT instances (MORE of the adds, which alone take 64-bit pairs and `.sx`; FEW of
-`fcmp_ballot`, whose compare applegpu leaves a stub) are drawn with a seeded generator: random bits in every field of
-the descriptor and its length bit (so sources and destinations are halves, words, pairs,
-uniforms or immediates, with hints, `.sx`, `.abs`, `.neg`, `.sat`, shifts and masks as the
-fields fall), cut to the length the length bit gives. `get_sr` takes SR 80, the one special
+`fcmp_ballot`, whose compare applegpu leaves a stub) are drawn with a seeded generator:
+random bits in every field of the descriptor and its length bit (so sources and
+destinations are halves, words, pairs, uniforms or immediates, with hints, `.sx`, `.abs`,
+`.neg`, `.sat`, shifts and masks as the fields fall), cut to the length the length bit
+gives. `get_sr` takes SR 80, the one special
 register applegpu executes. A word another descriptor matches first, a word applegpu's
 decoder or emulator rejects is skipped: undefined operand types (also where applegpu would
 not evaluate the operand), integer condition 3, float conditions 4 and ltn/gtn (which
