@@ -392,6 +392,29 @@ impl Lower<'_, '_> {
                     }
                 }
             }
+            // Widening is exact: the host's conversion keeps every value, quiets a NaN and
+            // shifts its payload as `semantics::convert` does (x86 `cvtps2pd`).
+            Fconvert if t0 == F32 && ty == F64 => {
+                let fa = Form::of(F32, lane);
+                let a = self.arg(args[0], t0, lane);
+                let a = self.flush_operand(fa, mode.flush_in, a);
+                match a {
+                    V::S(x) => {
+                        let xf = as_float(self.b, fa, x);
+                        let d = self.b.ins().fpromote(ct::F64, xf);
+                        V::S(as_int(self.b, f, d))
+                    }
+                    V::L(x) => {
+                        let xf = as_float(self.b, fa, x);
+                        let lo = self.b.ins().fvpromote_low(xf);
+                        let upper = shuffle32(self.b, x, x, [2, 3, 2, 3]);
+                        let upper = as_float(self.b, fa, upper);
+                        let hi = self.b.ins().fvpromote_low(upper);
+                        V::L2(as_int(self.b, f, lo), as_int(self.b, f, hi))
+                    }
+                    V::L2(..) => return None,
+                }
+            }
             Fneg | Fabs if ty == F32 || ty == F64 => {
                 let a = same(self, 0);
                 let sign = self.sign_const(f);
