@@ -123,7 +123,7 @@ pub fn launcher(
     cfg: &BenchConfig,
     active: u32,
 ) -> Result<Prepared> {
-    let module = crate::registry::load_bytes(kernel.object, "alu_heavy", None)?;
+    let module = load(kernel)?;
     let n = (cfg.waves * GROUP_ITEMS) as usize;
     let data: Vec<u8> = input(n).iter().flat_map(|x| x.to_le_bytes()).collect();
     let args = [
@@ -149,6 +149,14 @@ pub fn launcher(
         timeout: Duration::from_secs(3600),
     };
     crate::launch::prepare(&*module, &req)
+}
+
+/// The module of a build of the kernel, for the chip it was built for (raw code, such as
+/// G13's, says no chip of its own).
+fn load(kernel: BenchKernel) -> Result<Box<dyn crate::frontend::Module>> {
+    let target = crate::registry::target(kernel.chip)
+        .ok_or_else(|| Error::Other(format!("benchmark build for unknown chip {}", kernel.chip)))?;
+    crate::registry::load_bytes(kernel.object, "alu_heavy", Some((target.0, &target.1)))
 }
 
 /// CPU time consumed by the calling thread, in seconds (None if the clock is unavailable).
@@ -246,8 +254,7 @@ pub fn measure(kernel: BenchKernel, cfg: &BenchConfig, active: u32) -> Result<Fi
 /// Compiles `kernel` with a fresh JIT (no code cache) and reports the time per instruction.
 pub fn compile_time(kernel: BenchKernel) -> Result<CompileFigures> {
     use wavejit_runtime::Engine;
-    let lifted =
-        crate::registry::load_bytes(kernel.object, "alu_heavy", None)?.lift("alu_heavy")?;
+    let lifted = load(kernel)?.lift("alu_heavy")?;
     let (func, guest_insts) = (lifted.func, lifted.machine_insts);
     let mut best = f64::MAX;
     let mut code_bytes = 0;

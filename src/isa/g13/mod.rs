@@ -10,7 +10,7 @@ pub mod asm;
 pub mod fuzz;
 mod names;
 
-use crate::frontend::{Frontend, LaunchPlan, Lifted, Module, Target, WaveProgram};
+use crate::frontend::{BenchKernel, Frontend, LaunchPlan, Lifted, Module, Target, WaveProgram};
 use crate::launch::PlacedArg;
 use crate::{Error, Result};
 use std::fmt::Write;
@@ -80,6 +80,22 @@ impl Frontend for G13 {
 
     fn fuzz(&self, isa: &str) -> Option<Box<dyn crate::fuzz::Campaign>> {
         fuzz::campaign(isa)
+    }
+
+    /// `benches/kernels/alu_heavy.g13.s`, written by hand (no compiler targets G13 here),
+    /// assembled once.
+    fn bench_kernel(&self) -> Option<BenchKernel> {
+        static CODE: std::sync::OnceLock<Option<Vec<u8>>> = std::sync::OnceLock::new();
+        let code = CODE.get_or_init(|| {
+            let text = include_str!("../../../benches/kernels/alu_heavy.g13.s");
+            asm::parse(Path::new("alu_heavy.g13.s"), text)
+                .ok()
+                .map(|a| a.code)
+        });
+        code.as_deref().map(|object| BenchKernel {
+            chip: "g13",
+            object,
+        })
     }
 
     fn fuzz_names(&self) -> &'static [&'static str] {
