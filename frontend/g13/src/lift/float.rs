@@ -66,14 +66,11 @@ impl Lifter<'_> {
                         // IR's output flushing is the rule.
                         self.b.op_mode(Op::Fadd, FloatMode::FLUSH, F32, &[a, b])
                     }
-                    "fmul32" => {
-                        let zero = self.b.f32(0.0);
-                        self.fused32(a, b, zero)
-                    }
+                    "fmul32" => self.fused32(a, b, None),
                     _ => {
                         let c = self.src("C")?;
                         let c = self.float_src(c, F32)?;
-                        self.fused32(a, b, c)
+                        self.fused32(a, b, Some(c))
                     }
                 };
                 self.finish32(r)?;
@@ -118,31 +115,44 @@ impl Lifter<'_> {
     /// compared with 2^-126 in f64: the product of two f32 values is exact there, and the
     /// sum's rounding error is recovered exactly (Knuth's TwoSum), so only a rounded sum of
     /// exactly 2^-126 needs the error's sign.
-    pub(super) fn fused32(&mut self, a: Value, b: Value, c: Value) -> Value {
-        let r = self.b.op_mode(Op::Fma, FLUSH_IN, F32, &[a, b, c]);
-        let [a, b, c] = [a, b, c].map(|x| self.b.op_mode(Op::Fconvert, FLUSH_IN, F64, &[x]));
+    pub(super) fn fused32(&mut self, a: Value, b: Value, c: Option<Value>) -> Value {
+        let zero = self.b.f32(0.0);
+        let r = self
+            .b
+            .op_mode(Op::Fma, FLUSH_IN, F32, &[a, b, c.unwrap_or(zero)]);
+        let [a, b] = [a, b].map(|x| self.b.op_mode(Op::Fconvert, FLUSH_IN, F64, &[x]));
         let p = self.b.op(Op::Fmul, F64, &[a, b]);
-        let s = self.b.op(Op::Fadd, F64, &[p, c]);
-        let bb = self.b.op(Op::Fsub, F64, &[s, p]);
-        let s_bb = self.b.op(Op::Fsub, F64, &[s, bb]);
-        let e1 = self.b.op(Op::Fsub, F64, &[p, s_bb]);
-        let e2 = self.b.op(Op::Fsub, F64, &[c, bb]);
-        let e = self.b.op(Op::Fadd, F64, &[e1, e2]);
         let t = self.b.iconst(F64, MIN_NORMAL_F32_AS_F64);
-        let mag = self.b.op(Op::Fabs, F64, &[s]);
-        let below = self.b.op(Op::Fcmp(FloatCC::Lt), I1, &[mag, t]);
-        let at = self.b.op(Op::Fcmp(FloatCC::Eq), I1, &[mag, t]);
-        // s and e of opposite signs (e nonzero): the exact value lies below |s|.
-        let sb = self.b.op(Op::Bitcast, I64, &[s]);
-        let eb = self.b.op(Op::Bitcast, I64, &[e]);
-        let x = self.b.op(Op::Xor, I64, &[sb, eb]);
-        let zero = self.b.i64(0);
-        let opposite = self.b.op(Op::Icmp(IntCC::Slt), I1, &[x, zero]);
-        let zf = self.b.f64(0.0);
-        let nonzero = self.b.op(Op::Fcmp(FloatCC::One), I1, &[e, zf]);
-        let lower = self.b.op(Op::And, I1, &[opposite, nonzero]);
-        let at_lower = self.b.op(Op::And, I1, &[at, lower]);
-        let tiny = self.b.op(Op::Or, I1, &[below, at_lower]);
+        let tiny = match c {
+            // A product alone (fmul's +0 addend) is exact in f64.
+            None => {
+                let mag = self.b.op(Op::Fabs, F64, &[p]);
+                self.b.op(Op::Fcmp(FloatCC::Lt), I1, &[mag, t])
+            }
+            Some(c) => {
+                let c = self.b.op_mode(Op::Fconvert, FLUSH_IN, F64, &[c]);
+                let s = self.b.op(Op::Fadd, F64, &[p, c]);
+                let bb = self.b.op(Op::Fsub, F64, &[s, p]);
+                let s_bb = self.b.op(Op::Fsub, F64, &[s, bb]);
+                let e1 = self.b.op(Op::Fsub, F64, &[p, s_bb]);
+                let e2 = self.b.op(Op::Fsub, F64, &[c, bb]);
+                let e = self.b.op(Op::Fadd, F64, &[e1, e2]);
+                let mag = self.b.op(Op::Fabs, F64, &[s]);
+                let below = self.b.op(Op::Fcmp(FloatCC::Lt), I1, &[mag, t]);
+                let at = self.b.op(Op::Fcmp(FloatCC::Eq), I1, &[mag, t]);
+                // s and e of opposite signs (e nonzero): the exact value lies below |s|.
+                let sb = self.b.op(Op::Bitcast, I64, &[s]);
+                let eb = self.b.op(Op::Bitcast, I64, &[e]);
+                let x = self.b.op(Op::Xor, I64, &[sb, eb]);
+                let zero = self.b.i64(0);
+                let opposite = self.b.op(Op::Icmp(IntCC::Slt), I1, &[x, zero]);
+                let zf = self.b.f64(0.0);
+                let nonzero = self.b.op(Op::Fcmp(FloatCC::One), I1, &[e, zf]);
+                let lower = self.b.op(Op::And, I1, &[opposite, nonzero]);
+                let at_lower = self.b.op(Op::And, I1, &[at, lower]);
+                self.b.op(Op::Or, I1, &[below, at_lower])
+            }
+        };
         let rb = self.b.op(Op::Bitcast, I32, &[r]);
         let sign = self.b.i32(0x8000_0000);
         let signed_zero = self.b.op(Op::And, I32, &[rb, sign]);

@@ -276,10 +276,7 @@ impl Lifter<'_> {
                         self.b
                             .op_mode(Op::Fadd, wavejit_ir::FloatMode::FLUSH, F32, &[fx, fy])
                     }
-                    (Combine::Fmul, F32) => {
-                        let zero = self.b.f32(0.0);
-                        self.fused32(fx, fy, zero)
-                    }
+                    (Combine::Fmul, F32) => self.fused32(fx, fy, None),
                     (Combine::Fadd, _) => self.b.op(Op::Fadd, F16, &[fx, fy]),
                     (Combine::Fmul, _) => {
                         let zero = self.b.iconst(F16, 0);
