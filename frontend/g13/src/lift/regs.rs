@@ -221,21 +221,26 @@ impl Lifter<'_> {
         match r.width {
             Width::Pair | Width::Word => self.b.def_reg(reg, v, mask),
             Width::Half(high) => {
-                let old = self.b.use_reg(reg, I32);
-                let wide = self.b.op(Op::Zext, I32, &[v]);
-                let (keep, wide) = if high {
-                    let s = self.b.i32(16);
-                    (0x0000_ffff, self.b.op(Op::Shl, I32, &[wide, s]))
-                } else {
-                    (0xffff_0000, wide)
-                };
-                let k = self.b.i32(keep);
-                let kept = self.b.op(Op::And, I32, &[old, k]);
-                let new = self.b.op(Op::Or, I32, &[kept, wide]);
+                let new = self.with_half(reg, high, v);
                 self.b.def_reg(reg, new, mask);
             }
         }
         Ok(())
+    }
+
+    /// The 32-bit cell `reg` with its high (or low) half replaced by the `i16` `v`.
+    fn with_half(&mut self, reg: wavejit_ir::Reg, high: bool, v: Value) -> Value {
+        let old = self.b.use_reg(reg, I32);
+        let wide = self.b.op(Op::Zext, I32, &[v]);
+        let (keep, wide) = if high {
+            let s = self.b.i32(16);
+            (0x0000_ffff, self.b.op(Op::Shl, I32, &[wide, s]))
+        } else {
+            (0xffff_0000, wide)
+        };
+        let k = self.b.i32(keep);
+        let kept = self.b.op(Op::And, I32, &[old, k]);
+        self.b.op(Op::Or, I32, &[kept, wide])
     }
 
     /// `v` as the integer type of its width cut or zero-extended to `ty`.
@@ -263,17 +268,7 @@ impl Lifter<'_> {
             }
             Some(high) => {
                 let v = self.as_int(v, I16);
-                let old = self.b.use_reg(reg, I32);
-                let wide = self.b.op(Op::Zext, I32, &[v]);
-                let (keep, wide) = if high {
-                    let s = self.b.i32(16);
-                    (0x0000_ffff, self.b.op(Op::Shl, I32, &[wide, s]))
-                } else {
-                    (0xffff_0000, wide)
-                };
-                let k = self.b.i32(keep);
-                let kept = self.b.op(Op::And, I32, &[old, k]);
-                let new = self.b.op(Op::Or, I32, &[kept, wide]);
+                let new = self.with_half(reg, high, v);
                 self.b.def_reg(reg, new, None);
             }
         }
