@@ -28,9 +28,13 @@
 //! `image_write_block`, `iter`, `iterproj`, `TODO.ldcf`, `st_var`, `st_var_final`, `no_var`,
 //! `zs_emit`, `sample_mask`, `TODO.ld/st_tile`, `wait_pix`, `signal_pix`, `dfdx`, `dfdy`,
 //! `tex_state_store`, `sampler_state_store`): a compute dispatch has no textures, samplers,
-//! varyings or tile buffer; and the forms applegpu.py knows only by their encoding (`TODO.*`,
-//! `iunop`, `funop`, `doorbell`, `jmp_incomplete`, `jmp_if_skipping_doorbell`, `map`), whose
-//! effect no source describes.
+//! varyings or tile buffer; and the forms whose effect no public source describes: those
+//! applegpu.py knows only by their encoding (`TODO.*`, `iunop`, `funop`, `simd_op`,
+//! `simd_shuf_op`, `doorbell`, `jmp_incomplete`, `jmp_if_skipping_doorbell`, `map`,
+//! `stack_get_ptr`), `simd_matrix_fmadd16`/`32` (the matrix layout across the SIMD-group's
+//! registers is unpublished), `async_load`/`async_store` (applegpu names the copy modes, not
+//! their descriptors), a `uniform_store` to a register-held index, and `get_sr` of the
+//! fragment and helper-program registers.
 
 mod alu;
 mod exec;
