@@ -46,6 +46,12 @@ pub trait Frontend: Sync {
     /// Whether `bytes` is a binary file of this ISA (by its header alone).
     fn sniff(&self, bytes: &[u8]) -> bool;
 
+    /// Whether this ISA loads headerless code (which no [`Frontend::sniff`] recognises, so
+    /// only with one of its targets).
+    fn takes_raw_code(&self) -> bool {
+        false
+    }
+
     /// Loads a binary file; `name` (the file's stem) names its kernel when the file does not
     /// (raw code); `target` (one of this ISA's) overrides the chip the file names.
     fn load(&self, bytes: &[u8], name: &str, target: Option<&Target>) -> Result<Box<dyn Module>>;

@@ -112,6 +112,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A closed output pipe (`wavejit disasm ... | head`) ends the process quietly, as it ends
+    // other command-line tools, rather than failing every later `println!` with a panic.
+    // SAFETY: setting a signal's disposition to its default before any thread starts.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Help and version go to stdout as clap formats them; usage errors are one line, like

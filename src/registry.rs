@@ -85,7 +85,21 @@ pub fn load_bytes(
         // No header matched: the first frontend's loader says what is wrong with the file.
         return match target {
             Some((f, t)) => f.load(bytes, name, Some(t)),
-            None => FRONTENDS[0].load(bytes, name, None),
+            None => FRONTENDS[0].load(bytes, name, None).map_err(|e| {
+                let raw: Vec<&str> = FRONTENDS
+                    .iter()
+                    .filter(|f| f.takes_raw_code())
+                    .flat_map(|f| f.target_names().iter().take(1).copied())
+                    .collect();
+                if raw.is_empty() {
+                    e
+                } else {
+                    Error::Usage(format!(
+                        "{e}; raw code without a header needs --target ({})",
+                        raw.join(", ")
+                    ))
+                }
+            }),
         };
     };
     match target {

@@ -56,6 +56,10 @@ impl Frontend for G13 {
         false
     }
 
+    fn takes_raw_code(&self) -> bool {
+        true
+    }
+
     fn load(&self, bytes: &[u8], name: &str, _target: Option<&Target>) -> Result<Box<dyn Module>> {
         if bytes.is_empty() {
             return Err(Error::Load("empty file: no G13 code".into()));
