@@ -15,86 +15,8 @@
 //! `0.0 eq 0.0` (`update_exec`, `push_exec`), `ld_tile`/`st_tile`, `map`/`unmap`.
 
 use crate::inst::Inst;
+use crate::operand::enums::special_name;
 use crate::operand::{Enum, Reg, RegRange, Src, SrcValue, UReg, Value};
-
-/// The special-register names applegpu prints after the number (its SR_NAMES).
-const SR_NAMES: &[(u16, &str)] = &[
-    (0, "threadgroup_position_in_grid.x"),
-    (1, "threadgroup_position_in_grid.y"),
-    (2, "threadgroup_position_in_grid.z"),
-    (4, "threads_per_threadgroup.x"),
-    (5, "threads_per_threadgroup.y"),
-    (6, "threads_per_threadgroup.z"),
-    (8, "dispatch_threads_per_threadgroup.x"),
-    (9, "dispatch_threads_per_threadgroup.y"),
-    (10, "dispatch_threads_per_threadgroup.z"),
-    (20, "core_index"),
-    (21, "vm_slot"),
-    (48, "thread_position_in_threadgroup.x"),
-    (49, "thread_position_in_threadgroup.y"),
-    (50, "thread_position_in_threadgroup.z"),
-    (51, "thread_index_in_threadgroup"),
-    (52, "thread_index_in_simdgroup"),
-    (53, "simdgroup_index_in_threadgroup"),
-    (56, "active_thread_index_in_quadgroup"),
-    (58, "active_thread_index_in_simdgroup"),
-    (60, "internal_coverage_mask"),
-    (62, "backfacing"),
-    (63, "is_active_thread"),
-    (80, "thread_position_in_grid.x"),
-    (81, "thread_position_in_grid.y"),
-    (82, "thread_position_in_grid.z"),
-    (124, "input_sample_mask"),
-    (144, "opfifo_cmd"),
-    (146, "opfifo_data_l"),
-    (147, "opfifo_data_h"),
-];
-
-/// The special register's name, where applegpu knows one.
-pub fn special_name(n: u16) -> Option<&'static str> {
-    SR_NAMES.iter().find(|(k, _)| *k == n).map(|(_, s)| *s)
-}
-
-/// applegpu's names of integer condition codes (`cc` with `ccn` as bit 3).
-const ICOND_NAMES: &[(u8, &str)] = &[
-    (0b0000, "ueq"),
-    (0b0001, "ult"),
-    (0b0010, "ugt"),
-    (0b0100, "seq"),
-    (0b0101, "slt"),
-    (0b0110, "sgt"),
-    (0b1000, "nueq"),
-    (0b1001, "ugte"),
-    (0b1010, "ulte"),
-    (0b1100, "nseq"),
-    (0b1101, "sgte"),
-    (0b1110, "slte"),
-];
-
-/// applegpu's names of float condition codes.
-const FCOND_NAMES: &[(u8, &str)] = &[
-    (0b0000, "eq"),
-    (0b0001, "lt"),
-    (0b0010, "gt"),
-    (0b0011, "ltn"),
-    (0b0101, "gte"),
-    (0b0110, "lte"),
-    (0b0111, "gtn"),
-    (0b1000, "neq"),
-    (0b1001, "nlt"),
-    (0b1010, "ngt"),
-    (0b1011, "nltn"),
-    (0b1101, "ngte"),
-    (0b1110, "nlte"),
-    (0b1111, "ngtn"),
-];
-
-fn cond_name(names: &[(u8, &str)], code: u8) -> String {
-    names
-        .iter()
-        .find(|(c, _)| *c == code)
-        .map_or_else(|| code.to_string(), |(_, n)| n.to_string())
-}
 
 /// `inst` in applegpu's syntax, as if at address `pc`.
 pub fn applegpu(inst: &Inst, pc: u64) -> String {
@@ -174,8 +96,8 @@ fn operand(v: &Value, kind: &str, pc: u64) -> String {
         Value::Binary { value, width } => format!("0b{value:0w$b}", w = usize::from(width)),
         Value::TruthTable(tt) => tt.iter().map(|&b| if b { '1' } else { '0' }).collect(),
         Value::Enum(Enum { value, name }) => name.map_or_else(|| value.to_string(), String::from),
-        Value::ICond(c) => cond_name(ICOND_NAMES, c.code()),
-        Value::FCond(c) => cond_name(FCOND_NAMES, c.code()),
+        Value::ICond(c) => c.name().map_or_else(|| c.code().to_string(), String::from),
+        Value::FCond(c) => c.name().map_or_else(|| c.code().to_string(), String::from),
         Value::Offset(off) => {
             let target = i128::from(pc) + i128::from(off);
             if target < 0 {

@@ -1,48 +1,8 @@
-//! The names applegpu.py prints for compare conditions, and the readings of names of the
-//! other enumerated fields ([`crate::operand::enums`]) and special registers
-//! ([`crate::print::special_name`]) backwards.
+//! The names of enumerated fields, conditions and special registers
+//! ([`crate::operand::enums`]) read backwards.
 
 use super::fields::Fields;
-use crate::operand::enums;
-use crate::print::special_name;
-
-/// A value and its printed name.
-pub(super) type Names = &'static [(u64, &'static str)];
-
-/// Integer compare conditions: bits 2:0 in `cc` (bit 2 signed, 1:0 eq/lt/gt), bit 3 (`ccn`,
-/// where the form has it) negates.
-pub(super) const ICONDITIONS: Names = &[
-    (0b0000, "ueq"),
-    (0b0001, "ult"),
-    (0b0010, "ugt"),
-    (0b0100, "seq"),
-    (0b0101, "slt"),
-    (0b0110, "sgt"),
-    (0b1000, "nueq"),
-    (0b1001, "ugte"),
-    (0b1010, "ulte"),
-    (0b1100, "nseq"),
-    (0b1101, "sgte"),
-    (0b1110, "slte"),
-];
-
-/// Float compare conditions, bit 3 negating.
-pub(super) const FCONDITIONS: Names = &[
-    (0b000, "eq"),
-    (0b001, "lt"),
-    (0b010, "gt"),
-    (0b011, "ltn"),
-    (0b101, "gte"),
-    (0b110, "lte"),
-    (0b111, "gtn"),
-    (0b1000, "neq"),
-    (0b1001, "nlt"),
-    (0b1011, "nltn"),
-    (0b1010, "ngt"),
-    (0b1101, "ngte"),
-    (0b1110, "nlte"),
-    (0b1111, "ngtn"),
-];
+use crate::operand::enums::{self, Names};
 
 /// A texture type's coordinate count and its extra (array index, sample) components.
 pub(super) fn tex_size(n: u64) -> Option<(u32, u32)> {
@@ -108,7 +68,5 @@ pub(super) fn enum_may_be_empty(f: &Fields, operand: &str) -> bool {
 
 /// The special register named `name` (applegpu's name, without `srN`).
 pub(super) fn special_register(name: &str) -> Option<u64> {
-    (0..256u16)
-        .find(|&n| special_name(n) == Some(name))
-        .map(u64::from)
+    enums::special_number(name).map(u64::from)
 }

@@ -2,10 +2,10 @@
 //! shifts and masks, truth tables, special registers and branch targets.
 
 use super::fields::Fields;
-use super::names::{self, Names};
+use super::names;
 use super::text::{int, numbered};
 use super::Labels;
-use crate::print::special_name;
+use crate::operand::enums::{self, special_name, Names};
 
 /// A number of `width` bits, 0 to 2^width - 1.
 fn unsigned(text: &str, width: u32) -> Result<u64, String> {
@@ -61,9 +61,9 @@ fn lookup(names: Names, text: &str) -> Result<u64, String> {
 /// `ccn` take the first eight only).
 pub(super) fn condition(f: &mut Fields, kind: &str, text: &str) -> Result<(), String> {
     let names = if kind == "ICondition" {
-        names::ICONDITIONS
+        enums::ICONDITIONS
     } else {
-        names::FCONDITIONS
+        enums::FCONDITIONS
     };
     let v = lookup(names, text)?;
     let max = if f.has("ccn") { 15 } else { 7 };

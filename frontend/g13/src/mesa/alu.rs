@@ -1,6 +1,6 @@
 //! Mesa's lines of the ALU, conversion, bit, compare, exec-stack, branch and SIMD-group forms.
 
-use super::text::{self, alu, dst, enum_name, FCOND, ICOND};
+use super::text::{self, alu, dst, enum_name, fcond, icond};
 use super::{bits, Line};
 use crate::inst::Inst;
 use crate::operand::{FCond, ICond, Value};
@@ -181,22 +181,22 @@ pub(super) fn line(inst: &Inst) -> Option<Line> {
         }
         "if_icmp" | "else_icmp" | "while_icmp" | "if_fcmp" | "else_fcmp" | "while_fcmp" => {
             let (m, kind) = name.split_once('_')?;
-            let names = if kind == "fcmp" { FCOND } else { ICOND };
+            let cond = if kind == "fcmp" { fcond } else { icond };
             l(m).op(alu(inst, "A"))
                 .op(alu(inst, "B"))
                 .op(inst.field("n").to_string())
                 .flag(inst.field("Dt") != 0, "cache")
-                .op(enum_name(names, cond_code(inst)))
+                .op(cond(cond_code(inst)))
         }
         "icmpsel" | "fcmpsel" => {
-            let table = if name == "icmpsel" { ICOND } else { FCOND };
+            let cond = if name == "icmpsel" { icond } else { fcond };
             l("csel")
                 .op(dst(inst))
                 .op(alu(inst, "A"))
                 .op(alu(inst, "B"))
                 .op(text::operand(inst, "X"))
                 .op(text::operand(inst, "Y"))
-                .op(enum_name(table, cond_code(inst)))
+                .op(cond(cond_code(inst)))
         }
         "icmp_ballot" if alias_ballot(inst) => l("ballot").op(dst(inst)),
         "icmp_ballot" | "icmp_quad_ballot" | "fcmp_ballot" | "fcmp_quad_ballot" => l("ballot")
@@ -205,7 +205,7 @@ pub(super) fn line(inst: &Inst) -> Option<Line> {
             .op(alu(inst, "B"))
             .op(enum_name(text::QUAD, bits(inst, 48, 1)))
             // Mesa names the float ballots' conditions with the integer names too.
-            .op(enum_name(ICOND, cond_code(inst))),
+            .op(icond(cond_code(inst))),
         _ if name.contains("shuffle") || name == "simd_shuf_op" => {
             if bits(inst, 27, 1) != 0 {
                 return None;

@@ -3,6 +3,7 @@
 //! for 64-bit pairs, `.abs`, `.neg`, `.sx` after the operand).
 
 use crate::inst::Inst;
+use crate::operand::enums;
 use crate::operand::{minifloat, Reg, RegRange, Src, SrcValue, UReg, Value};
 
 /// What Mesa prints for an enumerated value it has no name for.
@@ -19,37 +20,20 @@ pub(super) fn enum_name(table: &[(u64, &str)], value: u64) -> String {
         .map_or_else(|| unknown_enum(value), |(_, n)| n.to_string())
 }
 
-pub(super) const ICOND: &[(u64, &str)] = &[
-    (0, "ieq"),
-    (1, "ult"),
-    (2, "ugt"),
-    (4, "seq"),
-    (5, "slt"),
-    (6, "sgt"),
-    (8, "ine"),
-    (9, "ugte"),
-    (10, "ulte"),
-    (12, "nseq"),
-    (13, "sgte"),
-    (14, "slte"),
-];
+/// Mesa's name of integer condition `code`: applegpu's ([`enums::ICONDITIONS`]), but for
+/// unsigned equality, which Mesa calls `ieq` and `ine`.
+pub(super) fn icond(code: u64) -> String {
+    match code {
+        0 => "ieq".into(),
+        8 => "ine".into(),
+        c => enums::find(enums::ICONDITIONS, c).map_or_else(|| unknown_enum(c), String::from),
+    }
+}
 
-pub(super) const FCOND: &[(u64, &str)] = &[
-    (0, "feq"),
-    (1, "flt"),
-    (2, "fgt"),
-    (3, "fltn"),
-    (5, "fgte"),
-    (6, "flte"),
-    (7, "fgtn"),
-    (8, "fneq"),
-    (9, "fnlt"),
-    (10, "fngt"),
-    (11, "fnltn"),
-    (13, "fngte"),
-    (14, "fnlte"),
-    (15, "fngtn"),
-];
+/// Mesa's name of float condition `code`: applegpu's ([`enums::FCONDITIONS`]) after an `f`.
+pub(super) fn fcond(code: u64) -> String {
+    enums::find(enums::FCONDITIONS, code).map_or_else(|| unknown_enum(code), |n| format!("f{n}"))
+}
 
 /// Special registers, by Mesa's names.
 pub(super) const SR: &[(u64, &str)] = &[

@@ -1,11 +1,99 @@
-//! The names of enumerated fields (applegpu.py's `EnumDesc` tables): the value of a field is
-//! its meaning, the name is how both applegpu and this crate call it. A value missing from a
-//! table has no known meaning; applegpu prints it as a number.
+//! The names of enumerated fields (applegpu.py's `EnumDesc` tables), of compare conditions
+//! and of special registers: the value of a field is its meaning, the name is how both
+//! applegpu and this crate call it. A value missing from a table has no known meaning;
+//! applegpu prints it as a number. These tables are the one definition of each name: the
+//! printer ([`crate::print`]) reads them forwards, the assembler ([`crate::asm`]) backwards,
+//! and the Mesa-syntax printer ([`crate::mesa`]) respells them.
+
+/// Values and their names.
+pub type Names = &'static [(u64, &'static str)];
+
+/// Integer compare conditions, by code ([`super::ICond::code`]: `cc` with `ccn` as bit 3;
+/// bit 2 signed, bits 1:0 eq/lt/gt, bit 3 negating). Codes 3, 7, 11 and 15 have no name.
+pub const ICONDITIONS: Names = &[
+    (0b0000, "ueq"),
+    (0b0001, "ult"),
+    (0b0010, "ugt"),
+    (0b0100, "seq"),
+    (0b0101, "slt"),
+    (0b0110, "sgt"),
+    (0b1000, "nueq"),
+    (0b1001, "ugte"),
+    (0b1010, "ulte"),
+    (0b1100, "nseq"),
+    (0b1101, "sgte"),
+    (0b1110, "slte"),
+];
+
+/// Float compare conditions, by code ([`super::FCond::code`], bit 3 negating). Codes 4 and 12
+/// have no name.
+pub const FCONDITIONS: Names = &[
+    (0b0000, "eq"),
+    (0b0001, "lt"),
+    (0b0010, "gt"),
+    (0b0011, "ltn"),
+    (0b0101, "gte"),
+    (0b0110, "lte"),
+    (0b0111, "gtn"),
+    (0b1000, "neq"),
+    (0b1001, "nlt"),
+    (0b1010, "ngt"),
+    (0b1011, "nltn"),
+    (0b1101, "ngte"),
+    (0b1110, "nlte"),
+    (0b1111, "ngtn"),
+];
+
+/// The special registers applegpu names (its SR_NAMES), by number.
+const SPECIAL_REGISTERS: Names = &[
+    (0, "threadgroup_position_in_grid.x"),
+    (1, "threadgroup_position_in_grid.y"),
+    (2, "threadgroup_position_in_grid.z"),
+    (4, "threads_per_threadgroup.x"),
+    (5, "threads_per_threadgroup.y"),
+    (6, "threads_per_threadgroup.z"),
+    (8, "dispatch_threads_per_threadgroup.x"),
+    (9, "dispatch_threads_per_threadgroup.y"),
+    (10, "dispatch_threads_per_threadgroup.z"),
+    (20, "core_index"),
+    (21, "vm_slot"),
+    (48, "thread_position_in_threadgroup.x"),
+    (49, "thread_position_in_threadgroup.y"),
+    (50, "thread_position_in_threadgroup.z"),
+    (51, "thread_index_in_threadgroup"),
+    (52, "thread_index_in_simdgroup"),
+    (53, "simdgroup_index_in_threadgroup"),
+    (56, "active_thread_index_in_quadgroup"),
+    (58, "active_thread_index_in_simdgroup"),
+    (60, "internal_coverage_mask"),
+    (62, "backfacing"),
+    (63, "is_active_thread"),
+    (80, "thread_position_in_grid.x"),
+    (81, "thread_position_in_grid.y"),
+    (82, "thread_position_in_grid.z"),
+    (124, "input_sample_mask"),
+    (144, "opfifo_cmd"),
+    (146, "opfifo_data_l"),
+    (147, "opfifo_data_h"),
+];
+
+/// The special register's name, where applegpu knows one.
+pub fn special_name(n: u16) -> Option<&'static str> {
+    find(SPECIAL_REGISTERS, u64::from(n))
+}
+
+/// The number of the special register named `name`.
+pub fn special_number(name: &str) -> Option<u16> {
+    SPECIAL_REGISTERS
+        .iter()
+        .find(|(_, n)| *n == name)
+        .and_then(|&(v, _)| u16::try_from(v).ok())
+}
 
 /// Memory formats (`F` of the memory forms, applegpu's MEMORY_FORMATS; element sizes:
 /// `i8`, the norm8 forms and the packed forms 1 byte, `i16`, `f16` and the norm16 forms 2,
 /// `i32` 4). 9 and 11 are unknown.
-const FORMATS: &[(u64, &str)] = &[
+const FORMATS: Names = &[
     (0, "i8"),
     (1, "i16"),
     (2, "i32"),
@@ -28,7 +116,7 @@ const MASKS: [&str; 16] = [
 ];
 
 /// `convert`'s modes: the source and destination types.
-const CONVERT_MODES: &[(u64, &str)] = &[
+const CONVERT_MODES: Names = &[
     (0, "u8_to_f"),
     (1, "s8_to_f"),
     (4, "f_to_u16"),
@@ -42,7 +130,7 @@ const CONVERT_MODES: &[(u64, &str)] = &[
 ];
 
 /// Texture types (`n`, 4 bits).
-const TEX_TYPES: &[(u64, &str)] = &[
+const TEX_TYPES: Names = &[
     (0, "tex_1d"),
     (1, "tex_1d_array"),
     (2, "tex_2d"),
@@ -55,7 +143,7 @@ const TEX_TYPES: &[(u64, &str)] = &[
 ];
 
 /// Atomic operations (`op` of `atomic` and `threadgroup_atomic`).
-const ATOMIC_OPS: &[(u64, &str)] = &[
+const ATOMIC_OPS: Names = &[
     (0, "add"),
     (1, "sub"),
     (2, "xchg"),
@@ -70,7 +158,7 @@ const ATOMIC_OPS: &[(u64, &str)] = &[
 ];
 
 /// Level-of-detail modes of the texture forms (`lod`).
-const LOD_MODES: &[(u64, &str)] = &[
+const LOD_MODES: Names = &[
     (0, "auto_lod"),
     (1, "auto_lod_bias"),
     (2, "lod_min"),
@@ -81,7 +169,7 @@ const LOD_MODES: &[(u64, &str)] = &[
 ];
 
 /// Gather and compare modes of the texture forms (`q6`).
-const GATHER: &[(u64, &str)] = &[
+const GATHER: Names = &[
     (0, "none"),
     (1, "compare"),
     (2, "gather_r"),
@@ -91,7 +179,8 @@ const GATHER: &[(u64, &str)] = &[
     (14, "gather_a"),
 ];
 
-fn find(table: &[(u64, &'static str)], value: u64) -> Option<&'static str> {
+/// The name of `value` in `table`.
+pub fn find(table: Names, value: u64) -> Option<&'static str> {
     table.iter().find(|(v, _)| *v == value).map(|(_, n)| *n)
 }
 

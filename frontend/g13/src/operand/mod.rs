@@ -300,6 +300,11 @@ impl ICond {
         op | u8::from(self.signed) << 2 | u8::from(self.invert) << 3
     }
 
+    /// applegpu's name of the condition ([`enums::ICONDITIONS`]), where it has one.
+    pub fn name(&self) -> Option<&'static str> {
+        enums::find(enums::ICONDITIONS, self.code().into())
+    }
+
     fn from_code(code: u8) -> ICond {
         ICond {
             cmp: [Some(ICmp::Eq), Some(ICmp::Lt), Some(ICmp::Gt), None][usize::from(code & 3)],
@@ -323,6 +328,11 @@ impl FCond {
             Some(FCmp::GtNanLoses) => 7,
         };
         op | u8::from(self.invert) << 3
+    }
+
+    /// applegpu's name of the condition ([`enums::FCONDITIONS`]), where it has one.
+    pub fn name(&self) -> Option<&'static str> {
+        enums::find(enums::FCONDITIONS, self.code().into())
     }
 
     fn from_code(code: u8) -> FCond {
