@@ -23,9 +23,10 @@ pub fn decode(bytes: &[u8]) -> Result<Inst, DecodeError> {
     Ok(Inst::new(f.row, f.len, f.word))
 }
 
-/// The forms whose `S` field saturates the result (applegpu's saturatable instructions: the
-/// integer adds and multiply-adds, and every form with a float destination).
-fn saturates(row: &Row) -> bool {
+/// Whether form `row`'s `S` field saturates the result, which its mnemonic spells `.sat`
+/// (applegpu's saturatable instructions: the integer adds and multiply-adds, and every form
+/// with a float destination).
+pub fn saturates(row: &Row) -> bool {
     matches!(row.name, "iadd" | "imadd")
         || row
             .operands

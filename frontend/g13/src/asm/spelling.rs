@@ -1,15 +1,17 @@
 //! Mnemonics: how applegpu spells a form's name from its fields, read backwards.
 //!
 //! Most forms print their table name. The exceptions (applegpu's `fields_to_mnem` and
-//! `map_to_alias`): the saturating ALU forms append `.sat` when field `S` is set; `iadd`
-//! and `imadd` print `isub` and `imsub` when `N` is set; `bitop` prints a named alias for
-//! six truth tables (the table operand dropped) and `not`/`mov` for two more when `B` is the
-//! immediate 0 (both dropped); `if_fcmp` with condition `eq` and two `0.0` sources prints
-//! `update_exec r0l` (push count 0) or `push_exec r0l, n`; `TODO.ld/st_tile` prints
-//! `ld_tile` or `st_tile` after its `load` operand; `map` prints `map` or `unmap` after its
-//! `op` operand (other ops keep `TODO.map` and the operand). Each spelling here gives the
-//! fields it fixes and the operands it leaves out of the text.
+//! `map_to_alias`): the saturating ALU forms ([`crate::inst::saturates`]) append `.sat`
+//! when field `S` is set; `iadd` and `imadd` print `isub` and `imsub` when `N` is set;
+//! `bitop` prints a named alias for six truth tables (the table operand dropped) and
+//! `not`/`mov` for two more when `B` is the immediate 0 (both dropped); `if_fcmp` with
+//! condition `eq` and two `0.0` sources prints `update_exec r0l` (push count 0) or
+//! `push_exec r0l, n`; `TODO.ld/st_tile` prints `ld_tile` or `st_tile` after its `load`
+//! operand; `map` prints `map` or `unmap` after its `op` operand (other ops keep `TODO.map`
+//! and the operand). Each spelling here gives the fields it fixes and the operands it leaves
+//! out of the text.
 
+use crate::inst::saturates;
 use crate::table::{rows, Row};
 
 /// A form a mnemonic may be: the row, the fields the spelling fixes, the row's operands
@@ -18,16 +20,6 @@ pub(super) struct Spelling {
     pub row: &'static Row,
     pub fixed: Vec<(&'static str, u64)>,
     pub skipped: Vec<usize>,
-}
-
-/// Whether field `S` of `row` prints as `.sat`: the integer adds and multiply-adds and the
-/// forms with a float destination (applegpu's saturatable instructions).
-fn saturating(row: &Row) -> bool {
-    matches!(row.name, "iadd" | "imadd")
-        || row
-            .operands
-            .first()
-            .is_some_and(|o| matches!(o.kind, "FloatDst" | "FloatDst16"))
 }
 
 /// `bitop`'s aliases: the truth table (`tt0` .. `tt3`, as printed left to right) and whether
@@ -58,7 +50,7 @@ fn spell(row: &'static Row, mnemonic: &str) -> Option<Spelling> {
         skipped: Vec::new(),
     };
     let operand = |name: &str| row.operands.iter().position(|o| o.name == name);
-    let base = if saturating(row) {
+    let base = if saturates(row) {
         match mnemonic.strip_suffix(".sat") {
             Some(b) => {
                 s.fixed.push(("S", 1));
