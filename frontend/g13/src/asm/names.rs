@@ -4,20 +4,6 @@
 use super::fields::Fields;
 use crate::operand::enums::{self, Names};
 
-/// A texture type's coordinate count and its extra (array index, sample) components.
-pub(super) fn tex_size(n: u64) -> Option<(u32, u32)> {
-    Some(match n {
-        0 => (1, 0),
-        1 => (1, 1),
-        2 => (2, 0),
-        3 | 4 => (2, 1),
-        5 | 6 => (3, 0),
-        7 => (3, 1),
-        8 => (2, 2),
-        _ => return None,
-    })
-}
-
 /// The value named `name` (the first of a repeated name), or a number.
 pub(super) fn lookup(names: Names, text: &str) -> Option<u64> {
     names

@@ -5,8 +5,8 @@
 
 use super::fields::Fields;
 use super::memory::{half, plain};
-use super::names::tex_size;
 use super::text::{int, numbered, regs, split_flags, File};
+use crate::operand::tex_size;
 
 /// An 8-bit immediate.
 fn byte(text: &str) -> Result<u64, String> {
@@ -144,7 +144,9 @@ pub(super) fn sampler(f: &mut Fields, name: &str, text: &str) -> Result<(), Stri
 /// The texture type's sizes, from field `n`.
 fn sizes(f: &Fields) -> Result<(u32, u32), String> {
     let n = f.get("n");
-    tex_size(n).ok_or_else(|| format!("texture type {n} has no known coordinates"))
+    tex_size(n)
+        .map(|(c, e)| (u32::from(c), u32::from(e)))
+        .ok_or_else(|| format!("texture type {n} has no known coordinates"))
 }
 
 /// Coordinates (`Coords`), sized by the texture type `n` (c coordinates, e extra): `s` 1

@@ -66,6 +66,7 @@ pub mod enums;
 mod other;
 
 pub use alu::{alu_dst, alu_src, cmpsel_src, minifloat};
+pub use other::tex_size;
 
 use crate::table::Row;
 use std::fmt;

@@ -6,9 +6,10 @@
 use super::{sign_extend, Reg, RegRange, UReg, Value};
 use crate::table::Row;
 
-/// Coordinate registers of texture type `n`: (coordinates, extra values: array index and
-/// sample), applegpu's TEX_SIZES.
-fn tex_size(n: u64) -> Option<(u16, u16)> {
+/// The coordinates of texture type `n` (field `n`, [`super::enums`]): how many, and how
+/// many extra values follow them (array index, sample); applegpu's TEX_SIZES. `None` for a
+/// type without a known meaning.
+pub fn tex_size(n: u64) -> Option<(u16, u16)> {
     Some(match n {
         0 => (1, 0),
         1 => (1, 1),
