@@ -1,6 +1,6 @@
 //! Mesa's lines of the ALU, conversion, bit, compare, exec-stack, branch and SIMD-group forms.
 
-use super::text::{self, alu, dst, enum_name, fcond, icond};
+use super::text::{self, alu, dst, enum_name, fcond, icond, named};
 use super::{bits, Line};
 use crate::inst::Inst;
 use crate::operand::{FCond, ICond, Value};
@@ -107,7 +107,7 @@ pub(super) fn line(inst: &Inst) -> Option<Line> {
             l(mode.name?)
                 .op(dst(inst))
                 .op(alu(inst, "src"))
-                .op(enum_name(text::ROUND, inst.field("round")))
+                .op(named(inst, "round"))
         }
         "bfi" | "bfeil" if zero(inst, &["A", "At", "m"]) => {
             let m = if name == "bfi" { "shl" } else { "shr" };

@@ -1,7 +1,7 @@
 //! Mesa's lines of the memory, atomic, stack, uniform-store, tile, varying, texture, image,
 //! barrier and fragment forms.
 
-use super::text::{self, enum_name, mask, operand, value};
+use super::text::{self, enum_name, named, operand, value};
 use super::{bits, Line};
 use crate::inst::Inst;
 use crate::operand::{Reg, RegRange, Value, Width};
@@ -22,8 +22,8 @@ fn index(inst: &Inst) -> String {
 /// The memory modifiers Mesa prints after the operands: shift, format, mask.
 fn layout(inst: &Inst, l: Line) -> Line {
     l.op(enum_name(text::SHIFT, inst.field("s")))
-        .op(enum_name(text::FORMAT, inst.field("F")))
-        .op(mask(inst.field("mask")))
+        .op(named(inst, "F"))
+        .op(named(inst, "mask"))
 }
 
 /// The wait group (`g`, bit 30): `a` or `b`.
@@ -171,9 +171,9 @@ fn sample(inst: &Inst) -> Option<Line> {
     let l = flag(l, 70, "sparse");
     let l = flag(l, 69, "kill");
     Some(
-        l.op(enum_name(text::DIM, inst.field("n")))
-            .op(mask(inst.field("mask")))
-            .op(enum_name(text::LOD_TYPE, inst.field("lod")))
+        l.op(named(inst, "n"))
+            .op(named(inst, "mask"))
+            .op(named(inst, "lod"))
             .op(enum_name(text::GATHER, bits(inst, 87, 4)))
             .op(enum_name(text::GROUP, bits(inst, 63, 1))),
     )
@@ -199,10 +199,7 @@ fn tile(inst: &Inst) -> Option<Line> {
         .op(operand(inst, "S"))
         .op(inst.field("O").to_string())
         .flag(!load && bits(inst, 35, 1) != 0, "explicit_coords");
-    Some(
-        l.op(enum_name(text::FORMAT, inst.field("F")))
-            .op(mask(inst.field("mask"))),
-    )
+    Some(l.op(named(inst, "F")).op(named(inst, "mask")))
 }
 
 /// Mesa's names of the barrier encodings, by (a, b, c).
@@ -278,7 +275,7 @@ pub(super) fn line(inst: &Inst) -> Option<Line> {
                 .op(atomic_src(inst))
                 .op(operand(inst, "A"))
                 .op(index(inst))
-                .op(enum_name(text::ATOMIC, inst.field("op")))
+                .op(named(inst, "op"))
                 .op(enum_name(text::COHERENT, bits(inst, 44, 2)));
             group(inst, l)
         }
@@ -291,7 +288,7 @@ pub(super) fn line(inst: &Inst) -> Option<Line> {
                 .op(atomic_src(inst))
                 .op(local_base(inst))
                 .op(operand(inst, "O"))
-                .op(enum_name(text::ATOMIC, inst.field("op")))
+                .op(named(inst, "op"))
         }
         "threadgroup_load" | "threadgroup_store" => {
             let m = if name == "threadgroup_load" {
@@ -302,8 +299,8 @@ pub(super) fn line(inst: &Inst) -> Option<Line> {
             l(m).op(operand(inst, "R"))
                 .op(local_base(inst))
                 .op(operand(inst, "O"))
-                .op(enum_name(text::FORMAT, inst.field("F")))
-                .op(mask(inst.field("mask")))
+                .op(named(inst, "F"))
+                .op(named(inst, "mask"))
         }
         "TODO.ld/st_tile" => return tile(inst),
         "texture_sample" | "texture_load" => return sample(inst),
@@ -325,10 +322,9 @@ pub(super) fn line(inst: &Inst) -> Option<Line> {
                 .op(coords(inst))
                 .op(operand(inst, "D"))
                 .flag(block && bits(inst, 23, 1) != 0, "explicit_coords")
-                .op(enum_name(text::DIM, inst.field("n")));
+                .op(named(inst, "n"));
             if block {
-                l.op(enum_name(text::FORMAT, inst.field("F")))
-                    .flag(bits(inst, 53, 1) != 0, "rtz")
+                l.op(named(inst, "F")).flag(bits(inst, 53, 1) != 0, "rtz")
             } else {
                 l.flag(bits(inst, 53, 1) != 0, "rtz")
                     .op(enum_name(text::COHERENT, bits(inst, 44, 2)))
@@ -341,7 +337,7 @@ pub(super) fn line(inst: &Inst) -> Option<Line> {
             .op(operand(inst, "S"))
             .flag(inst.field("forwarding") != 0, "fwd")
             .flag(inst.field("elide") != 0, "elide")
-            .op(enum_name(text::INTERPOLATION, inst.field("interpolation")))
+            .op(named(inst, "interpolation"))
             .flag(inst.field("kill") != 0, "kill"),
         "TODO.ldcf" => {
             if inst.field("count") != 1 {

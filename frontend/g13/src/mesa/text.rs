@@ -1,6 +1,11 @@
 //! Mesa's text of operands and enumerated modifiers (AGX2.xml's `enum` tables and its
 //! printer's operand rules: `$` before a cached register, `^` before a discarded one, `dr`/`du`
 //! for 64-bit pairs, `.abs`, `.neg`, `.sx` after the operand).
+//!
+//! Where applegpu names the same values (conditions, formats, masks, texture types, levels of
+//! detail, atomic operations, rounding, interpolation), the names are applegpu's
+//! ([`crate::operand::enums`]) respelled as Mesa spells them, so that both printers and the
+//! assembler agree on what each value means; the tables here are the enums only Mesa names.
 
 use crate::inst::Inst;
 use crate::operand::enums;
@@ -33,6 +38,33 @@ pub(super) fn icond(code: u64) -> String {
 /// Mesa's name of float condition `code`: applegpu's ([`enums::FCONDITIONS`]) after an `f`.
 pub(super) fn fcond(code: u64) -> String {
     enums::find(enums::FCONDITIONS, code).map_or_else(|| unknown_enum(code), |n| format!("f{n}"))
+}
+
+/// Mesa's name of enumerated field `field` of `inst` (a memory format `F`, a `mask`, a
+/// texture type `n`, a level-of-detail mode `lod`, an atomic `op`, `convert`'s `round`, an
+/// `interpolation`): what [`enums::name`] says the value means in the form, in Mesa's
+/// spelling.
+pub(super) fn named(inst: &Inst, field: &str) -> String {
+    spelled(inst.row.name, field, inst.field(field))
+}
+
+/// [`named`] of value `value` in form `row`: `_rtz` for applegpu's `.rtz`, texture types
+/// without `tex_`, `none` for the empty mask, the default interpolation (`center`) left out,
+/// and the levels of detail with a bias and a minimum (9, 13), which applegpu does not name,
+/// as AGX2.xml names them.
+fn spelled(row: &str, field: &str, value: u64) -> String {
+    let name = match (field, value) {
+        ("mask", 0) => Some("none"),
+        ("lod", 9 | 13) => Some("auto_lod_bias_min"),
+        _ => enums::name(row, field, value),
+    };
+    match (field, name) {
+        (_, None) => unknown_enum(value),
+        ("F", Some(n)) => n.replace('.', "_"),
+        ("n", Some(n)) => n.strip_prefix("tex_").unwrap_or(n).to_string(),
+        ("interpolation", Some("center")) => String::new(),
+        (_, Some(n)) => n.to_string(),
+    }
 }
 
 /// Special registers, by Mesa's names.
@@ -73,67 +105,12 @@ pub(super) const SR: &[(u64, &str)] = &[
     (147, "helper_arg_h"),
 ];
 
-pub(super) const FORMAT: &[(u64, &str)] = &[
-    (0, "i8"),
-    (1, "i16"),
-    (2, "i32"),
-    (3, "f16"),
-    (4, "u8norm"),
-    (5, "s8norm"),
-    (6, "u16norm"),
-    (7, "s16norm"),
-    (8, "rgb10a2"),
-    (10, "srgba8"),
-    (12, "rg11b10f"),
-    (13, "rgb9e5"),
-    (14, "rg11b10f_rtz"),
-    (15, "rgb9e5_rtz"),
-];
-
-pub(super) const DIM: &[(u64, &str)] = &[
-    (0, "1d"),
-    (1, "1d_array"),
-    (2, "2d"),
-    (3, "2d_array"),
-    (4, "2d_ms"),
-    (5, "3d"),
-    (6, "cube"),
-    (7, "cube_array"),
-    (8, "2d_ms_array"),
-];
-
-pub(super) const LOD_TYPE: &[(u64, &str)] = &[
-    (0, "auto_lod"),
-    (1, "auto_lod_bias"),
-    (2, "lod_min"),
-    (4, "lod_grad"),
-    (5, "auto_lod_bias"),
-    (6, "lod_min"),
-    (9, "auto_lod_bias_min"),
-    (12, "lod_grad_min"),
-    (13, "auto_lod_bias_min"),
-];
-
 pub(super) const GATHER: &[(u64, &str)] = &[
     (0, ""),
     (1, "gather_r"),
     (3, "gather_g"),
     (5, "gather_b"),
     (7, "gather_a"),
-];
-
-pub(super) const ATOMIC: &[(u64, &str)] = &[
-    (0, "add"),
-    (1, "sub"),
-    (2, "xchg"),
-    (3, "cmpxchg"),
-    (4, "umin"),
-    (5, "imin"),
-    (6, "umax"),
-    (7, "imax"),
-    (8, "and"),
-    (9, "or"),
-    (10, "xor"),
 ];
 
 pub(super) const SUBGROUP_OP: &[(u64, &str)] = &[
@@ -159,23 +136,11 @@ pub(super) const SHIFT: &[(u64, &str)] = &[
     (4, "lsl 4"),
 ];
 
-pub(super) const ROUND: &[(u64, &str)] = &[(0, "rtz"), (1, "rte")];
 pub(super) const GROUP: &[(u64, &str)] = &[(0, "a"), (1, "b")];
 pub(super) const COHERENT: &[(u64, &str)] =
     &[(0, ""), (1, "coherent1"), (2, "coherent2"), (3, "coherent")];
-pub(super) const INTERPOLATION: &[(u64, &str)] =
-    &[(0, ""), (1, "sample"), (2, "centroid"), (3, "sample")];
 pub(super) const QUAD: &[(u64, &str)] = &[(0, "quad"), (1, "")];
 pub(super) const SHUFFLE_OP: &[(u64, &str)] = &[(0, ""), (1, "xor"), (2, "up"), (3, "down")];
-
-/// Mesa's channel masks: 0 is `none`, then `x` to `xyzw` as in applegpu.
-pub(super) fn mask(value: u64) -> String {
-    match value {
-        0 => "none".into(),
-        v => crate::operand::enums::name("device_load", "mask", v)
-            .map_or_else(|| unknown_enum(v), String::from),
-    }
-}
 
 /// A general register without hints: `r5l`, `r6`, `dr6`.
 pub(super) fn reg(r: &Reg) -> String {
