@@ -35,33 +35,34 @@ pub fn applegpu(inst: &Inst, pc: u64) -> String {
     }
 }
 
+/// `bitop`'s aliases: the name, the truth table it stands for (`tt0` .. `tt3`, as printed
+/// left to right), and whether it is unary, an alias only when `B` is the immediate 0 and
+/// printed without it.
+pub const BITOP_ALIASES: &[(&str, [bool; 4], bool)] = &[
+    ("and", [false, false, false, true], false),
+    ("or", [false, true, true, true], false),
+    ("xor", [false, true, true, false], false),
+    ("nand", [true, true, true, false], false),
+    ("nor", [true, false, false, false], false),
+    ("xnor", [true, false, false, true], false),
+    ("not", [true, false, true, false], true),
+    ("mov", [false, true, false, true], true),
+];
+
 /// applegpu's `map_to_alias`: a few forms print under other names, some operands dropped.
 fn alias(inst: &Inst, mnem: String, ops: Vec<String>) -> (String, Vec<String>) {
     let op = |k: usize| ops.get(k).map_or("", String::as_str);
     match inst.row.name {
         "bitop" => {
-            let binary = match op(0) {
-                "0001" => Some("and"),
-                "0111" => Some("or"),
-                "0110" => Some("xor"),
-                "1110" => Some("nand"),
-                "1000" => Some("nor"),
-                "1001" => Some("xnor"),
+            let tt = match inst.operand("tt") {
+                Some(Value::TruthTable(tt)) => Some(*tt),
                 _ => None,
             };
-            let unary = match op(0) {
-                "1010" => Some("not"),
-                "0101" => Some("mov"),
-                _ => None,
-            };
-            if let Some(a) = binary {
-                (a.into(), ops[1..].to_vec())
-            } else if let (Some(a), "0") = (unary, op(3)) {
-                (a.into(), ops[1..3].to_vec())
-            } else if matches!(op(0), "0011" | "1100") {
-                ("bitop_mov_a".into(), ops)
-            } else {
-                (mnem, ops)
+            match BITOP_ALIASES.iter().find(|a| Some(a.1) == tt) {
+                Some(&(a, _, false)) => (a.into(), ops[1..].to_vec()),
+                Some(&(a, _, true)) if op(3) == "0" => (a.into(), ops[1..3].to_vec()),
+                _ if matches!(op(0), "0011" | "1100") => ("bitop_mov_a".into(), ops),
+                _ => (mnem, ops),
             }
         }
         "if_fcmp" if (op(1), op(2), op(3)) == ("eq", "0.0", "0.0") => {

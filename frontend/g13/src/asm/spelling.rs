@@ -12,6 +12,7 @@
 //! out of the text.
 
 use crate::inst::saturates;
+use crate::print::BITOP_ALIASES;
 use crate::table::{rows, Row};
 
 /// A form a mnemonic may be: the row, the fields the spelling fixes, the row's operands
@@ -21,19 +22,6 @@ pub(super) struct Spelling {
     pub fixed: Vec<(&'static str, u64)>,
     pub skipped: Vec<usize>,
 }
-
-/// `bitop`'s aliases: the truth table (`tt0` .. `tt3`, as printed left to right) and whether
-/// the alias also drops `B` (the immediate 0).
-const BITOP_ALIASES: &[(&str, [u64; 4], bool)] = &[
-    ("and", [0, 0, 0, 1], false),
-    ("or", [0, 1, 1, 1], false),
-    ("xor", [0, 1, 1, 0], false),
-    ("nand", [1, 1, 1, 0], false),
-    ("nor", [1, 0, 0, 0], false),
-    ("xnor", [1, 0, 0, 1], false),
-    ("not", [1, 0, 1, 0], true),
-    ("mov", [0, 1, 0, 1], true),
-];
 
 /// Every form `mnemonic` may name, in the table's (matching) order.
 pub(super) fn spellings(mnemonic: &str) -> Vec<Spelling> {
@@ -67,7 +55,8 @@ fn spell(row: &'static Row, mnemonic: &str) -> Option<Spelling> {
         ("bitop", alias) => {
             let &(_, tt, unary) = BITOP_ALIASES.iter().find(|a| a.0 == alias)?;
             for (k, bit) in tt.into_iter().enumerate() {
-                s.fixed.push((["tt0", "tt1", "tt2", "tt3"][k], bit));
+                s.fixed
+                    .push((["tt0", "tt1", "tt2", "tt3"][k], u64::from(bit)));
             }
             s.skipped.push(operand("tt")?);
             if unary {
