@@ -20,9 +20,9 @@
 //! rsqrt two f64 roundings, exp2 and log2 the host's f64 function rounded to f32), computed
 //! in f32 with the flushing above (output flushing after rounding) and then the NaN, `.sat`
 //! and width rules:
-//! - `rsqrt_special(x)` is `rsqrt(x)` except +0 and +inf, which give themselves, so that
-//!   `rsqrt_special(x) * x` is sqrt(x) also at 0, -0 and +inf (applegpu: "handling
-//!   special-cases differently").
+//! - `rsqrt_special(x)` is `rsqrt(x)` except ±0, which give +0, and +inf, which gives
+//!   +inf, so that `rsqrt_special(x) * x` is sqrt(x) also at ±0 (as +0: a product is never
+//!   -0 here) and +inf (applegpu: "handling special-cases differently").
 //! - `sin_pt_1(q)`, q in quarter turns in [0, 4) (applegpu's documentation), reflects q to
 //!   t in [-1, 1] with sin(qπ/2) = sin(tπ/2): t = q on [0, 1], 2 - q on (1, 3), q - 4 on
 //!   [3, 4); other q are first reduced by 4·floor(q/4). Exact for q in [0, 4).
@@ -32,7 +32,9 @@
 //! `convert` (mode, round): integer to float (u8, s8, u16, s16, u32, s32: the source's low
 //! bits, zero- or sign-extended) rounds to the destination's float width in the given mode
 //! (`rtz` or `rte`); float to integer (u16, s16, u32, s32) rounds in the given mode to an
-//! integer, saturates to the type's range and gives 0 for NaN. No public source describes the
+//! integer, saturates to the type's range and gives 0 for NaN; the result is that integer
+//! in two's complement at the destination's width (so a 16-bit conversion written to a 32-bit
+//! register is sign-extended for s16, zero-extended for u16). No public source describes the
 //! out-of-range cases; saturation is the definition here.
 
 use super::regs::int_type;
@@ -171,19 +173,16 @@ impl Lifter<'_> {
             "rcp" => self.b.op_mode(Op::Frcp(Trans::Ieee), m, F32, &[a]),
             "rsqrt" => self.b.op_mode(Op::Frsq(Trans::Ieee), m, F32, &[a]),
             "rsqrt_special" => {
+                // ±0 (a flushed denormal too) gives +0 and +inf gives +inf, so that
+                // `rsqrt_special(x) * x` is sqrt(x) there as well: ±0, +inf.
                 let r = self.b.op_mode(Op::Frsq(Trans::Ieee), m, F32, &[a]);
-                let ab = self.b.op(Op::Bitcast, I32, &[a]);
-                let zero = self.b.i32(0);
-                let inf = self.b.i32(0x7f80_0000);
-                let is_zero = self.b.op(Op::Icmp(IntCC::Eq), I1, &[ab, zero]);
-                let is_inf = self.b.op(Op::Icmp(IntCC::Eq), I1, &[ab, inf]);
-                let keep = self.b.op(Op::Or, I1, &[is_zero, is_inf]);
-                // A flushed +denormal reads as +0 too.
                 let fa = self.b.op_mode(Op::Fcanonicalize, m, F32, &[a]);
-                let fb = self.b.op(Op::Bitcast, I32, &[fa]);
-                let is_fzero = self.b.op(Op::Icmp(IntCC::Eq), I1, &[fb, zero]);
-                let keep = self.b.op(Op::Or, I1, &[keep, is_fzero]);
-                self.b.op(Op::Select, F32, &[keep, fa, r])
+                let zero = self.b.f32(0.0);
+                let inf = self.b.f32(f32::INFINITY);
+                let is_zero = self.b.op(Op::Fcmp(FloatCC::Eq), I1, &[fa, zero]);
+                let is_inf = self.b.op(Op::Fcmp(FloatCC::Eq), I1, &[fa, inf]);
+                let r = self.b.op(Op::Select, F32, &[is_inf, inf, r]);
+                self.b.op(Op::Select, F32, &[is_zero, zero, r])
             }
             "log2" => self.b.op_mode(Op::Flog2(Trans::Ieee), m, F32, &[a]),
             "exp2" => self.b.op_mode(Op::Fexp2(Trans::Ieee), m, F32, &[a]),

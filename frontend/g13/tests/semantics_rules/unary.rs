@@ -1,6 +1,6 @@
 //! The rounding and transcendental instructions (lift/float.rs): floor, ceil, trunc, rint,
-//! rcp (correctly rounded), rsqrt (1/sqrt as two f64 roundings), rsqrt_special (+0 and +inf
-//! kept), log2 and exp2 (the f64 function rounded to f32), fp32 flushing of the source and of
+//! rcp (correctly rounded), rsqrt (1/sqrt as two f64 roundings), rsqrt_special (±0 giving +0,
+//! +inf kept), log2 and exp2 (the f64 function rounded to f32), fp32 flushing of the source and of
 //! the result, the default NaN, `.sat` and a 16-bit destination; the sin_pt_1/sin_pt_2 pair.
 
 use super::num::{f, f16_of, flush, sat32, F32_NAN};
@@ -29,7 +29,8 @@ fn unary(name: &str, a: u32) -> u32 {
         "rint" => x.round_ties_even(),
         "rcp" => 1.0 / x,
         "rsqrt" => rsqrt(x),
-        "rsqrt_special" if x.to_bits() == 0 || x == f32::INFINITY => x,
+        "rsqrt_special" if x == 0.0 => 0.0,
+        "rsqrt_special" if x == f32::INFINITY => x,
         "rsqrt_special" => rsqrt(x),
         "log2" => f64::from(x).log2() as f32,
         "exp2" => f64::from(x).exp2() as f32,
@@ -216,19 +217,28 @@ fn sin_pt_1_reflects_and_the_pair_gives_the_sine_within_2_ulp() {
     );
 }
 
-/// rsqrt_special's purpose (float.rs): `rsqrt_special(x) * x` is sqrt(x) at +0 (also a
-/// flushed +denormal) and +inf, where `rsqrt(x) * x` is NaN. (-0 is not checked: the rule
-/// gives rsqrt(-0) = -inf there, whose product with -0 is NaN, not sqrt(-0).)
+/// rsqrt_special's purpose (float.rs): `rsqrt_special(x) * x` is sqrt(x) at +0, -0 (also
+/// flushed denormals; a G13 product is never -0, so sqrt(-0) comes out as +0) and +inf,
+/// where `rsqrt(x) * x` is NaN.
 #[test]
 fn rsqrt_special_times_x_is_sqrt_at_zero_and_infinity() {
-    let cases: &[u32] = &[0, 0x0000_0001, 0x7f80_0000, f(4.0), f(0.25)];
+    let cases: &[u32] = &[
+        0,
+        0x8000_0000,
+        0x0000_0001,
+        0x8000_0001,
+        0x7f80_0000,
+        f(4.0),
+        f(0.25),
+    ];
     each_lane(
         cases,
         "rsqrt_special r10, r0\nfmul32 r11, r10, r0\nrsqrt r12, r0\nfmul32 r13, r12, r0\nstop",
         |w, l, &a| w.set_r(0, l, a),
         |w, l, &a| {
             let x = flush(f32::from_bits(a));
-            assert_eq!(w.r(11, l), x.sqrt().to_bits(), "rsqrt_special({a:#x}) * x");
+            let root = if x == 0.0 { 0.0 } else { x.sqrt() };
+            assert_eq!(w.r(11, l), root.to_bits(), "rsqrt_special({a:#x}) * x");
             if x == 0.0 || x.is_infinite() {
                 assert_eq!(w.r(13, l), F32_NAN, "rsqrt({a:#x}) * x");
             }
