@@ -73,17 +73,11 @@ mod tests {
     /// Arbitrary bytes frame or fail, never past the input and never with a panic.
     #[test]
     fn arbitrary_bytes_frame_or_fail() {
-        let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rng = crate::random::Rng::new(1);
         let (mut ok, mut unknown, mut truncated) = (0, 0, 0);
         for _ in 0..200_000 {
-            let n = (next() % 15) as usize;
-            let bytes: Vec<u8> = (0..n).map(|_| next() as u8).collect();
+            let n = rng.below(15) as usize;
+            let bytes: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
             match frame(&bytes) {
                 Ok(f) => {
                     assert!(f.len <= bytes.len() && f.len >= 2, "{bytes:02x?}");

@@ -4,15 +4,12 @@
 //! commit) where it can assemble the text, otherwise from applegpu's decoder (the target it
 //! prints for the bytes).
 
+mod vectors;
+
+use vectors::hex;
 use wavejit_g13::asm::{assemble, assemble_line, AsmErrorKind};
 use wavejit_g13::inst::decode;
 use wavejit_g13::print::applegpu;
-
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len() / 2)
-        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).expect("hex"))
-        .collect()
-}
 
 /// applegpu's `assemble_multiline` gives these bytes for the same listing without its
 /// comments.

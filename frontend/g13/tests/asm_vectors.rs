@@ -14,12 +14,14 @@
 //! tables) check the same way: the applegpu text of each ([`applegpu`] of its decoding)
 //! assembles back to its bytes, but for the bits [`MESA_EXCEPTIONS`] lists.
 
+mod vectors;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use vectors::{applegpu_vectors, mesa_corpus, mesa_vectors};
 use wavejit_g13::asm::assemble_line;
 use wavejit_g13::inst::decode;
 use wavejit_g13::print::applegpu;
-use wavejit_g13::table::{rows, Row};
+use wavejit_g13::table::Row;
 
 /// Bits applegpu's text does not determine: in operands of these kinds, in this part of
 /// the operand (`value`: the value's lowest field; `value_hi`: its other fields; `t`, `s`,
@@ -40,6 +42,14 @@ const SOURCES: &[&str] = &[
     "FloatSrc",
     "PairedFloatSrc",
     "CmpselSrc",
+];
+
+/// Operands whose value some encodings leave out of the text.
+const VALUES_OFTEN_ABSENT: &[&str] = &[
+    "AtomicDestination",
+    "SampleCompareOff",
+    "Lod",
+    "ThreadgroupMemoryBase",
 ];
 
 const EXCEPTIONS: &[Exception] = &[
@@ -153,12 +163,7 @@ const EXCEPTIONS: &[Exception] = &[
         reason: "an empty mask (or an absent threadgroup-atomic result) prints no register size",
     },
     Exception {
-        kinds: &[
-            "AtomicDestination",
-            "SampleCompareOff",
-            "Lod",
-            "ThreadgroupMemoryBase",
-        ],
+        kinds: VALUES_OFTEN_ABSENT,
         part: "value",
         bits: 0x3f,
         reason: "an absent atomic result (None), an absent compare and offset, the level 0 \
@@ -166,12 +171,7 @@ const EXCEPTIONS: &[Exception] = &[
                  compare or gradient register prints value >> 1",
     },
     Exception {
-        kinds: &[
-            "AtomicDestination",
-            "SampleCompareOff",
-            "Lod",
-            "ThreadgroupMemoryBase",
-        ],
+        kinds: VALUES_OFTEN_ABSENT,
         part: "value_hi",
         bits: 0b11,
         reason: "an absent atomic result, an absent compare and offset, the level of \
@@ -184,12 +184,6 @@ const EXCEPTIONS: &[Exception] = &[
         reason: "without a bindless texture the uniform prints as None",
     },
 ];
-
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len() / 2)
-        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).expect("hex"))
-        .collect()
-}
 
 fn word(bytes: &[u8]) -> u128 {
     let mut b = [0u8; 16];
@@ -248,21 +242,16 @@ fn differences(row: &Row, want: &[u8], got: &[u8]) -> Vec<(&'static str, String,
 
 #[test]
 fn every_printed_vector_assembles_to_its_bytes() {
-    let text = include_str!("data/applegpu-vectors.tsv");
     let (mut total, mut assembled, mut identical) = (0, 0, 0);
     let mut bad = Vec::new();
     let mut used: BTreeSet<(usize, &str)> = BTreeSet::new();
     let mut uncovered: BTreeMap<String, String> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let cols: Vec<&str> = line.splitn(3, '\t').collect();
-        let [row, bytes, want] = cols[..] else {
-            panic!("malformed line {line:?}");
-        };
-        if want.starts_with('!') {
+    for v in applegpu_vectors() {
+        let Some(want) = v.text else {
             continue;
-        }
+        };
         total += 1;
-        let row = &rows()[row.parse::<usize>().expect("row")];
+        let row = v.row;
         let got = match assemble_line(want, 0x100) {
             Ok(b) => b,
             Err(e) => {
@@ -282,12 +271,11 @@ fn every_printed_vector_assembles_to_its_bytes() {
             continue;
         }
         assembled += 1;
-        let want_bytes = hex(bytes);
-        if got == want_bytes {
+        if got == v.bytes {
             identical += 1;
             continue;
         }
-        for (kind, part, bits) in differences(row, &want_bytes, &got) {
+        for (kind, part, bits) in differences(row, &v.bytes, &got) {
             let covering = EXCEPTIONS.iter().enumerate().find(|(_, e)| {
                 e.kinds.contains(&kind) && e.part == part && bits & !e.bits == 0 && bits != 0
             });
@@ -299,7 +287,7 @@ fn every_printed_vector_assembles_to_its_bytes() {
                 None => {
                     uncovered.insert(
                         format!("{} {kind} {part} {bits:#b}", row.name),
-                        format!("{want} ({bytes})"),
+                        format!("{want} ({})", v.hex),
                     );
                 }
             }
@@ -386,31 +374,17 @@ const MESA_EXCEPTIONS: &[MesaException] = &[
     },
 ];
 
-/// Mesa's corpus, or `None` (after saying so) when it is absent.
-fn mesa_corpus() -> Option<String> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpora/g13/mesa-isa-cases.txt");
-    let text = std::fs::read_to_string(&p).ok();
-    if text.is_none() {
-        eprintln!("NOT RUN: {} absent", p.display());
-    }
-    text
-}
-
 #[test]
 fn mesa_vectors_reassemble_from_their_applegpu_text() {
-    let Some(text) = mesa_corpus() else {
+    let Some((_, text)) = mesa_corpus() else {
         return;
     };
     let (mut total, mut identical) = (0, 0);
     let mut bad = Vec::new();
     let mut used = BTreeSet::new();
-    for line in text.lines() {
-        let Some(hex_text) = line.split_whitespace().next() else {
-            continue;
-        };
+    for v in mesa_vectors(&text) {
+        let (line, bytes) = (v.line, v.bytes);
         total += 1;
-        let bytes = hex(hex_text);
         let inst = decode(&bytes).expect("every Mesa vector decodes (tests/mesa_vectors.rs)");
         let want = applegpu(&inst, 0);
         let got = match assemble_line(&want, 0) {

@@ -6,58 +6,22 @@
 //! independent of applegpu.py, which the table was generated from. And every line prints, in
 //! Mesa's syntax (`mesa::mesa`), to its reference text, but for the listed exceptions.
 
-use std::path::PathBuf;
+mod vectors;
+
+use std::collections::BTreeMap;
+use vectors::{assert_only_listed, mesa_corpus, mesa_vectors, MesaVector};
 use wavejit_g13::frame;
 use wavejit_g13::operand::Reg;
 
-/// One vector: its line, its bytes, Mesa's mnemonic and operand text.
-struct Vector<'a> {
-    line: &'a str,
-    bytes: Vec<u8>,
-    operands: Vec<&'a str>,
-}
-
-/// The corpus's path and text, or `None` (after saying so) when it is absent.
-fn corpus() -> Option<(PathBuf, String)> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpora/g13/mesa-isa-cases.txt");
-    let text = std::fs::read_to_string(&p).ok();
-    if text.is_none() {
-        eprintln!(
-            "NOT RUN: Mesa's G13 vectors are absent (expected at \
-             ../shared/corpora/g13/mesa-isa-cases.txt beside the clone)"
-        );
-    }
-    text.map(|t| (p, t))
-}
-
-fn vectors(text: &str) -> Vec<Vector<'_>> {
-    text.lines()
-        .filter_map(|line| {
-            let mut tokens = line.split_whitespace();
-            let hex = tokens.next()?;
-            let bytes = (0..hex.len() / 2)
-                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
-                .collect();
-            let _mnemonic = tokens.next();
-            Some(Vector {
-                line,
-                bytes,
-                operands: tokens.map(|t| t.trim_end_matches(',')).collect(),
-            })
-        })
-        .collect()
-}
-
 #[test]
 fn every_mesa_vector_frames_at_its_length() {
-    let Some((path, text)) = corpus() else {
+    let Some((path, text)) = mesa_corpus() else {
         return;
     };
     let junk = [0xca, 0xfe, 0xba, 0xbe].repeat(4);
     let mut framed = 0;
     let mut bad = Vec::new();
-    for (n, Vector { line, bytes, .. }) in vectors(&text).into_iter().enumerate() {
+    for (n, MesaVector { line, bytes, .. }) in mesa_vectors(&text).into_iter().enumerate() {
         let mut input = bytes.clone();
         input.extend_from_slice(&junk);
         match frame(&input) {
@@ -84,12 +48,12 @@ fn every_mesa_vector_frames_at_its_length() {
 /// operand (its register naming: `r5l`, `r6`, `dr6`).
 #[test]
 fn alu_destinations_match_mesa() {
-    let Some((path, text)) = corpus() else {
+    let Some((path, text)) = mesa_corpus() else {
         return;
     };
     let mut checked = 0;
     let mut bad = Vec::new();
-    for v in vectors(&text) {
+    for v in mesa_vectors(&text) {
         let Some(&first) = v.operands.first() else {
             continue;
         };
@@ -132,12 +96,12 @@ fn mesa_src(s: &wavejit_g13::operand::Src) -> String {
 /// compare-selects (whose condition Mesa prints last), against Mesa's operands.
 #[test]
 fn alu_sources_match_mesa() {
-    let Some((path, text)) = corpus() else {
+    let Some((path, text)) = mesa_corpus() else {
         return;
     };
     let mut checked = 0;
     let mut bad = Vec::new();
-    for v in vectors(&text) {
+    for v in mesa_vectors(&text) {
         let f = frame(&v.bytes).expect("framed (see the first test)");
         let select = matches!(f.row.name, "icmpsel" | "fcmpsel");
         if !select
@@ -200,40 +164,22 @@ const MESA_EXCEPTIONS: &[(&str, &str)] = &[
 /// 20 columns, a space, the text), but for the listed exceptions.
 #[test]
 fn every_mesa_vector_prints_as_mesa_does() {
-    let Some((path, text)) = corpus() else {
+    let Some((path, text)) = mesa_corpus() else {
         return;
     };
     let mut matched = 0;
-    let mut bad = std::collections::BTreeMap::new();
-    for v in vectors(&text) {
-        let hex = v.line.split_whitespace().next().unwrap_or("");
+    let mut bad = BTreeMap::new();
+    for v in mesa_vectors(&text) {
         let got = match wavejit_g13::inst::decode(&v.bytes) {
-            Ok(i) => format!("{hex:<20} {}", wavejit_g13::mesa::mesa(&i)),
-            Err(e) => format!("{hex:<20} <{e}>"),
+            Ok(i) => format!("{:<20} {}", v.hex, wavejit_g13::mesa::mesa(&i)),
+            Err(e) => format!("{:<20} <{e}>", v.hex),
         };
         if got == v.line {
             matched += 1;
         } else {
-            bad.insert(hex, format!("{}\n  got {got}", v.line));
+            bad.insert(v.hex, format!("{}\n  got {got}", v.line));
         }
     }
-    let listed: std::collections::BTreeMap<&str, &str> = MESA_EXCEPTIONS.iter().copied().collect();
-    let unlisted: Vec<&String> = bad
-        .iter()
-        .filter(|(h, _)| !listed.contains_key(*h))
-        .map(|(_, m)| m)
-        .collect();
-    let stale: Vec<&&str> = listed.keys().filter(|h| !bad.contains_key(*h)).collect();
-    assert!(
-        unlisted.is_empty() && stale.is_empty(),
-        "{}: {} lines differ:\n{}\nlisted but matching: {stale:?}",
-        path.display(),
-        unlisted.len(),
-        unlisted
-            .iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    assert_only_listed(&bad, MESA_EXCEPTIONS, &path.display().to_string());
     assert_eq!(matched, 555 - MESA_EXCEPTIONS.len());
 }
