@@ -51,8 +51,3 @@ pub(super) fn enum_value(f: &Fields, operand: &str, text: Option<&str>) -> Resul
 pub(super) fn enum_may_be_empty(f: &Fields, operand: &str) -> bool {
     enum_values(f, operand).iter().any(|(_, n)| n.is_empty())
 }
-
-/// The special register named `name` (applegpu's name, without `srN`).
-pub(super) fn special_register(name: &str) -> Option<u64> {
-    enums::special_number(name).map(u64::from)
-}

@@ -137,7 +137,8 @@ pub(super) fn special_register(f: &mut Fields, name: &str, text: &str) -> Result
     };
     let v = match numbered(sr, "sr") {
         Some(v) => v,
-        None if given.is_none() => names::special_register(sr)
+        None if given.is_none() => enums::special_number(sr)
+            .map(u64::from)
             .ok_or_else(|| format!("`{text}` is not a special register"))?,
         None => return Err(format!("`{text}` is not a special register")),
     };
