@@ -23,6 +23,7 @@
 //! most [`MAX_TRIPS`] times, so a program ends within its fuel.
 
 use crate::asm;
+use crate::operand::enums::{FCONDITIONS, ICONDITIONS};
 use crate::operand::minifloat;
 use crate::table::{rows, Row};
 
@@ -103,13 +104,6 @@ pub enum Item {
 pub struct RandomProgram {
     pub items: Vec<Item>,
 }
-
-const ICONDS: &[&str] = &[
-    "ueq", "ult", "ugt", "seq", "slt", "sgt", "nueq", "ugte", "ulte", "nseq", "sgte", "slte",
-];
-const FCONDS: &[&str] = &[
-    "eq", "lt", "gt", "ltn", "gte", "lte", "gtn", "neq", "nlt", "ngt", "ngte", "nlte",
-];
 
 /// The compute ALU forms random instructions are drawn from.
 const ALU_FORMS: &[&str] = &[
@@ -301,8 +295,8 @@ fn alu_line(rng: &mut Rng, name: &str) -> Option<String> {
                 }
                 gpr(rng, width, (FIRST, LAST))
             }
-            "ICondition" => rng.pick(ICONDS).to_string(),
-            "FCondition" => rng.pick(FCONDS).to_string(),
+            "ICondition" => rng.pick(ICONDITIONS).1.to_string(),
+            "FCondition" => rng.pick(FCONDITIONS).1.to_string(),
             "Immediate" if op.name == "imm16" => rng.below(1 << 16).to_string(),
             "Immediate" if op.name == "imm32" => (rng.next_u64() as u32).to_string(),
             "Binary" => "0b0".into(),
@@ -441,14 +435,14 @@ fn memory_line(rng: &mut Rng) -> String {
 fn compare(rng: &mut Rng, op: &str, nest: u32) -> String {
     let float = rng.chance(30);
     let (kind, conds) = if float {
-        ("FloatSrc", FCONDS)
+        ("FloatSrc", FCONDITIONS)
     } else {
-        ("ALUSrc", ICONDS)
+        ("ALUSrc", ICONDITIONS)
     };
     let a = source(rng, kind, 32);
     let b = source(rng, kind, 32);
     let suffix = if float { "fcmp" } else { "icmp" };
-    format!("{op}_{suffix} r0l, {}, {a}, {b}, {nest}", rng.pick(conds))
+    format!("{op}_{suffix} r0l, {}, {a}, {b}, {nest}", rng.pick(conds).1)
 }
 
 /// Whether a line assembles.
@@ -782,7 +776,8 @@ impl InitialState {
             2 => 0x0000_ffff,
             _ => u32::MAX >> rng.below(31),
         };
-        let fill = |rng: &mut Rng, n: u32| (0..n).map(|_| rng.next_u64() as u8).collect::<Vec<u8>>();
+        let fill =
+            |rng: &mut Rng, n: u32| (0..n).map(|_| rng.next_u64() as u8).collect::<Vec<u8>>();
         let threadgroup = fill(&mut rng, THREADGROUP_BYTES);
         let buffer = fill(&mut rng, BUFFER_BYTES);
         InitialState {
