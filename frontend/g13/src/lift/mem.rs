@@ -14,13 +14,13 @@
 //! - stack (per-thread private memory, Mesa's spills and scratch): the byte address O × size
 //!   in the thread's own segment, faulting outside it.
 //!
-//! Formats: `i8`, `i16`, `i32` and `f16` move raw bits, zero-extended into the registers (a
-//! 32-bit element into a 16-bit register is invalid). The normalized formats load as the
-//! correctly rounded quotient `v / (2^n - 1)` (snorm: `max(v, -(2^(n-1) - 1)) / (2^(n-1) -
-//! 1)`) in the register's float width, and store `x` clamped to [0, 1] ([-1, 1]) and NaN as
-//! 0, times 2^n - 1 (2^(n-1) - 1) in f32, rounded to nearest even. No public source gives the
-//! hardware's rounding for them; this is the definition. The packed formats (`rgb10a2`,
-//! `srgba8`, `rg11b10f`, `rgb9e5` and their `.rtz` forms) are refused.
+//! Formats (formats.rs defines every conversion): `i8`, `i16`, `i32` and `f16` move raw bits,
+//! zero-extended into the registers (a 32-bit element into a 16-bit register is invalid). The
+//! normalized formats and `srgba8` convert each element to or from a float in the register's
+//! width. The bit-packed formats (`rgb10a2`, `rg11b10f`, `rgb9e5` and the `.rtz` forms)
+//! access one 32-bit word at element 0 (device: the base aligned down to 4 plus O × 4, the
+//! shift ignored) and 4 or 3 registers, whatever the mask; the threadgroup guard covers that
+//! word. Formats 9 and 11 are undefined and refused.
 //!
 //! Atomics are 32-bit: `add sub xchg cmpxchg umin imin umax imax and or xor` on the word at
 //! the base plus O × 4; the source is a word, and a register pair for `cmpxchg` whose first
@@ -30,63 +30,17 @@
 //! `uniform_store` writes 16-bit registers to the uniform file at the index O (in halves,
 //! shifted by s): the whole SIMD-group's value, taken from its lowest active thread.
 
+use super::formats::{Format, Packed};
 use super::regs::int_type;
 use super::state::sr;
 use super::Lifter;
 use crate::operand::{Reg, RegRange, Value as Operand, Width};
 use wavejit_ir::{
-    AtomicOp, FloatCC, FloatMode, IntCC, MemSpace, MemWidth, Op, ScalarType, Terminator, TrapKind,
-    Value,
+    AtomicOp, IntCC, MemSpace, MemWidth, Op, ScalarType, Terminator, TrapKind, Value,
 };
 use wavejit_isa::LiftError;
 
 use ScalarType::*;
-
-/// A memory format's element.
-#[derive(Clone, Copy, PartialEq)]
-enum Format {
-    Raw(MemWidth),
-    /// Normalized integers of this many bits, signed or not.
-    Norm {
-        bits: u32,
-        signed: bool,
-    },
-}
-
-impl Format {
-    fn of(code: u64) -> Option<Format> {
-        Some(match code {
-            0 => Format::Raw(MemWidth::B8),
-            1 | 3 => Format::Raw(MemWidth::B16),
-            2 => Format::Raw(MemWidth::B32),
-            4 => Format::Norm {
-                bits: 8,
-                signed: false,
-            },
-            5 => Format::Norm {
-                bits: 8,
-                signed: true,
-            },
-            6 => Format::Norm {
-                bits: 16,
-                signed: false,
-            },
-            7 => Format::Norm {
-                bits: 16,
-                signed: true,
-            },
-            _ => return None,
-        })
-    }
-
-    fn width(self) -> MemWidth {
-        match self {
-            Format::Raw(w) => w,
-            Format::Norm { bits: 8, .. } => MemWidth::B8,
-            Format::Norm { .. } => MemWidth::B16,
-        }
-    }
-}
 
 /// Where an access goes.
 #[derive(Clone, Copy)]
@@ -153,8 +107,9 @@ impl Lifter<'_> {
         })
     }
 
-    /// The byte address of element 0 of an access, and its type (i64 device, i32 others).
-    fn address(&mut self, space: Space, size: u32) -> Result<Value, LiftError> {
+    /// The byte address of element 0 of an access, and its type (i64 device, i32 others);
+    /// `shifted`: a device index is shifted by s (bit-packed formats ignore s).
+    fn address(&mut self, space: Space, size: u32, shifted: bool) -> Result<Value, LiftError> {
         match space {
             Space::Device => {
                 let base = match self.operand("A") {
@@ -165,7 +120,7 @@ impl Lifter<'_> {
                 let align = self.b.i64(!(u64::from(size) - 1));
                 let base = self.b.op(Op::And, I64, &[base, align]);
                 let shift = match self.operand("s") {
-                    Operand::Shift(s) => u64::from(s.min(2)),
+                    Operand::Shift(s) if shifted => u64::from(s.min(2)),
                     _ => 0,
                 };
                 let o = self.index(I64)?;
@@ -204,7 +159,7 @@ impl Lifter<'_> {
     /// of `bytes` from element 0 (of `size` bytes) leaves the threadgroup memory; lifting
     /// continues in a new block, where no value of the old one is live.
     fn guard_threadgroup(&mut self, size: u32, bytes: u32) -> Result<(), LiftError> {
-        let addr = self.address(Space::Threadgroup, size)?;
+        let addr = self.address(Space::Threadgroup, size, true)?;
         let size = self.b.use_reg(self.l.sr(sr::THREADGROUP_BYTES), I32);
         let a = self.b.op(Op::Zext, I64, &[addr]);
         let neg = {
@@ -241,12 +196,23 @@ impl Lifter<'_> {
         let Operand::Regs(regs) = self.operand("R") else {
             return Err(self.invalid("the data registers have an undefined encoding".into()));
         };
+        // A bit-packed format accesses one word and a fixed number of registers, whatever the
+        // mask says.
+        let (regs, mask) = match format {
+            Format::Packed(p) => (
+                RegRange {
+                    count: p.registers(),
+                    ..regs
+                },
+                1,
+            ),
+            _ => (regs, self.mask_bits()),
+        };
         self.check_range(regs)?;
         let reg_bits = if regs.halves { 16 } else { 32 };
-        if reg_bits == 16 && width == MemWidth::B32 {
+        if reg_bits == 16 && format == Format::Raw(MemWidth::B32) {
             return Err(self.invalid("a 32-bit element with 16-bit registers".into()));
         }
-        let mask = self.mask_bits();
         let last = 64 - mask.leading_zeros();
         let (mem, aty) = match space {
             Space::Device => (MemSpace::Global, I64),
@@ -258,8 +224,12 @@ impl Lifter<'_> {
                 self.guard_threadgroup(size, last * size)?;
             }
         }
-        let addr = self.address(space, size)?;
+        let addr = self.address(space, size, !matches!(format, Format::Packed(_)))?;
         let exec = self.exec_mask();
+        if let Format::Packed(p) = format {
+            let at = self.b.splat(addr);
+            return self.load_store_word(p, mem, at, exec, regs, load);
+        }
         let mut regs_iter = regs.regs();
         for i in 0..4u32 {
             if mask & (1 << i) == 0 {
@@ -273,13 +243,41 @@ impl Lifter<'_> {
                 let v = self
                     .b
                     .load(mem, width, false, int_type(reg_bits), at, Some(exec));
-                let v = self.unpack(format, v, reg_bits);
+                let v = self.unpack(format, i, v, reg_bits);
                 self.write_gpr(reg, v)?;
             } else {
                 let v = self.read_gpr(reg)?;
-                let v = self.pack(format, v, reg_bits);
+                let v = self.pack(format, i, v, reg_bits);
                 self.b.store(mem, width, at, v, Some(exec));
             }
+        }
+        Ok(())
+    }
+
+    /// A bit-packed access: the word at `at`, the registers of `regs` in order.
+    fn load_store_word(
+        &mut self,
+        p: Packed,
+        mem: MemSpace,
+        at: Value,
+        exec: Value,
+        regs: RegRange,
+        load: bool,
+    ) -> Result<(), LiftError> {
+        let reg_bits = if regs.halves { 16 } else { 32 };
+        if load {
+            let w = self.b.load(mem, MemWidth::B32, false, I32, at, Some(exec));
+            let values = self.unpack_word(p, w, reg_bits);
+            for (reg, v) in regs.regs().zip(values) {
+                self.write_gpr(reg, v)?;
+            }
+        } else {
+            let values = regs
+                .regs()
+                .map(|r| self.read_gpr(r))
+                .collect::<Result<Vec<_>, _>>()?;
+            let w = self.pack_word(p, &values, reg_bits);
+            self.b.store(mem, MemWidth::B32, at, w, Some(exec));
         }
         Ok(())
     }
@@ -300,64 +298,6 @@ impl Lifter<'_> {
             )));
         }
         Ok(())
-    }
-
-    /// A loaded element (zero-extended to the register's width) as the register's value.
-    fn unpack(&mut self, format: Format, v: Value, reg_bits: u32) -> Value {
-        let Format::Norm { bits, signed } = format else {
-            return v;
-        };
-        let it = int_type(reg_bits);
-        let fty = if reg_bits == 16 { F16 } else { F32 };
-        let x = self.extend(v, bits, signed, I32);
-        let (x, max) = if signed {
-            let m = (1i64 << (bits - 1)) - 1;
-            let lo = self.b.i32((-m) as u32);
-            (self.b.op(Op::Smax, I32, &[x, lo]), m)
-        } else {
-            (x, (1i64 << bits) - 1)
-        };
-        let f = self.b.op(Op::StoF, fty, &[x]);
-        let mx = self.b.i32(max as u32);
-        let m = self.b.op(Op::StoF, fty, &[mx]);
-        let q = self.b.op(Op::Fdiv, fty, &[f, m]);
-        self.b.op(Op::Bitcast, it, &[q])
-    }
-
-    /// A register's value as the element to store (its low bits for raw formats).
-    fn pack(&mut self, format: Format, v: Value, reg_bits: u32) -> Value {
-        let Format::Norm { bits, signed } = format else {
-            return v;
-        };
-        let f = if reg_bits == 16 {
-            let h = self.b.op(Op::Bitcast, F16, &[v]);
-            self.b.op(Op::Fconvert, F32, &[h])
-        } else {
-            self.b.op(Op::Bitcast, F32, &[v])
-        };
-        let m = FloatMode::FLUSH;
-        let (lo, max) = if signed {
-            (-1.0f32, ((1u32 << (bits - 1)) - 1) as f32)
-        } else {
-            (0.0, ((1u32 << bits) - 1) as f32)
-        };
-        let lo = self.b.f32(lo);
-        let one = self.b.f32(1.0);
-        let nan = self.b.op(Op::Fcmp(FloatCC::Uno), I1, &[f, f]);
-        let zero = self.b.f32(0.0);
-        let f = self.b.op(Op::Select, F32, &[nan, zero, f]);
-        let f = self
-            .b
-            .op_mode(Op::Fmax(wavejit_ir::MinMax::NonIeee), m, F32, &[f, lo]);
-        let f = self
-            .b
-            .op_mode(Op::Fmin(wavejit_ir::MinMax::NonIeee), m, F32, &[f, one]);
-        let k = self.b.f32(max);
-        let f = self.b.op_mode(Op::Fmul, m, F32, &[f, k]);
-        let f = self.b.op_mode(Op::Frint, m, F32, &[f]);
-        let i = self.b.op_mode(Op::FtoS, m, I32, &[f]);
-        let it = int_type(reg_bits);
-        self.extend(i, 32, false, it)
     }
 
     fn atomic(&mut self, space: Space) -> Result<(), LiftError> {
@@ -399,7 +339,7 @@ impl Lifter<'_> {
             Space::Device => MemSpace::Global,
             _ => MemSpace::Lds,
         };
-        let addr = self.address(space, 4)?;
+        let addr = self.address(space, 4, true)?;
         let addr = self.b.splat(addr);
         let data = self.b.splat(data);
         let cmp = cmp.map(|c| self.b.splat(c));

@@ -39,6 +39,7 @@
 mod alu;
 mod exec;
 mod float;
+mod formats;
 mod mem;
 mod regs;
 mod simd;
