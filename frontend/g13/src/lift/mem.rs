@@ -11,8 +11,10 @@
 //!   size ("the offset is in terms of elements, as defined by the format, added to the base",
 //!   applegpu.py); any active thread's access past the threadgroup memory (or below 0) stops
 //!   the SIMD-group with a guest fault before anything is accessed.
-//! - stack (per-thread private memory, Mesa's spills and scratch): the byte address O × size
-//!   in the thread's own segment, faulting outside it.
+//! - stack (per-thread private memory, Mesa's spills and scratch): the byte address O in the
+//!   thread's own segment (not scaled: Mesa passes NIR's scratch byte offsets and its spill
+//!   slots' byte offsets as O, e.g. `stack_load r6, 4, i32, x` in its vectors), faulting
+//!   outside it.
 //!
 //! Formats (formats.rs defines every conversion): `i8`, `i16`, `i32` and `f16` move raw bits,
 //! zero-extended into the registers (a 32-bit element into a 16-bit register is invalid). The
@@ -147,11 +149,7 @@ impl Lifter<'_> {
                 let off = self.b.op(Op::Imul, I32, &[o, scale]);
                 Ok(self.b.op(Op::Iadd, I32, &[base, off]))
             }
-            Space::Stack => {
-                let o = self.index(I32)?;
-                let scale = self.b.i32(size);
-                Ok(self.b.op(Op::Imul, I32, &[o, scale]))
-            }
+            Space::Stack => self.index(I32),
         }
     }
 

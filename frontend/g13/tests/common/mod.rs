@@ -116,10 +116,18 @@ impl Wave {
     /// Runs `code` from offset 0 on both engines; the final state, or why there is none (the
     /// lifter refused the code, an engine failed or faulted, the engines disagree).
     pub fn run(&self, code: &[u8]) -> Result<Wave, String> {
+        self.run_with_stack(code, 0).map(|(w, _)| w)
+    }
+
+    /// [`Wave::run`] with `lane_bytes` of zeroed private (stack) memory per lane; also
+    /// returns the private memory after the run (lane l's at `l * lane_bytes`).
+    pub fn run_with_stack(&self, code: &[u8], lane_bytes: u32) -> Result<(Wave, Vec<u8>), String> {
         let f = wavejit_g13::lift::lift(code, 0, "semantics").map_err(|e| format!("lift: {e}"))?;
         let f = Arc::new(f);
         let mut start = Solo::new(&f.layout, 0).map_err(|e| e.to_string())?;
         start.state = self.state.clone();
+        start.private_lane_bytes = lane_bytes;
+        start.private = vec![0; (lane_bytes * LANES) as usize];
         let (a, b, diff) = solo::run_both(&Interpreter, jit(), &f, start, FUEL);
         if let Some(d) = diff {
             let lines: Vec<&String> = d.lines.iter().take(20).collect();
@@ -128,8 +136,9 @@ impl Wave {
                 d.headline()
             ));
         }
+        let private = a.memory("private").map(<[u8]>::to_vec).unwrap_or_default();
         match (&a.end, a.state, b.state) {
-            (End::Done, Some(state), Some(_)) => Ok(Wave { state }),
+            (End::Done, Some(state), Some(_)) => Ok((Wave { state }, private)),
             (end, ..) => Err(format!("the run ended with {end:?}")),
         }
     }
