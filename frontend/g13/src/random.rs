@@ -346,6 +346,12 @@ fn memory_line(rng: &mut Rng) -> String {
         ("s8norm", 8),
         ("u16norm", 16),
         ("s16norm", 16),
+        ("srgba8", 8),
+        ("rgb10a2", 8),
+        ("rg11b10f", 8),
+        ("rgb9e5", 8),
+        ("rg11b10f.rtz", 8),
+        ("rgb9e5.rtz", 8),
     ];
     const MASKS: &[&str] = &["x", "xy", "xyz", "xyzw", "y", "xz", "zw", "yw"];
     let (format, bits) = *rng.pick(FORMATS);
@@ -364,7 +370,13 @@ fn memory_line(rng: &mut Rng) -> String {
         })
         .collect();
     let data = regs.join("_");
-    let pattern = format!("r{}", rng.pick(&PATTERNS));
+    // r3 (lane × 4 - 64) is negative in half the lanes: read unsigned, or scaled far, it
+    // reaches past the buffer; the other patterns mostly stay inside.
+    let pattern = if rng.chance(25) {
+        format!("r{}", PATTERNS[1])
+    } else {
+        format!("r{}", rng.pick(&[PATTERNS[0], PATTERNS[2], PATTERNS[3]]))
+    };
     let index = if rng.chance(60) {
         pattern.clone()
     } else {
@@ -389,15 +401,19 @@ fn memory_line(rng: &mut Rng) -> String {
             } else {
                 "threadgroup_store"
             };
+            // Threadgroup bases and indices are 16 bits: the small patterns (lane, lane & 7,
+            // 31 - lane) stay mostly inside the memory, r3's low half (lane × 4 - 64) mostly
+            // past it.
+            let small = |rng: &mut Rng| *rng.pick(&[PATTERNS[0], PATTERNS[2], PATTERNS[3]]);
             let base = if rng.chance(50) {
                 "0".to_string()
             } else {
-                format!("r{}l", rng.pick(&PATTERNS))
+                format!("r{}l", small(rng))
             };
-            let index = if rng.chance(60) {
-                format!("{pattern}l")
-            } else {
-                (rng.below(64)).to_string()
+            let index = match rng.below(10) {
+                0 => format!("r{}l", PATTERNS[1]),
+                1..=5 => format!("r{}l", small(rng)),
+                _ => rng.below(64).to_string(),
             };
             format!("{op} {format}, {mask}, {data}, {base}, {index}")
         }
