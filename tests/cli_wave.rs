@@ -6,7 +6,7 @@
 
 mod cli_util;
 
-use cli_util::{assert_mentions, fails, succeeds, temp_path};
+use cli_util::{assert_mentions, fails, lanes, succeeds, temp_path, wave};
 use serde_json::{json, Value};
 
 const GUEST_BASE: u64 = 0x1_0000_0000;
@@ -21,29 +21,6 @@ fn words(h: &str) -> Vec<u32> {
     (0..h.len())
         .step_by(8)
         .map(|i| u32::from_str_radix(&h[i..i + 8], 16).unwrap().swap_bytes())
-        .collect()
-}
-
-/// Runs `wavejit wave FILE --state (state) EXTRA...` and parses the output state.
-fn wave(file: &str, target: &str, state: &Value, extra: &[&str]) -> Value {
-    let path = temp_path(&format!(
-        "{target}-{}.json",
-        extra.join("_").replace('/', "_")
-    ));
-    std::fs::write(&path, state.to_string()).unwrap();
-    let p = path.to_str().unwrap();
-    let mut args = vec!["wave", file, "--target", target, "--state", p];
-    args.extend(extra);
-    let out = succeeds(&args);
-    std::fs::remove_file(&path).unwrap();
-    serde_json::from_str(&out).unwrap()
-}
-
-fn lanes(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as u32)
         .collect()
 }
 

@@ -10,7 +10,7 @@
 
 mod cli_util;
 
-use cli_util::{assert_mentions, fails, succeeds, temp_path, TempFile};
+use cli_util::{assert_mentions, fails, lanes, succeeds, temp_path, wave, TempFile};
 use serde_json::{json, Value};
 
 const DIR: &str = "tests/programs/g13";
@@ -368,32 +368,6 @@ fn fma_bits(a: f32, x: f32, y: f32) -> u32 {
     a.mul_add(x, y).to_bits()
 }
 
-/// Runs `wavejit wave saxpy.s --state (state) EXTRA...` and parses the output state.
-fn wave(file: &str, state: &Value, extra: &[&str]) -> Value {
-    let path = temp_path("g13-state.json");
-    std::fs::write(&path, state.to_string()).unwrap();
-    let mut args = vec![
-        "wave",
-        file,
-        "--target",
-        "g13",
-        "--state",
-        path.to_str().unwrap(),
-    ];
-    args.extend(extra);
-    let out = succeeds(&args);
-    std::fs::remove_file(&path).unwrap();
-    serde_json::from_str(&out).unwrap()
-}
-
-fn lanes(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as u32)
-        .collect()
-}
-
 /// saxpy.s as one SIMD-group from a state: lanes 0-7 and 16-23 hold threads (exec
 /// 0x00ff00ff), n = 20, so lanes 0-7 and 16-19 store; x, y and out at 0x1000, 0x2000, 0x3000;
 /// r0's high half and r9 pass through.
@@ -422,6 +396,7 @@ fn wave_runs_saxpy_from_a_state() {
         let t = trace.to_str().unwrap();
         let out = wave(
             &program("saxpy"),
+            "g13",
             &state,
             &["--engine", engine, "--trace", t],
         );
@@ -476,12 +451,18 @@ fn wave_reports_faults_and_rejects_registers_past_the_files() {
     let endless = program("endless");
     let out = wave(
         &endless,
+        "g13",
         &json!({"vector": {"r127": 5}}),
         &["--fuel", "100"],
     );
     assert_mentions(out["fault"].as_str().unwrap(), &["out of fuel"]);
     assert_eq!(lanes(&out["vector"]["r127"]), vec![5; 32]);
-    let out = wave(&program("jump_out"), &json!({"scalar": {"u0": 3}}), &[]);
+    let out = wave(
+        &program("jump_out"),
+        "g13",
+        &json!({"scalar": {"u0": 3}}),
+        &[],
+    );
     assert_mentions(
         out["fault"].as_str().unwrap(),
         &["pc 0xe", "jump outside the program"],

@@ -98,3 +98,33 @@ pub fn assert_mentions(text: &str, parts: &[&str]) {
         assert!(text.contains(p), "`{text}` does not mention `{p}`");
     }
 }
+
+/// Runs `wavejit wave FILE --target TARGET --state (state) EXTRA...` and parses the output
+/// state (the `wavejit wave` tests of every ISA).
+pub fn wave(
+    file: &str,
+    target: &str,
+    state: &serde_json::Value,
+    extra: &[&str],
+) -> serde_json::Value {
+    let path = temp_path(&format!(
+        "{target}-{}.json",
+        extra.join("_").replace('/', "_")
+    ));
+    std::fs::write(&path, state.to_string()).unwrap();
+    let p = path.to_str().unwrap();
+    let mut args = vec!["wave", file, "--target", target, "--state", p];
+    args.extend(extra);
+    let out = succeeds(&args);
+    std::fs::remove_file(&path).unwrap();
+    serde_json::from_str(&out).unwrap()
+}
+
+/// A state's per-lane register values.
+pub fn lanes(v: &serde_json::Value) -> Vec<u32> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as u32)
+        .collect()
+}
