@@ -1,0 +1,14 @@
+//! wavejit-amdil: the AMD Intermediate Language (IL) of CAL and AMD's OpenCL compiler, as the
+//! AMD IL Reference Guide v2.4 (seed 001) defines it.
+//!
+//! In progress (issue 11). What exists: the opcode table ([`table`], one row per `ILOpCode`
+//! value, generated from `il_opcodes.tsv`), the token layouts ([`token`]), the binary token
+//! stream decoder ([`decode`]) and encoder ([`encode`]), and the IL text printer ([`print`])
+//! and parser ([`parse`]).
+
+pub mod decode;
+pub mod encode;
+pub mod parse;
+pub mod print;
+pub mod table;
+pub mod token;
