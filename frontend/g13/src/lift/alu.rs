@@ -420,6 +420,27 @@ impl Lifter<'_> {
         if tt == [false, false, true, true] || tt == [true, true, false, false] {
             return a;
         }
+        // The tables of one bitwise op (Mesa's and, or, xor and their negations) as that op.
+        let one = |s: &mut Self, op| s.b.op(op, ty, &[a, b]);
+        let not = |s: &mut Self, v| s.b.op(Op::Not, ty, &[v]);
+        match tt {
+            [false, false, false, true] => return one(self, Op::And),
+            [false, true, true, true] => return one(self, Op::Or),
+            [false, true, true, false] => return one(self, Op::Xor),
+            [true, true, true, false] => {
+                let v = one(self, Op::And);
+                return not(self, v);
+            }
+            [true, false, false, false] => {
+                let v = one(self, Op::Or);
+                return not(self, v);
+            }
+            [true, false, false, true] => {
+                let v = one(self, Op::Xor);
+                return not(self, v);
+            }
+            _ => {}
+        }
         let na = self.b.op(Op::Not, ty, &[a]);
         let nb = self.b.op(Op::Not, ty, &[b]);
         let terms = [(na, nb), (a, nb), (na, b), (a, b)];

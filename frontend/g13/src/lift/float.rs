@@ -113,25 +113,36 @@ impl Lifter<'_> {
     }
 
     /// `a * b + c` in f32 with G13's flushing: fp32 inputs flushed, one rounding, and a
-    /// result whose exact value is below 2^-126 a zero of its sign. The exact value is
-    /// compared with 2^-126 in f64: the product of two f32 values is exact there, and the
-    /// sum's rounding error is recovered exactly (Knuth's TwoSum), so only a rounded sum of
-    /// exactly 2^-126 needs the error's sign.
+    /// result whose exact value is below 2^-126 a zero of its sign. With an addend, the exact
+    /// value is compared with 2^-126 in f64: the product of two f32 values is exact there,
+    /// and the sum's rounding error is recovered exactly (Knuth's TwoSum), so only a rounded
+    /// sum of exactly 2^-126 needs the error's sign. Without one (`fmul`), one more fused
+    /// operation in f32 decides it.
     pub(super) fn fused32(&mut self, a: Value, b: Value, c: Option<Value>) -> Value {
         let zero = self.b.f32(0.0);
         let r = self
             .b
             .op_mode(Op::Fma, FLUSH_IN, F32, &[a, b, c.unwrap_or(zero)]);
-        let [a, b] = [a, b].map(|x| self.b.op_mode(Op::Fconvert, FLUSH_IN, F64, &[x]));
-        let p = self.b.op(Op::Fmul, F64, &[a, b]);
-        let t = self.b.iconst(F64, MIN_NORMAL_F32_AS_F64);
         let tiny = match c {
-            // A product alone (fmul's +0 addend) is exact in f64.
+            // A product alone (fmul's +0 addend): |a·b| - 2^-126 in one fused operation is
+            // negative, or a zero whose sign says it underflowed from below (IEEE keeps the
+            // exact result's sign when rounding to zero; an exact 0 is +0), exactly when the
+            // product lies below 2^-126.
             None => {
-                let mag = self.b.op(Op::Fabs, F64, &[p]);
-                self.b.op(Op::Fcmp(FloatCC::Lt), I1, &[mag, t])
+                let [x, y] = [a, b].map(|v| self.b.op(Op::Fabs, F32, &[v]));
+                let min = self.b.iconst(F32, 0x8080_0000);
+                let z = self.b.op_mode(Op::Fma, FLUSH_IN, F32, &[x, y, min]);
+                let zb = self.b.op(Op::Bitcast, I32, &[z]);
+                let zero = self.b.i32(0);
+                let negative = self.b.op(Op::Icmp(IntCC::Slt), I1, &[zb, zero]);
+                // A NaN product (∞ · 0, a NaN operand) stays a NaN, whatever its sign.
+                let number = self.b.op(Op::Fcmp(FloatCC::Ord), I1, &[z, z]);
+                self.b.op(Op::And, I1, &[negative, number])
             }
             Some(c) => {
+                let [a, b] = [a, b].map(|x| self.b.op_mode(Op::Fconvert, FLUSH_IN, F64, &[x]));
+                let p = self.b.op(Op::Fmul, F64, &[a, b]);
+                let t = self.b.iconst(F64, MIN_NORMAL_F32_AS_F64);
                 let c = self.b.op_mode(Op::Fconvert, FLUSH_IN, F64, &[c]);
                 let s = self.b.op(Op::Fadd, F64, &[p, c]);
                 let bb = self.b.op(Op::Fsub, F64, &[s, p]);
