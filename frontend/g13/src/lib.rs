@@ -1,13 +1,18 @@
 //! wavejit-g13: the Apple G13 (M1 GPU) instruction set.
 //!
-//! In progress (issue 10). What exists: the encoding table of every instruction that
-//! applegpu.py decodes ([`table`], generated from it); the framing of an instruction stream
-//! into instructions of their exact lengths ([`decode`]); decoded instructions ([`inst`])
-//! with the meaning of every operand ([`operand`]: registers, register ranges and uniforms
-//! with their hints and modifiers, immediates, conditions, branch offsets, memory,
-//! exec-stack, varying and texture operands); two disassemblers, in applegpu.py's syntax
-//! ([`print`]) and in Mesa's ([`mesa`]); and the assembler ([`asm`]). The lifter and the
-//! launch come next; the crate is not in the registry yet, so no command takes G13 files.
+//! - [`table`]: the encoding of every instruction form applegpu.py decodes (generated from
+//!   it by `scripts/gen-g13-table.py`), and [`decode`]: framing a stream into instructions
+//!   of their exact lengths;
+//! - [`inst`] and [`operand`]: decoded instructions and the meaning of every operand
+//!   (registers, ranges and uniforms with their hints and modifiers, immediates, conditions,
+//!   branch offsets, memory, exec-stack, varying and texture operands);
+//! - [`print`] and [`mesa`]: disassembly in applegpu.py's syntax and in Mesa's; [`asm`]: the
+//!   assembler of applegpu's syntax;
+//! - [`lift`]: the lifter to the IR (the only module that uses it), with the state layout;
+//!   [`launch`]: the launch convention of a compute dispatch;
+//! - [`random`]: seeded random programs for differential fuzzing.
+//!
+//! The decoder, printers and assembler never panic on any input.
 
 pub mod asm;
 pub mod decode;
