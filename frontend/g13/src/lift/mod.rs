@@ -7,8 +7,8 @@
 //! `stop`, `trap`, `threadgroup_barrier`); a pc is a byte offset from the code's start.
 //!
 //! Control flow (notes/g13_map.md §3-4, g13_sources.md §4):
-//! - Divergence is the r0l execution-mask stack (the `exec` module); the exec mask is state that only
-//!   the exec-stack instructions recompute.
+//! - Divergence is the r0l execution-mask stack (the `exec` module); the exec mask is state
+//!   that only the exec-stack instructions recompute.
 //! - `jmp_exec_any`/`jmp_exec_none` branch on the whole SIMD-group's exec mask, to a signed
 //!   offset from the jump's own address. A target outside the code (or past its end) is a
 //!   guest fault when the jump is taken; so is running off the end of the code.
