@@ -6,6 +6,7 @@
 //! stream decoder ([`decode`]) and encoder ([`encode`]), and the IL text printer ([`print`])
 //! and parser ([`parse`]).
 
+pub mod appsdk;
 pub mod decode;
 pub mod encode;
 pub mod parse;
