@@ -2,13 +2,16 @@
 //! AMD IL Reference Guide v2.4 (seed 001) defines it.
 //!
 //! In progress (issue 11). What exists: the opcode table ([`table`], one row per `ILOpCode`
-//! value, generated from `il_opcodes.tsv`), the token layouts ([`token`]), the binary token
-//! stream decoder ([`decode`]) and encoder ([`encode`]), and the IL text printer ([`print`])
-//! and parser ([`parse`]).
+//! value, generated from `il_opcodes.tsv`), the token layouts ([`token`]), decoded programs
+//! ([`inst`]), the binary token stream decoder ([`decode`]) and encoder ([`encode`]), the IL
+//! text printer ([`print`]) and parser ([`parse`]), and the loader of AMD APP SDK kernel
+//! binaries ([`appsdk`]). Decoding then encoding, and printing then parsing, give the input
+//! back.
 
 pub mod appsdk;
 pub mod decode;
 pub mod encode;
+pub mod inst;
 pub mod parse;
 pub mod print;
 pub mod table;
