@@ -55,7 +55,7 @@ FORMS = f"""
 5 1 1 plain | seed:7556
 6 0 0 plain | seed:3446
 7 0 2 plain {RELOP} | seed:3457
-8 0 0 tail:1:dec | seed:3485 label right after the opcode (L3488), not the token table's third token (L3499)
+8 0 0 tail:1:dec | seed:3485 label right after the opcode (L3487), not the token table's third token (L3498-L3499)
 9 0 1 tail:1:dec | seed:3504
 10 1 3 plain | seed:7576
 11 1 1 plain | guess: no entry; one source like flr
@@ -295,7 +295,7 @@ FORMS = f"""
 245 1 2 plain {ID14} | seed:11727
 246 1 2 plain {ID14} | seed:11688
 247 1 2 plain {ID14} | seed:11627
-248 1 2 plain {ID14} | seed:11591
+248 1 2 plain {ID14} | seed:11587
 249 1 2 plain {ID14} | seed:11855
 250 1 2 plain {ID14} | seed:11818
 251 1 2 plain {ID14} | seed:11520
@@ -312,7 +312,7 @@ FORMS = f"""
 262 0 0 tail:1:dec {ID14} | seed:9914 control is the id (L9932); the token table's "ID must be zero" (L9941) is not followed
 263 0 0 tail:2:dec {ID14} | seed:10020
 264 1 1 plain {ID4} | seed:10216
-265 0 2 plain {ID4} | seed:10857
+265 0 2 plain {ID4} | seed:10853
 266 0 2 plain {ID4} | seed:10109
 267 0 2 plain {ID4} | seed:10951
 268 0 2 plain {ID4} | seed:10805

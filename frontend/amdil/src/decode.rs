@@ -1,8 +1,8 @@
 //! Binary IL token stream to [`Program`].
 //!
 //! A stream (L414-L431) is: macro definitions (`mdef` ... `mend`, before the language token,
-//! L13193), IL_Lang, IL_Version, then instruction packets through `end`. A packet (L3020-L3028,
-//! L3139-L3147, L694-L832) is: the opcode token; the primary then the secondary modifier dword
+//! L13195), IL_Lang, IL_Version, then instruction packets through `end`. A packet (L3020-L3028,
+//! L3105-L3152, L694-L832) is: the opcode token; the primary then the secondary modifier dword
 //! when the opcode's control bits 15/14 say so; a texture operation's resource-format and
 //! address-offset dwords; for `mcall` its count dword; the destinations, then the sources,
 //! each a register token, [its extended dword], [its modifier], [its index source and
@@ -19,12 +19,12 @@
 //! - The extended dword directly follows its register token (L507 only says "following this
 //!   token"); a zero high half is not accepted, since the encoder writes the dword only when
 //!   the number needs it.
-//! - Example 5 (L776-L832) marks `r2` with immediate_present = 1, which would make ten tokens,
-//!   not the nine it counts (L778); its `r6` has 0 (L796). We read that bit as 0, and follow
+//! - Example 5 (L776-L832) marks `r2` with immediate_present = 1 (L823), which would make ten
+//!   tokens, not the nine it counts (L778); its `r6` has 0 (L800). We read that bit as 0, and follow
 //!   the example's order: first dimension's index and immediate, then the second-dimension
 //!   token with its own.
 //! - A second-dimension token has no modifier and no further dimension; an absolute one has the
-//!   outer register's type and no immediate (example 3, L761-L773), a register-relative one
+//!   outer register's type and no immediate (example 3, L749-L759), a register-relative one
 //!   register number 0 and type 0 (example 5). Other combinations appear nowhere.
 //! - A comment's dwords are kept as they are: AMD's compiler leaves other bytes after the
 //!   terminating NUL (the corpus's comments end `\0 38 c3 c8`).

@@ -9,7 +9,7 @@
 use crate::table::{self, Row};
 use crate::token::{DstMod, RegType, SrcMod, Version};
 
-/// A whole stream: macro definitions (which precede the language token, L13193), the
+/// A whole stream: macro definitions (which precede the language token, L13195), the
 /// language and version tokens, and the instructions through `end`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
@@ -120,7 +120,7 @@ pub enum Index {
 }
 
 /// The second dimension, a further register token after the first dimension's tokens
-/// (L524-L527, examples 3-5 L761-L832). An absolute one holds the index as its register
+/// (L504, examples 3-5 L749-L832). An absolute one holds the index as its register
 /// number and the outer register's type (example 3); a register-relative one has register
 /// number 0 and type 0, and its index source and immediate follow it (example 5).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,20 +5,24 @@
 //!
 //! The text is canonical: [`crate::parse`] reads it back to the same program, and printing that
 //! gives the same text. Each instruction is one line; a `prefix` becomes the `_prec` specifier
-//! of the next instruction's mnemonic (L3433-L3436).
+//! of the next instruction's mnemonic (L3435-L3438).
 //!
 //! Spellings the seed does not give, chosen so that every program prints:
-//! - A source modifier present with nothing in it prints `.xyzw`, a destination modifier
-//!   present with nothing in it `.xyzw`: the stream has the modifier token, the text must say so.
+//! - A source or destination modifier token that changes nothing prints `.xyzw`: AMD's
+//!   compiler writes such tokens (grvk's `il_indexing.bin` has `mov o0, r4096` with both), its
+//!   disassembler prints nothing for them, and the text must keep them to give the tokens back.
 //! - A source's clamp bit prints `_clamp` (Table 3.2 has none); the primary and secondary
 //!   modifier dwords of the opcodes that take them print `_pri(0x...)` and `_sec(0x...)`.
 //! - A standalone prefix (before a comment or at the end) prints `prec` or `prec(xz)`.
 //! - An immediate constant buffer prints `dcl_cb icb[n] = {...}`, in the `= {...}` list form of
-//!   `dcl_function_table` (L13155).
+//!   `dcl_function_table` (L13161).
 //! - A comment prints `;` and its text; bytes that are not printable ASCII print `\xHH` and a
 //!   backslash `\\`. A comment whose dwords are not its text, a NUL and zero padding (AMD's
 //!   compiler leaves other bytes after the NUL) prints all its bytes, NUL as `\x00`.
-//! - A second dimension with no first index prints `v[1][2]` (example 3, L761); with one,
+//! - `dcl_resource`'s unnorm bit prints `_unnorm` (AMD's disassembler writes `_type(2d,unnorm)`,
+//!   which the parser reads too); `case` and `default` print at their `switch`'s level, as
+//!   `else` does at its `if`'s.
+//! - A second dimension with no first index prints `v[1][2]` (example 3, L749); with one,
 //!   the register number is printed even where it is 0 and usually omitted (`g0[5][7]`), so
 //!   that the two read back apart.
 
@@ -258,7 +262,7 @@ fn named_dwords(row: &Row, inst: &Inst, m: &mut String) {
     }
 }
 
-/// A signed 7.1 fixed-point address offset (L5616).
+/// A signed 7.1 fixed-point address offset (L5612).
 fn half(v: i8) -> String {
     let v = i32::from(v);
     if v % 2 == 0 {
@@ -291,7 +295,7 @@ fn operand_fields(row: &Row, c: u16) -> Vec<String> {
     ops
 }
 
-/// `_x2_sat`: a destination modifier's shift and clamp, spelled on the mnemonic (L911-L927).
+/// `_x2_sat`: a destination modifier's shift and clamp, spelled on the mnemonic (L919-L927).
 fn dst_specifiers(m: &DstMod) -> String {
     let mut s = String::new();
     if let Some(name) = SHIFT_NAMES

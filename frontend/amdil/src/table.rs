@@ -9,7 +9,7 @@
 //! - Mnemonics are unique, and no mnemonic is another's prefix followed by a field spelling.
 //! - A row's fields never overlap; they lie in the 16 control bits (token bits 31:16). Bits 14
 //!   and 15 are the secondary/primary modifier-present flags unless a field covers them
-//!   (`dcl_resource`'s `unnorm` is bit 31, L4456-L4459); every other control bit that no field
+//!   (`dcl_resource`'s `unnorm` is bit 31, L4457-L4460); every other control bit that no field
 //!   covers must be zero.
 //! - An enumerated field's values past its enumeration are invalid; a field narrower than its
 //!   enumeration holds its first values (dclpt's 3-bit type: "dx9 only il allows 0-7 values for
@@ -18,8 +18,8 @@
 //! Where the seed is corrupted, the table follows (each also in the row's `note`):
 //! - Values: il_opcodes.tsv (grvk's numbering), never the count of App. B (L13522-L14026),
 //!   which drops MOVA, U64_MUL, I_MAX3 and I64_DIV.
-//! - CALL's label follows the opcode (L3488); its token table's "token 2 must be zero, token 3
-//!   = label" (L3497-L3499) is not followed. CASE's value is one dword after the opcode (grvk),
+//! - CALL's label follows the opcode (L3487); its token table's "token 2 must be zero, token 3
+//!   = label" (L3498-L3499) is not followed. CASE's value is one dword after the opcode (grvk),
 //!   although its Format says 1-input (L3647).
 //! - Format lines contradicted by the entry's syntax: FMA has 3 sources (L8043, not L8046),
 //!   IMUL24 and IMUL24_HIGH 2 (L6826/L6839, not L6828/L6841); DCL_INPUT_PRIMITIVE's token table
@@ -99,12 +99,12 @@ pub enum Form {
     /// `dcl_cb`: one source, or with the primary modifier (the element count) that many dwords
     /// of an immediate constant buffer (L4048-L4080).
     ConstBuffer,
-    /// `mdef`: one dword after the opcode, inputs 7:0, outputs 15:8, outline 16 (L13228-L13236).
+    /// `mdef`: one dword after the opcode, inputs 7:0, outputs 15:8, outline 16 (L13228-L13235).
     MacroDef,
     /// `mcall`: a count dword after the opcode (outputs 15:0, inputs 31:16), then the outputs as
-    /// destinations and the inputs as sources (L13311-L13318).
+    /// destinations and the inputs as sources (L13310-L13317).
     MacroCall,
-    /// Texture operations (L3064-L3147): control bit 12 (`_ext`) adds a resource-format dword and
+    /// Texture operations (L3087-L3152): control bit 12 (`_ext`) adds a resource-format dword and
     /// two index sources, bit 13 an address-offset dword; both dwords follow the modifiers.
     Texture,
     /// `dcl_function_table`: a count dword, then that many labels (L13077-L13092).
@@ -112,7 +112,7 @@ pub enum Form {
     /// `dcl_interface_ptr`: array size, length, a count, then that many table ids
     /// (L13094-L13118).
     InterfacePtr,
-    /// `dcl_resource`: one dword with the four component formats, bits 31:20 (L4460-L4465).
+    /// `dcl_resource`: one dword with the four component formats, bits 31:20 (L4462-L4466).
     Resource,
     /// `IL_OP_PREFIX`: precise bits for the next instruction (L3398-L3440).
     Prefix,
@@ -429,7 +429,7 @@ pub mod enums {
         "ts_output_triangle_cw",
         "ts_output_triangle_ccw",
     ];
-    /// `dcl_global_flags` bits 0-3 (L4090-L4098) as AMD's disassembler spells them.
+    /// `dcl_global_flags` bits 0-3 (L4092-L4096) as AMD's disassembler spells them.
     pub const GLOBALFLAGS: &[&str] = &[
         "refactoringAllowed",
         "forceEarlyDepthStencil",
@@ -492,7 +492,11 @@ mod tests {
                 assert!(r.takes_sec(), "{}", r.name);
             }
             if let Form::Named(_) = r.form {
-                assert!(r.fields.len() >= 2, "{}: named dwords print after the first field", r.name);
+                assert!(
+                    r.fields.len() >= 2,
+                    "{}: named dwords print after the first field",
+                    r.name
+                );
             }
             assert_eq!(
                 r.form == Form::Dims,

@@ -493,7 +493,7 @@ mod tests {
 
     #[test]
     fn seed_example_tokens_pack_as_laid_out() {
-        // x5[r2.x+6].y (L716-L760): ITEMP 5, modifier, register-relative, immediate.
+        // x5[r2.x+6].y (L716-L748): ITEMP 5, modifier, register-relative, immediate.
         let x5 = RegToken {
             num: 5,
             ty: RegType::ITEMP,
