@@ -10,7 +10,7 @@
 //!
 //! Comments: `;` starts a comment that becomes a `comment` instruction (AMD's compiler keeps
 //! its `;` comments in the token stream); one after an instruction follows it. `//` starts a
-//! comment that is dropped (the seed's macro example uses it, L13320). Comments where the
+//! comment that is dropped (the seed's macro example uses it, L13325). Comments where the
 //! stream has no place for them (before the version line outside a macro, after `end`) are
 //! dropped too.
 //!
@@ -19,7 +19,7 @@
 //! (`r0.xz` is `r0.x_z_`, `r0._y` is `r0._y__`) and short selects (`r1.xy` is `r1.xyyy`);
 //! `rgba` for `xyzw`; `_resource(n)` for `_id(n)` (the LDS entries' spelling, L10540);
 //! `_type(2d,unnorm)` (AMD's disassembler); literals in hex, decimal, negative, or as floats
-//! (`1.0`, `2.0f`); `mcall(k), (...)` with the seed's comma (L13322).
+//! (`1.0`, `2.0f`); `mcall(k), (...)` with the seed's comma (L13343).
 //!
 //! Every error is a [`ParseError`] naming the line; nothing panics on any text.
 
@@ -85,6 +85,10 @@ impl Parser {
             };
         }
         let word = code.split_whitespace().next().unwrap_or("");
+        let version_line = word.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("il_"));
+        if self.in_macro && version_line {
+            return Err("the version line inside a macro (no mend)".into());
+        }
         let insts = if code.is_empty() {
             Vec::new()
         } else if self.version.is_some()
@@ -103,7 +107,7 @@ impl Parser {
                 return Err("a second language line".into());
             }
             Vec::new()
-        } else if word.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("il_")) {
+        } else if version_line {
             if code != word {
                 return Err(format!("{code:?} is not a version line"));
             }
@@ -137,9 +141,6 @@ impl Parser {
             }
             self.macros.push(inst);
         } else {
-            if self.in_macro {
-                return Err("the version line inside a macro (no mend)".into());
-            }
             self.ended = inst.op == op::END;
             self.code.push(inst);
         }
@@ -557,7 +558,7 @@ fn precise_mask(arg: &str) -> Result<u16> {
     Ok(mask)
 }
 
-/// `u,v,w` in texels, signed 7.1 fixed point, one byte each (L5616).
+/// `u,v,w` in texels, signed 7.1 fixed point, one byte each (L5612).
 fn address_offset(arg: &str) -> Result<u32> {
     let parts: Vec<&str> = arg.split(',').map(str::trim).collect();
     if parts.len() != 3 {
