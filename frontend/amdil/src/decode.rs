@@ -81,8 +81,17 @@ pub fn decode_words(words: &[u32]) -> Result<Program, DecodeError> {
     let mut r = Reader { words, at: 0 };
     let mut macros = Vec::new();
     while r.peek().is_some_and(|w| w as u16 == op::MACRODEF) {
+        macros.push(r.inst()?);
         loop {
+            let at = r.at;
             let inst = r.inst()?;
+            if inst.op == op::MACRODEF {
+                return Err(DecodeError::Malformed {
+                    at,
+                    op: "mdef",
+                    why: "a macro definition inside a macro".into(),
+                });
+            }
             let end = inst.op == op::MACROEND;
             macros.push(inst);
             if end {

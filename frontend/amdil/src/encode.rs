@@ -153,7 +153,8 @@ fn reg(r: &Reg, modifier: Option<u32>, out: &mut Vec<u32>) {
         None => {}
         Some(Dim2::Abs(n)) => token(r.ty, *n, false, Addressing::Absolute, false, false, out),
         Some(Dim2::Rel(s, imm)) => {
-            let ty = RegType::new(0).expect("type 0 exists");
+            // Type 0 and number 0, as example 5's second-dimension token (L809-L816).
+            let ty = RegType::CONST_BOOL;
             token(
                 ty,
                 0,
