@@ -4,7 +4,7 @@
 //! In progress (issue 11). What exists: the opcode table ([`table`], one row per `ILOpCode`
 //! value, generated from `il_opcodes.tsv`), the token layouts ([`token`]), decoded programs
 //! ([`inst`]), the binary token stream decoder ([`decode`]) and encoder ([`encode`]), the IL
-//! text printer ([`print`]) and parser ([`parse`]), and the loader of AMD APP SDK kernel
+//! text printer ([`print`](mod@print)) and parser ([`parse`]), and the loader of AMD APP SDK kernel
 //! binaries ([`appsdk`]). Decoding then encoding, and printing then parsing, give the input
 //! back.
 

@@ -254,6 +254,7 @@ fn version(word: &str) -> Result<Version> {
 /// The specifiers spelled on a mnemonic.
 #[derive(Default)]
 struct Specs {
+    /// The control fields given, and which of their bits were given (each field once).
     control: u16,
     set: u16,
     pri: Option<u32>,
@@ -268,6 +269,7 @@ struct Specs {
     macro_out: Option<u32>,
     macro_in: Option<u32>,
     outline: bool,
+    /// `dcl_interface_ptr`'s `[array size][length]`.
     brackets: Vec<u32>,
 }
 
@@ -507,7 +509,7 @@ fn specifier(row: &Row, name: &str, arg: Option<&str>, specs: &mut Specs) -> Res
                 let i = names
                     .iter()
                     .position(|n| n.eq_ignore_ascii_case(name))
-                    .ok_or("?")?;
+                    .ok_or_else(|| format!("unknown specifier _{name}"))?;
                 specs.named.push((i, number(need()?)?));
             } else {
                 return Err(format!("unknown specifier _{name}"));
