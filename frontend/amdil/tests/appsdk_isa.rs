@@ -11,7 +11,9 @@ use appsdk_common::{corpus, dwords, kernels_tsv, read};
 use std::collections::BTreeSet;
 use wavejit_amdil::appsdk::{self, Family};
 use wavejit_gcn::{decode, print, DecodeError, Gen};
-use wavejit_terascale::{decode_program, ChipClass, DecodeError as TsError};
+use wavejit_terascale::decode::AMD_FETCH_FILLER;
+use wavejit_terascale::inst::ClauseBody;
+use wavejit_terascale::{decode_program, ChipClass};
 
 /// The gfx6 mnemonics of an SI ISA encoding, in order, decoded from its first byte to its last.
 /// The GCN decoder does not take MIMG instructions (image loads, stores and samples: it
@@ -90,26 +92,21 @@ fn isa_encodings_decode() {
 }
 
 /// AMD's compiler fills the unused fourth dword of every 128-bit fetch instruction with
-/// 0x0DEADFEC, where LLVM writes 0; the TeraScale decoder takes that dword as reserved and
-/// stops ("reserved bits set"). Decodes `code` with each such filler zeroed (one at a time,
-/// where the decoder stops) and returns the program and how many fillers there were.
+/// 0x0DEADFEC, where LLVM writes 0; the TeraScale decoder takes it as it takes 0. Decodes
+/// `code` and counts the fillers: the fourth dwords of the fetch clauses' 16-byte words.
 fn decode_evergreen(id: &str, code: &[u8]) -> (wavejit_terascale::Program, usize) {
-    let mut code = code.to_vec();
-    let mut filled = 0;
-    loop {
-        match decode_program(ChipClass::Evergreen, &code) {
-            Ok(p) => return (p, filled),
-            Err(TsError::ReservedBits { at, inst }) => {
-                // `at` is the fetch's first 64-bit word; its fourth dword is 12 bytes on.
-                let d = at as usize * 8 + 12;
-                let word = code.get(d..d + 4).map(|w| dwords(w)[0]);
-                assert_eq!(word, Some(0x0DEA_DFEC), "{id}: {inst} at word {at}");
-                code[d..d + 4].fill(0);
-                filled += 1;
-            }
-            Err(e) => panic!("{id}: {e}"),
-        }
-    }
+    let p = decode_program(ChipClass::Evergreen, code).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let filled = p
+        .clauses
+        .iter()
+        .filter_map(|c| match &c.body {
+            ClauseBody::Fetch(f) => Some((c.addr as usize, f.len())),
+            _ => None,
+        })
+        .flat_map(|(addr, n)| (0..n).map(move |i| addr * 8 + 16 * i + 12))
+        .filter(|&d| code.get(d..d + 4).map(|w| dwords(w)[0]) == Some(AMD_FETCH_FILLER))
+        .count();
+    (p, filled)
 }
 
 /// The opcode columns of kernels.tsv: `ds_ops` (distinct `ds_*`), `fp64_ops` (distinct

@@ -383,6 +383,11 @@ fn decode_cf_inst(class: ChipClass, w: &Words, q: u32) -> Result<CfInst, DecodeE
     Ok(CfInst::Word(CfWord::decode_fields(info.op, w0, w1)))
 }
 
+/// What AMD's own compiler (the APP SDK's CAL, ../shared/corpora/amd-app-sdk) writes in the
+/// unused fourth dword of every fetch instruction, where LLVM writes 0. The hardware ignores
+/// the dword, so the decoder takes this filler as it takes 0 (and the encoder writes 0).
+pub const AMD_FETCH_FILLER: u32 = 0x0DEA_DFEC;
+
 fn decode_fetch_clause(
     class: ChipClass,
     w: &Words,
@@ -417,7 +422,7 @@ fn decode_fetch_clause(
                         .op
                 }
             };
-            if w3 != 0 {
+            if w3 != 0 && w3 != AMD_FETCH_FILLER {
                 return Err(DecodeError::ReservedBits {
                     at: q,
                     inst: op.name(),
