@@ -470,6 +470,24 @@ impl GcnWaveInit {
             user: (words, run, past),
         }
     }
+
+    /// This launch with the user SGPRs `values` ((SGPR, value) pairs) set as given, over what
+    /// the kernel's [`UserSgpr`] slots put there: drivers with their own user-data layouts
+    /// (the user elements of AMD's OpenCL runtime) start waves this way. The system SGPRs
+    /// still follow from [`Kernel::user_sgpr_count`] on.
+    pub fn with_user_sgprs(mut self, values: &[(u8, u32)]) -> Self {
+        let (words, run, past) = &mut self.user;
+        for &(i, v) in values {
+            match words.get_mut(usize::from(i)) {
+                Some(w) => {
+                    *w = v;
+                    *run = (*run).max(usize::from(i) + 1);
+                }
+                None => past.push((i, v)),
+            }
+        }
+        self
+    }
 }
 
 impl WaveInit for GcnWaveInit {
