@@ -11,6 +11,7 @@ pub static FRONTENDS: &[&dyn Frontend] = &[
     &crate::isa::gcn::GCN,
     &crate::isa::terascale::TERASCALE,
     &crate::isa::g13::G13_FRONTEND,
+    &crate::isa::amdapp::AMDAPP,
 ];
 
 /// The target a `--target` name names, with its frontend.
