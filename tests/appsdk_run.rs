@@ -110,6 +110,75 @@ fn f32v(v: f32) -> ArgSpec {
     }
 }
 
+/// A corpus file run on one engine.
+struct Runner {
+    path: PathBuf,
+    engine: EngineKind,
+}
+
+/// A runner of `file` (`si/X.bin`) per engine, none (after saying so) when it is absent.
+fn runners(file: &str) -> Vec<Runner> {
+    let Some(path) = corpus(file) else {
+        return Vec::new();
+    };
+    [EngineKind::Jit, EngineKind::Interp]
+        .into_iter()
+        .map(|engine| Runner {
+            path: path.clone(),
+            engine,
+        })
+        .collect()
+}
+
+impl Runner {
+    /// Runs `kernel` once and returns every argument's bytes afterwards (empty for values).
+    fn run(
+        &self,
+        kernel: &str,
+        global: [u32; 3],
+        local: [u32; 3],
+        args: &[ArgSpec],
+    ) -> Vec<Vec<u8>> {
+        let module = wavejit::registry::load(&self.path, None).expect("the binary loads");
+        assert_eq!(module.target().isa, "amdapp");
+        let req = RunRequest {
+            kernel,
+            global,
+            local,
+            engine: self.engine,
+            threads: 2,
+            args,
+            fuel: 1 << 32,
+            timeout: Duration::from_secs(600),
+        };
+        let what = || format!("{} {kernel} on {:?}", self.path.display(), self.engine);
+        let prepared =
+            wavejit::launch::prepare(&*module, &req).unwrap_or_else(|e| panic!("{}: {e}", what()));
+        prepared
+            .dispatch()
+            .unwrap_or_else(|e| panic!("{}: {e}", what()));
+        (0..args.len())
+            .map(|i| prepared.buffer(i).unwrap_or_default())
+            .collect()
+    }
+
+    /// `got` must equal `want` byte for byte; `what` names it in the message.
+    fn same(&self, what: &str, got: &[u8], want: &[u8]) {
+        assert_eq!(got.len(), want.len(), "{what} on {:?}: length", self.engine);
+        if let Some(at) = (0..got.len()).find(|&b| got[b] != want[b]) {
+            let w = at & !3;
+            let end = (w + 4).min(got.len());
+            panic!(
+                "{what} on {:?}: differs first at byte {at} (dword {}): got {:02x?}, want {:02x?}",
+                self.engine,
+                at / 4,
+                &got[w..end],
+                &want[w..end]
+            );
+        }
+    }
+}
+
 /// One launch of a corpus kernel.
 struct Launch<'a> {
     file: &'a str,
@@ -120,53 +189,12 @@ struct Launch<'a> {
 }
 
 impl Launch<'_> {
-    /// Runs the launch on `engine` and returns every argument's bytes afterwards (empty for
-    /// values), or `None` when the corpus is absent.
-    fn run_on(&self, engine: EngineKind) -> Option<Vec<Vec<u8>>> {
-        let path = corpus(&format!("si/{}", self.file))?;
-        let module = wavejit::registry::load(&path, None).expect("the binary loads");
-        assert_eq!(module.target().isa, "amdapp");
-        let req = RunRequest {
-            kernel: self.kernel,
-            global: self.global,
-            local: self.local,
-            engine,
-            threads: 2,
-            args: &self.args,
-            fuel: 1 << 32,
-            timeout: Duration::from_secs(600),
-        };
-        let prepared = wavejit::launch::prepare(&*module, &req)
-            .unwrap_or_else(|e| panic!("{} {}: {e}", self.file, self.kernel));
-        prepared
-            .dispatch()
-            .unwrap_or_else(|e| panic!("{} {} on {engine:?}: {e}", self.file, self.kernel));
-        Some(
-            (0..self.args.len())
-                .map(|i| prepared.buffer(i).unwrap_or_default())
-                .collect(),
-        )
-    }
-
     /// Runs on both engines; argument `i`'s bytes must equal `want` (each `(i, want)`).
     fn check(&self, want: &[(usize, Vec<u8>)]) {
-        for engine in [EngineKind::Jit, EngineKind::Interp] {
-            let Some(out) = self.run_on(engine) else {
-                return;
-            };
+        for r in runners(&format!("si/{}", self.file)) {
+            let out = r.run(self.kernel, self.global, self.local, &self.args);
             for (i, want) in want {
-                let got = &out[*i];
-                assert_eq!(got.len(), want.len());
-                if let Some(at) = (0..got.len()).find(|&b| got[b] != want[b]) {
-                    panic!(
-                        "{} {} on {engine:?}: argument {i} differs first at byte {at} (dword {}): got {:02x?}, want {:02x?}",
-                        self.file,
-                        self.kernel,
-                        at / 4,
-                        &got[at & !3..(at & !3) + 4],
-                        &want[at & !3..(at & !3) + 4]
-                    );
-                }
+                r.same(&format!("{} argument {i}", self.kernel), &out[*i], want);
             }
         }
     }
@@ -418,4 +446,556 @@ fn il_encoding_prints_and_is_refused_to_run() {
         err.contains("IL encoding") && err.contains("not supported yet") && !err.contains('\n'),
         "{err}"
     );
+}
+
+/// BinarySearch: each work-item checks its segment `[lb + s*tid, lb + s*tid + s - 1]`; the one
+/// whose end elements enclose `findMe` writes its bounds to x, y and 1 to w of `outputArray[0]`
+/// (z untouched). Host defaults: 512 elements, 256 work-items of one group, so `s` = 2; and a
+/// 65536-element array (256 segments of 256).
+#[test]
+fn binary_search() {
+    for r in runners("si/BinarySearch_Kernels.bin") {
+        let mut rng = Rng::new(3);
+        for (length, find) in [(512u32, Some(300usize)), (512, None), (65536, Some(40000))] {
+            let mut sorted = Vec::with_capacity(length as usize);
+            let mut v = 0u32;
+            for _ in 0..length {
+                v += 2 + rng.below(1000);
+                sorted.push(v);
+            }
+            // Absent: between the last element of a segment (of 2) and the first of the next
+            // (elements differ by 2 at least), so no segment encloses it.
+            let find_me = find.map_or(sorted[101] + 1, |i| sorted[i]);
+            let subdiv = length / 256;
+            let initial = [0xAAAA_AAAAu32, 0xBBBB_BBBB, 0xCCCC_CCCC, 0];
+            let mut want = initial;
+            for tid in 0..256 {
+                let (lb, ub) = (subdiv * tid, subdiv * tid + subdiv - 1);
+                if !(sorted[lb as usize] > find_me || sorted[ub as usize] < find_me) {
+                    want = [lb, ub, initial[2], 1];
+                }
+            }
+            let out = r.run(
+                "binarySearch",
+                [256, 1, 1],
+                [256, 1, 1],
+                &[
+                    buf(bytes_of(&initial)),
+                    buf(bytes_of(&sorted)),
+                    u32v(find_me),
+                    u32v(0),
+                    u32v(length - 1),
+                    u32v(subdiv),
+                ],
+            );
+            r.same("binarySearch outputArray", &out[0], &bytes_of(&want));
+            assert_eq!(want[3], u32::from(find.is_some()));
+        }
+    }
+}
+
+/// BitonicSort: the host's whole sort of 1024 elements, every (stage, pass) a launch of 512
+/// work-items in groups of GROUP_SIZE = 1, direction 0 as the host passes it; each pass checked
+/// against the kernel's own compare-exchange, and the result sorted.
+#[test]
+fn bitonic_sort() {
+    let length = 1024u32;
+    for r in runners("si/BitonicSort_Kernels.bin") {
+        let mut data = Rng::new(4).u32s(length as usize, u32::MAX);
+        let direction = 0u32;
+        let stages = length.trailing_zeros();
+        for stage in 0..stages {
+            for pass in 0..=stage {
+                let out = r.run(
+                    "bitonicSort",
+                    [length / 2, 1, 1],
+                    [1, 1, 1],
+                    &[
+                        buf(bytes_of(&data)),
+                        u32v(stage),
+                        u32v(pass),
+                        u32v(length),
+                        u32v(direction),
+                    ],
+                );
+                let pair_distance = 1u32 << (stage - pass);
+                for tid in 0..length / 2 {
+                    let left =
+                        (tid % pair_distance + tid / pair_distance * 2 * pair_distance) as usize;
+                    let right = left + pair_distance as usize;
+                    let mut increasing = direction;
+                    if (tid / (1 << stage)) % 2 == 1 {
+                        increasing = 1 - increasing;
+                    }
+                    let (l, g) = (data[left].min(data[right]), data[left].max(data[right]));
+                    (data[left], data[right]) = if increasing != 0 { (l, g) } else { (g, l) };
+                }
+                r.same(
+                    &format!("bitonicSort stage {stage} pass {pass}"),
+                    &out[0],
+                    &bytes_of(&data),
+                );
+            }
+        }
+        assert!(
+            data.windows(2).all(|w| w[0] >= w[1]),
+            "direction 0 sorts descending"
+        );
+    }
+}
+
+/// FloydWarshall: every pass k relaxes `d[y][x]` through node k and records k in the path
+/// matrix where the indirect distance is strictly shorter; work-group y handles row y.
+/// Distances in [0, 200) (MAXDISTANCE), zero diagonal, path matrix initialised as the host
+/// does; all 64 passes of a 64-node graph (the host's default is 256 nodes).
+#[test]
+fn floyd_warshall() {
+    let n = 64usize;
+    for r in runners("si/FloydWarshall_Kernels.bin") {
+        let mut rng = Rng::new(5);
+        let mut dist = rng.u32s(n * n, 200);
+        let mut path = vec![0u32; n * n];
+        for i in 0..n {
+            dist[i * n + i] = 0;
+            for j in 0..n {
+                path[i * n + j] = if j <= i { i as u32 } else { j as u32 };
+            }
+        }
+        for k in 0..n {
+            let out = r.run(
+                "floydWarshallPass",
+                [(n * n) as u32, 1, 1],
+                [n as u32, 1, 1],
+                &[
+                    buf(bytes_of(&dist)),
+                    buf(bytes_of(&path)),
+                    u32v(n as u32),
+                    u32v(k as u32),
+                ],
+            );
+            for y in 0..n {
+                for x in 0..n {
+                    let indirect = dist[y * n + k] + dist[k * n + x];
+                    if indirect < dist[y * n + x] {
+                        dist[y * n + x] = indirect;
+                        path[y * n + x] = k as u32;
+                    }
+                }
+            }
+            r.same(&format!("pass {k} distances"), &out[0], &bytes_of(&dist));
+            r.same(&format!("pass {k} paths"), &out[1], &bytes_of(&path));
+        }
+    }
+}
+
+/// Reduction: each group of 256 work-items sums its 256 uint4 (per component, wrapping) into
+/// `output[group]`; 2048 uint4 (8 groups; the host's default of 1024 values is one group).
+#[test]
+fn reduction() {
+    let (n4, group) = (2048usize, 256usize);
+    let input = Rng::new(6).u32s(4 * n4, u32::MAX);
+    let mut want = vec![0u32; 4 * n4 / group];
+    for (i, v) in input.iter().enumerate() {
+        let g = i / 4 / group;
+        want[4 * g + i % 4] = want[4 * g + i % 4].wrapping_add(*v);
+    }
+    Launch {
+        file: "Reduction_Kernels.bin",
+        kernel: "reduce",
+        global: [n4 as u32, 1, 1],
+        local: [group as u32, 1, 1],
+        args: vec![
+            buf(bytes_of(&input)),
+            zero(4 * want.len()),
+            local(16 * group),
+        ],
+    }
+    .check(&[(1, bytes_of(&want))]);
+}
+
+/// MatrixTranspose: `output[x * height + y] = input[y * width + x]` through a `__local` block
+/// of blockSize x blockSize; host defaults 64 x 64, blockSize 16. The data are arbitrary bit
+/// patterns: the kernel only moves them.
+#[test]
+fn matrix_transpose() {
+    let (w, h, bs) = (64usize, 64usize, 16usize);
+    let input = Rng::new(7).u32s(w * h, u32::MAX);
+    let mut want = vec![0u32; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            want[x * h + y] = input[y * w + x];
+        }
+    }
+    Launch {
+        file: "MatrixTranspose_Kernels.bin",
+        kernel: "matrixTranspose",
+        global: dims(w as u32, h as u32),
+        local: dims(bs as u32, bs as u32),
+        args: vec![
+            zero(4 * w * h),
+            buf(bytes_of(&input)),
+            local(4 * bs * bs),
+            u32v(w as u32),
+            u32v(h as u32),
+            u32v(bs as u32),
+        ],
+    }
+    .check(&[(0, bytes_of(&want))]);
+}
+
+/// The work-efficient exclusive scan of PrefixSum's and ScanLargeArrays' `prefixSum` (and the
+/// block scans of `ScanLargeArrays`) on one block, in the kernel's order of f32 additions:
+/// the up-sweep, then (`sum` taken) the last element cleared and the down-sweep. Returns the
+/// block's total before it is cleared.
+fn block_scan(block: &mut [f32]) -> f32 {
+    let n = block.len();
+    let mut offset = 1;
+    let mut d = n >> 1;
+    while d > 0 {
+        for tid in 0..d {
+            let (ai, bi) = (offset * (2 * tid + 1) - 1, offset * (2 * tid + 2) - 1);
+            block[bi] += block[ai];
+        }
+        offset *= 2;
+        d >>= 1;
+    }
+    let total = block[n - 1];
+    block[n - 1] = 0.0;
+    let mut d = 1;
+    while d < n {
+        offset >>= 1;
+        for tid in 0..d {
+            let (ai, bi) = (offset * (2 * tid + 1) - 1, offset * (2 * tid + 2) - 1);
+            let t = block[ai];
+            block[ai] = block[bi];
+            block[bi] += t;
+        }
+        d *= 2;
+    }
+    total
+}
+
+/// Floats in [0, 1) with 24 random mantissa bits: sums of a few thousand stay normal, so the
+/// kernel's denormal flushing never applies and the host's f32 additions are the guest's.
+fn unit_floats(rng: &mut Rng, n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|_| (rng.u32() >> 8) as f32 / (1u32 << 24) as f32)
+        .collect()
+}
+
+/// PrefixSum: one group of length/2 work-items scans `length` floats (host default 512).
+#[test]
+fn prefix_sum() {
+    let length = 512usize;
+    let input = unit_floats(&mut Rng::new(8), length);
+    let mut want = input.clone();
+    block_scan(&mut want);
+    Launch {
+        file: "PrefixSum_Kernels.bin",
+        kernel: "prefixSum",
+        global: [length as u32 / 2, 1, 1],
+        local: [length as u32 / 2, 1, 1],
+        args: vec![
+            zero(4 * length),
+            buf(f32_bytes(&input)),
+            local(4 * length),
+            u32v(length as u32),
+        ],
+    }
+    .check(&[(0, f32_bytes(&want))]);
+}
+
+/// ScanLargeArrays as its host runs 1024 floats with blockSize 256 (one pass): the block scans
+/// with their sums (`ScanLargeArrays`), the scan of the 4 sums (`prefixSum`), and their
+/// addition to every block (`blockAddition`), each launch on the previous one's outputs.
+#[test]
+fn scan_large_arrays() {
+    let (length, bs) = (1024usize, 256usize);
+    let blocks = length / bs;
+    for r in runners("si/ScanLargeArrays_Kernels.bin") {
+        let input = unit_floats(&mut Rng::new(9), length);
+        let mut scanned = input.clone();
+        let sums: Vec<f32> = scanned.chunks_mut(bs).map(block_scan).collect();
+        let out = r.run(
+            "ScanLargeArrays",
+            [length as u32 / 2, 1, 1],
+            [bs as u32 / 2, 1, 1],
+            &[
+                zero(4 * length),
+                buf(f32_bytes(&input)),
+                local(4 * bs),
+                u32v(bs as u32),
+                u32v(length as u32),
+                zero(4 * blocks),
+            ],
+        );
+        r.same("ScanLargeArrays output", &out[0], &f32_bytes(&scanned));
+        r.same("ScanLargeArrays sumBuffer", &out[5], &f32_bytes(&sums));
+
+        let mut block_sums = sums.clone();
+        block_scan(&mut block_sums);
+        let out = r.run(
+            "prefixSum",
+            [blocks as u32 / 2, 1, 1],
+            [blocks as u32 / 2, 1, 1],
+            &[
+                zero(4 * blocks),
+                buf(f32_bytes(&sums)),
+                local(4 * blocks),
+                u32v(blocks as u32),
+            ],
+        );
+        r.same("prefixSum output", &out[0], &f32_bytes(&block_sums));
+
+        let mut total = scanned.clone();
+        for (i, v) in total.iter_mut().enumerate() {
+            *v += block_sums[i / bs];
+        }
+        let out = r.run(
+            "blockAddition",
+            [length as u32, 1, 1],
+            [bs as u32, 1, 1],
+            &[buf(f32_bytes(&block_sums)), buf(f32_bytes(&scanned))],
+        );
+        r.same("blockAddition output", &out[1], &f32_bytes(&total));
+    }
+}
+
+/// FastWalshTransform: the host's launches for step = 1, 2, 4, ... < 1024 on 1024 floats
+/// (512 work-items, groups of 256), each a butterfly `(T1 + T2, T1 - T2)`.
+#[test]
+fn fast_walsh_transform() {
+    let length = 1024usize;
+    for r in runners("si/FastWalshTransform_Kernels.bin") {
+        let mut data: Vec<f32> = unit_floats(&mut Rng::new(10), length);
+        let mut step = 1usize;
+        while step < length {
+            let out = r.run(
+                "fastWalshTransform",
+                [length as u32 / 2, 1, 1],
+                [256, 1, 1],
+                &[buf(f32_bytes(&data)), i32v(step as i32)],
+            );
+            for tid in 0..length / 2 {
+                let pair = 2 * step * (tid / step) + tid % step;
+                let (t1, t2) = (data[pair], data[pair + step]);
+                data[pair] = t1 + t2;
+                data[pair + step] = t1 - t2;
+            }
+            r.same(&format!("step {step}"), &out[0], &f32_bytes(&data));
+            step <<= 1;
+        }
+    }
+}
+
+/// SimpleConvolution: a 3 x 3 mask (the host's cross of 1/5) over a 64 x 64 image of values
+/// in [0, 255], clamped at the borders, summed in the kernel's order (i over x, then j over
+/// y) and rounded by `(uint)(sum + 0.5f)`.
+#[test]
+fn simple_convolution() {
+    let (w, h, mw, mh) = (64usize, 64usize, 3usize, 3usize);
+    let input = Rng::new(11).u32s(w * h, 256);
+    let mut mask = vec![0f32; mw * mh];
+    let val = 1.0f32 / (mw as f32 * 2.0 - 1.0);
+    for i in 0..mw {
+        mask[mh / 2 * mw + i] = val;
+    }
+    for i in 0..mh {
+        mask[i * mw + mw / 2] = val;
+    }
+    let (vstep, hstep) = ((mw - 1) / 2, (mh - 1) / 2);
+    let mut want = vec![0u32; w * h];
+    for (tid, out) in want.iter_mut().enumerate() {
+        let (x, y) = (tid % w, tid / w);
+        let left = x.saturating_sub(vstep);
+        let right = (x + vstep).min(w - 1);
+        let top = y.saturating_sub(hstep);
+        let bottom = (y + hstep).min(h - 1);
+        let mut sum = 0f32;
+        for i in left..=right {
+            for j in top..=bottom {
+                let m = (j + hstep - y) * mw + (i + vstep - x);
+                sum += input[j * w + i] as f32 * mask[m];
+            }
+        }
+        *out = (sum + 0.5) as u32;
+    }
+    let pair = |a: usize, b: usize| ArgSpec::Value {
+        kind: ValueKind::U64,
+        bits: a as u64 | (b as u64) << 32,
+    };
+    Launch {
+        file: "SimpleConvolution_Kernels.bin",
+        kernel: "simpleConvolution",
+        global: [(w * h) as u32, 1, 1],
+        local: [256, 1, 1],
+        args: vec![
+            zero(4 * w * h),
+            buf(bytes_of(&input)),
+            buf(f32_bytes(&mask)),
+            pair(w, h),
+            pair(mw, mh),
+        ],
+    }
+    .check(&[(0, bytes_of(&want))]);
+}
+
+/// Histogram: 1024 x 1024 values in [0, 256) (the host's defaults), work-groups of 128 with a
+/// byte sub-histogram per work-item (counts wrap at 256, as the kernel's uchar does); each
+/// group writes its 256 bins.
+#[test]
+fn histogram() {
+    let (values, group, bins) = (1024 * 1024usize, 128usize, 256usize);
+    let data = Rng::new(12).u32s(values, 256);
+    let threads = values / bins;
+    let groups = threads / group;
+    let mut want = vec![0u32; groups * bins];
+    for g in 0..groups {
+        for l in 0..group {
+            let mut mine = [0u8; 256];
+            for i in 0..bins {
+                let v = data[g * group * bins + i * group + l] as usize;
+                mine[v] = mine[v].wrapping_add(1);
+            }
+            for (b, c) in mine.iter().enumerate() {
+                want[g * bins + b] += u32::from(*c);
+            }
+        }
+    }
+    Launch {
+        file: "Histogram_Kernels.bin",
+        kernel: "histogram256",
+        global: [threads as u32, 1, 1],
+        local: [group as u32, 1, 1],
+        args: vec![
+            buf(bytes_of(&data)),
+            local(group * bins),
+            zero(4 * groups * bins),
+        ],
+    }
+    .check(&[(2, bytes_of(&want))]);
+}
+
+/// HistogramAtomics: `histogramKernel` (reqd_work_group_size 256) counts the bytes of the
+/// uint4 each work-item reads (`Image[tid + i * global]`) into LDS sub-histograms with
+/// `atom_inc`, one row of 256 bins per group; `reduceKernel` then sums the rows into row 0.
+/// 1024 work-items, 4 uint4 each (the host runs 65536 x 64).
+#[test]
+fn histogram_atomics() {
+    let (threads, group, per) = (1024usize, 256usize, 4usize);
+    let groups = threads / group;
+    for r in runners("si/HistogramAtomics_Kernels.bin") {
+        let image = Rng::new(13).u32s(4 * threads * per, u32::MAX);
+        let mut rows = vec![0u32; groups * 256];
+        for tid in 0..threads {
+            for i in 0..per {
+                let idx = tid + i * threads;
+                for word in &image[4 * idx..4 * idx + 4] {
+                    for byte in word.to_le_bytes() {
+                        rows[tid / group * 256 + byte as usize] += 1;
+                    }
+                }
+            }
+        }
+        let out = r.run(
+            "histogramKernel",
+            [threads as u32, 1, 1],
+            [group as u32, 1, 1],
+            &[
+                buf(bytes_of(&image)),
+                zero(4 * groups * 256),
+                u32v(per as u32),
+            ],
+        );
+        r.same("histogramKernel rows", &out[1], &bytes_of(&rows));
+
+        let mut reduced = rows.clone();
+        for b in 0..256 {
+            reduced[b] = (0..groups).map(|g| rows[g * 256 + b]).sum();
+        }
+        let out = r.run(
+            "reduceKernel",
+            [256, 1, 1],
+            [256, 1, 1],
+            &[buf(bytes_of(&rows)), u32v(groups as u32)],
+        );
+        r.same("reduceKernel", &out[0], &bytes_of(&reduced));
+    }
+}
+
+/// RadixSort as its host runs it on 16384 values (8192 rounded up to GROUP_SIZE x RADICES):
+/// for each byte, `histogram` (64 work-items, each counting its 256 values into u16 LDS bins),
+/// the host's scan of the bins in (radix, group, work-item) order, and `permute` scattering
+/// every value to its bin's next index; the result is sorted.
+#[test]
+fn radix_sort() {
+    let (count, group) = (16384usize, 64usize);
+    let threads = count / 256;
+    for r in runners("si/RadixSort_Kernels.bin") {
+        let mut data = Rng::new(14).u32s(count, u32::MAX);
+        for shift in [0u32, 8, 16, 24] {
+            let mut bins = vec![0u32; threads * 256];
+            for t in 0..threads {
+                for i in 0..256 {
+                    let v = (data[t * 256 + i] >> shift) & 0xff;
+                    bins[t * 256 + v as usize] += 1;
+                }
+            }
+            let out = r.run(
+                "histogram",
+                [threads as u32, 1, 1],
+                [group as u32, 1, 1],
+                &[
+                    buf(bytes_of(&data)),
+                    zero(4 * bins.len()),
+                    u32v(shift),
+                    local(2 * group * 256),
+                ],
+            );
+            r.same(
+                &format!("histogram shift {shift}"),
+                &out[1],
+                &bytes_of(&bins),
+            );
+
+            let mut scanned = bins.clone();
+            let mut sum = 0;
+            for radix in 0..256 {
+                for t in 0..threads {
+                    let at = t * 256 + radix;
+                    scanned[at] = sum;
+                    sum += bins[at];
+                }
+            }
+            let mut sorted = vec![0u32; count];
+            let mut next = scanned.clone();
+            for t in 0..threads {
+                for i in 0..256 {
+                    let v = data[t * 256 + i];
+                    let at = t * 256 + ((v >> shift) & 0xff) as usize;
+                    sorted[next[at] as usize] = v;
+                    next[at] += 1;
+                }
+            }
+            let out = r.run(
+                "permute",
+                [threads as u32, 1, 1],
+                [group as u32, 1, 1],
+                &[
+                    buf(bytes_of(&data)),
+                    buf(bytes_of(&scanned)),
+                    u32v(shift),
+                    local(2 * group * 256),
+                    zero(4 * count),
+                ],
+            );
+            r.same(
+                &format!("permute shift {shift}"),
+                &out[4],
+                &bytes_of(&sorted),
+            );
+            data = sorted;
+        }
+        assert!(data.windows(2).all(|w| w[0] <= w[1]));
+    }
 }
