@@ -12,6 +12,7 @@ pub mod appsdk;
 pub mod decode;
 pub mod encode;
 pub mod inst;
+pub mod lift;
 pub mod parse;
 pub mod print;
 pub mod table;

@@ -1,0 +1,506 @@
+//! Structured control flow (7.2.2 L3063-L3085, 7.4 L3442-L4043) as mask arithmetic.
+//!
+//! IL control flow is structured, so the nesting of every instruction is known when lifting:
+//! each open if, whileloop or switch owns a frame of two masks at its nesting level in the
+//! `cf` file ([`super::state::frame`]), and the lanes in `exec` are the ones that run. A lane
+//! is active, or waits in exactly one place: the `else` of an if (A), the end of an if's
+//! `then` part (B), a loop's `break` (A) or `continue` (B), a switch's untaken cases (A) or its
+//! `break` (B), or it has returned and waits nowhere.
+//!
+//! - `if_logicalnz`/`if_logicalz src0` (L3887): src0.x (after its swizzle) has any bit set / all
+//!   bits zero; `ifc_relop(op) src0, src1` (L3913): a float compare of the x components after
+//!   flushing denormals, false when either is NaN (7.2.1 L3055; `ne` too); `ifnz` (L3936)
+//!   tests a boolean constant, a register compute launches do not have. The if sets A = exec
+//!   & !cond, exec &= cond. `else`: B = exec, exec = A. `endif`: exec |= B after an else, A
+//!   without one. A part no lane runs is skipped by a uniform branch.
+//! - `whileloop` (L4033) clears A and B; `endloop` (L3772) sets exec |= B, clears B, and goes
+//!   back to the loop's first instruction while exec has a lane; after the loop exec = A.
+//!   A loop that never breaks runs until the fuel is spent.
+//! - `break` (L3446) moves exec into the smallest enclosing loop's or switch's break mask;
+//!   `continue` (L3657) into the smallest enclosing loop's continue mask; their conditional
+//!   forms `break_logicalnz/z`, `continue_logicalnz/z` (L3469, L3695) and `breakc_relop`,
+//!   `continuec_relop` (L3457, L3671) move the lanes whose condition holds, tested as the if
+//!   forms test.
+//! - `switch src0` (L4022) keeps src0.x per lane in `sel`, A = exec, B = 0 and exec = 0.
+//!   `case n` (L3640, integer compare) moves the lanes of A whose selector is `n` into exec;
+//!   `default` (L3709) those whose selector is none of the switch's case values, wherever the
+//!   cases stand, as in C. Lanes already in exec fall through. `endswitch`: exec |= B | A (a
+//!   lane no case took skips the switch).
+//! - `ret_dyn`, `ret_logicalnz/z` (L3981, L3998) and `ret` inside a block remove the lanes that
+//!   return from exec: in main they end. `ret` outside every block, `endmain` and `end` end the
+//!   wave.
+//! - The structure is checked before lifting: every if, whileloop and switch closes in the
+//!   same block it opens in, `else`, `case` and `default` (one per switch, L3709) stand in
+//!   their own blocks, `break` has a loop or switch around it and `continue` a loop, and
+//!   `endmain`/`end` stand outside every block (L3085). A DX9 `loop` counts as a loop there and
+//!   is refused when lifted.
+
+use super::regs::{fcmp, Kind};
+use super::state::frame;
+use super::{refusal, Flow, LiftError, LiftErrorKind, Lifter};
+use crate::inst::Program;
+use std::collections::HashMap;
+use wavejit_ir::{Block, FloatCC, IntCC, Op, ScalarType, Terminator, Value};
+
+use ScalarType::{I1, I32, I64};
+
+/// The nesting the structure check found.
+pub(super) struct Shape {
+    /// The deepest nesting level plus one: the frames the `cf` file holds.
+    pub depth: u32,
+    /// Each switch's case values, by the switch's instruction index.
+    pub cases: HashMap<usize, Vec<u32>>,
+}
+
+/// Checks the structure of main (instructions `0..=end`) and measures it.
+pub(super) fn structure(program: &Program, end: usize, pcs: &[u64]) -> Result<Shape, LiftError> {
+    enum Open {
+        If { has_else: bool },
+        Loop,
+        Switch { at: usize, has_default: bool },
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let mut shape = Shape {
+        depth: 0,
+        cases: HashMap::new(),
+    };
+    for (i, inst) in program.code.iter().enumerate().take(end + 1) {
+        let Some(row) = inst.row() else { continue };
+        let bad = |why: &str| Err(refusal(LiftErrorKind::Invalid, pcs[i], inst, why));
+        match row.mnemonic {
+            "if_logicalz" | "if_logicalnz" | "ifc" | "ifnz" => {
+                open.push(Open::If { has_else: false })
+            }
+            "else" => match open.last_mut() {
+                Some(Open::If { has_else }) if !*has_else => *has_else = true,
+                Some(Open::If { .. }) => return bad("a second else in one if"),
+                _ => return bad("else without an open if"),
+            },
+            "endif" => match open.pop() {
+                Some(Open::If { .. }) => {}
+                _ => return bad("endif without an open if (L3768)"),
+            },
+            "whileloop" | "loop" => open.push(Open::Loop),
+            "endloop" => match open.pop() {
+                Some(Open::Loop) => {}
+                _ => return bad("endloop without an open loop in the same block (L3084)"),
+            },
+            "switch" => {
+                open.push(Open::Switch {
+                    at: i,
+                    has_default: false,
+                });
+                shape.cases.insert(i, Vec::new());
+            }
+            "case" => match open.last() {
+                Some(&Open::Switch { at, .. }) => {
+                    let v = inst.extra.first().copied().unwrap_or(0);
+                    let cases = shape.cases.entry(at).or_default();
+                    if cases.contains(&v) {
+                        return bad("a case value twice in one switch (L4022: as in C)");
+                    }
+                    cases.push(v);
+                }
+                _ => return bad("case outside a switch"),
+            },
+            "default" => match open.last_mut() {
+                Some(Open::Switch { has_default, .. }) if !*has_default => *has_default = true,
+                Some(Open::Switch { .. }) => return bad("a second default in one switch (L3709)"),
+                _ => return bad("default outside a switch"),
+            },
+            "endswitch" => match open.pop() {
+                Some(Open::Switch { .. }) => {}
+                _ => return bad("endswitch without an open switch"),
+            },
+            "break" | "breakc" | "break_logicalz" | "break_logicalnz"
+                if !open
+                    .iter()
+                    .any(|o| matches!(o, Open::Loop | Open::Switch { .. })) =>
+            {
+                return bad("break outside a loop or switch (L3448)")
+            }
+            "continue" | "continuec" | "continue_logicalz" | "continue_logicalnz"
+                if !open.iter().any(|o| matches!(o, Open::Loop)) =>
+            {
+                return bad("continue outside a loop (L3659)")
+            }
+            "endmain" | "end" if !open.is_empty() => {
+                return bad("main ends inside an if, loop or switch (L3085)")
+            }
+            _ => {}
+        }
+        shape.depth = shape.depth.max(open.len() as u32);
+    }
+    Ok(shape)
+}
+
+/// An open block of main, as the lift holds it.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Frame {
+    If {
+        level: u32,
+        /// Where the `else` or `endif` that comes next starts.
+        join: Block,
+        has_else: bool,
+    },
+    Loop {
+        level: u32,
+        head: Block,
+        exit: Block,
+    },
+    Switch {
+        level: u32,
+        /// The switch's instruction index.
+        at: usize,
+    },
+}
+
+/// Where the lanes of a `break`/`continue` go.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Leave {
+    Break,
+    Continue,
+}
+
+impl Lifter<'_> {
+    /// Lifts a control-flow instruction; `None` if `m` is not one.
+    pub(super) fn lift_flow(&mut self, m: &str) -> Result<Option<Flow>, LiftError> {
+        match m {
+            "if_logicalz" | "if_logicalnz" | "ifnz" => {
+                self.operands(0, 1)?;
+                self.count();
+                let cond = self.logical(m.ends_with('z') && !m.ends_with("nz"))?;
+                self.open_if(cond);
+            }
+            "ifc" => {
+                self.operands(0, 2)?;
+                self.count();
+                let cond = self.relop()?;
+                self.open_if(cond);
+            }
+            "else" => self.else_()?,
+            "endif" => self.endif()?,
+            "whileloop" => self.whileloop(),
+            "endloop" => self.endloop()?,
+            "break" | "continue" => {
+                self.operands(0, 0)?;
+                self.count();
+                self.leave(leave_kind(m), None)?;
+            }
+            "break_logicalz" | "break_logicalnz" | "continue_logicalz" | "continue_logicalnz" => {
+                self.operands(0, 1)?;
+                self.count();
+                let cond = self.logical(m.ends_with("_logicalz"))?;
+                self.leave(leave_kind(m), Some(cond))?;
+            }
+            "breakc" | "continuec" => {
+                self.operands(0, 2)?;
+                self.count();
+                let cond = self.relop()?;
+                self.leave(leave_kind(m), Some(cond))?;
+            }
+            "switch" => self.switch()?,
+            "case" | "default" => self.case(m == "default")?,
+            "endswitch" => self.endswitch()?,
+            "ret" | "ret_dyn" => {
+                self.count();
+                self.ret(None);
+            }
+            "ret_logicalz" | "ret_logicalnz" => {
+                self.operands(0, 1)?;
+                self.count();
+                let cond = self.logical(m == "ret_logicalz")?;
+                self.ret(Some(cond));
+            }
+            "endmain" | "end" => {
+                self.count();
+                self.b.terminate(Terminator::Return);
+                return Ok(Some(Flow::End));
+            }
+            "loop" => {
+                return Err(self.unsupported(
+                    "IL_OP_LOOP: a DX9 counted loop reads an integer constant (i#), which no compute launch sets; not lifted",
+                ))
+            }
+            _ => return Ok(None),
+        }
+        Ok(Some(Flow::Next))
+    }
+
+    /// src0.x all bits zero (`zero`) or any bit set, per lane.
+    fn logical(&mut self, zero: bool) -> Result<Value, LiftError> {
+        let v = self.src(0, 0, Kind::Int)?;
+        let z = self.b.i32(0);
+        let cc = if zero { IntCC::Eq } else { IntCC::Ne };
+        Ok(self.b.op(Op::Icmp(cc), I1, &[v, z]))
+    }
+
+    /// `src0.x relop src1.x` as a float compare.
+    fn relop(&mut self) -> Result<Value, LiftError> {
+        let cc = match self.field("relop") {
+            0 => FloatCC::One,
+            1 => FloatCC::Eq,
+            2 => FloatCC::Ge,
+            3 => FloatCC::Gt,
+            4 => FloatCC::Le,
+            _ => FloatCC::Lt,
+        };
+        let a = self.src(0, 0, Kind::Float)?;
+        let b = self.src(1, 0, Kind::Float)?;
+        Ok(fcmp(&mut self.b, cc, a, b))
+    }
+
+    /// The lanes where `cond` holds, as a uniform `i64`.
+    fn lanes(&mut self, cond: Value) -> Value {
+        let m = self.b.splat(cond);
+        self.b.ballot(m)
+    }
+
+    fn get(&mut self, level: u32, slot: u32) -> Value {
+        let r = self.l.frame(level, slot);
+        self.b.use_reg(r, I64)
+    }
+
+    fn set(&mut self, level: u32, slot: u32, v: Value) {
+        let r = self.l.frame(level, slot);
+        self.b.def_reg(r, v, None);
+    }
+
+    fn and(&mut self, a: Value, b: Value) -> Value {
+        self.b.op(Op::And, I64, &[a, b])
+    }
+
+    fn or(&mut self, a: Value, b: Value) -> Value {
+        self.b.op(Op::Or, I64, &[a, b])
+    }
+
+    fn and_not(&mut self, a: Value, b: Value) -> Value {
+        let nb = self.b.op(Op::Not, I64, &[b]);
+        self.and(a, nb)
+    }
+
+    /// Ends the block with a branch to `then` when `bits` has a lane, to `otherwise` when not.
+    fn branch_any(&mut self, bits: Value, then: Block, otherwise: Block) {
+        let zero = self.b.i64(0);
+        let any = self.b.op(Op::Icmp(IntCC::Ne), I1, &[bits, zero]);
+        self.b.terminate(Terminator::Branch {
+            cond: any,
+            then_to: then,
+            else_to: otherwise,
+        });
+    }
+
+    fn level(&self) -> u32 {
+        self.frames.len() as u32
+    }
+
+    fn open_if(&mut self, cond: Value) {
+        let level = self.level();
+        let exec = self.exec_bits();
+        let c = self.lanes(cond);
+        let taken = self.and(exec, c);
+        let other = self.and_not(exec, c);
+        self.set(level, frame::A, other);
+        self.set_exec(taken);
+        let join = self.b.create_block();
+        let then = self.b.create_block();
+        self.branch_any(taken, then, join);
+        self.enter(then);
+        self.frames.push(Frame::If {
+            level,
+            join,
+            has_else: false,
+        });
+    }
+
+    fn else_(&mut self) -> Result<(), LiftError> {
+        let Some(Frame::If {
+            level,
+            join,
+            has_else: false,
+        }) = self.frames.pop()
+        else {
+            return Err(self.invalid("else without an open if"));
+        };
+        self.jump_to(join);
+        self.count();
+        let out = self.exec_bits();
+        self.set(level, frame::B, out);
+        let other = self.get(level, frame::A);
+        self.set_exec(other);
+        let end = self.b.create_block();
+        let body = self.b.create_block();
+        self.branch_any(other, body, end);
+        self.enter(body);
+        self.frames.push(Frame::If {
+            level,
+            join: end,
+            has_else: true,
+        });
+        Ok(())
+    }
+
+    fn endif(&mut self) -> Result<(), LiftError> {
+        let Some(Frame::If {
+            level,
+            join,
+            has_else,
+        }) = self.frames.pop()
+        else {
+            return Err(self.invalid("endif without an open if"));
+        };
+        self.jump_to(join);
+        self.count();
+        let back = self.get(level, if has_else { frame::B } else { frame::A });
+        let exec = self.exec_bits();
+        let exec = self.or(exec, back);
+        self.set_exec(exec);
+        Ok(())
+    }
+
+    fn whileloop(&mut self) {
+        self.count();
+        let level = self.level();
+        let zero = self.b.i64(0);
+        self.set(level, frame::A, zero);
+        self.set(level, frame::B, zero);
+        let head = self.b.create_block();
+        let exit = self.b.create_block();
+        let exec = self.exec_bits();
+        self.branch_any(exec, head, exit);
+        self.enter(head);
+        self.frames.push(Frame::Loop { level, head, exit });
+    }
+
+    fn endloop(&mut self) -> Result<(), LiftError> {
+        let Some(Frame::Loop { level, head, exit }) = self.frames.pop() else {
+            return Err(self.invalid("endloop without an open loop"));
+        };
+        self.count();
+        let waiting = self.get(level, frame::B);
+        let exec = self.exec_bits();
+        let exec = self.or(exec, waiting);
+        self.set_exec(exec);
+        let zero = self.b.i64(0);
+        self.set(level, frame::B, zero);
+        self.branch_any(exec, head, exit);
+        self.enter(exit);
+        let broke = self.get(level, frame::A);
+        self.set_exec(broke);
+        Ok(())
+    }
+
+    /// Moves the active lanes (those where `cond` holds, if given) to the break or continue
+    /// mask of the frame `kind` names.
+    fn leave(&mut self, kind: Leave, cond: Option<Value>) -> Result<(), LiftError> {
+        let target = self.frames.iter().rev().find_map(|f| match (*f, kind) {
+            (Frame::Loop { level, .. }, Leave::Break) => Some((level, frame::A)),
+            (Frame::Loop { level, .. }, Leave::Continue) => Some((level, frame::B)),
+            (Frame::Switch { level, .. }, Leave::Break) => Some((level, frame::B)),
+            _ => None,
+        });
+        let Some((level, slot)) = target else {
+            return Err(self.invalid("no loop or switch to leave"));
+        };
+        let exec = self.exec_bits();
+        let leaving = match cond {
+            None => exec,
+            Some(c) => {
+                let c = self.lanes(c);
+                self.and(exec, c)
+            }
+        };
+        let before = self.get(level, slot);
+        let after = self.or(before, leaving);
+        self.set(level, slot, after);
+        let stay = self.and_not(exec, leaving);
+        self.set_exec(stay);
+        Ok(())
+    }
+
+    fn ret(&mut self, cond: Option<Value>) {
+        match cond {
+            None if self.frames.is_empty() => self.b.terminate(Terminator::Return),
+            None => {
+                let zero = self.b.i64(0);
+                self.set_exec(zero);
+            }
+            Some(c) => {
+                let exec = self.exec_bits();
+                let c = self.lanes(c);
+                let stay = self.and_not(exec, c);
+                self.set_exec(stay);
+            }
+        }
+    }
+
+    fn switch(&mut self) -> Result<(), LiftError> {
+        self.operands(0, 1)?;
+        self.count();
+        let level = self.level();
+        let v = self.src(0, 0, Kind::Int)?;
+        let r = self.l.selector(level);
+        self.b.def_reg(r, v, None);
+        let exec = self.exec_bits();
+        self.set(level, frame::A, exec);
+        let zero = self.b.i64(0);
+        self.set(level, frame::B, zero);
+        self.set_exec(zero);
+        self.frames.push(Frame::Switch { level, at: self.i });
+        Ok(())
+    }
+
+    /// `case n`, or `default` when `default`.
+    fn case(&mut self, default: bool) -> Result<(), LiftError> {
+        let Some(&Frame::Switch { level, at }) = self.frames.last() else {
+            return Err(self.invalid("case or default outside a switch"));
+        };
+        self.count();
+        let r = self.l.selector(level);
+        let s = self.b.use_reg(r, I32);
+        let cond = if default {
+            let mut cond = self.b.bool(true);
+            for &v in self.cases.get(&at).map_or(&[][..], Vec::as_slice) {
+                let v = self.b.i32(v);
+                let ne = self.b.op(Op::Icmp(IntCC::Ne), I1, &[s, v]);
+                cond = self.b.op(Op::And, I1, &[cond, ne]);
+            }
+            cond
+        } else {
+            let v = self.inst().extra.first().copied().unwrap_or(0);
+            let v = self.b.i32(v);
+            self.b.op(Op::Icmp(IntCC::Eq), I1, &[s, v])
+        };
+        let pending = self.get(level, frame::A);
+        let c = self.lanes(cond);
+        let taken = self.and(pending, c);
+        let exec = self.exec_bits();
+        let exec = self.or(exec, taken);
+        self.set_exec(exec);
+        let rest = self.and_not(pending, taken);
+        self.set(level, frame::A, rest);
+        Ok(())
+    }
+
+    fn endswitch(&mut self) -> Result<(), LiftError> {
+        let Some(Frame::Switch { level, .. }) = self.frames.pop() else {
+            return Err(self.invalid("endswitch without an open switch"));
+        };
+        self.count();
+        let exec = self.exec_bits();
+        let broke = self.get(level, frame::B);
+        let untaken = self.get(level, frame::A);
+        let exec = self.or(exec, broke);
+        let exec = self.or(exec, untaken);
+        self.set_exec(exec);
+        Ok(())
+    }
+}
+
+fn leave_kind(m: &str) -> Leave {
+    if m.starts_with("break") {
+        Leave::Break
+    } else {
+        Leave::Continue
+    }
+}

@@ -1,0 +1,581 @@
+//! The register model: reading source components, writing destination components.
+//!
+//! # Sources (2.2.6-2.2.7, L565-L692)
+//! Component `c` of a source is its register's component `swizzle[c]` (`0` and `1` select
+//! 0.0 and 1.0f, the latter as the float's bits "even if the opcode is an integer operation",
+//! L616), then the modifiers in their order of precedence (L618-L633):
+//! `clamp(neg(abs(divComp(sign(x2(bias(invert(x))))))))`. Which modifiers an instruction may
+//! carry depends on its type ([`Kind`], Table 2.10 L681-L692): a float instruction takes all of
+//! them, an integer one the swizzle and `neg` (two's complement, L614), a logical one the
+//! swizzle only (L3220); any other is an invalid program. On floats `neg` and `abs` change the
+//! sign bit only ("including on INF values", NaN stays NaN, L611-L612); `invert` is 1 - x,
+//! `bias` x - 0.5, `x2` 2x, `sign` -1/0/1 (a NaN, whose compares are false, gives 0),
+//! `divComp(y|z|w)` divides the components before y, z or w by that component, `clamp` is the
+//! [0, 1] clamp with clamp(NaN) = 0 (L674). Their arithmetic is single precision in
+//! [`F32_MODE`].
+//!
+//! # Registers
+//! - `r#`: the temp's component; `l#`: the literal's bits (`dcl_literal`).
+//! - `x#[n]`: element `n` of the indexed temp array; `x#[src + imm]` takes the index from the
+//!   source's x component (after its swizzle) plus the immediate (L586-L588). An index outside
+//!   the array's declared elements is a guest fault ("register index outside its file") in
+//!   the lanes that run; an absolute one is an invalid program.
+//! - `cb#[n]`: dword `c` of element `n` of constant buffer `#` (16 bytes per element) at its
+//!   guest address. A relative index outside the declared elements reads 0 (the seed does not
+//!   say; 0 is what a raw UAV load gives out of range, L11425).
+//! - The thread ids (Table 5.6, L1269; 5.1-5.2, 5.50-5.53): `vTidInGrp` and `vThreadGrpId`
+//!   from the launch, `vAbsTid = vThreadGrpId * size + vTidInGrp` per component,
+//!   `vTidInGrpFlat = z*Dx*Dy + y*Dx + x` (L2218), `vThreadGrpIdFlat = z*Nx*Ny + y*Nx + x`
+//!   (L2170), `vAbsTidFlat = vThreadGrpIdFlat*Dx*Dy*Dz + vTidInGrpFlat` (L1384), the flat ones
+//!   replicated in every component; the w components the seed calls invalid read 0.
+//!
+//! # Destinations (2.2.5, L509-L563)
+//! A destination is a temp or an indexed temp element. Each component is written per the write
+//! mask (`x` writes the result, `_` nothing, `0` and `1` write 0.0 and 1.0f "even if the
+//! instruction normally does not write that component", L519), in the lanes of the exec mask.
+//! A float result first takes shift_scale (x2, x4, x8, d2, d4, d8: a multiply by the power of
+//! two), then clamp (L545; clamp(NaN) = 0, L554); integer results take neither (L561, L563).
+//! Every source is read before any component is written.
+
+use super::{Lifter, F32_MODE};
+use crate::inst::{Dst, Index, Reg, Src};
+use crate::token::{DstComp, DstMod, RegType, Sel, SrcMod};
+use wavejit_ir::{FloatCC, FunctionBuilder, IntCC, Op, ScalarType, Value};
+use wavejit_isa::LiftError;
+
+use ScalarType::{F32, I1, I32, I64};
+
+/// 1.0f's bits.
+pub(super) const ONE: u32 = 0x3f80_0000;
+
+/// How an instruction's operands are typed (Table 2.10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Float: every source modifier; shift_scale and clamp on the result.
+    Float,
+    /// Integer or unsigned: swizzle and two's-complement `neg`.
+    Int,
+    /// Logical (bitwise) and typeless: swizzle only.
+    Bits,
+}
+
+/// A float op on `i32` bit patterns, in [`F32_MODE`].
+pub(super) fn fop(b: &mut FunctionBuilder, op: Op, args: &[Value]) -> Value {
+    let f: Vec<Value> = args.iter().map(|&a| b.op(Op::Bitcast, F32, &[a])).collect();
+    let r = b.op_mode(op, F32_MODE, F32, &f);
+    b.op(Op::Bitcast, I32, &[r])
+}
+
+/// A float compare of `i32` bit patterns, in [`F32_MODE`] (denormals read as zero).
+pub(super) fn fcmp(b: &mut FunctionBuilder, cc: FloatCC, x: Value, y: Value) -> Value {
+    let f: Vec<Value> = [x, y]
+        .iter()
+        .map(|&a| b.op(Op::Bitcast, F32, &[a]))
+        .collect();
+    b.op_mode(Op::Fcmp(cc), F32_MODE, I1, &f)
+}
+
+/// `c ? t : f` of `i32`s.
+pub(super) fn select(b: &mut FunctionBuilder, c: Value, t: u32, f: u32) -> Value {
+    let t = b.i32(t);
+    let f = b.i32(f);
+    b.op(Op::Select, I32, &[c, t, f])
+}
+
+impl<'a> Lifter<'a> {
+    /// Component `c` (0-3) of source `i`, as an instruction of kind `kind` reads it.
+    pub(super) fn src(&mut self, i: usize, c: usize, kind: Kind) -> Result<Value, LiftError> {
+        let Some(s) = self.inst().src.get(i) else {
+            return Err(self.invalid(format!("source {i} is missing")));
+        };
+        self.read(s, Some(i), c, kind)
+    }
+
+    /// Checks the operand counts: `dsts` destinations and `srcs` sources.
+    pub(super) fn operands(&self, dsts: usize, srcs: usize) -> Result<(), LiftError> {
+        let inst = self.inst();
+        if inst.dst.len() != dsts || inst.src.len() != srcs {
+            return Err(self.invalid(format!(
+                "{} destination(s) and {} source(s), not {dsts} and {srcs}",
+                inst.dst.len(),
+                inst.src.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Component `c` of `s`; `slot` names a source of the instruction whose register reads are
+    /// shared by its components (constant buffer loads, computed ids).
+    fn read(
+        &mut self,
+        s: &'a Src,
+        slot: Option<usize>,
+        c: usize,
+        kind: Kind,
+    ) -> Result<Value, LiftError> {
+        let m = s.modifier.unwrap_or(SrcMod::IDENTITY);
+        self.allowed(&m, kind)?;
+        match kind {
+            Kind::Bits => self.select_comp(s, slot, m.swizzle[c]),
+            Kind::Int => {
+                let v = self.select_comp(s, slot, m.swizzle[c])?;
+                Ok(if m.neg[c] {
+                    let zero = self.b.i32(0);
+                    self.b.op(Op::Isub, I32, &[zero, v])
+                } else {
+                    v
+                })
+            }
+            Kind::Float => self.float_src(s, slot, c, &m),
+        }
+    }
+
+    /// Refuses the modifiers Table 2.10 does not allow for `kind`.
+    fn allowed(&self, m: &SrcMod, kind: Kind) -> Result<(), LiftError> {
+        if kind == Kind::Float {
+            return Ok(());
+        }
+        let float_only = [
+            (m.invert, "_invert"),
+            (m.bias, "_bias"),
+            (m.x2, "_x2"),
+            (m.sign, "_sign"),
+            (m.abs, "_abs"),
+            (m.divcomp != 0, "_divcomp"),
+            (m.clamp, "_clamp"),
+        ];
+        let what = if kind == Kind::Int {
+            "an integer"
+        } else {
+            "a logical"
+        };
+        if let Some((_, name)) = float_only.iter().find(|(on, _)| *on) {
+            return Err(self.invalid(format!(
+                "{name} on {what} operation (Table 2.10, L681: float only)"
+            )));
+        }
+        if kind == Kind::Bits && m.neg.contains(&true) {
+            return Err(self.invalid("_neg on a logical operation (L3220: they take no modifiers)"));
+        }
+        Ok(())
+    }
+
+    /// The component `sel` selects: a register component, 0.0 or 1.0f.
+    fn select_comp(
+        &mut self,
+        s: &'a Src,
+        slot: Option<usize>,
+        sel: Sel,
+    ) -> Result<Value, LiftError> {
+        let comp = match sel {
+            Sel::Zero => return Ok(self.b.i32(0)),
+            Sel::One => return Ok(self.b.i32(ONE)),
+            s => s as u32,
+        };
+        if let Some(&v) = slot.and_then(|i| self.fetched.get(&(i, comp))) {
+            return Ok(v);
+        }
+        let v = self.fetch(&s.reg, comp)?;
+        if let Some(i) = slot {
+            self.fetched.insert((i, comp), v);
+        }
+        Ok(v)
+    }
+
+    /// A float source component: swizzle, then the modifiers in precedence order.
+    fn float_src(
+        &mut self,
+        s: &'a Src,
+        slot: Option<usize>,
+        c: usize,
+        m: &SrcMod,
+    ) -> Result<Value, LiftError> {
+        let mut v = self.staged(s, slot, c, m)?;
+        let divisor = match m.divcomp {
+            0 => None,
+            k @ 1..=3 => (c < usize::from(k)).then_some(usize::from(k)),
+            _ => {
+                return Err(self.unsupported(
+                    "_divcomp(unknown): the seed names no divisor for it (Table 6.6)",
+                ))
+            }
+        };
+        if let Some(k) = divisor {
+            let d = self.staged(s, slot, k, m)?;
+            v = fop(&mut self.b, Op::Fdiv, &[v, d]);
+        }
+        if m.abs {
+            v = fop(&mut self.b, Op::Fabs, &[v]);
+        }
+        if m.neg[c] {
+            v = fop(&mut self.b, Op::Fneg, &[v]);
+        }
+        if m.clamp {
+            v = fop(&mut self.b, Op::Fclamp { dx10: true }, &[v]);
+        }
+        Ok(v)
+    }
+
+    /// Component `c` through swizzle, invert, bias, x2 and sign.
+    fn staged(
+        &mut self,
+        s: &'a Src,
+        slot: Option<usize>,
+        c: usize,
+        m: &SrcMod,
+    ) -> Result<Value, LiftError> {
+        let mut v = self.select_comp(s, slot, m.swizzle[c])?;
+        let b = &mut self.b;
+        if m.invert {
+            let one = b.i32(ONE);
+            v = fop(b, Op::Fsub, &[one, v]);
+        }
+        if m.bias {
+            let half = b.f32(0.5);
+            let half = b.op(Op::Bitcast, I32, &[half]);
+            v = fop(b, Op::Fsub, &[v, half]);
+        }
+        if m.x2 {
+            v = fop(b, Op::Fadd, &[v, v]);
+        }
+        if m.sign {
+            let zero = b.i32(0);
+            let neg = fcmp(b, FloatCC::Lt, v, zero);
+            let pos = fcmp(b, FloatCC::Gt, v, zero);
+            let one = select(b, pos, ONE, 0);
+            let minus = b.i32(ONE | 0x8000_0000);
+            v = b.op(Op::Select, I32, &[neg, minus, one]);
+        }
+        Ok(v)
+    }
+
+    /// Component `comp` (0-3) of a register.
+    fn fetch(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
+        if reg.dim2.is_some() {
+            return Err(self.unsupported("two-dimensional register indices are not lifted yet"));
+        }
+        match reg.ty {
+            RegType::TEMP => {
+                self.unindexed(reg)?;
+                let r = self.l.temp(reg.num, comp);
+                Ok(self.b.use_reg(r, I32))
+            }
+            RegType::LITERAL => {
+                self.unindexed(reg)?;
+                let Some(l) = self.decls.literals.get(&reg.num) else {
+                    return Err(self.invalid(format!(
+                        "l{} is used but not declared (dcl_literal, L4220)",
+                        reg.num
+                    )));
+                };
+                Ok(self.b.i32(l[comp as usize]))
+            }
+            RegType::ITEMP => {
+                let (file, at) = self.element(reg, comp)?;
+                match at {
+                    Element::Cell(cell) => {
+                        let r = wavejit_ir::Reg::new(file, cell);
+                        Ok(self.b.use_reg(r, I32))
+                    }
+                    Element::Index(index) => {
+                        // Inactive lanes read a cell inside the file, whatever their index.
+                        let exec = self.exec_mask();
+                        let safe = self.b.i32(comp);
+                        let index = self.b.op(Op::Select, I32, &[exec, index, safe]);
+                        Ok(self.b.read_reg_indexed(file, 0, index, I32))
+                    }
+                }
+            }
+            RegType::CONST_BUFF => self.const_buffer(reg, comp),
+            t if (RegType::THREAD_ID_IN_GROUP.value()..=RegType::THREAD_GROUP_ID_FLAT.value())
+                .contains(&t.value()) =>
+            {
+                self.unindexed(reg)?;
+                Ok(self.thread_id(t, comp))
+            }
+            t => Err(self.unsupported(format!(
+                "{} registers are not lifted (not state of a compute program here)",
+                t.name(false)
+            ))),
+        }
+    }
+
+    fn unindexed(&self, reg: &Reg) -> Result<(), LiftError> {
+        if reg.index == Index::None {
+            Ok(())
+        } else {
+            Err(self.invalid(format!(
+                "{} takes no index (L586: only x#, cb# and v# do)",
+                reg.ty.name(false)
+            )))
+        }
+    }
+
+    /// Where component `comp` of an indexed temp element lies: its file and a cell, or a
+    /// per-lane cell index that leaves the file (a guest fault) when the element does not
+    /// exist.
+    fn element(
+        &mut self,
+        reg: &'a Reg,
+        comp: u32,
+    ) -> Result<(wavejit_ir::FileId, Element), LiftError> {
+        let Some(&(file, len)) = self.l.arrays.get(&reg.num) else {
+            return Err(self.invalid(format!(
+                "x{} is used but not declared (dcl_indexed_temp_array, L4103)",
+                reg.num
+            )));
+        };
+        match &reg.index {
+            Index::Imm(n) if *n < len => Ok((file, Element::Cell(4 * n + comp))),
+            Index::Imm(n) => Err(self.invalid(format!(
+                "x{}[{n}] is past the array's {len} elements",
+                reg.num
+            ))),
+            Index::Rel(x, imm) => {
+                let n = self.index_value(x, *imm)?;
+                let b = &mut self.b;
+                let limit = b.i32(len);
+                let inside = b.op(Op::Icmp(IntCC::Ult), I1, &[n, limit]);
+                let two = b.i32(2);
+                let at = b.op(Op::Shl, I32, &[n, two]);
+                let comp = b.i32(comp);
+                let at = b.op(Op::Iadd, I32, &[at, comp]);
+                let outside = b.i32(u32::MAX);
+                let at = b.op(Op::Select, I32, &[inside, at, outside]);
+                Ok((file, Element::Index(at)))
+            }
+            Index::None => Err(self.invalid(format!("x{} needs an index", reg.num))),
+        }
+    }
+
+    /// An index `x.x + imm` (the index source's first component, after its swizzle).
+    fn index_value(&mut self, x: &'a Src, imm: Option<u32>) -> Result<Value, LiftError> {
+        let v = self.read(x, None, 0, Kind::Int)?;
+        Ok(match imm {
+            Some(k) if k != 0 => {
+                let k = self.b.i32(k);
+                self.b.op(Op::Iadd, I32, &[v, k])
+            }
+            _ => v,
+        })
+    }
+
+    /// Dword `comp` of a constant buffer element.
+    fn const_buffer(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
+        let Some(&len) = self.decls.const_buffers.get(&reg.num) else {
+            return Err(self.invalid(format!(
+                "cb{} is used but not declared (dcl_cb, L4048)",
+                reg.num
+            )));
+        };
+        let base = self.l.const_buffer(reg.num);
+        let base = self.b.use_reg(base, I64);
+        let load = |b: &mut FunctionBuilder, offset: Value| {
+            let addr = b.op(Op::Iadd, I64, &[base, offset]);
+            b.load(
+                wavejit_ir::MemSpace::Global,
+                wavejit_ir::MemWidth::B32,
+                false,
+                I32,
+                addr,
+                None,
+            )
+        };
+        match &reg.index {
+            Index::Imm(n) if *n < len => {
+                let offset = self.b.i64(16 * u64::from(*n) + 4 * u64::from(comp));
+                Ok(load(&mut self.b, offset))
+            }
+            Index::Imm(n) => Err(self.invalid(format!(
+                "cb{}[{n}] is past its {len} declared elements",
+                reg.num
+            ))),
+            Index::Rel(x, imm) => {
+                let n = self.index_value(x, *imm)?;
+                let b = &mut self.b;
+                let limit = b.i32(len);
+                let inside = b.op(Op::Icmp(IntCC::Ult), I1, &[n, limit]);
+                // Outside the buffer, read element 0 (inside it) and give 0.
+                let zero = b.i32(0);
+                let n = b.op(Op::Select, I32, &[inside, n, zero]);
+                let n = b.op(Op::Zext, I64, &[n]);
+                let four = b.i64(4);
+                let offset = b.op(Op::Shl, I64, &[n, four]);
+                let comp = b.i64(4 * u64::from(comp));
+                let offset = b.op(Op::Iadd, I64, &[offset, comp]);
+                let v = load(b, offset);
+                Ok(b.op(Op::Select, I32, &[inside, v, zero]))
+            }
+            Index::None => Err(self.invalid(format!("cb{} needs an index", reg.num))),
+        }
+    }
+
+    /// Component `comp` of a thread-id register (see the module doc).
+    fn thread_id(&mut self, ty: RegType, comp: u32) -> Value {
+        let xyz = comp < 3;
+        match ty {
+            RegType::THREAD_ID_IN_GROUP if xyz => self.tid(comp),
+            RegType::THREAD_GROUP_ID if xyz => self.grid(super::state::grid::GROUP_ID + comp),
+            RegType::ABSOLUTE_THREAD_ID if xyz => {
+                let g = self.grid(super::state::grid::GROUP_ID + comp);
+                let d = self.grid(super::state::grid::GROUP_SIZE + comp);
+                let t = self.tid(comp);
+                let base = self.b.op(Op::Imul, I32, &[g, d]);
+                self.b.op(Op::Iadd, I32, &[base, t])
+            }
+            RegType::THREAD_ID_IN_GROUP_FLAT => {
+                let t = [0, 1, 2].map(|c| self.tid(c));
+                self.flat(t, super::state::grid::GROUP_SIZE)
+            }
+            RegType::THREAD_GROUP_ID_FLAT => {
+                let g = [0, 1, 2].map(|c| self.grid(super::state::grid::GROUP_ID + c));
+                self.flat(g, super::state::grid::GROUPS)
+            }
+            RegType::ABSOLUTE_THREAD_ID_FLAT => {
+                let g = [0, 1, 2].map(|c| self.grid(super::state::grid::GROUP_ID + c));
+                let group = self.flat(g, super::state::grid::GROUPS);
+                let t = [0, 1, 2].map(|c| self.tid(c));
+                let local = self.flat(t, super::state::grid::GROUP_SIZE);
+                let d = [0, 1, 2].map(|c| self.grid(super::state::grid::GROUP_SIZE + c));
+                let b = &mut self.b;
+                let dxy = b.op(Op::Imul, I32, &[d[0], d[1]]);
+                let dxyz = b.op(Op::Imul, I32, &[dxy, d[2]]);
+                let base = b.op(Op::Imul, I32, &[group, dxyz]);
+                b.op(Op::Iadd, I32, &[base, local])
+            }
+            _ => self.b.i32(0),
+        }
+    }
+
+    /// `v.z * D.x * D.y + v.y * D.x + v.x` with `D` the three `grid` cells from `dims`.
+    fn flat(&mut self, v: [Value; 3], dims: u32) -> Value {
+        let d = [0, 1].map(|c| self.grid(dims + c));
+        let b = &mut self.b;
+        let dxy = b.op(Op::Imul, I32, &[d[0], d[1]]);
+        let z = b.op(Op::Imul, I32, &[v[2], dxy]);
+        let y = b.op(Op::Imul, I32, &[v[1], d[0]]);
+        let zy = b.op(Op::Iadd, I32, &[z, y]);
+        b.op(Op::Iadd, I32, &[zy, v[0]])
+    }
+
+    fn tid(&mut self, c: u32) -> Value {
+        let r = self.l.tid(c);
+        self.b.use_reg(r, I32)
+    }
+
+    fn grid(&mut self, cell: u32) -> Value {
+        let r = self.l.grid(cell);
+        self.b.use_reg(r, I32)
+    }
+
+    /// What the destination's write mask does with each component.
+    pub(super) fn dst_comps(&self) -> Result<[DstComp; 4], LiftError> {
+        Ok(self.dst()?.modifier.unwrap_or(DstMod::IDENTITY).comp)
+    }
+
+    fn dst(&self) -> Result<&'a Dst, LiftError> {
+        self.inst()
+            .dst
+            .first()
+            .ok_or_else(|| self.invalid("no destination"))
+    }
+
+    /// Writes the destination: `vals[c]` for each component the mask writes (`None` only where
+    /// it does not), 0.0 or 1.0f where it says so, each with the result modifiers of `out`,
+    /// in the lanes of the exec mask and of `only[c]` when given.
+    pub(super) fn write_dst(
+        &mut self,
+        vals: [Option<Value>; 4],
+        only: [Option<Value>; 4],
+        out: Kind,
+    ) -> Result<(), LiftError> {
+        let d = self.dst()?;
+        let m = d.modifier.unwrap_or(DstMod::IDENTITY);
+        if out != Kind::Float && (m.shift != 0 || m.clamp) {
+            return Err(
+                self.invalid("shift_scale and clamp apply to float results only (L561, L563)")
+            );
+        }
+        let mut values = [None; 4];
+        for c in 0..4 {
+            values[c] = match m.comp[c] {
+                DstComp::NoWrite => None,
+                DstComp::Zero => Some(self.b.i32(0)),
+                DstComp::One => Some(self.b.i32(ONE)),
+                DstComp::Write => {
+                    let v =
+                        vals[c].ok_or_else(|| self.invalid("a written component has no value"))?;
+                    Some(self.result_modifiers(v, &m))
+                }
+            };
+        }
+        let exec = self.exec_mask();
+        for c in 0..4 {
+            let Some(v) = values[c] else { continue };
+            let mask = match only[c] {
+                Some(o) => self.b.op(Op::And, I1, &[exec, o]),
+                None => exec,
+            };
+            self.write_comp(&d.reg, c as u32, v, mask)?;
+        }
+        Ok(())
+    }
+
+    /// shift_scale, then clamp (L545).
+    fn result_modifiers(&mut self, v: Value, m: &DstMod) -> Value {
+        const SCALE: [f32; 7] = [1.0, 2.0, 4.0, 8.0, 0.5, 0.25, 0.125];
+        let mut v = v;
+        if m.shift != 0 {
+            let k = self.b.f32(SCALE[usize::from(m.shift)]);
+            let k = self.b.op(Op::Bitcast, I32, &[k]);
+            v = fop(&mut self.b, Op::Fmul, &[v, k]);
+        }
+        if m.clamp {
+            v = fop(&mut self.b, Op::Fclamp { dx10: true }, &[v]);
+        }
+        v
+    }
+
+    /// Writes component `comp` of a destination register in the lanes of `mask`.
+    fn write_comp(
+        &mut self,
+        reg: &'a Reg,
+        comp: u32,
+        v: Value,
+        mask: Value,
+    ) -> Result<(), LiftError> {
+        if reg.dim2.is_some() {
+            return Err(self.unsupported("two-dimensional register indices are not lifted yet"));
+        }
+        match reg.ty {
+            RegType::TEMP => {
+                self.unindexed(reg)?;
+                let r = self.l.temp(reg.num, comp);
+                self.b.def_reg(r, v, Some(mask));
+            }
+            RegType::ITEMP => match self.element(reg, comp)? {
+                (file, Element::Cell(cell)) => {
+                    self.b
+                        .def_reg(wavejit_ir::Reg::new(file, cell), v, Some(mask));
+                }
+                (file, Element::Index(index)) => {
+                    self.b.write_reg_indexed(file, 0, index, v, Some(mask));
+                }
+            },
+            t => {
+                return Err(
+                    self.unsupported(format!("{} as a destination is not lifted", t.name(true)))
+                )
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where an indexed temp component lies.
+enum Element {
+    /// A fixed cell.
+    Cell(u32),
+    /// A per-lane (or uniform) cell index.
+    Index(Value),
+}

@@ -1,0 +1,142 @@
+//! What the lifter reads before lifting: the declarations (which must precede every use,
+//! L4048, L4103, L4222) and the temps the program names.
+//!
+//! - `dcl_literal l#, x, y, z, w` defines literal `l#` once (L4220-L4251).
+//! - `dcl_cb cb#[n]` declares constant buffer `#` (0-14) of `n` elements (L4048-L4080); its
+//!   immediate form (the primary modifier, an immediate constant buffer) is not lifted yet.
+//! - `dcl_indexed_temp_array x#[n]` declares an array of `n` temps (L4103-L4120).
+//! - `dcl_raw_uav_id(n)`, `dcl_typeless_uav_id(n)` (AMD's compiler for Southern Islands) and
+//!   `dcl_arena_uav_id(n)` declare the UAV ids the raw loads and stores may name;
+//!   `dcl_lds_id(n) size` the LDS ids (L9914).
+//! - Temps: the highest `r#` any operand names, index sources included, sizes the `r` file.
+
+use super::{refusal, LiftError, LiftErrorKind};
+use crate::inst::{Dim2, Index, Inst, Program, Reg, Src};
+use crate::table::op;
+use crate::token::RegType;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// What the declarations say.
+#[derive(Debug, Default)]
+pub(super) struct Decls {
+    /// Literal components by literal number.
+    pub literals: HashMap<u32, [u32; 4]>,
+    /// Declared elements of each constant buffer.
+    pub const_buffers: BTreeMap<u32, u32>,
+    /// Elements of each indexed temp array.
+    pub arrays: BTreeMap<u32, u32>,
+    /// The UAV ids raw loads and stores may name.
+    pub raw_uavs: BTreeSet<u32>,
+    /// The typeless LDS ids (`dcl_lds_id(n)`).
+    pub lds: BTreeSet<u32>,
+    /// Temps `r0`..`r(temps - 1)`.
+    pub temps: u32,
+    /// The index of `endmain`, or of `end` when there is none: where main stops.
+    pub main_end: usize,
+}
+
+pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, LiftError> {
+    let mut d = Decls::default();
+    let mut end = None;
+    for (i, inst) in program.code.iter().enumerate() {
+        let bad = |why: String| refusal(LiftErrorKind::Invalid, pcs[i], inst, why);
+        let mut max = None;
+        for r in inst.dst.iter().map(|x| &x.reg) {
+            highest_temp(r, &mut max);
+        }
+        for s in &inst.src {
+            highest_temp(&s.reg, &mut max);
+        }
+        if let Some(n) = max {
+            d.temps = d.temps.max(n + 1);
+        }
+        let Some(row) = inst.row() else { continue };
+        match row.mnemonic {
+            "dcl_literal" => {
+                let (num, value) = match (&inst.src[..], &inst.extra[..]) {
+                    ([s], &[x, y, z, w]) if s.reg.ty == RegType::LITERAL => {
+                        (s.reg.num, [x, y, z, w])
+                    }
+                    _ => {
+                        return Err(bad(
+                            "a literal declaration names one l# and four values".into()
+                        ))
+                    }
+                };
+                if d.literals.insert(num, value).is_some() {
+                    return Err(bad(format!(
+                        "l{num} is declared twice (L4222: defined once)"
+                    )));
+                }
+            }
+            "dcl_cb" => {
+                if inst.pri.is_some() {
+                    return Err(refusal(
+                        LiftErrorKind::Unsupported,
+                        pcs[i],
+                        inst,
+                        "immediate constant buffers are not lifted yet",
+                    ));
+                }
+                let (num, n) = sized(inst, RegType::CONST_BUFF)
+                    .ok_or_else(|| bad("dcl_cb declares one cb#[n]".into()))?;
+                if num >= super::state::CONST_BUFFERS {
+                    return Err(bad(format!(
+                        "cb{num}: constant buffers are cb0-cb14 (L4050)"
+                    )));
+                }
+                d.const_buffers.insert(num, n);
+            }
+            "dcl_indexed_temp_array" => {
+                let (num, n) = sized(inst, RegType::ITEMP)
+                    .ok_or_else(|| bad("dcl_indexed_temp_array declares one x#[n]".into()))?;
+                if d.arrays.insert(num, n).is_some() {
+                    return Err(bad(format!("x{num} is declared twice")));
+                }
+            }
+            "dcl_raw_uav" | "dcl_typeless_uav" | "dcl_arena_uav" => {
+                d.raw_uavs
+                    .insert(u32::from(row.fields[0].get(inst.control)));
+            }
+            "dcl_lds" => {
+                d.lds.insert(u32::from(row.fields[0].get(inst.control)));
+            }
+            _ => {}
+        }
+        if end.is_none() && (inst.op == op::END || row.mnemonic == "endmain") {
+            end = Some(i);
+        }
+    }
+    d.main_end = end.ok_or_else(|| {
+        LiftError::invalid(
+            pcs.last().copied().unwrap_or(0),
+            "",
+            "the program has no end (L3742: end must be its last instruction)",
+        )
+    })?;
+    Ok(d)
+}
+
+/// The register number and size of a declaration's `x#[n]` or `cb#[n]` source.
+fn sized(inst: &Inst, ty: RegType) -> Option<(u32, u32)> {
+    match &inst.src[..] {
+        [Src { reg, .. }] if reg.ty == ty && reg.dim2.is_none() => match reg.index {
+            Index::Imm(n) => Some((reg.num, n)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Raises `max` to the highest temp `r` and its index sources name.
+fn highest_temp(r: &Reg, max: &mut Option<u32>) {
+    if r.ty == RegType::TEMP {
+        *max = Some(max.map_or(r.num, |m| m.max(r.num)));
+    }
+    if let Index::Rel(x, _) = &r.index {
+        highest_temp(&x.reg, max);
+    }
+    if let Some(Dim2::Rel(x, _)) = &r.dim2 {
+        highest_temp(&x.reg, max);
+    }
+}

@@ -1,0 +1,166 @@
+//! The guest state of a lifted IL compute program as a [`StateLayout`], and the launch
+//! contract: which cells a launcher fills before the first block runs.
+//!
+//! IL registers are virtual (a program names as many temps as it likes), so the layout is the
+//! program's own: [`IlLayout::new`] sizes the temp file and the indexed temp arrays from what
+//! the program uses and declares, and the control-flow frames from its nesting depth. The same
+//! program always gets the same layout.
+//!
+//! | file | kind | cells | contents |
+//! |---|---|---|---|
+//! | `r` | lane | 4 per temp | temp `r#`, component `c` (x = 0 .. w = 3) in cell `4 * # + c` |
+//! | `x#` | lane | 4 per element | indexed temp array `x#` (one file per `dcl_indexed_temp_array`), element `n` component `c` in cell `4n + c` |
+//! | `exec` | uniform | 2 | the active mask (lo, hi): lanes that run the current instruction |
+//! | `cf` | uniform | 4 per nesting level | the control-flow frames, two masks per level ([`frame`]) |
+//! | `sel` | lane | 1 per nesting level | a `switch`'s selector, at its level |
+//! | `cb` | uniform | 30 | guest address of constant buffer `i` (0-14) in cells `2i`, `2i + 1` (lo, hi) |
+//! | `arena` | uniform | 2 | guest address of the global arena (lo, hi) |
+//! | `grid` | uniform | 9 | the work-group: id, size and the number of groups ([`grid`]) |
+//! | `tid` | lane | 3 | `vTidInGrp.xyz`: the lane's work-item id in its group |
+//!
+//! # Launch contract
+//! Before block 0 runs, the launcher stores: `exec` = the lanes that hold a work-item (the lift
+//! never activates a lane outside it); `tid` per lane; the nine `grid` cells; the address of
+//! every constant buffer the program declares, each at least `16 * n` bytes for its
+//! `dcl_cb cb#[n]`; the arena address (every raw UAV id and the arena UAV address the arena:
+//! a raw UAV address is a byte offset from it). The LDS is the work-group's group-shared
+//! memory (every LDS id addresses it from byte 0). `r` and `x#` start at 0 (reading a temp
+//! before writing it is undefined in IL; the zero makes it reproducible). `cf` and `sel` need
+//! nothing: the lift writes a frame when it enters the block that owns it, before any read.
+//!
+//! The other IL register types (vertex and pixel inputs and outputs, boolean and integer
+//! constants, `g[]`, shared registers) are not state of a compute launch here; the lifter
+//! refuses the instructions that name them.
+
+use std::collections::BTreeMap;
+use wavejit_ir::{FileId, FileKind, Reg, StateLayout};
+
+/// Lanes of a wave unless a launch says otherwise (every r600-family and GCN chip but
+/// cedar's 32).
+pub const WAVE_SIZE: u32 = 64;
+/// Constant buffers `cb0`..`cb14` (`dcl_cb`, L4050: "the cb index m can be in the range of
+/// 0-14").
+pub const CONST_BUFFERS: u32 = 15;
+
+/// The cells of the `grid` file.
+pub mod grid {
+    /// `vThreadGrpId` x, y, z: the work-group's id.
+    pub const GROUP_ID: u32 = 0;
+    /// The work-group size x, y, z (what `dcl_num_thread_per_group` declares or the launch
+    /// chose).
+    pub const GROUP_SIZE: u32 = 3;
+    /// The number of work-groups x, y, z of the dispatch.
+    pub const GROUPS: u32 = 6;
+    /// Cells of the file.
+    pub const CELLS: u32 = 9;
+}
+
+/// The two masks of a control-flow frame at a nesting level, as cell offsets within the
+/// level's four `cf` cells (each a 64-bit pair, lo first).
+pub mod frame {
+    /// if: the lanes that take the `else`; whileloop: the lanes that left by `break`;
+    /// switch: the lanes no `case` has taken yet.
+    pub const A: u32 = 0;
+    /// if: the lanes active at the end of the `then` part; whileloop: the lanes waiting at
+    /// `continue`; switch: the lanes that left by `break`.
+    pub const B: u32 = 2;
+    /// Cells per nesting level.
+    pub const CELLS: u32 = 4;
+}
+
+/// The layout of one program's state and where each register lives in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IlLayout {
+    pub layout: StateLayout,
+    pub r: FileId,
+    pub exec: FileId,
+    pub cf: FileId,
+    pub sel: FileId,
+    pub cb: FileId,
+    pub arena: FileId,
+    pub grid: FileId,
+    pub tid: FileId,
+    /// Indexed temp arrays by number: their file and element count.
+    pub arrays: BTreeMap<u32, (FileId, u32)>,
+    /// Temps `r0`..: the `r` file holds four cells for each.
+    pub temps: u32,
+}
+
+impl IlLayout {
+    /// The layout for `temps` temps, the indexed temp arrays `arrays` (number -> elements),
+    /// `depth` nesting levels of control flow and waves of `wave_size` lanes. Files are
+    /// never empty (a file of one unused cell stands for none).
+    pub fn new(temps: u32, arrays: &BTreeMap<u32, u32>, depth: u32, wave_size: u32) -> IlLayout {
+        let mut layout = StateLayout::new(wave_size);
+        let exec = layout.add_file("exec", FileKind::Uniform, 2);
+        let cf = layout.add_file("cf", FileKind::Uniform, (frame::CELLS * depth).max(1));
+        layout.set_written_first(cf);
+        let cb = layout.add_file("cb", FileKind::Uniform, 2 * CONST_BUFFERS);
+        let arena = layout.add_file("arena", FileKind::Uniform, 2);
+        let grid = layout.add_file("grid", FileKind::Uniform, grid::CELLS);
+        let r = layout.add_file("r", FileKind::Lane, (4 * temps).max(1));
+        let sel = layout.add_file("sel", FileKind::Lane, depth.max(1));
+        layout.set_written_first(sel);
+        let tid = layout.add_file("tid", FileKind::Lane, 3);
+        let arrays = arrays
+            .iter()
+            .map(|(&num, &len)| {
+                let f = layout.add_file(&format!("x{num}"), FileKind::Lane, (4 * len).max(1));
+                (num, (f, len))
+            })
+            .collect();
+        IlLayout {
+            layout,
+            r,
+            exec,
+            cf,
+            sel,
+            cb,
+            arena,
+            grid,
+            tid,
+            arrays,
+            temps,
+        }
+    }
+
+    /// Component `c` (0 = x .. 3 = w) of temp `n`.
+    pub fn temp(&self, n: u32, c: u32) -> Reg {
+        Reg::new(self.r, 4 * n + c)
+    }
+
+    /// The active mask as a 64-bit pair.
+    pub fn exec(&self) -> Reg {
+        Reg::new(self.exec, 0)
+    }
+
+    /// Mask `slot` ([`frame::A`] or [`frame::B`]) of the frame at nesting level `level`.
+    pub fn frame(&self, level: u32, slot: u32) -> Reg {
+        Reg::new(self.cf, frame::CELLS * level + slot)
+    }
+
+    /// The selector of the `switch` at nesting level `level`.
+    pub fn selector(&self, level: u32) -> Reg {
+        Reg::new(self.sel, level)
+    }
+
+    /// The guest address of constant buffer `id` as a 64-bit pair.
+    pub fn const_buffer(&self, id: u32) -> Reg {
+        Reg::new(self.cb, 2 * id)
+    }
+
+    /// The arena's guest address as a 64-bit pair.
+    pub fn arena(&self) -> Reg {
+        Reg::new(self.arena, 0)
+    }
+
+    /// Cell `n` of the `grid` file ([`grid`]).
+    pub fn grid(&self, n: u32) -> Reg {
+        Reg::new(self.grid, n)
+    }
+
+    /// `vTidInGrp` component `c` (0-2).
+    pub fn tid(&self, c: u32) -> Reg {
+        Reg::new(self.tid, c)
+    }
+}

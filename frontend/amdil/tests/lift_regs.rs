@@ -1,0 +1,227 @@
+//! The register model on both engines: swizzles and source modifiers (2.2.7), write masks and
+//! result modifiers (2.2.5), literals, indexed temps, the thread-id registers (Chapter 5) and
+//! the exec mask; expected values by the seed's formulas.
+
+mod lift_common;
+use lift_common::*;
+
+const ONE: u32 = 0x3f80_0000;
+
+fn run(body: &str, setup: impl Fn(&mut Launch)) -> Done<'static> {
+    let text = format!("il_cs_2_0\n{body}end\n");
+    let k: &'static Kernel = Box::leak(Box::new(Kernel::new(&text)));
+    let mut l = k.launch();
+    setup(&mut l);
+    l.go()
+}
+
+/// r0 = (1.5, -2.0, 0.25, 8.0) in every lane.
+fn vector(l: &mut Launch) {
+    for (c, v) in [1.5f32, -2.0, 0.25, 8.0].into_iter().enumerate() {
+        l.set_r(0, c as u32, move |_| f(v));
+    }
+}
+
+fn comps(d: &Done, n: u32, lane: u32) -> [u32; 4] {
+    [0, 1, 2, 3].map(|c| d.r(n, c, lane))
+}
+
+#[test]
+fn swizzles_select_components_zero_and_one() {
+    let d = run("mov r1, r0.wzyx\nmov r2, r0.x01y\n", vector);
+    assert_eq!(comps(&d, 1, 5), [f(8.0), f(0.25), f(-2.0), f(1.5)]);
+    assert_eq!(comps(&d, 2, 5), [f(1.5), 0, ONE, f(-2.0)]);
+    // The 1 select inserts 1.0f's bits even for integer operations (L616).
+    let d = run("iadd r1.x___, r0.x, r0.1\n", |l| l.set_r(0, 0, |lane| lane));
+    assert_eq!(d.r(1, 0, 9), 9 + ONE);
+}
+
+#[test]
+fn float_source_modifiers_in_precedence_order() {
+    let d = run(
+        "mov r1, r0_neg(xz)\nmov r2, r0_abs\nmov r3, r0_invert\nmov r4, r0_bias\nmov r5, r0_x2\nmov r6, r0_bx2\nmov r7, r0_sign\nmov r8, r0_clamp\nmov r9, r0_abs_neg(xyzw)\n",
+        vector,
+    );
+    let v = [1.5f32, -2.0, 0.25, 8.0];
+    let each = |g: fn(f32) -> f32| v.map(|x| f(g(x)));
+    assert_eq!(comps(&d, 1, 0), [f(-1.5), f(-2.0), f(-0.25), f(8.0)]);
+    assert_eq!(comps(&d, 2, 0), each(f32::abs));
+    assert_eq!(comps(&d, 3, 0), each(|x| 1.0 - x));
+    assert_eq!(comps(&d, 4, 0), each(|x| x - 0.5));
+    assert_eq!(comps(&d, 5, 0), each(|x| 2.0 * x));
+    // bx2 = x2(bias(x)).
+    assert_eq!(comps(&d, 6, 0), each(|x| 2.0 * (x - 0.5)));
+    assert_eq!(comps(&d, 7, 0), each(f32::signum));
+    assert_eq!(comps(&d, 8, 0), each(|x| x.clamp(0.0, 1.0)));
+    // neg after abs: every component negative.
+    assert_eq!(comps(&d, 9, 0), each(|x| -x.abs()));
+}
+
+#[test]
+fn sign_of_zero_and_nan_is_zero_and_clamp_of_nan_is_zero() {
+    let d = run("mov r1, r0_sign\nmov r2, r0_clamp\n", |l| {
+        for (c, v) in [0x8000_0000u32, 0x7fc0_0000, 0x0000_0001, 0xff80_0000]
+            .into_iter()
+            .enumerate()
+        {
+            l.set_r(0, c as u32, move |_| v);
+        }
+    });
+    assert_eq!(comps(&d, 1, 0), [0, 0, 0, f(-1.0)]);
+    assert_eq!(comps(&d, 2, 0), [0, 0, 0, 0]);
+}
+
+#[test]
+fn divcomp_divides_by_the_named_component() {
+    let d = run(
+        "mov r1, r0_divcomp(y)\nmov r2, r0_divcomp(z)\nmov r3, r0_divcomp(w)\n",
+        vector,
+    );
+    assert_eq!(comps(&d, 1, 0), [f(1.5 / -2.0), f(-2.0), f(0.25), f(8.0)]);
+    assert_eq!(
+        comps(&d, 2, 0),
+        [f(1.5 / 0.25), f(-2.0 / 0.25), f(0.25), f(8.0)]
+    );
+    assert_eq!(
+        comps(&d, 3, 0),
+        [f(1.5 / 8.0), f(-2.0 / 8.0), f(0.25 / 8.0), f(8.0)]
+    );
+}
+
+#[test]
+fn integer_neg_is_twos_complement() {
+    let d = run("iadd r2.x___, r0.x, r1.x_neg(x)\n", |l| {
+        l.set_r(0, 0, |lane| lane);
+        l.set_r(1, 0, |lane| 3 * lane + 0x8000_0000);
+    });
+    for lane in 0..LANES {
+        assert_eq!(d.r(2, 0, lane), lane.wrapping_sub(3 * lane + 0x8000_0000));
+    }
+}
+
+#[test]
+fn write_masks_write_zero_and_one_and_skip_the_rest() {
+    let d = run("mov r1.x0_1, r0\n", |l| {
+        vector(l);
+        for c in 0..4 {
+            l.set_r(1, c, |_| 0x5555_5555);
+        }
+    });
+    assert_eq!(comps(&d, 1, 3), [f(1.5), 0, 0x5555_5555, ONE]);
+}
+
+#[test]
+fn result_shift_scale_then_clamp() {
+    let d = run(
+        "add_x2 r1.x___, r0.x, r0.y\nadd_d4 r2.x___, r0.x, r0.w\nmul_ieee_x8 r3.x___, r0.z, r0.z\nadd_sat r4.x___, r0.x, r0.z\nadd_x2_sat r5.xy__, r0.zw, r0.zx\nmov_sat r6, r0\n",
+        vector,
+    );
+    assert_eq!(d.r(1, 0, 0), f((1.5 - 2.0) * 2.0));
+    assert_eq!(d.r(2, 0, 0), f((1.5 + 8.0) / 4.0));
+    assert_eq!(d.r(3, 0, 0), f(0.25 * 0.25 * 8.0));
+    assert_eq!(d.r(4, 0, 0), ONE);
+    // shift_scale before clamp: (0.25 + 0.25) * 2 = 1.0, (8 + 1.5) * 2 -> 1.0.
+    assert_eq!([d.r(5, 0, 0), d.r(5, 1, 0)], [ONE, ONE]);
+    assert_eq!(comps(&d, 6, 0), [ONE, 0, f(0.25), ONE]);
+}
+
+#[test]
+fn literals_are_read_as_declared() {
+    let d = run(
+        &format!(
+            "{}mov r1, l3.wzyx\n",
+            literal(3, [1, 0xdead_beef, f(2.5), 0xffff_ffff])
+        ),
+        |_| {},
+    );
+    assert_eq!(comps(&d, 1, 0), [0xffff_ffff, f(2.5), 0xdead_beef, 1]);
+}
+
+#[test]
+fn indexed_temps_absolute_and_relative() {
+    // x0[lane % 4] = (lane, 2*lane, ...) written relatively, then read back relatively
+    // shifted by one and absolutely.
+    let body = format!(
+        "dcl_indexed_temp_array x0[4]\n{}mov x0[0], l0.yyyy\nmov x0[1], l0.yyyy\nmov x0[2], l0.yyyy\nmov x0[3], l0.yyyy\nmov x0[r1.x], r0\nmov r2, x0[r1.x+1]\nmov r3, x0[2]\nmov r4.x___, x0[r1.x].y\n",
+        literal(0, [1, 0x77, 0, 0])
+    );
+    let d = run(&body, |l| {
+        l.set_r(0, 0, |lane| lane);
+        l.set_r(0, 1, |lane| 2 * lane);
+        l.set_r(1, 0, |lane| if lane < 8 { 0 } else { 2 });
+    });
+    // Lanes 0-7 wrote x0[0] and read x0[1] (0x77); lanes 8-63 wrote x0[2] and read x0[3].
+    for lane in 0..LANES {
+        assert_eq!(d.r(2, 0, lane), 0x77, "lane {lane}");
+        let x2 = if lane < 8 { 0x77 } else { lane };
+        assert_eq!(d.r(3, 0, lane), x2, "lane {lane}");
+        assert_eq!(d.r(4, 0, lane), 2 * lane, "lane {lane}");
+    }
+}
+
+#[test]
+fn indexed_temp_out_of_range_is_a_fault_in_active_lanes_only() {
+    let text = "il_cs_2_0\ndcl_indexed_temp_array x0[2]\nmov r2, x0[r1.x]\nend\n";
+    let k = Kernel::new(text);
+    let mut l = k.launch();
+    l.set_r(1, 0, |lane| if lane == 40 { 2 } else { 1 });
+    let e = l.run().err().expect("index 2 of a 2-element array");
+    assert!(e.contains("register index outside its file"), "{e}");
+    // Lane 40 inactive: no fault.
+    l.set_exec(!(1u64 << 40));
+    assert!(l.run().is_ok());
+}
+
+#[test]
+fn thread_ids_by_their_formulas() {
+    let body = "mov r1, vTidInGrp\nmov r2, vThreadGrpId\nmov r3, vAbsTid\nmov r4, vTidInGrpFlat\nmov r5, vThreadGrpIdFlat\nmov r6, vAbsTidFlat\nmov r7.x___, vaTid.x\n";
+    let (id, size, groups) = ([2u32, 1, 0], [8u32, 4, 2], [3u32, 2, 1]);
+    let tid = |lane: u32| [lane % 8, (lane / 8) % 4, lane / 32];
+    let d = run(body, |l| {
+        l.set_grid(id, size, groups);
+        for lane in 0..LANES {
+            l.set_tid(lane, tid(lane));
+        }
+    });
+    let flat_group = id[2] * groups[0] * groups[1] + id[1] * groups[0] + id[0];
+    for lane in 0..LANES {
+        let t = tid(lane);
+        let flat_local = t[2] * size[0] * size[1] + t[1] * size[0] + t[0];
+        let abs = [0, 1, 2].map(|c| id[c] * size[c] + t[c]);
+        let abs_flat = flat_group * size[0] * size[1] * size[2] + flat_local;
+        assert_eq!(comps(&d, 1, lane), [t[0], t[1], t[2], 0]);
+        assert_eq!(comps(&d, 2, lane), [id[0], id[1], id[2], 0]);
+        assert_eq!(comps(&d, 3, lane), [abs[0], abs[1], abs[2], 0]);
+        assert_eq!(comps(&d, 4, lane), [flat_local; 4]);
+        assert_eq!(comps(&d, 5, lane), [flat_group; 4]);
+        assert_eq!(comps(&d, 6, lane), [abs_flat; 4]);
+        assert_eq!(d.r(7, 0, lane), abs_flat);
+    }
+}
+
+#[test]
+fn inactive_lanes_keep_their_registers() {
+    let exec = 0x0f0f_00ff_ff00_1234u64;
+    let text = "il_cs_2_0\nmov r1, r0\niadd r2.x___, r0.x, r0.x\nend\n";
+    let k = Kernel::new(text);
+    let mut l = k.launch();
+    l.set_exec(exec);
+    l.set_r(0, 0, |lane| lane + 1);
+    l.set_r(1, 0, |_| 0xaaaa);
+    l.set_r(2, 0, |_| 0xbbbb);
+    let d = l.go();
+    for lane in 0..LANES {
+        let on = exec >> lane & 1 == 1;
+        assert_eq!(
+            d.r(1, 0, lane),
+            if on { lane + 1 } else { 0xaaaa },
+            "lane {lane}"
+        );
+        assert_eq!(
+            d.r(2, 0, lane),
+            if on { 2 * lane + 2 } else { 0xbbbb },
+            "lane {lane}"
+        );
+    }
+    assert_eq!(d.exec(), exec);
+}
