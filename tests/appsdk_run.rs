@@ -999,3 +999,430 @@ fn radix_sort() {
         assert!(data.windows(2).all(|w| w[0] <= w[1]));
     }
 }
+
+/// MemoryOptimizations: seven copy kernels (`output[i] = input[i]` for the indices each
+/// work-item computes), each launched as its host launches it (2D kernels over 1024-wide rows;
+/// `NoCoal` and `Split` with the 1024 x N grid of 64 x 1 groups the host leaves set); the
+/// bytes of every index no work-item copies stay zero. The data are arbitrary bit patterns.
+#[test]
+fn memory_optimizations() {
+    let rows = 16usize;
+    let input = Rng::new(15).u32s(4 * 1024 * rows, u32::MAX);
+    let copied = |indices: &mut dyn Iterator<Item = usize>, elem: usize| {
+        let mut want = vec![0u32; input.len()];
+        for i in indices {
+            want[elem * i..elem * i + elem].copy_from_slice(&input[elem * i..elem * i + elem]);
+        }
+        bytes_of(&want)
+    };
+    let n = 1024 * rows;
+    let cases: Vec<(&str, [u32; 3], [u32; 3], Vec<u8>)> = vec![
+        (
+            "copy1DFastPath",
+            [n as u32, 1, 1],
+            [256, 1, 1],
+            copied(&mut (0..n), 1),
+        ),
+        (
+            "copy1DCompletePath",
+            [n as u32, 1, 1],
+            [256, 1, 1],
+            copied(&mut (0..n), 1),
+        ),
+        (
+            "copy2Dfloat",
+            dims(1024, rows as u32),
+            dims(64, 2),
+            copied(&mut (0..n), 1),
+        ),
+        (
+            "copy2Dfloat4",
+            dims(1024, rows as u32),
+            dims(16, 16),
+            copied(&mut (0..n), 4),
+        ),
+        (
+            "copy1Dfloat4",
+            [n as u32, 1, 1],
+            [64, 1, 1],
+            copied(&mut (0..n), 4),
+        ),
+        // gid - 1, or gid + 15 for the first of each 16: every x below 1024, whatever y.
+        (
+            "NoCoal",
+            dims(1024, 4),
+            dims(64, 1),
+            copied(&mut (0..1024), 1),
+        ),
+        // Odd x copy themselves; even x copy 62 - local id (`gid & !63` is 0).
+        (
+            "Split",
+            dims(1024, 4),
+            dims(64, 1),
+            copied(
+                &mut (0..1024).filter(|x| x % 2 == 1).chain((0..=62).step_by(2)),
+                1,
+            ),
+        ),
+    ];
+    for r in runners("si/MemoryOptimizations_Kernels.bin") {
+        for (kernel, global, local, want) in &cases {
+            let out = r.run(
+                kernel,
+                *global,
+                *local,
+                &[buf(bytes_of(&input)), zero(4 * input.len())],
+            );
+            r.same(kernel, &out[1], want);
+        }
+    }
+}
+
+/// DeviceFission `copy`: `output[i] = input[i]`.
+#[test]
+fn device_fission_copy() {
+    let input = Rng::new(16).u32s(4096, u32::MAX);
+    Launch {
+        file: "DeviceFission_Kernels.bin",
+        kernel: "copy",
+        global: [4096, 1, 1],
+        local: [64, 1, 1],
+        args: vec![buf(bytes_of(&input)), zero(4 * 4096)],
+    }
+    .check(&[(1, bytes_of(&input))]);
+}
+
+/// One pass of BoxFilter's summed-area table kernels on a `w`-wide image of uint4 pixels:
+/// each pixel sums `r` pixels `c = r^i` apart towards x = 0 (`vertical`: towards y = 0),
+/// stopping at the edge.
+fn sat_pass(input: &[[u32; 4]], w: usize, i: u32, r: usize, vertical: bool) -> Vec<[u32; 4]> {
+    let c = (r as i64).pow(i);
+    (0..input.len())
+        .map(|pos| {
+            let (x, y) = ((pos % w) as i64, (pos / w) as i64);
+            let mut sum = [0u32; 4];
+            for j in 0..r as i64 {
+                let (sx, sy) = if vertical {
+                    (x, y - j * c)
+                } else {
+                    (x - j * c, y)
+                };
+                if sx < 0 || sy < 0 {
+                    break;
+                }
+                let p = input[(sy * w as i64 + sx) as usize];
+                for k in 0..4 {
+                    sum[k] = sum[k].wrapping_add(p[k]);
+                }
+            }
+            sum
+        })
+        .collect()
+}
+
+fn uint4_bytes(px: &[[u32; 4]]) -> Vec<u8> {
+    px.iter().flat_map(|p| bytes_of(p)).collect()
+}
+
+/// BoxFilter's SAT path as its host chains it on a 256 x 256 image (r = 16, so 2 horizontal
+/// and 2 vertical passes): `horizontalSAT0` (uchar4 in), `horizontalSAT`, `verticalSAT` twice,
+/// then `box_filter` (N = 5) over the table; the table is also checked against the plain
+/// summed-area table, and the filter against the box average it computes.
+#[test]
+fn box_filter_sat() {
+    let (w, h, r, n) = (256usize, 256usize, 16usize, 5u32);
+    for run in runners("si/BoxFilter_Kernels.bin") {
+        let image: Vec<u8> = Rng::new(17)
+            .u32s(4 * w * h, 256)
+            .iter()
+            .map(|&v| v as u8)
+            .collect();
+        let pixels: Vec<[u32; 4]> = image
+            .chunks_exact(4)
+            .map(|p| [p[0], p[1], p[2], p[3]].map(u32::from))
+            .collect();
+        let (global, local) = (dims(w as u32, h as u32), dims(256, 1));
+        let sat_args = |input: ArgSpec, i: u32| {
+            vec![
+                input,
+                zero(16 * w * h),
+                i32v(i as i32),
+                i32v(r as i32),
+                i32v(w as i32),
+            ]
+        };
+        let mut table = sat_pass(&pixels, w, 0, r, false);
+        let out = run.run(
+            "horizontalSAT0",
+            global,
+            local,
+            &sat_args(buf(image.clone()), 0),
+        );
+        run.same("horizontalSAT0", &out[1], &uint4_bytes(&table));
+        for (kernel, i, vertical) in [
+            ("horizontalSAT", 1, false),
+            ("verticalSAT", 0, true),
+            ("verticalSAT", 1, true),
+        ] {
+            let next = sat_pass(&table, w, i, r, vertical);
+            let out = run.run(
+                kernel,
+                global,
+                local,
+                &sat_args(buf(uint4_bytes(&table)), i),
+            );
+            run.same(&format!("{kernel} pass {i}"), &out[1], &uint4_bytes(&next));
+            table = next;
+        }
+        for (pos, t) in table.iter().enumerate() {
+            let (x, y) = (pos % w, pos / w);
+            let mut want = [0u32; 4];
+            for yy in 0..=y {
+                for xx in 0..=x {
+                    for k in 0..4 {
+                        want[k] += pixels[yy * w + xx][k];
+                    }
+                }
+            }
+            if pos % 997 == 0 {
+                assert_eq!(*t, want, "summed-area table at ({x}, {y})");
+            }
+        }
+
+        let k = ((n - 1) / 2) as i64;
+        let at = |x: i64, y: i64| -> [i64; 4] {
+            if x < 0 || y < 0 {
+                [0; 4]
+            } else {
+                table[(y * w as i64 + x) as usize].map(|v| i64::from(v as i32))
+            }
+        };
+        let mut want = vec![0u8; 4 * w * h];
+        for y in 0..h as i64 {
+            for x in 0..w as i64 {
+                if x < k || y < k || x > w as i64 - k - 1 || y > h as i64 - k - 1 {
+                    continue;
+                }
+                let (a, b, c, d) = (
+                    at(x - k - 1, y - k - 1),
+                    at(x + k, y - k - 1),
+                    at(x + k, y + k),
+                    at(x - k - 1, y + k),
+                );
+                for ch in 0..4 {
+                    let v = (a[ch] + c[ch] - b[ch] - d[ch]) as i32 / (n * n) as i32;
+                    want[4 * (y as usize * w + x as usize) + ch] = v as u8;
+                }
+            }
+        }
+        let out = run.run(
+            "box_filter",
+            global,
+            local,
+            &[buf(uint4_bytes(&table)), zero(4 * w * h), u32v(n)],
+        );
+        run.same("box_filter", &out[1], &want);
+    }
+}
+
+/// BoxFilter's separable kernels with the host's filterWidth 8 (k = 3) on a 256 x 64 image,
+/// groups of 256 x 1: `box_filter_horizontal` sums the 7 pixels x-3 ..= x+3 (in the kernel's
+/// order) and divides by 8, zero in the apron; `box_filter_vertical` the same along y.
+#[test]
+fn box_filter_separable() {
+    let (w, h, fw) = (256usize, 64usize, 8i32);
+    let k = (fw - 1) / 2;
+    let image: Vec<u8> = Rng::new(18)
+        .u32s(4 * w * h, 256)
+        .iter()
+        .map(|&v| v as u8)
+        .collect();
+    let filter = |vertical: bool| {
+        let mut want = vec![0u8; 4 * w * h];
+        for y in 0..h as i32 {
+            for x in 0..w as i32 {
+                let (c, extent) = if vertical {
+                    (y, h as i32)
+                } else {
+                    (x, w as i32)
+                };
+                if c < k || c >= extent - k {
+                    continue;
+                }
+                for ch in 0..4 {
+                    let sum: i32 = (-k..=k)
+                        .map(|d| {
+                            let (sx, sy) = if vertical { (x, y + d) } else { (x + d, y) };
+                            i32::from(image[4 * (sy as usize * w + sx as usize) + ch])
+                        })
+                        .sum();
+                    want[4 * (y as usize * w + x as usize) + ch] = (sum / fw) as u8;
+                }
+            }
+        }
+        want
+    };
+    for (kernel, vertical) in [
+        ("box_filter_horizontal", false),
+        ("box_filter_vertical", true),
+    ] {
+        Launch {
+            file: "BoxFilter_Kernels.bin",
+            kernel,
+            global: dims(w as u32, h as u32),
+            local: dims(256, 1),
+            args: vec![buf(image.clone()), zero(4 * w * h), i32v(fw)],
+        }
+        .check(&[(1, filter(vertical))]);
+    }
+}
+
+/// BoxFilter `box_filter_horizontal_local` with filterWidth 1 (k = 0): each group stages its
+/// 256 pixels in LDS and every pixel is its own average. With the host's filterWidth 8 the
+/// first group reads 3 pixels before the image (its apron, which it never uses), which this
+/// launch's UAV arena makes a guest fault (see src/isa/amdapp/launch.rs).
+#[test]
+fn box_filter_horizontal_local() {
+    let (w, h) = (256usize, 16usize);
+    let image: Vec<u8> = Rng::new(19)
+        .u32s(4 * w * h, 256)
+        .iter()
+        .map(|&v| v as u8)
+        .collect();
+    Launch {
+        file: "BoxFilter_Kernels.bin",
+        kernel: "box_filter_horizontal_local",
+        global: dims(w as u32, h as u32),
+        local: dims(256, 1),
+        args: vec![buf(image.clone()), zero(4 * w * h), i32v(1), local(4 * 256)],
+    }
+    .check(&[(1, image)]);
+}
+
+/// QuasiRandomSequence (host: 8 dimensions of 1024 vectors, groups of 256 work-items, each
+/// computing a uint4): element i of dimension j is the XOR of direction numbers
+/// `input[32 j + k]` over the set bits k of i, converted to float (to nearest) and scaled by
+/// 2^-32. Direction numbers are random words here (the kernel takes any).
+#[test]
+fn quasi_random_sequence() {
+    let (dimensions, vectors) = (8usize, 1024usize);
+    let input = Rng::new(20).u32s(32 * dimensions, u32::MAX);
+    let mut want = vec![0f32; dimensions * vectors];
+    for j in 0..dimensions {
+        for i in 0..vectors {
+            let temp = (0..32)
+                .filter(|k| i >> k & 1 == 1)
+                .fold(0u32, |t, k| t ^ input[32 * j + k]);
+            want[j * vectors + i] = temp as f32 / 4294967296.0;
+        }
+    }
+    Launch {
+        file: "QuasiRandomSequence_Kernels.bin",
+        kernel: "QuasiRandomSequence",
+        global: [(dimensions * vectors / 4) as u32, 1, 1],
+        local: [(vectors / 4) as u32, 1, 1],
+        args: vec![zero(4 * want.len()), buf(bytes_of(&input)), local(4 * 32)],
+    }
+    .check(&[(0, f32_bytes(&want))]);
+}
+
+/// Small integer-valued floats: every product and partial sum of the kernels below is an
+/// integer below 2^24, so it is exact in any order and with or without fused operations.
+fn small_int_floats(rng: &mut Rng, n: usize, bound: i32) -> Vec<f32> {
+    (0..n)
+        .map(|_| rng.i32_in(-bound, bound + 1) as f32)
+        .collect()
+}
+
+/// MatrixMultiplication's three kernels on the host's 64 x 64 matrices, groups of 8 x 8
+/// work-items each computing a 4 x 4 tile (float4 columns): C = A x B, exactly.
+#[test]
+fn matrix_multiplication() {
+    let n = 64usize;
+    let mut rng = Rng::new(21);
+    let a = small_int_floats(&mut rng, n * n, 15);
+    let b = small_int_floats(&mut rng, n * n, 15);
+    let mut c = vec![0f32; n * n];
+    for row in 0..n {
+        for col in 0..n {
+            c[row * n + col] = (0..n).map(|k| a[row * n + k] * b[k * n + col]).sum();
+        }
+    }
+    let block = 4 * 32 * 32;
+    let g = dims(n as u32 / 4, n as u32 / 4);
+    let l = dims(8, 8);
+    let ab = || vec![buf(f32_bytes(&a)), buf(f32_bytes(&b)), zero(4 * n * n)];
+    let cases = [
+        ("mmmKernel", vec![u32v(n as u32), u32v(n as u32)]),
+        ("mmmKernel_local", vec![i32v(n as i32), local(block)]),
+        (
+            "mmmKernel_local2",
+            vec![i32v(n as i32), local(block), local(block)],
+        ),
+    ];
+    for (kernel, rest) in cases {
+        Launch {
+            file: "MatrixMultiplication_Kernels.bin",
+            kernel,
+            global: g,
+            local: l,
+            args: [ab(), rest].concat(),
+        }
+        .check(&[(2, f32_bytes(&c))]);
+    }
+}
+
+/// DCT (host: 64 x 64, blocks of 8 x 8, forward and inverse) with an integer-valued
+/// coefficient matrix and input instead of the cosines (the kernel takes any): per block,
+/// `inter[j][i] = sum_k M[k][i] X[k][j]` (forward; `M[i][k]` inverse), then
+/// `out[j][i] = sum_k inter[i][k] M[k][j]` (forward; `M[j][k]` inverse), exactly.
+#[test]
+fn dct() {
+    let (w, bw) = (64usize, 8usize);
+    let mut rng = Rng::new(22);
+    let input = small_int_floats(&mut rng, w * w, 15);
+    let m = small_int_floats(&mut rng, bw * bw, 3);
+    for inverse in [0u32, 1] {
+        let coef = |r: usize, c: usize| {
+            if inverse == 1 {
+                m[c * bw + r]
+            } else {
+                m[r * bw + c]
+            }
+        };
+        let mut want = vec![0f32; w * w];
+        for by in 0..w / bw {
+            for bx in 0..w / bw {
+                let x = |r: usize, c: usize| input[(by * bw + r) * w + bx * bw + c];
+                let mut inter = vec![0f32; bw * bw];
+                for j in 0..bw {
+                    for i in 0..bw {
+                        inter[j * bw + i] = (0..bw).map(|k| coef(k, i) * x(k, j)).sum();
+                    }
+                }
+                for j in 0..bw {
+                    for i in 0..bw {
+                        want[(by * bw + j) * w + bx * bw + i] =
+                            (0..bw).map(|k| inter[i * bw + k] * coef(k, j)).sum();
+                    }
+                }
+            }
+        }
+        Launch {
+            file: "DCT_Kernels.bin",
+            kernel: "DCT",
+            global: dims(w as u32, w as u32),
+            local: dims(bw as u32, bw as u32),
+            args: vec![
+                zero(4 * w * w),
+                buf(f32_bytes(&input)),
+                buf(f32_bytes(&m)),
+                local(4 * bw * bw),
+                u32v(w as u32),
+                u32v(bw as u32),
+                u32v(inverse),
+            ],
+        }
+        .check(&[(0, f32_bytes(&want))]);
+    }
+}
