@@ -1426,3 +1426,244 @@ fn dct() {
         .check(&[(0, f32_bytes(&want))]);
     }
 }
+
+fn f32s_of(bytes: &[u8]) -> Vec<f32> {
+    words_of(bytes).into_iter().map(f32::from_bits).collect()
+}
+
+impl Runner {
+    /// Float outputs against a host model in f64: each within `rel` of the model's value
+    /// (relative, or absolute below 1). For float kernels whose ISA computes `exp`, `log`,
+    /// `sqrt` and divisions with AMD's approximations, which no host reproduces bit for bit.
+    fn close(&self, what: &str, got: &[u8], want: &[f64], rel: f64) {
+        let got = f32s_of(got);
+        assert_eq!(got.len(), want.len(), "{what}: length");
+        for (i, (g, w)) in got.iter().zip(want).enumerate() {
+            let err = (f64::from(*g) - w).abs() / w.abs().max(1.0);
+            assert!(
+                err <= rel,
+                "{what} on {:?}: element {i} is {g}, the model's {w} (error {err:e} > {rel:e})",
+                self.engine
+            );
+        }
+    }
+}
+
+/// BlackScholes (host: 64 x 64 float4 of uniform [0, 1) numbers, groups of 16 x 16): call and
+/// put prices of the kernel's formulas (its polynomial approximation of the normal CDF)
+/// evaluated in f64; the ISA's exp, log, sqrt and divisions are approximations, so each price
+/// must be within 1e-4 (relative, absolute below 1) of the model.
+#[test]
+fn black_scholes() {
+    let (w, h) = (64usize, 64usize);
+    let mut rng = Rng::new(23);
+    let rand: Vec<f32> = unit_floats(&mut rng, 4 * w * h);
+    let phi = |x: f64| {
+        let t = 1.0 / (1.0 + 0.2316419 * x.abs());
+        let y = 1.0
+            - 0.398942280
+                * (-x * x / 2.0).exp()
+                * t
+                * (0.319381530
+                    + t * (-0.356563782
+                        + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
+        if x < 0.0 {
+            1.0 - y
+        } else {
+            y
+        }
+    };
+    let (mut call, mut put) = (Vec::new(), Vec::new());
+    for &u in &rand {
+        let u = f64::from(u);
+        let mix = |lo: f64, hi: f64| lo * u + hi * (1.0 - u);
+        let (s, k, t, r, sigma) = (
+            mix(10.0, 100.0),
+            mix(10.0, 100.0),
+            mix(1.0, 10.0),
+            mix(0.01, 0.05),
+            mix(0.01, 0.10),
+        );
+        let sst = sigma * t.sqrt();
+        let d1 = ((s / k).ln() + (r + sigma * sigma / 2.0) * t) / sst;
+        let d2 = d1 - sst;
+        let kexp = k * (-r * t).exp();
+        call.push(s * phi(d1) - kexp * phi(d2));
+        put.push(kexp * phi(-d2) - s * phi(-d1));
+    }
+    for r in runners("si/BlackScholes_Kernels.bin") {
+        let out = r.run(
+            "blackScholes",
+            dims(w as u32, h as u32),
+            dims(16, 16),
+            &[
+                buf(f32_bytes(&rand)),
+                i32v(w as i32),
+                zero(16 * w * h),
+                zero(16 * w * h),
+            ],
+        );
+        r.close("call", &out[2], &call, 1e-4);
+        r.close("put", &out[3], &put, 1e-4);
+    }
+}
+
+/// BinomialOption (host: numSteps 254, one group of 255 work-items per float4 of options):
+/// the backward induction of the kernel in f64, two steps per loop trip through callA and
+/// callB; 16 groups; within 1e-3 of the model (254 steps of f32 rounding).
+#[test]
+fn binomial_option() {
+    let (samples, steps) = (16usize, 254i32);
+    let rand = unit_floats(&mut Rng::new(24), 4 * samples);
+    let mut want = Vec::new();
+    for &u in &rand {
+        let u = f64::from(u);
+        let s = (1.0 - u) * 5.0 + u * 30.0;
+        let x = (1.0 - u) * 1.0 + u * 100.0;
+        let years = (1.0 - u) * 0.25 + u * 10.0;
+        let dt = years * (1.0 / f64::from(steps));
+        let vsdt = 0.30 * dt.sqrt();
+        let r = (0.02 * dt).exp();
+        let (up, down) = (vsdt.exp(), 1.0 / vsdt.exp());
+        let pu = (r - down) / (up - down);
+        let (pu_r, pd_r) = (pu / r, (1.0 - pu) / r);
+        let mut a: Vec<f64> = (0..=steps)
+            .map(|t| (s * (vsdt * (2.0 * f64::from(t) - f64::from(steps))).exp() - x).max(0.0))
+            .collect();
+        let mut b = vec![0f64; a.len()];
+        let mut j = steps as usize;
+        while j > 0 {
+            for t in 0..j {
+                b[t] = pu_r * a[t] + pd_r * a[t + 1];
+            }
+            for t in 0..j.saturating_sub(1) {
+                a[t] = pu_r * b[t] + pd_r * b[t + 1];
+            }
+            j = j.saturating_sub(2);
+        }
+        want.push(a[0]);
+    }
+    for r in runners("si/BinomialOption_Kernels.bin") {
+        let n = steps as usize + 1;
+        let out = r.run(
+            "binomial_options",
+            [(samples * n) as u32, 1, 1],
+            [n as u32, 1, 1],
+            &[
+                i32v(steps),
+                buf(f32_bytes(&rand)),
+                zero(16 * samples),
+                local(16 * n),
+                local(16 * (n - 1)),
+            ],
+        );
+        r.close("option prices", &out[2], &want, 1e-3);
+    }
+}
+
+/// URNG (host: groups of 64 x 1, noise factor 25; a random 64 x 16 image here): the kernel's
+/// `ran1` on `(int)-avg` in 32-bit integers, its `AM * iy` and `(dev - 0.55) * factor` in
+/// double (the literals are doubles and Tahiti has fp64), the sum converted with saturation
+/// (toward zero); bit for bit.
+#[test]
+fn urng() {
+    let (w, h, factor) = (64usize, 16usize, 25i32);
+    let image: Vec<u8> = Rng::new(25)
+        .u32s(4 * w * h, 256)
+        .iter()
+        .map(|&v| v as u8)
+        .collect();
+    const IA: i32 = 16807;
+    const IM: i32 = 2147483647;
+    const IQ: i32 = 127773;
+    const IR: i32 = 2836;
+    const NDIV: i32 = 1 + (IM - 1) / 16;
+    let step = |idum: i32| {
+        let k = idum / IQ;
+        let next = IA * (idum - k * IQ) - IR * k;
+        if next < 0 {
+            next + IM
+        } else {
+            next
+        }
+    };
+    let mut want = vec![0u8; 4 * w * h];
+    for pos in 0..w * h {
+        let px: Vec<f32> = image[4 * pos..4 * pos + 4]
+            .iter()
+            .map(|&b| f32::from(b))
+            .collect();
+        let avg = (px[0] + px[1] + px[2] + px[1]) / 4.0;
+        let mut idum = (-avg) as i32;
+        let mut iv = [0i32; 16];
+        for j in (0..=16).rev() {
+            idum = step(idum);
+            if j < 16 {
+                iv[j] = idum;
+            }
+        }
+        let iy = iv[0];
+        let _ = step(idum);
+        let iy = iv[(iy / NDIV) as usize];
+        let dev = ((1.0 / f64::from(IM)) * f64::from(iy)) as f32;
+        let dev = ((f64::from(dev) - 0.55) * f64::from(factor)) as f32;
+        for c in 0..4 {
+            want[4 * pos + c] = (px[c] + dev).clamp(0.0, 255.0) as u8;
+        }
+    }
+    Launch {
+        file: "URNG_Kernels.bin",
+        kernel: "noise_uniform",
+        global: dims(w as u32, h as u32),
+        local: dims(64, 1),
+        args: vec![buf(image), zero(4 * w * h), i32v(factor)],
+    }
+    .check(&[(1, want)]);
+}
+
+/// SobelFilter (host: groups of the image's width; a 64 x 16 image of values below 64 here,
+/// so every magnitude converts in range): `hypot(Gx, Gy) / 2` converted toward zero inside
+/// the border, 0 on it; the ISA's hypot is an approximation, so each byte may be 1 below or
+/// above the f64 model where that model is within 1e-3 of an integer.
+#[test]
+fn sobel_filter() {
+    let (w, h) = (64usize, 16usize);
+    let image: Vec<u8> = Rng::new(26)
+        .u32s(4 * w * h, 64)
+        .iter()
+        .map(|&v| v as u8)
+        .collect();
+    let mut model = vec![0f64; 4 * w * h];
+    for y in 1..h - 1 {
+        for x in 1..w - 1 {
+            for c in 0..4 {
+                let p = |dx: i32, dy: i32| {
+                    let (xx, yy) = ((x as i32 + dx) as usize, (y as i32 + dy) as usize);
+                    f64::from(image[4 * (yy * w + xx) + c])
+                };
+                let gx = p(-1, -1) + 2.0 * p(0, -1) + p(1, -1) - p(-1, 1) - 2.0 * p(0, 1) - p(1, 1);
+                let gy = p(-1, -1) - p(1, -1) + 2.0 * p(-1, 0) - 2.0 * p(1, 0) + p(-1, 1) - p(1, 1);
+                model[4 * (y * w + x) + c] = gx.hypot(gy) / 2.0;
+            }
+        }
+    }
+    for r in runners("si/SobelFilter_Kernels.bin") {
+        let out = r.run(
+            "sobel_filter",
+            dims(w as u32, h as u32),
+            dims(64, 1),
+            &[buf(image.clone()), zero(4 * w * h)],
+        );
+        for (i, (&g, &m)) in out[1].iter().zip(&model).enumerate() {
+            let exact = m.trunc() as i32;
+            let near = (m - m.round()).abs() < 1e-3;
+            let ok =
+                i32::from(g) == exact || (near && (i32::from(g) - m.round() as i32).abs() <= 1);
+            assert!(
+                ok,
+                "sobel on {:?}: byte {i} is {g}, the model's {m}",
+                r.engine
+            );
+        }
+    }
+}
