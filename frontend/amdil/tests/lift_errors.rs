@@ -1,0 +1,172 @@
+//! What the lifter refuses: each refusal is a one-line error of the right kind that names the
+//! instruction (printed as IL text) and its byte offset in the token stream.
+
+use wavejit_amdil::lift::{lift, LiftError, LiftErrorKind};
+
+fn refusal(text: &str) -> LiftError {
+    let p = wavejit_amdil::parse::parse(text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+    let e = lift(&p, "t")
+        .err()
+        .unwrap_or_else(|| panic!("{text}\nlifted"));
+    assert!(!e.to_string().contains('\n'), "one line: {e}");
+    e
+}
+
+/// `text` wrapped as a compute program.
+fn cs(body: &str) -> String {
+    format!("il_cs_2_0\n{body}end\n")
+}
+
+fn assert_refused(body: &str, kind: LiftErrorKind, has: &[&str]) {
+    let e = refusal(&cs(body));
+    assert_eq!(e.kind, kind, "{e}");
+    let s = e.to_string();
+    for h in has {
+        assert!(s.contains(h), "{s:?} lacks {h:?}");
+    }
+}
+
+#[test]
+fn instructions_not_lifted_yet_are_named() {
+    use LiftErrorKind::Unsupported;
+    assert_refused(
+        "sin r0, r1\n",
+        Unsupported,
+        &["`sin r0, r1`", "IL_OP_SIN is not lifted yet"],
+    );
+    assert_refused("call 1\n", Unsupported, &["IL_OP_CALL is not lifted yet"]);
+    assert_refused("dmul r0.xy__, r1, r2\n", Unsupported, &["IL_OP_D_MUL"]);
+    assert_refused(
+        "kill r0.x\n",
+        Unsupported,
+        &["IL_OP_KILL: a graphics instruction"],
+    );
+    assert_refused(
+        "dcl_cb icb[2] = {1, 2}\n",
+        Unsupported,
+        &["immediate constant buffers"],
+    );
+    assert_refused(
+        "mov r0, g[r1.x]\n",
+        Unsupported,
+        &["g registers are not lifted"],
+    );
+}
+
+#[test]
+fn the_offset_is_the_instructions_place_in_the_token_stream() {
+    // Language and version tokens, then `mov r0, r1` (opcode, dst, src: 3 dwords), then sin.
+    let e = refusal(&cs("mov r0, r1\nsin r0, r1\n"));
+    assert_eq!(e.pc, 4 * (2 + 3));
+    assert!(e.to_string().starts_with("offset 0x14: "), "{e}");
+}
+
+#[test]
+fn other_shader_types_are_refused() {
+    let e = refusal("il_ps_2_0\nmov r0, r1\nend\n");
+    assert_eq!(e.kind, LiftErrorKind::Unsupported);
+    assert!(e.to_string().contains("an il_ps program"), "{e}");
+}
+
+#[test]
+fn unbalanced_blocks_are_invalid() {
+    use LiftErrorKind::Invalid;
+    assert_refused("endif\n", Invalid, &["`endif`", "endif without an open if"]);
+    assert_refused(
+        "if_logicalnz r0.x\n",
+        Invalid,
+        &["`end`", "main ends inside"],
+    );
+    assert_refused(
+        "whileloop\nif_logicalz r0.x\nendloop\nendif\n",
+        Invalid,
+        &["endloop"],
+    );
+    assert_refused(
+        "if_logicalz r0.x\nelse\nelse\nendif\n",
+        Invalid,
+        &["a second else"],
+    );
+    assert_refused("break\n", Invalid, &["break outside a loop or switch"]);
+    assert_refused(
+        "switch r0.x\ncontinue\nendswitch\n",
+        Invalid,
+        &["continue outside a loop"],
+    );
+    assert_refused(
+        "switch r0.x\ndefault\ndefault\nendswitch\n",
+        Invalid,
+        &["a second default"],
+    );
+    assert_refused(
+        "switch r0.x\ncase 1\ncase 1\nendswitch\n",
+        Invalid,
+        &["a case value twice"],
+    );
+    assert_refused("case 1\n", Invalid, &["case outside a switch"]);
+    assert_refused(
+        "whileloop\nendmain\nendloop\n",
+        Invalid,
+        &["`endmain`", "main ends inside"],
+    );
+}
+
+#[test]
+fn registers_must_be_declared_and_indices_in_range() {
+    use LiftErrorKind::Invalid;
+    assert_refused("mov r0, l9\n", Invalid, &["l9 is used but not declared"]);
+    assert_refused(
+        "mov r0, cb1[0]\n",
+        Invalid,
+        &["cb1 is used but not declared"],
+    );
+    assert_refused(
+        "dcl_cb cb0[4]\nmov r0, cb0[4]\n",
+        Invalid,
+        &["cb0[4] is past its 4"],
+    );
+    assert_refused("mov r0, x0[0]\n", Invalid, &["x0 is used but not declared"]);
+    assert_refused(
+        "dcl_indexed_temp_array x1[3]\nmov x1[3], r0\n",
+        Invalid,
+        &["x1[3] is past the array's 3 elements"],
+    );
+    assert_refused(
+        "uav_raw_load_id(3) r0.x___, r1.x\n",
+        Invalid,
+        &["UAV 3 is not declared raw"],
+    );
+    assert_refused(
+        "lds_load_id(1) r0.x___, r1.x\n",
+        Invalid,
+        &["LDS 1 is not declared"],
+    );
+    assert_refused(
+        "dcl_literal l0, 1, 2, 3, 4\ndcl_literal l0, 1, 2, 3, 4\n",
+        Invalid,
+        &["l0 is declared twice"],
+    );
+}
+
+#[test]
+fn modifiers_outside_table_2_10_are_invalid() {
+    use LiftErrorKind::Invalid;
+    assert_refused(
+        "iadd r0, r1_abs, r2\n",
+        Invalid,
+        &["_abs on an integer operation"],
+    );
+    assert_refused(
+        "ior r0, r1_neg(x), r2\n",
+        Invalid,
+        &["_neg on a logical operation"],
+    );
+    assert_refused("iadd_x2 r0, r1, r2\n", Invalid, &["float results only"]);
+    assert_refused("ieq_sat r0, r1, r2\n", Invalid, &["float results only"]);
+    assert_refused("fence\n", Invalid, &["at least one option"]);
+    assert_refused(
+        "dcl_lds_id(0) 16\nlds_load_id(0) r0.xy__, r1.x\n",
+        Invalid,
+        &["into dst.x"],
+    );
+}

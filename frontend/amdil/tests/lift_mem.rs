@@ -1,0 +1,239 @@
+//! Memory of OpenCL kernels on both engines: constant buffers (the cb0/cb1 convention,
+//! relative addressing), raw UAV loads and stores into the arena (masks, gaps, alignment,
+//! faults), the LDS across lanes with a barrier.
+
+mod lift_common;
+use lift_common::*;
+
+const ONE: u32 = 0x3f80_0000;
+
+/// cb0 of a 64-work-item, one-group launch as DESIGN.md lays it out (dwords 0-2 global size,
+/// 3 work_dim, 4-6 local size, 8-10 number of groups, 20-23 0.0, 0.5, 1.0, 2.0).
+fn cb0() -> Vec<u32> {
+    let mut w = vec![0u32; 40];
+    w[..4].copy_from_slice(&[64, 1, 1, 1]);
+    w[4..7].copy_from_slice(&[64, 1, 1]);
+    w[8..11].copy_from_slice(&[1, 1, 1]);
+    w[20..24].copy_from_slice(&[0, 0x3f00_0000, ONE, 0x4000_0000]);
+    w
+}
+
+/// cb1 holding `args`, one 16-byte slot each (the argument in .x).
+fn cb1(args: &[u32]) -> Vec<u32> {
+    args.iter().flat_map(|&a| [a, 0, 0, 0]).collect()
+}
+
+const VECTOR_ADD: &str = "il_cs_2_0
+dcl_num_thread_per_group 64, 1, 1
+dcl_cb cb0[10]
+dcl_cb cb1[3]
+dcl_raw_uav_id(11)
+dcl_literal l0, 0x00000002, 0x00000000, 0x00000000, 0x00000000
+mov r0.x___, vAbsTidFlat.x
+ishl r0.x___, r0.x, l0.x
+iadd r1.x___, r0.x, cb1[0].x
+iadd r1._y__, r0.x, cb1[1].x
+iadd r1.__z_, r0.x, cb1[2].x
+uav_raw_load_id(11)_cached r2.x___, r1.x
+uav_raw_load_id(11)_cached r3.x___, r1.y
+iadd r2.x___, r2.x, r3.x
+uav_raw_store_id(11) mem.x___, r1.z, r2.x
+end
+";
+
+#[test]
+fn vector_add_through_cb1_arguments_and_the_arena() {
+    let k = Kernel::new(VECTOR_ADD);
+    let mut l = k.launch();
+    let exec = 0xffff_0000_ffff_fff7u64;
+    l.set_exec(exec);
+    l.set_cb(0, &cb0());
+    // a at byte 0, b at 256, c at 512 of the arena.
+    l.set_cb(1, &cb1(&[0, 256, 512]));
+    let mut arena = vec![0u32; 3 * 64];
+    for i in 0..64 {
+        arena[i] = 1000 * i as u32;
+        arena[64 + i] = 7 + i as u32;
+        arena[128 + i] = 0xcccc;
+    }
+    l.set_arena(&arena);
+    let d = l.go();
+    for i in 0..64u32 {
+        let want = if exec >> i & 1 == 1 {
+            1000 * i + 7 + i
+        } else {
+            0xcccc
+        };
+        assert_eq!(d.arena[128 + i as usize], want, "work-item {i}");
+        assert_eq!(d.arena[i as usize], 1000 * i, "a is read only");
+    }
+}
+
+#[test]
+fn raw_loads_and_stores_follow_the_mask_with_gaps() {
+    // Lane l loads dwords 4l and 4l + 2 of its 16-byte slot into x and z, stores x at
+    // 4l + 64 * 4, z at 4l + 2 + 64 * 4 and 1.0f at 4l + 3 + 64 * 4; the unaligned address
+    // 16l + 3 reads as 16l.
+    let text = "il_cs_2_0
+dcl_raw_uav_id(11)
+dcl_literal l0, 0x00000004, 0x00000400, 0x00000003, 0x00000000
+ishl r0.x___, vTidInGrpFlat.x, l0.x
+iadd r0._y__, r0.x, l0.z
+uav_raw_load_id(11) r1.x_z_, r0.y
+iadd r0.x___, r0.x, l0.y
+uav_raw_store_id(11) mem.x_z1, r0.x, r1
+end
+";
+    let k = Kernel::new(text);
+    let mut l = k.launch();
+    l.set_r(1, 1, |_| 0x1111);
+    l.set_r(1, 3, |_| 0x2222);
+    let arena: Vec<u32> = (0..512).map(|i| 0x10_0000 + i).collect();
+    l.set_arena(&arena);
+    let d = l.go();
+    for lane in 0..64u32 {
+        let (src, dst) = (4 * lane as usize, 256 + 4 * lane as usize);
+        assert_eq!(d.r(1, 0, lane), arena[src]);
+        assert_eq!(d.r(1, 1, lane), 0x1111, "y not loaded");
+        assert_eq!(d.r(1, 2, lane), arena[src + 2]);
+        assert_eq!(d.r(1, 3, lane), 0x2222, "w not loaded");
+        assert_eq!(
+            d.arena[dst..dst + 4],
+            [arena[src], arena[dst + 1], arena[src + 2], ONE],
+            "lane {lane}"
+        );
+    }
+}
+
+#[test]
+fn an_access_outside_the_arena_is_a_fault_in_active_lanes_only() {
+    let text = "il_cs_2_0
+dcl_raw_uav_id(11)
+uav_raw_load_id(11) r1.x___, r0.x
+end
+";
+    let k = Kernel::new(text);
+    let mut l = k.launch();
+    l.set_arena(&[0; 64]);
+    l.set_r(0, 0, |lane| if lane == 33 { 256 } else { 4 * lane });
+    let e = l.run().err().expect("byte 256 of a 256-byte arena");
+    assert!(e.contains("out-of-bounds load from Global"), "{e}");
+    l.set_exec(!(1 << 33));
+    assert!(l.run().is_ok());
+    let text = "il_cs_2_0
+dcl_raw_uav_id(11)
+uav_raw_store_id(11) mem.x___, r0.x, r0.x
+end
+";
+    let k = Kernel::new(text);
+    let mut l = k.launch();
+    l.set_arena(&[0; 64]);
+    l.set_r(0, 0, |lane| 0x1000 + lane);
+    let e = l.run().err().expect("a store past the arena");
+    assert!(e.contains("out-of-bounds store to Global"), "{e}");
+}
+
+#[test]
+fn constant_buffers_absolute_and_relative() {
+    // r1 = cb0[1] (the local size), r2.x = cb0[5].z (1.0f), r3 = cb1[r0.x + 1] with r0.x =
+    // lane - 1: elements 0..3 exist, the rest read 0; r4 = cb1[r5.x + 2] with a uniform
+    // index past the end.
+    let text = "il_cs_2_0
+dcl_cb cb0[10]
+dcl_cb cb1[4]
+mov r1, cb0[1]
+mov r2.x___, cb0[5].z
+mov r3, cb1[r0.x+1]
+mov r4, cb1[r5.x+2].wzyx
+end
+";
+    let k = Kernel::new(text);
+    let mut l = k.launch();
+    l.set_cb(0, &cb0());
+    let elems: Vec<u32> = (0..16).map(|i| 0x100 + i).collect();
+    l.set_cb(1, &elems);
+    l.set_r(0, 0, |lane| lane.wrapping_sub(1));
+    l.set_r(5, 0, |_| 2);
+    let d = l.go();
+    for lane in 0..64u32 {
+        assert_eq!([0, 1, 2, 3].map(|c| d.r(1, c, lane)), [64, 1, 1, 0]);
+        assert_eq!(d.r(2, 0, lane), ONE);
+        for c in 0..4 {
+            let want = if lane < 4 { 0x100 + 4 * lane + c } else { 0 };
+            assert_eq!(d.r(3, c, lane), want, "lane {lane} component {c}");
+            assert_eq!(d.r(4, c, lane), 0, "cb1[4] is past the end");
+        }
+    }
+}
+
+#[test]
+fn lds_across_lanes_with_a_barrier() {
+    // Lane l stores l*l at byte 4l, waits at the barrier, reads byte 4(63 - l); an address
+    // past the LDS reads 0 and a store there is dropped.
+    let text = "il_cs_2_0
+dcl_num_thread_per_group 64
+dcl_lds_id(1) 256
+dcl_literal l0, 0x00000002, 0x0000003F, 0x00001000, 0x00000000
+mov r0.x___, vTidInGrpFlat.x
+imul r1.x___, r0.x, r0.x
+ishl r2.x___, r0.x, l0.x
+lds_store_id(1) r2.x, r1.x
+fence_threads_lds
+iadd r3.x___, r0.x_neg(x), l0.y
+ishl r3.x___, r3.x, l0.x
+lds_load_id(1) r4.x___, r3.x
+iadd r5.x___, r2.x, l0.z
+lds_store_id(1) r5.x, r1.x
+lds_load_id(1) r6.x___, r5.x
+end
+";
+    let k = Kernel::new(text);
+    let mut l = k.launch();
+    l.set_lds(256);
+    l.set_r(6, 0, |_| 0x77);
+    let d = l.go();
+    for lane in 0..64u32 {
+        let other = 63 - lane;
+        assert_eq!(d.r(4, 0, lane), other * other, "lane {lane}");
+        assert_eq!(d.r(6, 0, lane), 0, "past the LDS");
+        assert_eq!(d.lds_word(lane as usize), lane * lane);
+    }
+    assert_eq!(d.lds.len(), 256);
+}
+
+#[test]
+fn fences_without_threads_order_nothing_and_cut_no_block() {
+    let text = "il_cs_2_0
+dcl_lds_id(0) 256
+lds_store_id(0) r0.x, r1.x
+fence_lds_memory
+lds_load_id(0) r2.x___, r0.x
+end
+";
+    let k = Kernel::new(text);
+    assert_eq!(k.func.blocks.len(), 1);
+    let mut l = k.launch();
+    l.set_lds(256);
+    l.set_r(0, 0, |lane| 4 * lane);
+    l.set_r(1, 0, |lane| lane + 5);
+    let d = l.go();
+    assert_eq!(d.row(2, 0), (5..69).collect::<Vec<u32>>());
+}
+
+#[test]
+fn a_token_stream_lifts_as_its_text() {
+    let p = wavejit_amdil::parse::parse(VECTOR_ADD).unwrap();
+    let bytes = wavejit_amdil::encode::encode(&p).unwrap();
+    let q = wavejit_amdil::decode::decode(&bytes).unwrap();
+    let a = wavejit_amdil::lift::lift(&p, "k").unwrap();
+    let b = wavejit_amdil::lift::lift(&q, "k").unwrap();
+    assert_eq!(a, b);
+    // The guest pcs are the instructions' byte offsets: the first uav_raw_load's opcode.
+    let words: Vec<u32> = bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let load = words.iter().position(|&w| w & 0xffff == 225).unwrap() as u32;
+    let pcs: Vec<u32> = a.blocks[0].insts.iter().map(|i| i.pc).collect();
+    assert!(pcs.contains(&(4 * load)), "{pcs:?}");
+}
