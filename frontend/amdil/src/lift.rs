@@ -95,6 +95,7 @@ pub fn lift(program: &Program, name: &str) -> Result<Function, LiftError> {
 
 /// Lifts `program` for waves of `wave_size` lanes (a multiple of 4, at most 64).
 pub fn lift_wave(program: &Program, name: &str, wave_size: u32) -> Result<Function, LiftError> {
+    check_wave(wave_size)?;
     if program.version.shader != Version::COMPUTE {
         let kind = crate::table::enums::SHADER
             .get(usize::from(program.version.shader))
@@ -146,10 +147,25 @@ pub fn lift_wave(program: &Program, name: &str, wave_size: u32) -> Result<Functi
 /// The layout [`lift`] gives `program` (for waves of `wave_size` lanes): the launcher's map of
 /// its state.
 pub fn layout(program: &Program, wave_size: u32) -> Result<IlLayout, LiftError> {
+    check_wave(wave_size)?;
     let pcs = offsets(program)?;
     let decls = scan::declarations(program, &pcs)?;
     let shape = flow::structure(program, decls.main_end, &pcs)?;
     Ok(layout_of(&decls, shape.depth, wave_size))
+}
+
+/// Refuses a wave size the IR cannot have.
+fn check_wave(wave_size: u32) -> Result<(), LiftError> {
+    if wave_size.is_multiple_of(4) && (4..=64).contains(&wave_size) {
+        Ok(())
+    } else {
+        Err(LiftError::invalid(
+            0,
+            "",
+            format!("a wave of {wave_size} lanes (a multiple of 4, at most 64)"),
+        )
+        .at("program"))
+    }
 }
 
 fn layout_of(decls: &Decls, depth: u32, wave_size: u32) -> IlLayout {

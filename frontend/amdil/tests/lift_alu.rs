@@ -139,7 +139,7 @@ fn mask(c: bool) -> Exp {
     Bits(if c { u32::MAX } else { 0 })
 }
 
-/// MUL control 0: "0*n = 0, even if n is NaN" (L8434, L8606); a zero factor gives +0.
+/// MUL control 0: "0*n = 0, even if n is NaN" (L8444, L8606); a zero factor gives +0.
 fn dx9_mul(a: u32, b: u32) -> f32 {
     let (x, y) = (fl(a), fl(b));
     if x == 0.0 || y == 0.0 {
@@ -407,7 +407,7 @@ fn rounding_and_fraction() {
 #[test]
 fn cmov_moves_where_not_zero_and_leaves_the_rest() {
     // cmov r4, r0, r1 with r4 = 0x11111111 before: moves r1 where r0 is not 0.0 (NaN moves,
-    // a denormal is 0.0, L7595-L7601).
+    // a denormal is 0.0, L7595-L7599).
     let k = Kernel::new("il_cs_2_0\ncmov r4.x___, r0.x, r1.x\nend\n");
     let mut l = k.launch();
     l.set_r(0, 0, |lane| F[lane as usize % 16]);
@@ -555,7 +555,7 @@ fn shifts_use_the_low_five_bits_of_the_count() {
     check("ushr r4.x___, r0.x, r1.x", &p, |[a, b, ..]| {
         Bits(a >> (b & 31))
     });
-    // "shifts of 33 and 1 are treated identically" (L3226).
+    // "shifts of 33 and 1 are treated identically" (L3228).
     check("ishl r4.x___, r0.x, r1.x", &[[5, 33, 0, 0]], |_| Bits(10));
 }
 

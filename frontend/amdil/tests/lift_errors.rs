@@ -170,3 +170,26 @@ fn modifiers_outside_table_2_10_are_invalid() {
         &["into dst.x"],
     );
 }
+
+#[test]
+fn limits_are_refusals_not_panics() {
+    let p = wavejit_amdil::parse::parse(&cs("mov r0, r1\n")).unwrap();
+    let e = wavejit_amdil::lift::lift_wave(&p, "t", 48 + 2).unwrap_err();
+    assert!(e.to_string().contains("a wave of 50 lanes"), "{e}");
+    assert!(wavejit_amdil::lift::lift_wave(&p, "t", 32).is_ok());
+    assert_refused(
+        "mov r4096, r0\n",
+        LiftErrorKind::Unsupported,
+        &["4097 temps", "L4107"],
+    );
+    assert_refused(
+        "dcl_indexed_temp_array x0[4000]\nmov r96, r0\n",
+        LiftErrorKind::Unsupported,
+        &["4097 temps"],
+    );
+    assert_refused(
+        "mov r4294967295, r0\n",
+        LiftErrorKind::Unsupported,
+        &["4294967296 temps"],
+    );
+}

@@ -106,7 +106,7 @@ endif
     }
 }
 
-/// IFC's float compare (L3913): denormals flushed, false on NaN for every relop.
+/// IFC's float compare (L3901): denormals flushed, false on NaN for every relop.
 #[test]
 fn ifc_relops_with_nan_and_signed_zero() {
     let vals = [

@@ -6,7 +6,7 @@
 //! - `mov` (L8581) copies the bits. `abs` (L7463) clears the sign bit, as the `_abs` modifier.
 //! - `add` (L7507), `sub` (L9073): IEEE add and subtract.
 //! - `mul` (L8596) and `mad` (L8411): control 0 is the DX9 multiply, "0*n = 0, even if n is NaN"
-//!   (L8434; 1.2 L354-L371): `fmul_legacy`, `fmad_legacy`; `_ieee` is the IEEE multiply. `mad` is
+//!   (L8444; 1.2 L354-L371): `fmul_legacy`, `fmad_legacy`; `_ieee` is the IEEE multiply. `mad` is
 //!   unfused: the product is rounded (and flushed) before the add. The HD3xxx/4xxx datapath
 //!   the entry describes (a 26-bit product with sticky bit, L8418) is not modelled.
 //! - `fma` (L8042): fused, one rounding.
@@ -24,7 +24,7 @@
 //!   flushing denormals, +0 = -0, false when either operand is NaN (`ne` too).
 //! - `cmov` (L7595): where src0 is not 0.0 (a float compare: ±0 and flushed denormals are
 //!   0.0, NaN is not) the component takes src1; elsewhere it is not written, and the
-//!   write-mask 0/1 components are not written either (L7601).
+//!   write-mask 0/1 components are not written either (L7599).
 //! - `cmov_logical` (L7617): src0 != 0 (an integer test) ? src1 : src2, the bits moved as
 //!   they are.
 //!
@@ -38,7 +38,7 @@
 //!   sign- or zero-extended (the entries' "high-order 16 bits of the 48-bit multiply").
 //! - `imax`, `imin`, `umax`, `umin` (L6780, L7018); `ieq`, `ige`, `ilt`, `ine`, `uge`, `ult`
 //!   (L6738, L6977): 0xFFFFFFFF or 0.
-//! - `ishl`, `ishr`, `ushr` (L6895, L7134): the amount's low 5 bits (7.2.7, L3226), read per
+//! - `ishl`, `ishr`, `ushr` (L6895, L7134): the amount's low 5 bits (7.2.7, L3228), read per
 //!   component (the entries require a replicated src1, so this is that value).
 //! - `udiv`, `umod` (L6940, L7038): the seed does not say what division by zero gives; both
 //!   give 0xFFFFFFFF, the rule of the DirectX 10 instruction IL translates

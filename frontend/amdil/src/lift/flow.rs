@@ -7,9 +7,9 @@
 //! `then` part (B), a loop's `break` (A) or `continue` (B), a switch's untaken cases (A) or its
 //! `break` (B), or it has returned and waits nowhere.
 //!
-//! - `if_logicalnz`/`if_logicalz src0` (L3887): src0.x (after its swizzle) has any bit set / all
-//!   bits zero; `ifc_relop(op) src0, src1` (L3913): a float compare of the x components after
-//!   flushing denormals, false when either is NaN (7.2.1 L3055; `ne` too); `ifnz` (L3936)
+//! - `if_logicalnz`/`if_logicalz src0` (L3880): src0.x (after its swizzle) has any bit set / all
+//!   bits zero; `ifc_relop(op) src0, src1` (L3901): a float compare of the x components after
+//!   flushing denormals, false when either is NaN (7.2.1 L3055; `ne` too); `ifnz` (L3916)
 //!   tests a boolean constant, a register compute launches do not have. The if sets A = exec
 //!   & !cond, exec &= cond. `else`: B = exec, exec = A. `endif`: exec |= B after an else, A
 //!   without one. A part no lane runs is skipped by a uniform branch.
@@ -18,15 +18,15 @@
 //!   A loop that never breaks runs until the fuel is spent.
 //! - `break` (L3446) moves exec into the smallest enclosing loop's or switch's break mask;
 //!   `continue` (L3657) into the smallest enclosing loop's continue mask; their conditional
-//!   forms `break_logicalnz/z`, `continue_logicalnz/z` (L3469, L3695) and `breakc_relop`,
+//!   forms `break_logicalnz/z`, `continue_logicalnz/z` (L3470, L3685) and `breakc_relop`,
 //!   `continuec_relop` (L3457, L3671) move the lanes whose condition holds, tested as the if
 //!   forms test.
 //! - `switch src0` (L4022) keeps src0.x per lane in `sel`, A = exec, B = 0 and exec = 0.
-//!   `case n` (L3640, integer compare) moves the lanes of A whose selector is `n` into exec;
+//!   `case n` (L3644, integer compare) moves the lanes of A whose selector is `n` into exec;
 //!   `default` (L3709) those whose selector is none of the switch's case values, wherever the
 //!   cases stand, as in C. Lanes already in exec fall through. `endswitch`: exec |= B | A (a
 //!   lane no case took skips the switch).
-//! - `ret_dyn`, `ret_logicalnz/z` (L3981, L3998) and `ret` inside a block remove the lanes that
+//! - `ret_dyn`, `ret_logicalnz/z` (L3987, L4000) and `ret` inside a block remove the lanes that
 //!   return from exec: in main they end. `ret` outside every block, `endmain` and `end` end the
 //!   wave.
 //! - The structure is checked before lifting: every if, whileloop and switch closes in the

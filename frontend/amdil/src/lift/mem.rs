@@ -1,16 +1,16 @@
 //! Memory of OpenCL kernels: raw UAV loads and stores into the global arena, LDS loads and
 //! stores, fences.
 //!
-//! - `uav_raw_load_id(n) dst, src0.x` (L11417-L11444): dword `c` of dst is the dword at byte
+//! - `uav_raw_load_id(n) dst, src0.x` (L11417): dword `c` of dst is the dword at byte
 //!   `src0.x + 4c`, for each component the mask writes (the others are not read).
-//!   `uav_raw_store_id(n) mem.mask, src0.x, src1` (L11455-L11476): dword `c` of src1 goes to
+//!   `uav_raw_store_id(n) mem.mask, src0.x, src1` (L11455): dword `c` of src1 goes to
 //!   byte `src0.x + 4c` for each component of the `mem` mask (which "is used only as a
 //!   mask", L11460; its 0 and 1 store 0.0 and 1.0f, as a register's would be written). UAV
 //!   `n` must be declared raw (`dcl_raw_uav`, or `dcl_typeless_uav`/`dcl_arena_uav`); every
 //!   such id addresses the arena: the byte offset counts from the `arena` cells' address.
-//! - `lds_load_id(n) dst, src0.x` (L10216-L10238) reads the dword at byte `src0.x` into dst.x
+//! - `lds_load_id(n) dst, src0.x` (L10216, L10228) reads the dword at byte `src0.x` into dst.x
 //!   (a mask writing y, z or w is refused: the entry gives only dst.x); `lds_store_id(n)
-//!   src0.x, src1.x` (L10853-L10870) writes one. Every LDS id addresses the work-group's LDS
+//!   src0.x, src1.x` (L10853) writes one. Every LDS id addresses the work-group's LDS
 //!   from byte 0; the id must be declared (`dcl_lds`). The IR's LDS reads 0 and drops writes
 //!   outside the allocation.
 //! - Addresses "must be four-bytes aligned" (L11423, L10222); the seed does not say what an
@@ -57,9 +57,7 @@ impl Lifter<'_> {
         if self.decls.raw_uavs.contains(&id) {
             Ok(())
         } else {
-            Err(self.invalid(format!(
-                "UAV {id} is not declared raw (dcl_raw_uav, L11421)"
-            )))
+            Err(self.invalid(format!("UAV {id} is not declared raw (L11423)")))
         }
     }
 
@@ -160,7 +158,7 @@ impl Lifter<'_> {
         self.lds_id()?;
         let comps = self.dst_comps()?;
         if comps[1..].contains(&DstComp::Write) {
-            return Err(self.invalid("lds_load returns one dword, into dst.x (L10225)"));
+            return Err(self.invalid("lds_load returns one dword, into dst.x (L10228)"));
         }
         let mut vals = [None; 4];
         if comps[0] == DstComp::Write {

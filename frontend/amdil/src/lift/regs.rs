@@ -17,16 +17,16 @@
 //! # Registers
 //! - `r#`: the temp's component; `l#`: the literal's bits (`dcl_literal`).
 //! - `x#[n]`: element `n` of the indexed temp array; `x#[src + imm]` takes the index from the
-//!   source's x component (after its swizzle) plus the immediate (L586-L588). An index outside
+//!   source's x component (after its swizzle) plus the immediate (L576). An index outside
 //!   the array's declared elements is a guest fault ("register index outside its file") in
 //!   the lanes that run; an absolute one is an invalid program.
 //! - `cb#[n]`: dword `c` of element `n` of constant buffer `#` (16 bytes per element) at its
 //!   guest address. A relative index outside the declared elements reads 0 (the seed does not
-//!   say; 0 is what a raw UAV load gives out of range, L11425).
+//!   say; 0 is what a raw UAV load gives out of range, L11439).
 //! - The thread ids (Table 5.6, L1269; 5.1-5.2, 5.50-5.53): `vTidInGrp` and `vThreadGrpId`
 //!   from the launch, `vAbsTid = vThreadGrpId * size + vTidInGrp` per component,
-//!   `vTidInGrpFlat = z*Dx*Dy + y*Dx + x` (L2218), `vThreadGrpIdFlat = z*Nx*Ny + y*Nx + x`
-//!   (L2170), `vAbsTidFlat = vThreadGrpIdFlat*Dx*Dy*Dz + vTidInGrpFlat` (L1384), the flat ones
+//!   `vTidInGrpFlat = z*Dx*Dy + y*Dx + x` (L2225), `vThreadGrpIdFlat = z*Nx*Ny + y*Nx + x`
+//!   (L2175), `vAbsTidFlat = vThreadGrpIdFlat*Dx*Dy*Dz + vTidInGrpFlat` (L1397), the flat ones
 //!   replicated in every component; the w components the seed calls invalid read 0.
 //!
 //! # Destinations (2.2.5, L509-L563)
@@ -305,7 +305,7 @@ impl<'a> Lifter<'a> {
             Ok(())
         } else {
             Err(self.invalid(format!(
-                "{} takes no index (L586: only x#, cb# and v# do)",
+                "{} takes no index (L576: only x#, cb# and v# do)",
                 reg.ty.name(false)
             )))
         }
@@ -505,7 +505,7 @@ impl<'a> Lifter<'a> {
                 DstComp::Write => {
                     let v =
                         vals[c].ok_or_else(|| self.invalid("a written component has no value"))?;
-                    Some(self.result_modifiers(v, &m))
+                    Some(self.result_modifiers(v, &m)?)
                 }
             };
         }
@@ -522,18 +522,23 @@ impl<'a> Lifter<'a> {
     }
 
     /// shift_scale, then clamp (L545).
-    fn result_modifiers(&mut self, v: Value, m: &DstMod) -> Value {
+    fn result_modifiers(&mut self, v: Value, m: &DstMod) -> Result<Value, LiftError> {
         const SCALE: [f32; 7] = [1.0, 2.0, 4.0, 8.0, 0.5, 0.25, 0.125];
         let mut v = v;
         if m.shift != 0 {
-            let k = self.b.f32(SCALE[usize::from(m.shift)]);
+            let Some(&scale) = SCALE.get(usize::from(m.shift)) else {
+                return Err(
+                    self.invalid(format!("shift_scale {} (ILShiftScale ends at 6)", m.shift))
+                );
+            };
+            let k = self.b.f32(scale);
             let k = self.b.op(Op::Bitcast, I32, &[k]);
             v = fop(&mut self.b, Op::Fmul, &[v, k]);
         }
         if m.clamp {
             v = fop(&mut self.b, Op::Fclamp { dx10: true }, &[v]);
         }
-        v
+        Ok(v)
     }
 
     /// Writes component `comp` of a destination register in the lanes of `mask`.

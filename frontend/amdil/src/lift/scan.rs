@@ -8,13 +8,18 @@
 //! - `dcl_raw_uav_id(n)`, `dcl_typeless_uav_id(n)` (AMD's compiler for Southern Islands) and
 //!   `dcl_arena_uav_id(n)` declare the UAV ids the raw loads and stores may name;
 //!   `dcl_lds_id(n) size` the LDS ids (L9914).
-//! - Temps: the highest `r#` any operand names, index sources included, sizes the `r` file.
+//! - Temps: the highest `r#` any operand names, index sources included, sizes the `r` file;
+//!   a program using more than 4096 temps and indexed temp elements is refused.
 
 use super::{refusal, LiftError, LiftErrorKind};
 use crate::inst::{Dim2, Index, Inst, Program, Reg, Src};
 use crate::table::op;
 use crate::token::RegType;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Temps a program may use, indexed ones included ("DX10 limits the total storage for temps
+/// (indexed plus non-indexed) to be <= 4096 registers", L4107).
+const MAX_TEMPS: u64 = 4096;
 
 /// What the declarations say.
 #[derive(Debug, Default)]
@@ -38,6 +43,7 @@ pub(super) struct Decls {
 pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, LiftError> {
     let mut d = Decls::default();
     let mut end = None;
+    let mut temps = 0u64;
     for (i, inst) in program.code.iter().enumerate() {
         let bad = |why: String| refusal(LiftErrorKind::Invalid, pcs[i], inst, why);
         let mut max = None;
@@ -48,7 +54,7 @@ pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, Lift
             highest_temp(&s.reg, &mut max);
         }
         if let Some(n) = max {
-            d.temps = d.temps.max(n + 1);
+            temps = temps.max(u64::from(n) + 1);
         }
         let Some(row) = inst.row() else { continue };
         match row.mnemonic {
@@ -82,7 +88,7 @@ pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, Lift
                     .ok_or_else(|| bad("dcl_cb declares one cb#[n]".into()))?;
                 if num >= super::state::CONST_BUFFERS {
                     return Err(bad(format!(
-                        "cb{num}: constant buffers are cb0-cb14 (L4050)"
+                        "cb{num}: constant buffers are cb0-cb14 (L4054)"
                     )));
                 }
                 d.const_buffers.insert(num, n);
@@ -107,6 +113,19 @@ pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, Lift
             end = Some(i);
         }
     }
+    let total = d.arrays.values().fold(temps, |n, &len| n + u64::from(len));
+    if total > MAX_TEMPS {
+        return Err(LiftError::unsupported(
+            0,
+            "",
+            format!(
+                "{total} temps, indexed ones included: more than DX10's {MAX_TEMPS} (L4107), \
+                 the most the lift takes"
+            ),
+        )
+        .at("program"));
+    }
+    d.temps = temps as u32;
     d.main_end = end.ok_or_else(|| {
         LiftError::invalid(
             pcs.last().copied().unwrap_or(0),

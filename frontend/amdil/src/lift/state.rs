@@ -38,7 +38,7 @@ use wavejit_ir::{FileId, FileKind, Reg, StateLayout};
 /// Lanes of a wave unless a launch says otherwise (every r600-family and GCN chip but
 /// cedar's 32).
 pub const WAVE_SIZE: u32 = 64;
-/// Constant buffers `cb0`..`cb14` (`dcl_cb`, L4050: "the cb index m can be in the range of
+/// Constant buffers `cb0`..`cb14` (`dcl_cb`, L4054: "the cb index m can be in the range of
 /// 0-14").
 pub const CONST_BUFFERS: u32 = 15;
 
@@ -88,8 +88,9 @@ pub struct IlLayout {
 
 impl IlLayout {
     /// The layout for `temps` temps, the indexed temp arrays `arrays` (number -> elements),
-    /// `depth` nesting levels of control flow and waves of `wave_size` lanes. Files are
-    /// never empty (a file of one unused cell stands for none).
+    /// `depth` nesting levels of control flow and waves of `wave_size` lanes (a multiple of 4,
+    /// at most 64: [`StateLayout::new`] panics otherwise). Files are never empty (a file of
+    /// one unused cell stands for none).
     pub fn new(temps: u32, arrays: &BTreeMap<u32, u32>, depth: u32, wave_size: u32) -> IlLayout {
         let mut layout = StateLayout::new(wave_size);
         let exec = layout.add_file("exec", FileKind::Uniform, 2);
