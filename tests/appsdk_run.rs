@@ -1000,6 +1000,9 @@ fn radix_sort() {
     }
 }
 
+/// A copy kernel, its grid and its expected output.
+type CopyCase = (&'static str, [u32; 3], [u32; 3], Vec<u8>);
+
 /// MemoryOptimizations: seven copy kernels (`output[i] = input[i]` for the indices each
 /// work-item computes), each launched as its host launches it (2D kernels over 1024-wide rows;
 /// `NoCoal` and `Split` with the 1024 x N grid of 64 x 1 groups the host leaves set); the
@@ -1016,7 +1019,7 @@ fn memory_optimizations() {
         bytes_of(&want)
     };
     let n = 1024 * rows;
-    let cases: Vec<(&str, [u32; 3], [u32; 3], Vec<u8>)> = vec![
+    let cases: Vec<CopyCase> = vec![
         (
             "copy1DFastPath",
             [n as u32, 1, 1],
@@ -1741,22 +1744,20 @@ fn sfmt(seed: [u32; 4], count: usize) -> Vec<[u32; 4]> {
     };
     let masks = [0xfdff37ffu32, 0xef7f3f7d, 0xff777b7d, 0x7ff7fb2f];
     let mut temp: Vec<[u32; 4]> = Vec::new();
-    let (mut r1, mut r2) = ([0u32; 4], [0u32; 4]);
+    let (mut r1, mut r2) = (s4, s5);
     for i in 0..count {
-        let (a, b);
-        if i == 0 {
-            (r1, r2, a, b) = (s4, s5, s1, s3);
-        } else {
+        if i > 0 {
             r1 = r2;
             r2 = temp[i - 1];
-            (a, b) = match i {
-                1 => (s2, s4),
-                2 => (s3, s5),
-                3 => (s4, s1),
-                4 => (s5, s2),
-                _ => (temp[i - 5], temp[i - 3]),
-            };
         }
+        let (a, b) = match i {
+            0 => (s1, s3),
+            1 => (s2, s4),
+            2 => (s3, s5),
+            3 => (s4, s1),
+            4 => (s5, s2),
+            _ => (temp[i - 5], temp[i - 3]),
+        };
         let (e, f) = (lshift(a), rshift(r1));
         temp.push(std::array::from_fn(|c| {
             a[c] ^ e[c] ^ ((b[c] >> 13) & masks[c]) ^ f[c] ^ (r2[c] << 15)
@@ -1897,6 +1898,10 @@ fn recursive_gaussian() {
     .check(&[(1, want)]);
 }
 
+/// The DP kernel's `PI` literal, which is not `f64::consts::PI`.
+#[allow(clippy::approx_constant)]
+const DP_KERNEL_PI: f64 = 3.14159265358979;
+
 /// MonteCarloAsian(DP) `calPriceVega` in f64: per work-item and lane, two trajectories driven
 /// by `generateRand`'s Box-Muller pairs (the integer recurrence from the seed, the next seed
 /// its third word), their mean prices and mean "derivatives", and the payoffs above the
@@ -1932,7 +1937,7 @@ fn monte_carlo_model(
                     let t1 = f64::from(t[0][c]) / 4294967296.0;
                     let t2 = f64::from(t[1][c]) / 4294967296.0;
                     let r = (-2.0 * t1.ln()).sqrt();
-                    let phi = 2.0 * 3.14159265358979 * t2;
+                    let phi = 2.0 * DP_KERNEL_PI * t2;
                     (r * phi.cos(), r * phi.sin())
                 };
                 seed = t[2];
@@ -2038,5 +2043,158 @@ fn monte_carlo_asian() {
                 }
             }
         }
+    }
+}
+
+/// DwtHaar1D as its host launches it first on 1024 samples (2 groups of 256, tLevels 10,
+/// mLevels 9, levelsDone 0): each group scales its 512 samples by 1/sqrt(1024), then 9 levels
+/// of Haar steps write `(d0 - d1) / sqrt(2)` to `coefsSignal[mid + group * active + l]` and keep
+/// `(d0 + d1) / sqrt(2)`; `AverageSignal[group]` gets the last. Within 1e-6 (absolute) of the
+/// f64 model; `coefsSignal[0..2]`, which the host fills, stay as given.
+#[test]
+fn dwt_haar_1d() {
+    let (n, group, levels) = (1024usize, 256usize, 9usize);
+    let signal = unit_floats(&mut Rng::new(31), n);
+    let mut coefs = vec![0f64; n];
+    let mut averages = vec![0f64; n / (2 * group)];
+    for g in 0..n / (2 * group) {
+        let mut shared: Vec<f64> = signal[g * 2 * group..(g + 1) * 2 * group]
+            .iter()
+            .map(|&v| f64::from(v) / (n as f64).sqrt())
+            .collect();
+        let (mut active, mut mid) = (group, n / 2);
+        for _ in 0..levels {
+            let next: Vec<f64> = (0..active)
+                .map(|l| (shared[2 * l] + shared[2 * l + 1]) / 2f64.sqrt())
+                .collect();
+            for l in 0..active {
+                coefs[mid + g * active + l] = (shared[2 * l] - shared[2 * l + 1]) / 2f64.sqrt();
+            }
+            shared[..active].copy_from_slice(&next);
+            active >>= 1;
+            mid >>= 1;
+        }
+        averages[g] = shared[0];
+    }
+    for r in runners("si/DwtHaar1D_Kernels.bin") {
+        let out = r.run(
+            "dwtHaar1D",
+            [(n / 2) as u32, 1, 1],
+            [group as u32, 1, 1],
+            &[
+                buf(f32_bytes(&signal)),
+                zero(4 * n),
+                zero(4 * averages.len()),
+                local(4 * 2 * group),
+                u32v(10),
+                u32v(n as u32),
+                u32v(0),
+                u32v(levels as u32),
+            ],
+        );
+        r.close("coefsSignal", &out[1], &coefs, 1e-6);
+        r.close("AverageSignal", &out[2], &averages, 1e-6);
+    }
+}
+
+/// The number of eigenvalues of the symmetric tridiagonal matrix below `x` (Sturm sequence,
+/// as EigenValue's `calNumEigenValuesLessThan` counts them), in f64.
+fn sturm_count(diag: &[f32], off: &[f32], x: f64) -> u32 {
+    let mut prev = f64::from(diag[0]) - x;
+    let mut count = u32::from(prev < 0.0);
+    for i in 1..diag.len() {
+        let o = f64::from(off[i - 1]);
+        let d = f64::from(diag[i]) - x - o * o / prev;
+        count += u32::from(d < 0.0);
+        prev = d;
+    }
+    count
+}
+
+/// EigenValue as its host iterates it (a 256 x 256 tridiagonal matrix of values in [0, 255),
+/// one group of 256): `calNumEigenValueInterval` counts the eigenvalues of the Gerschgorin
+/// interval (all of them; the other intervals are empty), `recalculateEigenIntervals` splits
+/// it into 256 equal intervals (within 1e-5 of the model: the ISA divides approximately), and
+/// `calNumEigenValueInterval` counts them again, compared where no eigenvalue lies within
+/// 1e-3 of an end (the f64 counts there agree on both sides).
+#[test]
+fn eigen_value() {
+    let n = 256usize;
+    let mut rng = Rng::new(32);
+    let diag: Vec<f32> = (0..n).map(|_| rng.below(255) as f32 + 0.5).collect();
+    let off: Vec<f32> = (0..n - 1).map(|_| rng.below(255) as f32 + 0.25).collect();
+    let (mut lo, mut hi) = (f32::MAX, f32::MIN);
+    for i in 0..n {
+        let r =
+            if i > 0 { off[i - 1].abs() } else { 0.0 } + if i + 1 < n { off[i].abs() } else { 0.0 };
+        lo = lo.min(diag[i] - r);
+        hi = hi.max(diag[i] + r);
+    }
+    let mut intervals = vec![hi; 2 * n];
+    intervals[0] = lo;
+    let mut want_counts = vec![0u32; n];
+    want_counts[0] = n as u32;
+    for r in runners("si/EigenValue_Kernels.bin") {
+        let args = |intervals: &[f32]| {
+            vec![
+                zero(4 * n),
+                buf(f32_bytes(intervals)),
+                buf(f32_bytes(&diag)),
+                buf(f32_bytes(&off)),
+                u32v(n as u32),
+            ]
+        };
+        let g = [n as u32, 1, 1];
+        let counts = r.run("calNumEigenValueInterval", g, g, &args(&intervals));
+        r.same("first counts", &counts[0], &bytes_of(&want_counts));
+
+        let width = (f64::from(hi) - f64::from(lo)) / n as f64;
+        let want: Vec<f64> = (0..2 * n)
+            .map(|i| f64::from(lo) + width * (i / 2) as f64 + if i % 2 == 1 { width } else { 0.0 })
+            .collect();
+        let out = r.run(
+            "recalculateEigenIntervals",
+            g,
+            g,
+            &[
+                zero(4 * 2 * n),
+                buf(f32_bytes(&intervals)),
+                buf(counts[0].clone()),
+                buf(f32_bytes(&diag)),
+                buf(f32_bytes(&off)),
+                u32v(n as u32),
+                f32v(0.001),
+            ],
+        );
+        let scale = f64::from(hi.abs().max(lo.abs()));
+        let split = f32s_of(&out[0]);
+        for (i, (g, w)) in split.iter().zip(&want).enumerate() {
+            assert!(
+                (f64::from(*g) - w).abs() <= 1e-5 * scale,
+                "interval end {i} is {g}, the model's {w}"
+            );
+        }
+
+        let counts = words_of(&r.run("calNumEigenValueInterval", g, g, &args(&split))[0]);
+        let decisive = |x: f32| {
+            let x = f64::from(x);
+            sturm_count(&diag, &off, x - 1e-3) == sturm_count(&diag, &off, x + 1e-3)
+        };
+        let mut compared = 0;
+        for t in 0..n {
+            let (l, u) = (split[2 * t], split[2 * t + 1]);
+            if decisive(l) && decisive(u) {
+                let want =
+                    sturm_count(&diag, &off, f64::from(u)) - sturm_count(&diag, &off, f64::from(l));
+                assert_eq!(counts[t], want, "interval {t} [{l}, {u}] on {:?}", r.engine);
+                compared += 1;
+            }
+        }
+        assert!(compared > n * 9 / 10, "{compared} intervals compared");
+        assert_eq!(
+            counts.iter().sum::<u32>(),
+            n as u32,
+            "every eigenvalue in one interval"
+        );
     }
 }
