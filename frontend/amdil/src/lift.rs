@@ -28,11 +28,13 @@
 //!   zeros on input and output" (MAD, L8418).
 //!
 //! # Refused (a [`LiftError`] naming the instruction)
-//! Programs of other shader types ([`LiftErrorKind::Unsupported`]). Instructions not lifted
-//! yet, each with its `IL_OP_*` name: calls and functions, macros (`mcall`), DX9 `loop`,
-//! doubles, 64-bit integers, transcendentals, the atomics, typed and structured UAVs, `g[]`,
-//! immediate constant buffers, the LDS byte/short forms and the instructions no compute kernel
-//! uses (texture sampling, vertex and pixel I/O, GDS). Invalid programs
+//! Programs of other shader types, and programs of more than 4096 temps (`scan`)
+//! ([`LiftErrorKind::Unsupported`]). Instructions not lifted yet, each with its `IL_OP_*`
+//! name: calls and functions, macros (`mcall`), DX9 `loop`, doubles, 64-bit integers, f16
+//! conversions, the rest of the float section (transcendentals, dot products, `clamp`,
+//! `cmp`, `set`, `sgn`, `mod`, ...), the multimedia ops, the atomics, typed and structured
+//! UAVs and LDS, `g[]`, immediate constant buffers, the byte/short memory forms, GDS, and the
+//! instructions no compute kernel uses (texture sampling, vertex and pixel I/O). Invalid programs
 //! ([`LiftErrorKind::Invalid`]): unbalanced blocks, a register used without its declaration,
 //! an absolute index past a declared size, operand counts the opcode does not have, modifiers
 //! Table 2.10 does not allow for the instruction's type.
@@ -292,7 +294,8 @@ impl<'a> Lifter<'a> {
                 row.name
             ),
             Compute::Legacy => format!(
-                "{}: an R7xx compute feature (owner-computes LDS, shared registers) that is not lifted",
+                "{}: an R7xx compute feature (owner-computes LDS, shared registers), \
+                 not lifted",
                 row.name
             ),
             Compute::Yes | Compute::Partial => format!("{} is not lifted yet", row.name),

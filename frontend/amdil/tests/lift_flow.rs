@@ -131,7 +131,12 @@ fn ifc_relops_with_nan_and_signed_zero() {
     let flush = |x: f32| if x.is_subnormal() { 0.0 } else { x };
     for (op, rel) in relops {
         let body = format!(
-            "{}ifc_relop({op}) r0.y, r1.x\n    mov r2.x___, l0.y\nelse\n    mov r2.x___, l1.x\nendif\n",
+            "{}ifc_relop({op}) r0.y, r1.x
+    mov r2.x___, l0.y
+else
+    mov r2.x___, l1.x
+endif
+",
             ints()
         );
         let d = run_with(&body, u64::MAX, |l| {

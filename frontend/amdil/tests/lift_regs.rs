@@ -39,7 +39,16 @@ fn swizzles_select_components_zero_and_one() {
 #[test]
 fn float_source_modifiers_in_precedence_order() {
     let d = run(
-        "mov r1, r0_neg(xz)\nmov r2, r0_abs\nmov r3, r0_invert\nmov r4, r0_bias\nmov r5, r0_x2\nmov r6, r0_bx2\nmov r7, r0_sign\nmov r8, r0_clamp\nmov r9, r0_abs_neg(xyzw)\n",
+        "mov r1, r0_neg(xz)
+mov r2, r0_abs
+mov r3, r0_invert
+mov r4, r0_bias
+mov r5, r0_x2
+mov r6, r0_bx2
+mov r7, r0_sign
+mov r8, r0_clamp
+mov r9, r0_abs_neg(xyzw)
+",
         vector,
     );
     let v = [1.5f32, -2.0, 0.25, 8.0];
@@ -113,7 +122,13 @@ fn write_masks_write_zero_and_one_and_skip_the_rest() {
 #[test]
 fn result_shift_scale_then_clamp() {
     let d = run(
-        "add_x2 r1.x___, r0.x, r0.y\nadd_d4 r2.x___, r0.x, r0.w\nmul_ieee_x8 r3.x___, r0.z, r0.z\nadd_sat r4.x___, r0.x, r0.z\nadd_x2_sat r5.xy__, r0.zw, r0.zx\nmov_sat r6, r0\n",
+        "add_x2 r1.x___, r0.x, r0.y
+add_d4 r2.x___, r0.x, r0.w
+mul_ieee_x8 r3.x___, r0.z, r0.z
+add_sat r4.x___, r0.x, r0.z
+add_x2_sat r5.xy__, r0.zw, r0.zx
+mov_sat r6, r0
+",
         vector,
     );
     assert_eq!(d.r(1, 0, 0), f((1.5 - 2.0) * 2.0));
@@ -142,7 +157,16 @@ fn indexed_temps_absolute_and_relative() {
     // x0[lane % 4] = (lane, 2*lane, ...) written relatively, then read back relatively
     // shifted by one and absolutely.
     let body = format!(
-        "dcl_indexed_temp_array x0[4]\n{}mov x0[0], l0.yyyy\nmov x0[1], l0.yyyy\nmov x0[2], l0.yyyy\nmov x0[3], l0.yyyy\nmov x0[r1.x], r0\nmov r2, x0[r1.x+1]\nmov r3, x0[2]\nmov r4.x___, x0[r1.x].y\n",
+        "dcl_indexed_temp_array x0[4]
+{}mov x0[0], l0.yyyy
+mov x0[1], l0.yyyy
+mov x0[2], l0.yyyy
+mov x0[3], l0.yyyy
+mov x0[r1.x], r0
+mov r2, x0[r1.x+1]
+mov r3, x0[2]
+mov r4.x___, x0[r1.x].y
+",
         literal(0, [1, 0x77, 0, 0])
     );
     let d = run(&body, |l| {
@@ -174,7 +198,14 @@ fn indexed_temp_out_of_range_is_a_fault_in_active_lanes_only() {
 
 #[test]
 fn thread_ids_by_their_formulas() {
-    let body = "mov r1, vTidInGrp\nmov r2, vThreadGrpId\nmov r3, vAbsTid\nmov r4, vTidInGrpFlat\nmov r5, vThreadGrpIdFlat\nmov r6, vAbsTidFlat\nmov r7.x___, vaTid.x\n";
+    let body = "mov r1, vTidInGrp
+mov r2, vThreadGrpId
+mov r3, vAbsTid
+mov r4, vTidInGrpFlat
+mov r5, vThreadGrpIdFlat
+mov r6, vAbsTidFlat
+mov r7.x___, vaTid.x
+";
     let (id, size, groups) = ([2u32, 1, 0], [8u32, 4, 2], [3u32, 2, 1]);
     let tid = |lane: u32| [lane % 8, (lane / 8) % 4, lane / 32];
     let d = run(body, |l| {

@@ -219,7 +219,8 @@ impl Lifter<'_> {
             }
             "loop" => {
                 return Err(self.unsupported(
-                    "IL_OP_LOOP: a DX9 counted loop reads an integer constant (i#), which no compute launch sets; not lifted",
+                    "IL_OP_LOOP: a DX9 counted loop reads an integer constant (i#), which no \
+                     compute launch sets; not lifted",
                 ))
             }
             _ => return Ok(None),

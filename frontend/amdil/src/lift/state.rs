@@ -9,7 +9,7 @@
 //! | file | kind | cells | contents |
 //! |---|---|---|---|
 //! | `r` | lane | 4 per temp | temp `r#`, component `c` (x = 0 .. w = 3) in cell `4 * # + c` |
-//! | `x#` | lane | 4 per element | indexed temp array `x#` (one file per `dcl_indexed_temp_array`), element `n` component `c` in cell `4n + c` |
+//! | `x#` | lane | 4 per element | array `x#` (its `dcl_indexed_temp_array`): element `n` component `c` in cell `4n + c` |
 //! | `exec` | uniform | 2 | the active mask (lo, hi): lanes that run the current instruction |
 //! | `cf` | uniform | 4 per nesting level | the control-flow frames, two masks per level ([`frame`]) |
 //! | `sel` | lane | 1 per nesting level | a `switch`'s selector, at its level |
