@@ -372,7 +372,10 @@ fn cli_run_vector_add() {
 fn image_kernels_are_refused_naming_the_image() {
     for (file, kernel, arg) in [
         ("si/MatrixMulImage_Kernels.bin", "mmmKernel", "matrixA"),
+        ("si/MatrixMulImage_Kernels.bin", "mmmKernel2", "matrixA"),
+        ("si/MatrixMulImage_Kernels.bin", "mmmKernel3", "matrixA"),
         ("si/SimpleImage_Kernels.bin", "image2dCopy", "input"),
+        ("si/SimpleImage_Kernels.bin", "image3dCopy", "input"),
     ] {
         let Some(file) = corpus_arg(file) else {
             return;
@@ -2196,5 +2199,118 @@ fn eigen_value() {
             n as u32,
             "every eigenvalue in one interval"
         );
+
+        // The host's next step: intervals holding one eigenvalue are bisected (towards the
+        // half holding it, by the counts at the midpoint), the others split again.
+        let out = r.run(
+            "recalculateEigenIntervals",
+            g,
+            g,
+            &[
+                zero(4 * 2 * n),
+                buf(f32_bytes(&split)),
+                buf(bytes_of(&counts)),
+                buf(f32_bytes(&diag)),
+                buf(f32_bytes(&off)),
+                u32v(n as u32),
+                f32v(0.001),
+            ],
+        );
+        let next = f32s_of(&out[0]);
+        let mut bisected = 0;
+        for t in 0..n {
+            let (mut index, mut current) = (0, t as u32);
+            while current >= counts[index] {
+                current -= counts[index];
+                index += 1;
+            }
+            let (l, u) = (split[2 * index], split[2 * index + 1]);
+            let got = (next[2 * t], next[2 * t + 1]);
+            if counts[index] == 1 {
+                let mid = (u + l) / 2.0;
+                if !(decisive(mid) && decisive(l)) {
+                    continue;
+                }
+                let below = sturm_count(&diag, &off, f64::from(mid))
+                    - sturm_count(&diag, &off, f64::from(l));
+                let want = if below == 0 { (mid, u) } else { (l, mid) };
+                assert_eq!(
+                    got, want,
+                    "bisection of interval {index} for eigenvalue {t} on {:?}",
+                    r.engine
+                );
+                bisected += 1;
+            } else {
+                let w = (f64::from(u) - f64::from(l)) / f64::from(counts[index]);
+                let lower = f64::from(l) + w * f64::from(current);
+                for (g, want) in [(got.0, lower), (got.1, lower + w)] {
+                    assert!(
+                        (f64::from(g) - want).abs() <= 1e-5 * scale,
+                        "split {t}: {g}, the model's {want}"
+                    );
+                }
+            }
+        }
+        assert!(bisected > n / 4, "{bisected} bisections compared");
+    }
+}
+
+/// Launches the ABI cannot make stop with one line saying why.
+#[test]
+fn bad_launches_are_one_line_errors() {
+    let (Some(add), Some(hist), Some(mc)) = (
+        corpus_arg("si/vector-add.bin"),
+        corpus_arg("si/HistogramAtomics_Kernels.bin"),
+        corpus_arg("si/MonteCarloAsian_Kernels.bin"),
+    ) else {
+        return;
+    };
+    let run = |file: &str, kernel: &str, global: &str, local: &str, args: &[&str]| {
+        let mut argv = vec![
+            "run", file, "--kernel", kernel, "--global", global, "--local", local,
+        ];
+        for a in args {
+            argv.extend(["--arg", a]);
+        }
+        cli_util::fails(&argv)
+    };
+    let z = "zero:256";
+    for (line, want) in [
+        (
+            run(&add, "vector_add", "64", "64", &[z, z]),
+            "takes 3 arguments (src1, src2, dst), got 2",
+        ),
+        (
+            run(&add, "vector_add", "64", "64", &[z, z, "u32:1"]),
+            "argument 2 (dst, int*) is a pointer: give a buffer",
+        ),
+        (
+            run(&add, "vector_add", "100", "64", &[z, z, z]),
+            "is not a multiple of local size",
+        ),
+        (
+            run(&add, "vector_add", "512", "512", &[z, z, z]),
+            "at most 256 (NUM_THREAD_PER_GROUP)",
+        ),
+        (
+            run(&add, "vectorAdd", "64", "64", &[z, z, z]),
+            "kernel vectorAdd not found",
+        ),
+        (
+            run(&hist, "histogramKernel", "128", "128", &[z, z, "u32:1"]),
+            "requires work-group size [256, 1, 1]",
+        ),
+        (
+            run(
+                &mc,
+                "calPriceVega",
+                "64",
+                "64",
+                &["zero:100", "i32:2", "i32:64", z, z, z],
+            ),
+            "argument 0 (attrib, MonteCarloAttrib) is 112 bytes; the value given is 100 bytes",
+        ),
+    ] {
+        assert!(line.contains(want), "{line:?} lacks {want:?}");
     }
 }
