@@ -4,9 +4,12 @@
 //! In progress (issue 11). What exists: the opcode table ([`table`], one row per `ILOpCode`
 //! value, generated from `il_opcodes.tsv`), the token layouts ([`token`]), decoded programs
 //! ([`inst`]), the binary token stream decoder ([`decode`]) and encoder ([`encode`]), the IL
-//! text printer ([`print`](mod@print)) and parser ([`parse`]), and the loader of AMD APP SDK kernel
-//! binaries ([`appsdk`]). Decoding then encoding, and printing then parsing, give the input
-//! back.
+//! text printer ([`print`](mod@print)) and parser ([`parse`]), the loader of AMD APP SDK
+//! kernel binaries ([`appsdk`]), and the first part of the lifter of compute programs
+//! ([`lift`]: the register model with every modifier, the common ALU, every structured
+//! control-flow form, constant buffers, raw UAVs and LDS; its module doc lists what it does not
+//! lift yet). Decoding then encoding, and printing then parsing, give the input back. IL files
+//! are not in the registry yet.
 
 pub mod appsdk;
 pub mod decode;
