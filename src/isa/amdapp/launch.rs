@@ -191,28 +191,31 @@ fn words_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// Places the launch ABI's data for `kernel` over `grid` with `args` (already in `mem`) and
-/// returns the user SGPRs and LDS size its waves start with.
-pub fn place(
-    kernel: &Kernel,
-    info: &SiProgramInfo,
-    globals: &[GlobalBuffer],
-    grid: &Grid,
-    args: &[PlacedArg],
-    mem: &mut GuestMemory,
-) -> Result<Abi> {
-    check(kernel, info, grid, args)?;
-    let name = &kernel.name;
-    let usage = |what: String| Error::Usage(format!("kernel {name}: {what}"));
-    let arena = mem.base();
-    let arena_rsrc = buffer_rsrc(arena, 0, u32::MAX);
-    let notes = &kernel.isa().notes;
+/// What the arguments give the launch: CB1's bytes, the end of LDS after the `__local`
+/// arguments, the UAV ids of the global pointers and the V#s of the constant pointers.
+struct Arguments {
+    cb1: Vec<u8>,
+    lds_end: u32,
+    uav_ids: Vec<u32>,
+    /// (constant buffer number, V#).
+    constant: Vec<(u32, [u32; 4])>,
+}
 
-    // Constant buffers by number: (bytes, or a buffer already in memory; V# stride).
-    let mut cbs: Vec<(u32, [u32; 4])> = Vec::new();
-    let mut cb1 = vec![0u8; (notes.constant_buffer(1).unwrap_or(0) * 16) as usize];
-    let mut lds_top = kernel.metadata.memory.hw_local;
-    let mut uav_ids: Vec<u32> = Vec::new();
+/// Lays out `args` (the kernel's, checked to be as many) as the module doc says.
+fn arguments(
+    kernel: &Kernel,
+    args: &[PlacedArg],
+    arena: u64,
+    mem: &GuestMemory,
+) -> Result<Arguments> {
+    let usage = |what: String| Error::Usage(format!("kernel {}: {what}", kernel.name));
+    let cb1_bytes = kernel.isa().notes.constant_buffer(1).unwrap_or(0) * 16;
+    let mut out = Arguments {
+        cb1: vec![0; cb1_bytes as usize],
+        lds_end: kernel.metadata.memory.hw_local,
+        uav_ids: Vec::new(),
+        constant: Vec::new(),
+    };
     for (i, (a, &given)) in kernel.metadata.args.iter().zip(args).enumerate() {
         let bytes = match &a.kind {
             ArgKind::Pointer(p) => {
@@ -229,7 +232,7 @@ pub fn place(
                 };
                 let value = match p.space {
                     AddressSpace::Global => {
-                        uav_ids.push(p.resource_id);
+                        out.uav_ids.push(p.resource_id);
                         let offset = addr - arena;
                         u32::try_from(offset).map_err(|_| {
                             usage(format!(
@@ -242,12 +245,13 @@ pub fn place(
                         let size = u32::try_from(size).map_err(|_| {
                             usage(format!("argument {i} ({}) is larger than 4 GiB", a.name))
                         })?;
-                        cbs.push((p.resource_id, buffer_rsrc(addr, 0, size)));
+                        out.constant
+                            .push((p.resource_id, buffer_rsrc(addr, 0, size)));
                         0
                     }
                     AddressSpace::Local => {
-                        let start = lds_top.next_multiple_of(p.elem_size.max(1));
-                        let end = u32::try_from(size)
+                        let start = out.lds_end.next_multiple_of(p.elem_size.max(1));
+                        out.lds_end = u32::try_from(size)
                             .ok()
                             .and_then(|n| start.checked_add(n))
                             .filter(|&end| end <= LDS_LIMIT)
@@ -257,7 +261,6 @@ pub fn place(
                                     a.name
                                 ))
                             })?;
-                        lds_top = end;
                         start
                     }
                 };
@@ -267,18 +270,46 @@ pub fn place(
             }
             _ => value_bytes(kernel, i, a.size, given, mem)?,
         };
-        let at = a.slot.offset as usize;
         if a.slot.cb != 1 {
             return Err(usage(format!(
                 "argument {i} ({}) is in constant buffer {}, not 1",
                 a.name, a.slot.cb
             )));
         }
-        if cb1.len() < at + bytes.len() {
-            cb1.resize((at + bytes.len()).next_multiple_of(16), 0);
+        let at = a.slot.offset as usize;
+        if out.cb1.len() < at + bytes.len() {
+            out.cb1.resize((at + bytes.len()).next_multiple_of(16), 0);
         }
-        cb1[at..at + bytes.len()].copy_from_slice(&bytes);
+        out.cb1[at..at + bytes.len()].copy_from_slice(&bytes);
     }
+    Ok(out)
+}
+
+/// The 2 dwords of a table's 64-bit address.
+fn address_words(addr: u64) -> Vec<u32> {
+    vec![addr as u32, (addr >> 32) as u32]
+}
+
+/// Places the launch ABI's data for `kernel` over `grid` with `args` (already in `mem`) and
+/// returns the user SGPRs and LDS size its waves start with.
+pub fn place(
+    kernel: &Kernel,
+    info: &SiProgramInfo,
+    globals: &[GlobalBuffer],
+    grid: &Grid,
+    args: &[PlacedArg],
+    mem: &mut GuestMemory,
+) -> Result<Abi> {
+    check(kernel, info, grid, args)?;
+    let usage = |what: String| Error::Usage(format!("kernel {}: {what}", kernel.name));
+    let arena_rsrc = buffer_rsrc(mem.base(), 0, u32::MAX);
+    let notes = &kernel.isa().notes;
+    let Arguments {
+        cb1,
+        lds_end,
+        mut uav_ids,
+        constant: mut cbs,
+    } = arguments(kernel, args, mem.base(), mem)?;
 
     let cb0_bytes = CB0_MIN_BYTES.max(notes.constant_buffer(0).unwrap_or(0) * 16);
     let cb0_addr = put(mem, &cb0(grid, cb0_bytes))?;
@@ -287,10 +318,8 @@ pub fn place(
     cbs.push((1, buffer_rsrc(cb1_addr, 0, cb1.len() as u32)));
     for g in globals {
         let addr = put(mem, &g.bytes)?;
-        cbs.push((
-            g.cb,
-            buffer_rsrc(addr, GLOBAL_CB_STRIDE, g.bytes.len() as u32),
-        ));
+        let rsrc = buffer_rsrc(addr, GLOBAL_CB_STRIDE, g.bytes.len() as u32);
+        cbs.push((g.cb, rsrc));
     }
     cbs.sort_by_key(|c| c.0);
     if let Some(w) = cbs.windows(2).find(|w| w[0].0 == w[1].0) {
@@ -301,6 +330,7 @@ pub fn place(
     }
 
     let elements = &info.user_elements;
+    let wants = |class: DataClass| elements.iter().any(|e| e.data_class == class);
     uav_ids.extend(notes.uavs.iter().map(|u| u.id));
     uav_ids.extend(
         elements
@@ -308,22 +338,31 @@ pub fn place(
             .filter(|e| e.data_class == DataClass::ImmUav)
             .map(|e| e.api_slot),
     );
-    let uav_entries = uav_ids.iter().max().map_or(0, |m| m + 1);
-    let mut uav_table = vec![0u32; (uav_entries * UAV_ENTRY_BYTES / 4) as usize];
-    for entry in uav_table.chunks_exact_mut((UAV_ENTRY_BYTES / 4) as usize) {
-        entry[..4].copy_from_slice(&arena_rsrc);
-    }
-    let cb_entries = cbs.last().map_or(0, |c| c.0 + 1);
-    let mut cb_table = vec![0u32; (cb_entries * CB_ENTRY_BYTES / 4) as usize];
-    for (cb, rsrc) in &cbs {
-        let at = (cb * CB_ENTRY_BYTES / 4) as usize;
-        cb_table[at..at + 4].copy_from_slice(rsrc);
-    }
+    let uav_table_addr = if wants(DataClass::PtrUavTable) {
+        let entries = uav_ids.iter().max().map_or(0, |m| m + 1);
+        let mut table = vec![0u32; (entries * UAV_ENTRY_BYTES / 4) as usize];
+        for entry in table.chunks_exact_mut((UAV_ENTRY_BYTES / 4) as usize) {
+            entry[..4].copy_from_slice(&arena_rsrc);
+        }
+        put(mem, &words_bytes(&table))?
+    } else {
+        0
+    };
+    let cb_table_addr = if wants(DataClass::PtrConstBufferTable) {
+        let entries = cbs.last().map_or(0, |c| c.0 + 1);
+        let mut table = vec![0u32; (entries * CB_ENTRY_BYTES / 4) as usize];
+        for (cb, rsrc) in &cbs {
+            let at = (cb * CB_ENTRY_BYTES / 4) as usize;
+            table[at..at + 4].copy_from_slice(rsrc);
+        }
+        put(mem, &words_bytes(&table))?
+    } else {
+        0
+    };
 
     let mut user_sgprs = Vec::new();
-    let mut uav_table_addr = None;
-    let mut cb_table_addr = None;
     for e in elements {
+        let what = format!("user element {}[{}]", e.data_class.name(), e.api_slot);
         let words: Vec<u32> = match e.data_class {
             DataClass::ImmConstBuffer => cbs
                 .iter()
@@ -331,61 +370,39 @@ pub fn place(
                 .map(|c| c.1.to_vec())
                 .ok_or_else(|| {
                     usage(format!(
-                        "user element IMM_CONST_BUFFER[{}]: the binary has no constant buffer {}",
-                        e.api_slot, e.api_slot
+                        "{what}: the binary has no constant buffer {}",
+                        e.api_slot
                     ))
                 })?,
             DataClass::ImmUav => arena_rsrc.to_vec(),
-            DataClass::PtrUavTable => {
-                let addr = match uav_table_addr {
-                    Some(a) => a,
-                    None => *uav_table_addr.insert(put(mem, &words_bytes(&uav_table))?),
-                };
-                vec![addr as u32, (addr >> 32) as u32]
-            }
-            DataClass::PtrConstBufferTable => {
-                let addr = match cb_table_addr {
-                    Some(a) => a,
-                    None => *cb_table_addr.insert(put(mem, &words_bytes(&cb_table))?),
-                };
-                vec![addr as u32, (addr >> 32) as u32]
-            }
-            other => {
+            DataClass::PtrUavTable => address_words(uav_table_addr),
+            DataClass::PtrConstBufferTable => address_words(cb_table_addr),
+            _ => {
                 return Err(usage(format!(
-                    "user element {}[{}] -> s{} is not supported",
-                    other.name(),
-                    e.api_slot,
+                    "{what} -> s{} is not supported",
                     e.start_reg
                 )))
             }
         };
         if words.len() != e.reg_count as usize {
             return Err(usage(format!(
-                "user element {}[{}] has {} registers; its value is {} dwords",
-                e.data_class.name(),
-                e.api_slot,
+                "{what} has {} registers; its value is {} dwords",
                 e.reg_count,
                 words.len()
             )));
         }
+        let user = info.pgm_rsrc2.user_sgpr();
         for (j, w) in words.into_iter().enumerate() {
             let reg = e.start_reg + j as u32;
             let reg = u8::try_from(reg)
                 .ok()
-                .filter(|&r| u32::from(r) < info.pgm_rsrc2.user_sgpr())
-                .ok_or_else(|| {
-                    usage(format!(
-                        "user element {}[{}] loads s{reg}, past the {} user SGPRs",
-                        e.data_class.name(),
-                        e.api_slot,
-                        info.pgm_rsrc2.user_sgpr()
-                    ))
-                })?;
+                .filter(|&r| u32::from(r) < user)
+                .ok_or_else(|| usage(format!("{what} loads s{reg}, past the {user} user SGPRs")))?;
             user_sgprs.push((reg, w));
         }
     }
     Ok(Abi {
         user_sgprs,
-        lds_bytes: lds_top.max(static_lds_bytes(kernel, info)),
+        lds_bytes: lds_end.max(static_lds_bytes(kernel, info)),
     })
 }
