@@ -362,8 +362,15 @@ fn describe(b: &Binary, target: &Target) -> String {
             format!(" built for {}", b.chip.name())
         }
     );
-    if !b.comment.is_empty() {
-        let _ = writeln!(s, "compiler: {}", b.comment.trim());
+    let driver = b
+        .comment
+        .strip_prefix(&b.compile_options)
+        .unwrap_or(&b.comment);
+    if !driver.trim().is_empty() {
+        let _ = writeln!(s, "compiler: {}", driver.trim());
+    }
+    if !b.compile_options.trim().is_empty() {
+        let _ = writeln!(s, "compile options: {}", b.compile_options.trim());
     }
     for g in &b.globals {
         let _ = writeln!(
