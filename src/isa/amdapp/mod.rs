@@ -19,11 +19,6 @@
 //! `wavejit disasm` prints it.
 
 pub mod launch;
-// `wavejit wave` names SI registers exactly as the GCN frontend does: the same file, not a
-// copy (the GCN module keeps its own private).
-#[allow(clippy::duplicate_mod)]
-#[path = "../gcn/names.rs"]
-mod names;
 
 use crate::frontend::{Frontend, LaunchPlan, Lifted, Module, Target, WaveProgram};
 use crate::launch::PlacedArg;
@@ -336,7 +331,8 @@ impl Module for AppSdkModule {
             .collect();
         Ok(WaveProgram {
             lifted,
-            names: Box::new(names::GcnNames::new()),
+            // `wavejit wave` names SI registers as the GCN frontend does: SI code is GCN.
+            names: Box::new(crate::isa::gcn::names::GcnNames::new()),
             listing,
             private_lane_bytes: 0,
             lds_bytes: launch::static_lds_bytes(si.kernel, si.info),

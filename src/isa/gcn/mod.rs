@@ -8,7 +8,7 @@
 
 pub mod asm;
 pub mod fuzz;
-mod names;
+pub mod names;
 
 use crate::frontend::{BenchKernel, Frontend, LaunchPlan, Lifted, Module, Target, WaveProgram};
 use crate::launch::{mem_err, PlacedArg};

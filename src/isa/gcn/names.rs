@@ -10,6 +10,12 @@ pub struct GcnNames {
     g: GcnLayout,
 }
 
+impl Default for GcnNames {
+    fn default() -> Self {
+        GcnNames::new()
+    }
+}
+
 impl GcnNames {
     pub fn new() -> GcnNames {
         GcnNames {
