@@ -10,6 +10,7 @@
 //! size), by-value vectors as a value of their size.
 
 mod cli_util;
+use cli_util::Rng;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -27,33 +28,6 @@ fn corpus(file: &str) -> Option<PathBuf> {
     } else {
         println!("NOT RUN: {} absent", path.display());
         None
-    }
-}
-
-/// Deterministic pseudo-random numbers (xorshift64*), one stream per seed.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        self.u32() % n
-    }
-    fn i32_in(&mut self, lo: i32, hi: i32) -> i32 {
-        lo + self.below((hi - lo) as u32) as i32
-    }
-    fn u32s(&mut self, n: usize, below: u32) -> Vec<u32> {
-        (0..n).map(|_| self.below(below)).collect()
     }
 }
 

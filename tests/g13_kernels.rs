@@ -17,34 +17,9 @@
 
 mod cli_util;
 
-use cli_util::{succeeds, temp_path, TempFile};
+use cli_util::{succeeds, temp_path, Rng, TempFile};
 
 const PROGRAMS: &str = "tests/programs/g13";
-
-/// Deterministic pseudo-random numbers (xorshift64*), one stream per seed.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        self.u32() % n
-    }
-    /// A float in [lo, hi).
-    fn f32(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * (self.u32() >> 8) as f32 / (1u32 << 24) as f32
-    }
-}
 
 /// A kernel argument.
 enum Arg {

@@ -128,3 +128,44 @@ pub fn lanes(v: &serde_json::Value) -> Vec<u32> {
         .map(|x| x.as_u64().unwrap() as u32)
         .collect()
 }
+
+/// Deterministic pseudo-random numbers (xorshift64*), one stream per seed: the inputs of the
+/// kernel tests.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn u32(&mut self) -> u32 {
+        (self.next() >> 32) as u32
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: u32) -> u32 {
+        self.u32() % n
+    }
+
+    /// A number in `lo..hi`.
+    pub fn i32_in(&mut self, lo: i32, hi: i32) -> i32 {
+        lo + self.below((hi - lo) as u32) as i32
+    }
+
+    /// `n` numbers in `0..below`.
+    pub fn u32s(&mut self, n: usize, below: u32) -> Vec<u32> {
+        (0..n).map(|_| self.below(below)).collect()
+    }
+
+    /// A float in [lo, hi).
+    pub fn f32(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * (self.u32() >> 8) as f32 / (1u32 << 24) as f32
+    }
+}
