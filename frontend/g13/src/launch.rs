@@ -71,3 +71,19 @@ impl WaveInit for G13WaveInit {
         Ok(())
     }
 }
+
+/// What `get_sr` reads in a SIMD-group run alone (`wavejit wave`, fuzzing, the semantics
+/// tests): SIMD-group 0 of threadgroup (0, 0, 0), 32 threads along x (lane l at thread
+/// position (l, 0, 0)), with `threadgroup_bytes` of threadgroup memory.
+pub fn lone_wave(layout: &G13Layout, threadgroup_bytes: u32, regs: &mut dyn RegSink) {
+    let lanes = crate::lift::WAVE_SIZE;
+    for c in 0..3 {
+        let size = if c == 0 { lanes } else { 1 };
+        regs.set_uniform(layout.sr(sr::GROUP_SIZE + c), size);
+        regs.set_uniform(layout.sr(sr::EXTENT + c), size);
+    }
+    for lane in 0..lanes {
+        regs.set_lane(layout.tid(0), lane, lane);
+    }
+    regs.set_uniform(layout.sr(sr::THREADGROUP_BYTES), threadgroup_bytes);
+}

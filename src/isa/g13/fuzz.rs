@@ -16,7 +16,7 @@
 //! failure.
 
 use crate::fuzz::{Campaign, Driver, FuzzIsa};
-use wavejit_g13::lift::state::{sr, G13Layout};
+use wavejit_g13::lift::state::G13Layout;
 use wavejit_g13::random::{
     self, GenOptions, InitialState, RandomProgram, BUFFER_BYTES, THREADGROUP_BYTES,
 };
@@ -125,15 +125,7 @@ impl FuzzIsa for G13Fuzz {
         for reg in [l.exec(), l.live()] {
             w.set_uniform(reg, st.exec);
         }
-        for c in 0..3 {
-            let size = if c == 0 { 32 } else { 1 };
-            w.set_uniform(l.sr(sr::GROUP_SIZE + c), size);
-            w.set_uniform(l.sr(sr::EXTENT + c), size);
-        }
-        w.set_uniform(l.sr(sr::THREADGROUP_BYTES), THREADGROUP_BYTES);
-        for lane in 0..32 {
-            w.set_lane(l.tid(0), lane, lane);
-        }
+        wavejit_g13::launch::lone_wave(&l, THREADGROUP_BYTES, w);
         solo.lds = st.threadgroup.clone();
         Ok(solo)
     }

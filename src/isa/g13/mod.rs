@@ -139,10 +139,8 @@ impl G13Module {
                 "the lifted code's state layout is not the launch contract's".into(),
             ));
         }
-        let machine_insts = lift::discover(&self.code, entry)
-            .map_err(|e| fail(e.to_string()))?
-            .0
-            .len();
+        // Each reachable instruction is lifted into exactly one block.
+        let machine_insts = func.blocks.iter().map(|b| b.guest_insts as usize).sum();
         Ok(Lifted {
             func: Arc::new(func),
             machine_insts,

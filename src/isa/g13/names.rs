@@ -4,7 +4,7 @@
 //! instructions recompute exec, is the state's exec mask.
 
 use crate::frontend::{RegRef, RegisterNames};
-use wavejit_g13::lift::state::{sr, G13Layout, GPRS, UNIFORMS};
+use wavejit_g13::lift::state::{G13Layout, GPRS, UNIFORMS};
 use wavejit_runtime::WaveState;
 
 pub struct G13Names {
@@ -58,14 +58,6 @@ impl RegisterNames for G13Names {
     /// A lone wave is SIMD-group 0 of threadgroup (0, 0, 0), 32 threads along x, with the
     /// threadgroup memory of its program: `get_sr` sees that geometry.
     fn bind_memory(&self, state: &mut WaveState, _base: u64) {
-        for c in 0..3 {
-            let size = if c == 0 { 32 } else { 1 };
-            state.set_uniform(self.l.sr(sr::GROUP_SIZE + c), size);
-            state.set_uniform(self.l.sr(sr::EXTENT + c), size);
-        }
-        for lane in 0..32 {
-            state.set_lane(self.l.tid(0), lane, lane);
-        }
-        state.set_uniform(self.l.sr(sr::THREADGROUP_BYTES), self.threadgroup_bytes);
+        wavejit_g13::launch::lone_wave(&self.l, self.threadgroup_bytes, state);
     }
 }

@@ -9,7 +9,7 @@
 #![allow(dead_code)]
 
 use std::sync::{Arc, OnceLock};
-use wavejit_g13::lift::state::{sr, G13Layout};
+use wavejit_g13::lift::state::G13Layout;
 use wavejit_jit::Jit;
 use wavejit_runtime::solo::{self, End, Solo};
 use wavejit_runtime::{Interpreter, WaveState};
@@ -46,15 +46,7 @@ impl Wave {
     pub fn new() -> Wave {
         let l = layout();
         let mut state = WaveState::new(Arc::new(l.layout.clone()));
-        for c in 0..3 {
-            let size = if c == 0 { LANES } else { 1 };
-            state.set_uniform(l.sr(sr::GROUP_SIZE + c), size);
-            state.set_uniform(l.sr(sr::EXTENT + c), size);
-        }
-        for lane in 0..LANES {
-            state.set_lane(l.tid(0), lane, lane);
-        }
-        state.set_uniform(l.sr(sr::THREADGROUP_BYTES), 1024);
+        wavejit_g13::launch::lone_wave(l, 1024, &mut state);
         let mut w = Wave { state };
         w.set_live(u32::MAX);
         w.set_exec(u32::MAX);
