@@ -4,6 +4,10 @@
 
 mod lift_common;
 use lift_common::*;
+#[allow(dead_code)]
+#[path = "il_common/programs.rs"]
+mod programs;
+use programs::VECTOR_ADD;
 
 const ONE: u32 = 0x3f80_0000;
 
@@ -22,24 +26,6 @@ fn cb0() -> Vec<u32> {
 fn cb1(args: &[u32]) -> Vec<u32> {
     args.iter().flat_map(|&a| [a, 0, 0, 0]).collect()
 }
-
-const VECTOR_ADD: &str = "il_cs_2_0
-dcl_num_thread_per_group 64, 1, 1
-dcl_cb cb0[10]
-dcl_cb cb1[3]
-dcl_raw_uav_id(11)
-dcl_literal l0, 0x00000002, 0x00000000, 0x00000000, 0x00000000
-mov r0.x___, vAbsTidFlat.x
-ishl r0.x___, r0.x, l0.x
-iadd r1.x___, r0.x, cb1[0].x
-iadd r1._y__, r0.x, cb1[1].x
-iadd r1.__z_, r0.x, cb1[2].x
-uav_raw_load_id(11)_cached r2.x___, r1.x
-uav_raw_load_id(11)_cached r3.x___, r1.y
-iadd r2.x___, r2.x, r3.x
-uav_raw_store_id(11) mem.x___, r1.z, r2.x
-end
-";
 
 #[test]
 fn vector_add_through_cb1_arguments_and_the_arena() {
