@@ -1100,6 +1100,15 @@ fn sat_pass(input: &[[u32; 4]], w: usize, i: u32, r: usize, vertical: bool) -> V
         .collect()
 }
 
+/// `pixels` uchar4 pixels of seeded random bytes, the image kernels' input.
+fn random_rgba8(seed: u64, pixels: usize) -> Vec<u8> {
+    Rng::new(seed)
+        .u32s(4 * pixels, 256)
+        .iter()
+        .map(|&v| v as u8)
+        .collect()
+}
+
 fn uint4_bytes(px: &[[u32; 4]]) -> Vec<u8> {
     px.iter().flat_map(|p| bytes_of(p)).collect()
 }
@@ -1112,11 +1121,7 @@ fn uint4_bytes(px: &[[u32; 4]]) -> Vec<u8> {
 fn box_filter_sat() {
     let (w, h, r, n) = (256usize, 256usize, 16usize, 5u32);
     for run in runners("si/BoxFilter_Kernels.bin") {
-        let image: Vec<u8> = Rng::new(17)
-            .u32s(4 * w * h, 256)
-            .iter()
-            .map(|&v| v as u8)
-            .collect();
+        let image = random_rgba8(17, w * h);
         let pixels: Vec<[u32; 4]> = image
             .chunks_exact(4)
             .map(|p| [p[0], p[1], p[2], p[3]].map(u32::from))
@@ -1212,11 +1217,7 @@ fn box_filter_sat() {
 fn box_filter_separable() {
     let (w, h, fw) = (256usize, 64usize, 8i32);
     let k = (fw - 1) / 2;
-    let image: Vec<u8> = Rng::new(18)
-        .u32s(4 * w * h, 256)
-        .iter()
-        .map(|&v| v as u8)
-        .collect();
+    let image = random_rgba8(18, w * h);
     let filter = |vertical: bool| {
         let mut want = vec![0u8; 4 * w * h];
         for y in 0..h as i32 {
@@ -1264,11 +1265,7 @@ fn box_filter_separable() {
 #[test]
 fn box_filter_horizontal_local() {
     let (w, h) = (256usize, 16usize);
-    let image: Vec<u8> = Rng::new(19)
-        .u32s(4 * w * h, 256)
-        .iter()
-        .map(|&v| v as u8)
-        .collect();
+    let image = random_rgba8(19, w * h);
     Launch {
         file: "BoxFilter_Kernels.bin",
         kernel: "box_filter_horizontal_local",
@@ -1548,11 +1545,7 @@ fn binomial_option() {
 #[test]
 fn urng() {
     let (w, h, factor) = (64usize, 16usize, 25i32);
-    let image: Vec<u8> = Rng::new(25)
-        .u32s(4 * w * h, 256)
-        .iter()
-        .map(|&v| v as u8)
-        .collect();
+    let image = random_rgba8(25, w * h);
     const IA: i32 = 16807;
     const IM: i32 = 2147483647;
     const IQ: i32 = 127773;
@@ -1804,11 +1797,7 @@ fn mersenne_twister() {
 #[test]
 fn recursive_gaussian() {
     let (w, h, bs) = (64usize, 32usize, 16usize);
-    let image: Vec<u8> = Rng::new(29)
-        .u32s(4 * w * h, 256)
-        .iter()
-        .map(|&v| v as u8)
-        .collect();
+    let image = random_rgba8(29, w * h);
     let mut transposed = vec![0u8; 4 * w * h];
     for y in 0..h {
         for x in 0..w {
