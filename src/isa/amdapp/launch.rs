@@ -83,7 +83,7 @@ pub fn cb0(grid: &Grid, bytes: u32) -> Vec<u8> {
     for (i, f) in [0.0f32, 0.5, 1.0, 2.0].into_iter().enumerate() {
         d[20 + i] = f.to_bits();
     }
-    d.iter().flat_map(|w| w.to_le_bytes()).collect()
+    words_bytes(&d)
 }
 
 /// LDS bytes of the kernel before any `__local` argument: its static `hwlocal` bytes, or
