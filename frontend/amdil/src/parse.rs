@@ -343,7 +343,8 @@ fn find_row(word: &str) -> Result<(&'static Row, &str)> {
 
 /// Names a row's mnemonic can carry, longest first so that the longest one matches.
 fn specifier_names(row: &Row) -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = vec!["prec", "sat", "x2", "x4", "x8", "d2", "d4", "d8"];
+    let mut names: Vec<&'static str> = vec!["prec", "sat"];
+    names.extend(&SHIFT_NAMES[1..]);
     for f in row.fields {
         match f.kind {
             Kind::Flag | Kind::Num | Kind::Opt | Kind::Enum(_) | Kind::OptEnum(_) => {
