@@ -25,13 +25,13 @@ use crate::launch::PlacedArg;
 use crate::{Error, Result};
 use std::fmt::Write;
 use std::path::Path;
-use std::sync::Arc;
+
 use wavejit_amdil::appsdk::proginfo::SiProgramInfo;
 use wavejit_amdil::appsdk::{
     self, ArgKind, Binary, Chip, EncodingKind, Family, Kernel, LoadError, ProgramInfo,
 };
 use wavejit_gcn::launch::{GcnWaveInit, WaveAddresses, WAVE_SIZE};
-use wavejit_gcn::lift::{lift, GcnLayout, LiftConfig};
+use wavejit_gcn::lift::GcnLayout;
 use wavejit_gcn::loader::SystemSgprs;
 use wavejit_gcn::Gen;
 use wavejit_runtime::{Grid, GuestMemory};
@@ -210,19 +210,7 @@ impl SiCode<'_> {
     }
 
     fn lift(&self) -> Result<Lifted> {
-        let name = &self.kernel.name;
-        let cfg = LiftConfig::from_rsrc1(Gen::Gfx6, self.rsrc1(), CODE_BASE, name);
-        let fail = |what: String| Error::Other(format!("kernel {name}: {what}"));
-        let func = lift(self.code(), &cfg).map_err(|e| fail(e.to_string()))?;
-        wavejit_ir::verify::verify(&func)
-            .map_err(|e| fail(format!("lifted IR is invalid: {e}")))?;
-        let machine_insts = wavejit_gcn::decode_all(Gen::Gfx6, self.code())
-            .map(|d| d.len())
-            .unwrap_or(0);
-        Ok(Lifted {
-            func: Arc::new(func),
-            machine_insts,
-        })
+        crate::isa::gcn::lift_code(Gen::Gfx6, self.rsrc1(), &self.kernel.name, self.code())
     }
 }
 

@@ -124,19 +124,25 @@ impl GcnModule {
 
     /// Lifts `code` as `kernel`'s code.
     fn lift_code(&self, kernel: &Kernel, code: &[u8]) -> Result<Lifted> {
-        let cfg = LiftConfig::from_rsrc1(self.gen, kernel.rsrc1, CODE_BASE, &kernel.name);
-        let fail = |what: String| Error::Other(format!("kernel {}: {what}", kernel.name));
-        let func = lift(code, &cfg).map_err(|e| fail(e.to_string()))?;
-        wavejit_ir::verify::verify(&func)
-            .map_err(|e| fail(format!("lifted IR is invalid: {e}")))?;
-        let machine_insts = wavejit_gcn::decode_all(self.gen, code)
-            .map(|d| d.len())
-            .unwrap_or(0);
-        Ok(Lifted {
-            func: Arc::new(func),
-            machine_insts,
-        })
+        lift_code(self.gen, kernel.rsrc1, &kernel.name, code)
     }
+}
+
+/// Lifts GCN `code` of generation `gen` (placed at guest address 0) as the kernel `name` with
+/// COMPUTE_PGM_RSRC1 `rsrc1`, verified, with its count of machine instructions: for every
+/// container of GCN code (code objects, `.s` files, AMD APP SDK binaries).
+pub(crate) fn lift_code(gen: Gen, rsrc1: u32, name: &str, code: &[u8]) -> Result<Lifted> {
+    let cfg = LiftConfig::from_rsrc1(gen, rsrc1, CODE_BASE, name);
+    let fail = |what: String| Error::Other(format!("kernel {name}: {what}"));
+    let func = lift(code, &cfg).map_err(|e| fail(e.to_string()))?;
+    wavejit_ir::verify::verify(&func).map_err(|e| fail(format!("lifted IR is invalid: {e}")))?;
+    let machine_insts = wavejit_gcn::decode_all(gen, code)
+        .map(|d| d.len())
+        .unwrap_or(0);
+    Ok(Lifted {
+        func: Arc::new(func),
+        machine_insts,
+    })
 }
 
 impl Module for GcnModule {
