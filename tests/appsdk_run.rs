@@ -4,7 +4,9 @@
 //! Every expected output is computed here on the host, from the kernel's OpenCL C source
 //! (github Multi2Sim/m2s-bench-amdsdk-2.5-src @ f7238df `<Sample>/<Sample>_Kernels.cl`;
 //! m2s-client-kit @ f580f07 for vector-add and matrix-mul), at sizes taken from its host
-//! program, never from a run; outputs must match bit for bit.
+//! program, never from a run. Integer outputs must match bit for bit; a kernel that uses the
+//! hardware's approximate exp, log, sin, cos or division is checked within the tolerance its
+//! test states.
 //!
 //! `__local` arguments are given as `zero:N` buffers of their size (the launch reads only the
 //! size), by-value vectors as a value of their size.
