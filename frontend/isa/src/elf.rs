@@ -268,16 +268,13 @@ macro_rules! impl_load_error_from {
 /// Runs `f` on `data`, copied to an 8-byte aligned buffer if it is not aligned: `object`
 /// reads ELF structures in place and requires them to be aligned, and bytes from
 /// `include_bytes!` or a slice of a larger buffer need not be.
-fn with_aligned<T>(data: &[u8], f: impl FnOnce(&[u8]) -> T) -> T {
+pub fn with_aligned<T>(data: &[u8], f: impl FnOnce(&[u8]) -> T) -> T {
     if data.as_ptr().align_offset(8) == 0 {
         return f(data);
     }
     let mut words = vec![0u64; data.len().div_ceil(8)];
-    // SAFETY: `words` owns at least `data.len()` initialised bytes; u64 -> u8 is always valid.
-    let aligned =
-        unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, data.len()) };
-    aligned.copy_from_slice(data);
-    f(aligned)
+    object::pod::bytes_of_slice_mut(&mut words)[..data.len()].copy_from_slice(data);
+    f(&object::pod::bytes_of_slice(&words)[..data.len()])
 }
 
 fn parse_aligned<H: FileHeader<Endian = LE>>(

@@ -19,6 +19,7 @@ use object::elf::{FileHeader32, PT_LOAD, PT_NOTE};
 use object::read::elf::{FileHeader, NoteIterator, ProgramHeader, SectionHeader};
 use object::LittleEndian as LE;
 
+use wavejit_isa::elf::with_aligned;
 use wavejit_isa::printable;
 
 use super::notes::{self, CalNotes, ImmediateConst, DATA_SIZE};
@@ -88,23 +89,13 @@ impl CalImage {
     }
 }
 
-/// `bytes` copied into 8-byte aligned storage: `object` reads ELF structures in place and
-/// requires them aligned, and an image sits at any offset of the outer `.text` (its segments
-/// at any offset of the image).
-fn aligned(bytes: &[u8]) -> Vec<u64> {
-    let mut words = vec![0u64; bytes.len().div_ceil(8)];
-    for (w, chunk) in words.iter_mut().zip(bytes.chunks(8)) {
-        let mut b = [0u8; 8];
-        b[..chunk.len()].copy_from_slice(chunk);
-        *w = u64::from_ne_bytes(b);
-    }
-    words
-}
-
 /// Parses the CAL image `image` of a kernel of `chip`.
 pub fn parse(image: &[u8], chip: Chip) -> Result<CalImage, String> {
-    let words = aligned(image);
-    let data = &object::pod::bytes_of_slice(&words)[..image.len()];
+    with_aligned(image, |data| parse_aligned(data, chip))
+}
+
+/// [`parse`] of an 8-byte aligned image.
+fn parse_aligned(data: &[u8], chip: Chip) -> Result<CalImage, String> {
     let header = FileHeader32::<LE>::parse(data).map_err(|e| format!("not an ELF image: {e}"))?;
     if header.is_type_64() || !header.is_little_endian() {
         return Err("not a 32-bit little-endian ELF image".into());
@@ -289,21 +280,21 @@ fn encoding(
     let note_bytes = note
         .data(LE, data)
         .map_err(|()| "the PT_NOTE is past the end of the image".to_string())?;
-    let note_words = aligned(note_bytes);
-    let note_bytes = &object::pod::bytes_of_slice(&note_words)[..note_bytes.len()];
-    let mut it = NoteIterator::<FileHeader32<LE>>::new(LE, 4, note_bytes)
-        .map_err(|e| format!("notes: {e}"))?;
-    let mut raw = Vec::new();
-    while let Some(n) = it.next().map_err(|e| format!("notes: {e}"))? {
-        if n.name() != NOTE_OWNER {
-            return Err(format!(
-                "a note of owner \"{}\", not \"ATI CAL\"",
-                printable(&String::from_utf8_lossy(n.name()))
-            ));
+    let notes = with_aligned(note_bytes, |note_bytes| {
+        let mut it = NoteIterator::<FileHeader32<LE>>::new(LE, 4, note_bytes)
+            .map_err(|e| format!("notes: {e}"))?;
+        let mut raw = Vec::new();
+        while let Some(n) = it.next().map_err(|e| format!("notes: {e}"))? {
+            if n.name() != NOTE_OWNER {
+                return Err(format!(
+                    "a note of owner \"{}\", not \"ATI CAL\"",
+                    printable(&String::from_utf8_lossy(n.name()))
+                ));
+            }
+            raw.push((n.n_type(LE), n.desc()));
         }
-        raw.push((n.n_type(LE), n.desc()));
-    }
-    let notes = notes::parse(&raw)?;
+        notes::parse(&raw)
+    })?;
 
     let (load_start, load_end) = file_range(load.p_offset(LE), load.p_filesz(LE));
     let section = |name: &str| -> Result<Vec<u8>, String> {
