@@ -577,6 +577,7 @@ fn refusals() {
         ("dadd_sat r4.xy__, r0, r1", Invalid, "clamp"),
         ("dadd r4.xy__, r0_x2, r1", Invalid, "_x2 on a double source"),
         ("dadd r4.xy__, r0_invert, r1", Invalid, "_invert"),
+        ("dfrexp_x2 r4, r0", Invalid, "shift_scale"),
         ("dmov r4.xy__, r0_neg(y)", Invalid, "no modifiers"),
         (
             "dmovc r4.xy__, r0.x_neg(x), r1, r2",

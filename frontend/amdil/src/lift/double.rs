@@ -26,7 +26,7 @@
 //! - `dfrexp` (L9252): dst.x = 0, dst.y = the exponent, dst.zw = the mantissa, ±[0.5, 1) with
 //!   the input's sign (L9256-L9258); ±0 and denormals give 0 and a zero of the input's sign
 //!   (L9258, L9262); a NaN gives -1 and the NaN quieted, ±inf -1 and 0xFFF8000000000000
-//!   (L9258-L9260).
+//!   (L9258-L9260). Its result is not one float or double: no result modifiers.
 //! - `d_frexp_exp`, `d_frexp_mant` (no entry; AMD's AMDIL back end emits them for the two
 //!   results of frexp on f64: HSAIL-HLC-Stable, AMDILInstructions.td, DFREXP_EXP and
 //!   FREXP_MANT): `dfrexp`'s y, in every written component, and its zw.
