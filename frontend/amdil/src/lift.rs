@@ -30,7 +30,7 @@
 //! # Refused (a [`LiftError`] naming the instruction)
 //! Programs of other shader types, and programs of more than 4096 temps (`scan`)
 //! ([`LiftErrorKind::Unsupported`]). Instructions not lifted yet, each with its `IL_OP_*`
-//! name: calls and functions, macros (`mcall`), DX9 `loop`, doubles, 64-bit integers, f16
+//! name: calls and functions, macros (`mcall`), DX9 `loop`, 5 post-v2.4 double ops (`double`), f16
 //! conversions, the rest of the float section (transcendentals, dot products, `clamp`,
 //! `cmp`, `set`, `sgn`, `mod`, ...), the multimedia ops, the atomics, typed and structured
 //! UAVs and LDS, `g[]`, immediate constant buffers, the byte/short memory forms, GDS, and the
@@ -40,7 +40,9 @@
 //! Table 2.10 does not allow for the instruction's type.
 
 mod alu;
+mod double;
 mod flow;
+mod int64;
 mod mem;
 mod regs;
 mod scan;
@@ -279,7 +281,7 @@ impl<'a> Lifter<'a> {
             return Ok(flow);
         }
         self.count();
-        if self.lift_alu(m)? || self.lift_mem(m)? {
+        if self.lift_alu(m)? || self.lift_mem(m)? || self.lift_double(m)? || self.lift_int64(m)? {
             return Ok(Flow::Next);
         }
         Err(self.refused())

@@ -35,7 +35,7 @@ fn instructions_not_lifted_yet_are_named() {
         &["`sin r0, r1`", "IL_OP_SIN is not lifted yet"],
     );
     assert_refused("call 1\n", Unsupported, &["IL_OP_CALL is not lifted yet"]);
-    assert_refused("dmul r0.xy__, r1, r2\n", Unsupported, &["IL_OP_D_MUL"]);
+    assert_refused("d_class r0.x___, r1, r2\n", Unsupported, &["IL_OP_D_CLASS"]);
     assert_refused(
         "kill r0.x\n",
         Unsupported,

@@ -584,3 +584,6 @@ enum Element {
     /// A per-lane (or uniform) cell index.
     Index(Value),
 }
+
+mod pair;
+pub(super) use pair::{halves, Pair};
