@@ -46,8 +46,8 @@
 //!   Horner steps in f32, π/2 minus that when t > 1, with w's sign: within 3e-7 of atan w
 //!   (the seed asks 0.002), atan(±0) = ±0, atan(±inf) = ±π/2 rounded to f32.
 //! - `asin` (L7540): atan(w / sqrt(1 - w²)), 1 - w² by one fused multiply-add; `acos` (L7475):
-//!   π/2 - asin(w). Outside [-1, 1] ("undefined") both give NaN; asin(±1) = ±π/2, acos(1) = 0,
-//!   acos(-1) = π (as f32).
+//!   π/2 - asin(w). Both within 1e-6 of the true functions on [-1, 1]; outside it
+//!   ("undefined") both give NaN; asin(±1) = ±π/2, acos(1) = 0, acos(-1) = π (as f32).
 //! - `pireduce` (L8706): the entry's `(frac(x / 2π + 0.5) * 2π) - π` per component, each step
 //!   rounded to f32 with 2π and π rounded to f32.
 
