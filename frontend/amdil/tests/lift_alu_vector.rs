@@ -90,12 +90,13 @@ fn dot_products_dx9_and_ieee() {
 fn dist_and_len_use_xyz() {
     let cs = cases(256);
     check4("dist r4, r0, r1", &cs, |c| {
-        let mut s = 0.0;
-        for i in 0..3 {
-            let d = flushed(fl(c[0][i]) - fl(c[1][i]));
+        let mut s = None;
+        for (&x, &y) in c[0].iter().zip(&c[1]).take(3) {
+            let d = flushed(fl(x) - fl(y));
             let p = flushed(d * d);
-            s = if i == 0 { p } else { flushed(p + s) };
+            s = Some(s.map_or(p, |s| flushed(p + s)));
         }
+        let s = s.expect("three terms");
         [Some(out(s.sqrt())); 4]
     });
     check4("len r4, r0", &cs, |c| {
@@ -250,9 +251,11 @@ fn clamp_compares_then_flushes() {
     );
 }
 
+type Relation = fn(f32, f32) -> bool;
+
 /// ILRelOp in order with the host compare (false on NaN, `ne` included).
-const RELOPS: [(&str, fn(f32, f32) -> bool); 6] = [
-    ("ne", |a, b| a < b || a > b),
+const RELOPS: [(&str, Relation); 6] = [
+    ("ne", |a, b| a.partial_cmp(&b).is_some_and(|o| o.is_ne())),
     ("eq", |a, b| a == b),
     ("ge", |a, b| a >= b),
     ("gt", |a, b| a > b),

@@ -84,7 +84,9 @@ fn log2_zeroop(b: &mut FunctionBuilder, x: Value, zero: u32) -> Value {
 
 /// atan(x) (see the module doc).
 fn atan(b: &mut FunctionBuilder, x: Value) -> Value {
-    // Abramowitz and Stegun 4.4.49: atan u = u (1 + a2 u² + ... + a16 u^16) on [0, 1].
+    // Abramowitz and Stegun 4.4.49: atan u = u (1 + a2 u² + ... + a16 u^16) on [0, 1], with
+    // the table's digits (rounded to f32 here).
+    #[allow(clippy::excessive_precision)]
     const A: [f32; 8] = [
         -0.333_331_45,
         0.199_935_51,
