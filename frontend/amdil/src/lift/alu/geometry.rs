@@ -3,7 +3,7 @@
 //! ([`F32_MODE`](crate::lift::F32_MODE)): every product and sum rounded to f32 in the order
 //! written (left to right), unfused. Products take the DX9 multiply (±0 times anything is
 //! +0) unless the instruction's `_ieee` control is set; instructions without that control
-//! use it too (the default of every IL multiply, see [`super::mul`]). Rules by seed 001 line:
+//! use it too (the default of every IL multiply, see `super::mul`). Rules by seed 001 line:
 //!
 //! - `dp2` (L7795), `dp3` (L7830), `dp4` (L7847): Σ src0.c ⊗ src1.c over xy, xyz, xyzw, in
 //!   all four components; control 0 is the DX9 multiply ("0*n = 0, even if n = NaN"), `_ieee`
@@ -15,7 +15,7 @@
 //!   the x term; the description says xyz). A difference times itself is the same under
 //!   either multiply.
 //! - `len` (L8145): sqrt(x² + y² + z²) of src0. The description says "the three component
-//!   vector in src0.[xyz]" twice; the pseudocode also adds w², and is not followed.
+//!   vector in `src0.[xyz]`" twice; the pseudocode also adds w², and is not followed.
 //! - `crs` (L7738): the cross product of src0.xyz and src1.xyz in xyz, each component
 //!   `a*b - c*d` as the pseudocode orders it; w is not written (only the mask's 0 and 1).
 //! - `nrm_nrm3|nrm4_zeroop` (L8646): f = x² + y² + z² (+ w² with `nrm4`); every component of

@@ -9,12 +9,12 @@
 //! - `media`: the multimedia instructions (7.13) and the f16 conversions.
 //!
 //! Instructions with one result for every component ("placed in all four components") go
-//! through [`Lifter::replicated`]; those that leave components alone ("does not write dst.w")
-//! through [`Lifter::components`].
+//! through `Lifter::replicated`; those that leave components alone ("does not write dst.w")
+//! through `Lifter::components`.
 //!
 //! The rules of this module, by seed 001 line:
 //!
-//! **Float** (single precision, [`F32_MODE`](super::F32_MODE): denormals flushed in and out)
+//! **Float** (single precision, [`F32_MODE`]: denormals flushed in and out)
 //! - `mov` (L8581) copies the bits. `abs` (L7463) clears the sign bit, as the `_abs` modifier.
 //! - `add` (L7507), `sub` (L9073): IEEE add and subtract.
 //! - `mul` (L8596) and `mad` (L8411): control 0 is the DX9 multiply, "0*n = 0, even if n is NaN"
@@ -30,7 +30,7 @@
 //!   `round_z` (L8907): truncate; `round_nearest` (L8869): to nearest even; `rnd` (L8851):
 //!   floor(x + 0.5), the entry's pseudocode; `frc` (L8056): x - floor(x) in [0, 1).
 //! - `div_zeroop(op)` (L7791): x / y, but a divisor that is 0.0 (±0 or a flushed denormal)
-//!   gives the zeroop value ([`zero_result`]: fltmax (the default), 0, or infinity), negated
+//!   gives the zeroop value (`zero_result`: fltmax (the default), 0, or infinity), negated
 //!   when x < 0.0.
 //! - `eq`, `ge`, `lt`, `ne` (L7939, L8114, L8396, L8613): 0xFFFFFFFF or 0, compared after
 //!   flushing denormals, +0 = -0, false when either operand is NaN (`ne` too).
