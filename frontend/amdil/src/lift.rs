@@ -30,9 +30,9 @@
 //! # Refused (a [`LiftError`] naming the instruction)
 //! Programs of other shader types, and programs of more than 4096 temps (`scan`)
 //! ([`LiftErrorKind::Unsupported`]). Instructions not lifted yet, each with its `IL_OP_*`
-//! name: calls and functions, macros (`mcall`), DX9 `loop`, 5 post-v2.4 double ops (`double`), f16
-//! conversions, the rest of the float section (transcendentals, dot products, `clamp`,
-//! `cmp`, `set`, `sgn`, `mod`, ...), the multimedia ops, the atomics, typed and structured
+//! name: calls and functions, macros (`mcall`), DX9 `loop`, 5 post-v2.4 double ops (`double`),
+//! the float section's matrix macros (`det`, `mmul`, `transpose`), `noise`, `faceforward` and
+//! the rows without an entry (`clg`, `precomp`, `trc`) (`alu`), the atomics, typed and structured
 //! UAVs and LDS, `g[]`, immediate constant buffers, the byte/short memory forms, GDS, and the
 //! instructions no compute kernel uses (texture sampling, vertex and pixel I/O). Invalid programs
 //! ([`LiftErrorKind::Invalid`]): unbalanced blocks, a register used without its declaration,

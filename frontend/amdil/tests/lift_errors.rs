@@ -30,9 +30,9 @@ fn assert_refused(body: &str, kind: LiftErrorKind, has: &[&str]) {
 fn instructions_not_lifted_yet_are_named() {
     use LiftErrorKind::Unsupported;
     assert_refused(
-        "sin r0, r1\n",
+        "clg r0, r1\n",
         Unsupported,
-        &["`sin r0, r1`", "IL_OP_SIN is not lifted yet"],
+        &["`clg r0, r1`", "IL_OP_CLG: no Chapter 7 entry"],
     );
     assert_refused("call 1\n", Unsupported, &["IL_OP_CALL is not lifted yet"]);
     assert_refused("d_class r0.x___, r1, r2\n", Unsupported, &["IL_OP_D_CLASS"]);
@@ -55,8 +55,8 @@ fn instructions_not_lifted_yet_are_named() {
 
 #[test]
 fn the_offset_is_the_instructions_place_in_the_token_stream() {
-    // Language and version tokens, then `mov r0, r1` (opcode, dst, src: 3 dwords), then sin.
-    let e = refusal(&cs("mov r0, r1\nsin r0, r1\n"));
+    // Language and version tokens, then `mov r0, r1` (opcode, dst, src: 3 dwords), then clg.
+    let e = refusal(&cs("mov r0, r1\nclg r0, r1\n"));
     assert_eq!(e.pc, 4 * (2 + 3));
     assert!(e.to_string().starts_with("offset 0x14: "), "{e}");
 }

@@ -1,8 +1,20 @@
 //! The ALU instructions: each component of the result is computed from the same component of
 //! the sources (after their swizzles and modifiers, `regs`), in every lane, and written where
-//! the destination's mask and the exec mask say. The rules, by seed 001 line:
+//! the destination's mask and the exec mask say. This module has the common float, integer,
+//! bit and conversion instructions; its children the rest of the 32-bit ALU rows:
+//! - `trans`: the transcendentals (exp, log, ln, rcp, rsq, sqrt, pow, the trigonometric
+//!   functions) and their `_zeroop` controls;
+//! - `geometry`: dot products, lengths, normalisation and the other DX9 vector macros;
+//! - `select`: clamp, cmp, set, sgn, mod, lrp and the three-operand integer min/max/median;
+//! - `media`: the multimedia instructions (7.13) and the f16 conversions.
 //!
-//! **Float** (single precision, [`F32_MODE`](super::F32_MODE): denormals flushed in and out)
+//! Instructions with one result for every component ("placed in all four components") go
+//! through `Lifter::replicated`; those that leave components alone ("does not write dst.w")
+//! through `Lifter::components`.
+//!
+//! The rules of this module, by seed 001 line:
+//!
+//! **Float** (single precision, [`F32_MODE`]: denormals flushed in and out)
 //! - `mov` (L8581) copies the bits. `abs` (L7463) clears the sign bit, as the `_abs` modifier.
 //! - `add` (L7507), `sub` (L9073): IEEE add and subtract.
 //! - `mul` (L8596) and `mad` (L8411): control 0 is the DX9 multiply, "0*n = 0, even if n is NaN"
@@ -18,8 +30,8 @@
 //!   `round_z` (L8907): truncate; `round_nearest` (L8869): to nearest even; `rnd` (L8851):
 //!   floor(x + 0.5), the entry's pseudocode; `frc` (L8056): x - floor(x) in [0, 1).
 //! - `div_zeroop(op)` (L7791): x / y, but a divisor that is 0.0 (±0 or a flushed denormal)
-//!   gives fltmax (the default), 0, or infinity, negated when x < 0.0. `inf_else_max` is
-//!   "infinity or FLT_MAX depending on the IL implementation": infinity here.
+//!   gives the zeroop value (`zero_result`: fltmax (the default), 0, or infinity), negated
+//!   when x < 0.0.
 //! - `eq`, `ge`, `lt`, `ne` (L7939, L8114, L8396, L8613): 0xFFFFFFFF or 0, compared after
 //!   flushing denormals, +0 = -0, false when either operand is NaN (`ne` too).
 //! - `cmov` (L7595): where src0 is not 0.0 (a float compare: ±0 and flushed denormals are
@@ -70,7 +82,12 @@
 //!   zero ... following the C convention for casts", and C converts integers to float in the
 //!   current (nearest) rounding mode.
 
-use super::regs::{fcmp, fop, select, Kind};
+mod geometry;
+mod media;
+mod select;
+mod trans;
+
+use super::regs::{fcmp, fop, select, Kind, ONE};
 use super::{Lifter, F32_MODE};
 use crate::token::DstComp;
 use wavejit_ir::{FloatCC, FunctionBuilder, IntCC, MinMax, Op, ScalarType, Value};
@@ -115,6 +132,46 @@ fn mul24(b: &mut FunctionBuilder, x: Value, y: Value, signed: bool) -> Value {
 
 fn low32(b: &mut FunctionBuilder, x: Value) -> Value {
     b.op(Op::Trunc, I32, &[x])
+}
+
+/// The value ILZeroOp `zeroop` gives an operand of 0.0 (Table 6.33, L3002): FLT_MAX (0, the
+/// default), 0.0 (1), or infinity (2, and 3: `inf_else_max` is "IEEE infinity if the
+/// implementation can support it", and this one can).
+fn zero_result(zeroop: u16) -> u32 {
+    match zeroop {
+        0 => 0x7f7f_ffff,
+        1 => 0,
+        _ => 0x7f80_0000,
+    }
+}
+
+/// Whether `x` is 0.0 for a float compare: ±0 or a denormal (flushed, L3055).
+fn is_zero(b: &mut FunctionBuilder, x: Value) -> Value {
+    let zero = b.i32(0);
+    fcmp(b, FloatCC::Eq, x, zero)
+}
+
+/// `r`, or `special` where `x` is 0.0: a `_zeroop` rule.
+fn unless_zero(b: &mut FunctionBuilder, x: Value, special: u32, r: Value) -> Value {
+    let z = is_zero(b, x);
+    let special = b.i32(special);
+    b.op(Op::Select, I32, &[z, special, r])
+}
+
+/// `x * y` with the DX9 rule (±0 times anything is +0): the multiply of every IL float
+/// instruction that has no `_ieee` control, as `mul` without it (L8444, L8606).
+fn mul(b: &mut FunctionBuilder, x: Value, y: Value) -> Value {
+    fop(b, Op::FmulLegacy, &[x, y])
+}
+
+/// `x * y + z` with the DX9 multiply, unfused: the product is rounded, then added.
+fn mad(b: &mut FunctionBuilder, x: Value, y: Value, z: Value) -> Value {
+    fop(b, Op::FmadLegacy, &[x, y, z])
+}
+
+/// The bits of the f32 nearest to `v`.
+fn f32_bits(b: &mut FunctionBuilder, v: f32) -> Value {
+    b.i32(v.to_bits())
 }
 
 /// `op(x, y & 31)`.
@@ -162,11 +219,7 @@ impl Lifter<'_> {
             })?,
             "frc" => self.map(&[Float], Float, |b, a| fop(b, Op::Ffract, a))?,
             "div" => {
-                let zero_result = match self.field("zeroop") {
-                    0 => 0x7f7f_ffff,
-                    1 => 0,
-                    _ => 0x7f80_0000,
-                };
+                let zero_result = zero_result(self.field("zeroop"));
                 self.map(&[Float, Float], Float, |b, a| {
                     div(b, a[0], a[1], zero_result)
                 })?
@@ -295,9 +348,71 @@ impl Lifter<'_> {
             "ftou" => self.map(&[Float], Int, |b, a| convert(b, Op::FtoU, I32, F32, a[0]))?,
             "itof" => self.map(&[Int], Float, |b, a| convert(b, Op::StoF, F32, I32, a[0]))?,
             "utof" => self.map(&[Int], Float, |b, a| convert(b, Op::UtoF, F32, I32, a[0]))?,
-            _ => return Ok(false),
+            _ => {
+                if self.lift_trans(m)?
+                    || self.lift_geometry(m)?
+                    || self.lift_select(m)?
+                    || self.lift_media(m)?
+                {
+                    return Ok(true);
+                }
+                return match not_lifted(m) {
+                    Some(why) => Err(self.unsupported(format!("{}: {why}", self.row().name))),
+                    None => Ok(false),
+                };
+            }
         }
         Ok(true)
+    }
+
+    /// An instruction with one result for all four components: `f` computes it (reading the
+    /// sources it needs through [`Lifter::src`]) and it goes to every component the mask
+    /// writes. `srcs` is the instruction's source count.
+    fn replicated(
+        &mut self,
+        srcs: usize,
+        out: Kind,
+        f: impl FnOnce(&mut Self) -> Result<Value, LiftError>,
+    ) -> Result<(), LiftError> {
+        self.operands(1, srcs)?;
+        let comps = self.dst_comps()?;
+        let v = if comps.contains(&DstComp::Write) {
+            Some(f(self)?)
+        } else {
+            None
+        };
+        let vals = comps.map(|c| if c == DstComp::Write { v } else { None });
+        self.write_dst(vals, [None; 4], out)
+    }
+
+    /// An instruction whose component `c` is `f(c)`, or, where `f` gives `None`, a component
+    /// the instruction does not write (the mask's 0 and 1 still write it, as the entries
+    /// say).
+    fn components(
+        &mut self,
+        srcs: usize,
+        out: Kind,
+        mut f: impl FnMut(&mut Self, usize) -> Result<Option<Value>, LiftError>,
+    ) -> Result<(), LiftError> {
+        self.operands(1, srcs)?;
+        let comps = self.dst_comps()?;
+        let mut vals = [None; 4];
+        let mut only = [None; 4];
+        for c in 0..4 {
+            if comps[c] != DstComp::Write {
+                continue;
+            }
+            vals[c] = match f(self, c)? {
+                Some(v) => Some(v),
+                None => {
+                    // Written in no lane.
+                    let never = self.b.bool(false);
+                    only[c] = Some(self.b.splat(never));
+                    Some(self.b.i32(0))
+                }
+            };
+        }
+        self.write_dst(vals, only, out)
     }
 
     /// A component-wise instruction: sources of the kinds `kinds`, a result of kind `out`
@@ -345,6 +460,26 @@ impl Lifter<'_> {
         }
         self.write_dst(vals, only, Float)
     }
+}
+
+/// Why a float-section row with compute use is refused, for those that are.
+fn not_lifted(m: &str) -> Option<&'static str> {
+    Some(match m {
+        "det" | "mmul" | "transpose" => {
+            "the matrix macros read (transpose also writes) the three registers after their \
+             operand's, which the register model does not address; not lifted"
+        }
+        "noise" => {
+            "its entry (L8629) states properties of a pseudo-random function, not the \
+             function, so there is nothing to compute bit for bit"
+        }
+        "faceforward" => {
+            "its entry's formula is damaged (L8014: \"d(dst = src2* sign(dot(src0, src1))\") \
+             and names neither the dot product's components nor its multiply"
+        }
+        "clg" | "precomp" | "trc" => "no Chapter 7 entry defines it (its row has a value only)",
+        _ => return None,
+    })
 }
 
 /// `x / y` with the zeroop rule: a zero divisor gives `zero_result`, negated when x < 0.
