@@ -171,7 +171,7 @@ fn check_wave(wave_size: u32) -> Result<(), LiftError> {
 }
 
 fn layout_of(decls: &Decls, depth: u32, wave_size: u32) -> IlLayout {
-    IlLayout::new(decls.temps, &decls.arrays, depth, wave_size)
+    IlLayout::new(decls.temps, &decls.arrays, depth, wave_size).with_bindings(decls.res.bindings())
 }
 
 /// The byte offset of every instruction of `program.code` in its token stream.
@@ -321,6 +321,13 @@ fn is_inert(mnemonic: &str) -> bool {
             | "dcl_typeless_uav"
             | "dcl_arena_uav"
             | "dcl_lds"
+            | "dcl_struct_lds"
+            | "dcl_uav"
+            | "dcl_struct_uav"
+            | "dcl_raw_srv"
+            | "dcl_struct_srv"
+            | "dcl_gds"
+            | "dcl_struct_gds"
             | "comment"
             | "nop"
             | "prec"
