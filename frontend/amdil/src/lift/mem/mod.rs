@@ -90,7 +90,7 @@ impl Lifter<'_> {
             // rel + k + width <= limit, in 64 bits so that nothing wraps.
             let end = b.i64(u64::from(k) + u64::from(width));
             let end = b.op(Op::Iadd, I64, &[rel, end]);
-            let inside = b.op(Op::Icmp(IntCC::Ule), I64, &[end, limit]);
+            let inside = b.op(Op::Icmp(IntCC::Ule), I1, &[end, limit]);
             ok = Some(match ok {
                 Some(o) => b.op(Op::And, I1, &[o, inside]),
                 None => inside,

@@ -158,7 +158,7 @@ impl Lifter<'_> {
         let offset = align_down(&mut self.b, offset, 4);
         let count = self.view_cell(v, view::SIZE)?;
         let b = &mut self.b;
-        let in_count = b.op(Op::Icmp(IntCC::Ult), I32, &[index, count]);
+        let in_count = b.op(Op::Icmp(IntCC::Ult), I1, &[index, count]);
         let index = b.op(Op::Zext, I64, &[index]);
         let k = b.i64(u64::from(stride));
         let start = b.op(Op::Imul, I64, &[index, k]);
@@ -187,7 +187,7 @@ impl Lifter<'_> {
             let extent = self.view_cell(v, extent)?;
             let pitch = self.view_cell(v, pitch)?;
             let b = &mut self.b;
-            let inside = b.op(Op::Icmp(IntCC::Ult), I32, &[x, extent]);
+            let inside = b.op(Op::Icmp(IntCC::Ult), I1, &[x, extent]);
             ok = Some(match ok {
                 Some(o) => b.op(Op::And, I1, &[o, inside]),
                 None => inside,
