@@ -9,8 +9,9 @@
 //! stores floats into (`MatrixMulImage` `mmmKernel` declares `dcl_uav_id(0)_fmtx(uint)_type(2d)`
 //! and stores `write_imagef` data), so the launcher's format code decides the whole
 //! conversion and `fmtx` changes nothing. Out of range (a coordinate past its extent) a load
-//! gives 0 in every component (L11299) and a store writes nothing (L12000); an invalid format
-//! code does the same (the IR's rule for invalid formats, with 0 in place of its defaults).
+//! gives 0 in every component (L11299) and a store writes nothing (L12000). An invalid format
+//! code accesses nothing (the IR's rule): a load gives 0, or one in a component whose select is
+//! one, and a store writes nothing.
 
 use super::decl::Uav;
 use crate::lift::regs::Kind;
