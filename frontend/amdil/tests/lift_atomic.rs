@@ -8,7 +8,16 @@ use lift_common::*;
 use wavejit_amdil::lift::state::{view, View};
 
 /// Values with the edges of every rule: 0, the signed and unsigned extremes, small numbers.
-const V: [u32; 8] = [0, 1, 3, 0xffff_ffff, 0x8000_0000, 0x7fff_ffff, 2, 0xffff_fffe];
+const V: [u32; 8] = [
+    0,
+    1,
+    3,
+    0xffff_ffff,
+    0x8000_0000,
+    0x7fff_ffff,
+    2,
+    0xffff_fffe,
+];
 /// The dwords' initial values.
 const INIT: [u32; 3] = [0, 3, 0xffff_ffff];
 /// Lanes that do not run.
@@ -61,13 +70,31 @@ fn rule(family: &str, op: &str, old: u32, a: u32, b: u32) -> (u32, Option<bool>)
 /// The atomic rows: (family, OP, returns).
 fn rows() -> Vec<(&'static str, &'static str, bool)> {
     const OPS: [&str; 18] = [
-        "add", "sub", "rsub", "min", "max", "umin", "umax", "and", "or", "xor", "xchg", "inc",
-        "dec", "uinc", "udec", "mskor", "cmp_xchg", "cmp_store",
+        "add",
+        "sub",
+        "rsub",
+        "min",
+        "max",
+        "umin",
+        "umax",
+        "and",
+        "or",
+        "xor",
+        "xchg",
+        "inc",
+        "dec",
+        "uinc",
+        "udec",
+        "mskor",
+        "cmp_xchg",
+        "cmp_store",
     ];
     let mut out = Vec::new();
     for row in wavejit_amdil::table::rows() {
         let m = row.mnemonic;
-        let Some((family, rest)) = m.split_once('_') else { continue };
+        let Some((family, rest)) = m.split_once('_') else {
+            continue;
+        };
         if !["lds", "gds", "uav"].contains(&family) {
             continue;
         }
@@ -112,9 +139,8 @@ fn every_atomic_row_against_the_seeds_rule() {
         };
         let read = if returns { "read_" } else { "" };
         let third = if takes3 { ", r3.x" } else { "" };
-        let text = format!(
-            "il_cs_2_0\n{dcl}\n{family}_{read}{op}_id({id}) {dst}r0.x, r1.x{third}\nend\n"
-        );
+        let text =
+            format!("il_cs_2_0\n{dcl}\n{family}_{read}{op}_id({id}) {dst}r0.x, r1.x{third}\nend\n");
         let k = Kernel::new(&text);
         let mut l = k.launch();
         let exec = INACTIVE.iter().fold(u64::MAX, |m, &n| m & !(1 << n));
@@ -177,7 +203,11 @@ fn every_atomic_row_against_the_seeds_rule() {
                 false if family == "uav" => 0xbeef,
                 false => 0xdead,
             };
-            let (c, other) = if family == "uav" { (1, (0, 0xdead)) } else { (0, (1, 0xbeef)) };
+            let (c, other) = if family == "uav" {
+                (1, (0, 0xdead))
+            } else {
+                (0, (1, 0xbeef))
+            };
             assert_eq!(d.r(2, c, lane), want, "{text}lane {lane}");
             assert_eq!(d.r(2, other.0, lane), other.1, "{text}lane {lane}");
         }
@@ -200,7 +230,10 @@ end
     l.set_r(0, 0, |lane| if lane == 9 { 8 } else { 4 });
     l.set_r(1, 0, |lane| lane + 1);
     let init = |lane: u32| -> Vec<u8> {
-        [lane, 1000 + lane].iter().flat_map(|w| w.to_le_bytes()).collect()
+        [lane, 1000 + lane]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
     };
     let (s, private) = run_private(&l, 8, init).unwrap();
     for lane in 0..64u32 {

@@ -1,6 +1,7 @@
 //! Memory of OpenCL kernels on both engines: constant buffers (the cb0/cb1 convention,
 //! relative addressing), raw UAV loads and stores into the arena (masks, gaps, alignment,
-//! faults), the LDS across lanes with a barrier.
+//! faults; byte, short and arena-sized forms; cache controls), the LDS across lanes with a
+//! barrier and its byte, short, vector and structured forms.
 
 mod lift_common;
 use lift_common::*;

@@ -183,3 +183,77 @@ end
         assert_eq!(d.r(2, 0, lane), v, "lane {lane}");
     }
 }
+
+#[test]
+fn memory_refusals_name_the_rule() {
+    use wavejit_amdil::lift::LiftErrorKind::{Invalid, Unsupported};
+    let refused = |body: &str, kind, has: &str| {
+        let text = format!("il_cs_2_0\n{body}end\n");
+        let p = wavejit_amdil::parse::parse(&text).unwrap_or_else(|e| panic!("{text}{e}"));
+        let e = wavejit_amdil::lift::lift(&p, "t").expect_err(&text);
+        assert_eq!(e.kind, kind, "{e}");
+        assert!(e.to_string().contains(has), "{e} lacks {has:?}");
+        assert!(!e.to_string().contains('\n'));
+    };
+    refused(
+        "dcl_raw_uav_id(1)\nuav_struct_load_id(1) r0, r1.xy\n",
+        Invalid,
+        "UAV 1 is not declared structured",
+    );
+    refused(
+        "srv_raw_load_id(2) r0, r1.x\n",
+        Invalid,
+        "SRV 2 is not declared",
+    );
+    refused(
+        "dcl_struct_srv_id(2) 8\nsrv_raw_load_id(2) r0, r1.x\n",
+        Invalid,
+        "SRV 2 is not declared raw",
+    );
+    refused(
+        "dcl_struct_srv_id(2) 8\nsrv_struct_load_ext_id(2) r0, r1.xy, r2.x\n",
+        Unsupported,
+        "indexed resource id",
+    );
+    refused(
+        "gds_load_id(0) r0.x___, r1.x\n",
+        Invalid,
+        "GDS 0 is not declared",
+    );
+    refused("dcl_struct_uav_id(1) 6\n", Invalid, "stride 6");
+    refused(
+        "dcl_typeless_uav_id(1)_stride(8)_length(4)_access(read_write)\n",
+        Unsupported,
+        "only stride 4",
+    );
+    refused(
+        "dcl_typed_uav_id(1) 0x00000000\n",
+        Unsupported,
+        "dcl_typed_uav",
+    );
+    refused(
+        "dcl_raw_uav_id(1)\ndcl_struct_uav_id(1) 8\n",
+        Invalid,
+        "UAV 1 is declared twice, differently",
+    );
+    refused(
+        "dcl_raw_uav_id(1)\nuav_read_add_id(1) r0.xy__, r1.x, r2.x\n",
+        Invalid,
+        "exactly one component",
+    );
+    refused(
+        "dcl_lds_id(0) 16\nlds_read_add_id(0) r0._y__, r1.x, r2.x\n",
+        Invalid,
+        "into dst.x",
+    );
+    refused(
+        "dcl_arena_uav_id(8)\nuav_arena_store_id(8)_size(byte) x0[0].x, r1.x\n",
+        Unsupported,
+        "only as a temp",
+    );
+    refused(
+        "dcl_lds_id(0) 16\nlds_store_vec_id(0) r0, r1.x, r2.x, r3\n",
+        Invalid,
+        "mem, its write mask",
+    );
+}

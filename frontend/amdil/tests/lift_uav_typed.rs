@@ -44,8 +44,13 @@ end
     let k = Kernel::new(text);
     let mut l = k.launch();
     let (d, n) = RGBA8_UNORM;
-    l.set_view(View::Uav(2), &cells(32, [4, 3, 1], [4, 20, 0], code(d, n, XYZW)));
-    let arena: Vec<u32> = (0..40u32).map(|i| 0x01ff_8000u32.rotate_left(3 * i) ^ (i * 0x0102_0304)).collect();
+    l.set_view(
+        View::Uav(2),
+        &cells(32, [4, 3, 1], [4, 20, 0], code(d, n, XYZW)),
+    );
+    let arena: Vec<u32> = (0..40u32)
+        .map(|i| 0x01ff_8000u32.rotate_left(3 * i) ^ (i * 0x0102_0304))
+        .collect();
     let bytes: Vec<u8> = arena.iter().flat_map(|w| w.to_le_bytes()).collect();
     l.set_arena(&arena);
     l.set_r(0, 0, |lane| lane % 5);
@@ -77,7 +82,10 @@ end
     let k = Kernel::new(text);
     let mut l = k.launch();
     let (d, n) = RGBA8_UNORM;
-    l.set_view(View::Uav(0), &cells(16, [4, 3, 1], [4, 16, 0], code(d, n, XYZW)));
+    l.set_view(
+        View::Uav(0),
+        &cells(16, [4, 3, 1], [4, 16, 0], code(d, n, XYZW)),
+    );
     let arena = vec![0x7f7f_7f7fu32; 24];
     l.set_arena(&arena);
     const F: [f32; 8] = [-0.5, 0.0, 0.25, 0.5, 1.0, 2.0, 0.998, f32::NAN];
@@ -93,7 +101,8 @@ end
         for c in 0..4 {
             let v = F[(lane + 3 * c) as usize % 8];
             let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
-            want[(16 + 16 * y + 4 * x + c) as usize] = (f64::from(v) * 255.0).round_ties_even() as u8;
+            want[(16 + 16 * y + 4 * x + c) as usize] =
+                (f64::from(v) * 255.0).round_ties_even() as u8;
         }
     }
     let got: Vec<u8> = d.arena.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -134,8 +143,16 @@ end
     let mut want = arena.clone();
     for lane in 0..64u32 {
         let x = lane % 8;
-        let b = if x < 6 { [arena[x as usize], 0, 0, 1] } else { [0; 4] };
-        assert_eq!([0, 1, 2, 3].map(|c| d.r(1, c, lane)), b, "buffer, lane {lane}");
+        let b = if x < 6 {
+            [arena[x as usize], 0, 0, 1]
+        } else {
+            [0; 4]
+        };
+        assert_eq!(
+            [0, 1, 2, 3].map(|c| d.r(1, c, lane)),
+            b,
+            "buffer, lane {lane}"
+        );
         let (x, y, z) = (lane % 2, lane / 2 % 2, lane / 4);
         let w = (64 + 4 * x + 12 * y + 32 * z) as usize / 4;
         let v = if z < 2 { arena[w] } else { 0 };
@@ -149,7 +166,11 @@ end
 
 #[test]
 fn typed_uavs_need_a_typed_declaration_and_a_lifted_dimension() {
-    let refused = |body: &str| Kernel::try_new(&format!("il_cs_2_0\n{body}end\n")).err().unwrap();
+    let refused = |body: &str| {
+        Kernel::try_new(&format!("il_cs_2_0\n{body}end\n"))
+            .err()
+            .unwrap()
+    };
     let e = refused("dcl_raw_uav_id(1)\nuav_load_id(1) r0, r1\n");
     assert!(e.contains("UAV 1 is not declared typed"), "{e}");
     let e = refused("dcl_uav_id(1)_fmtx(float)_type(cubemap)\n");

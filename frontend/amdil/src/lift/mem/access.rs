@@ -90,20 +90,16 @@ impl Lifter<'_> {
                 }
             },
             "srv_raw_load" => self.srv_place(false),
-            "srv_struct_load" => {
-                if self.field("ext") != 0 {
-                    return Err(
-                        self.unsupported("an indexed resource id (_ext, L11140) is not lifted")
-                    );
-                }
-                self.srv_place(true)
-            }
+            "srv_struct_load" => self.srv_place(true),
             // The vector forms' structure offset is src1.x (L10362, L10925).
             _ => self.shared_place(false, (1, 0), 4),
         }
     }
 
     fn load_dwords(&mut self, m: &str) -> Result<(), LiftError> {
+        if m == "srv_struct_load" && self.field("ext") != 0 {
+            return Err(self.unsupported("an indexed resource id (_ext, L11140) is not lifted"));
+        }
         self.operands(1, if m == "lds_load_vec" { 2 } else { 1 })?;
         let comps = self.dst_comps()?;
         let p = self.dwords_place(m)?;
