@@ -397,7 +397,7 @@ end
     let k = Kernel::new(text);
     let mut l = k.launch();
     let arena: Vec<u32> = (0..128u32)
-        .map(|i| 0x8070_f00fu32.rotate_left(i) ^ 0x0101_0101 * i)
+        .map(|i| 0x8070_f00fu32.rotate_left(i) ^ (0x0101_0101 * i))
         .collect();
     let bytes: Vec<u8> = arena.iter().flat_map(|w| w.to_le_bytes()).collect();
     l.set_arena(&arena);

@@ -146,7 +146,7 @@ impl Resources {
                 }
                 // IL_UAV_ACCESS_TYPE_PRIVATE (App. B).
                 let uav = if field("access") == 3 {
-                    if length % 4 != 0 {
+                    if !length.is_multiple_of(4) {
                         return Err(invalid(format!(
                             "private length {length} is not a multiple of 4"
                         )));
@@ -195,7 +195,7 @@ impl Resources {
             }
             "dcl_lds" | "dcl_gds" => {
                 let bytes = extra(0)?;
-                if bytes % 4 != 0 {
+                if !bytes.is_multiple_of(4) {
                     return Err(invalid(format!(
                         "{bytes} bytes: the size must be four-byte aligned (L9925, L12227)"
                     )));
@@ -248,7 +248,7 @@ impl Resources {
 
 /// A structure stride: "> 0 and a multiple of 4" (L10073, L10051, L10025).
 fn stride(k: u32) -> Result<u32, Refusal> {
-    if k > 0 && k % 4 == 0 {
+    if k > 0 && k.is_multiple_of(4) {
         Ok(k)
     } else {
         Err(invalid(format!(
