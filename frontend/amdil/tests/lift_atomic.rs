@@ -1,7 +1,8 @@
 //! Every LDS, GDS and UAV atomic row on both engines against a host model of the seed's rule
-//! for it (the table in `lift/mem/atomic.rs`, written again here from the entries): 61 lanes
-//! hit three dwords in ascending lane order, one lane is out of range, three are inactive;
-//! the old values each lane gets back and the final memory must be the model's.
+//! for it (the table in `lift/mem/atomic.rs`, written again here from the entries): the active
+//! lanes hit three dwords in ascending lane order, three lanes are inactive and (LDS and GDS)
+//! one is out of range; the old values each lane gets back and the final memory must be the
+//! model's.
 
 mod lift_common;
 use lift_common::*;

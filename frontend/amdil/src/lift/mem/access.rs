@@ -6,11 +6,11 @@
 //!   for each component `c` the mask writes (the others are not read). `uav_raw_store_id(n)
 //!   mem, src0.x, src1` (L11455), `uav_struct_store` (L12029) and `lds_store_vec_id(n) mem,
 //!   src0, src1, src2` (L10915) write dword `c` of the data source for each component of the
-//!   `mem` mask, gaps allowed (L11470; lds_store_vec's "only .x, .xy, .xyzw", L10930, is
+//!   `mem` mask, gaps allowed (L11465; lds_store_vec's "only .x, .xy, .xyzw", L10931, is
 //!   contradicted by its own example `mem.xyz_`, so gaps are allowed there too).
 //! - One value, into dst.x (the entries give only dst.x): `lds_load` (L10216), `gds_load`
 //!   (L12414), the LDS byte and short loads (L10247-L10352: byte and short sign-extend, ubyte
-//!   zero-extends; `lds_load_ushort` "an unsigned short, sign-extended" (L10332) is read as
+//!   zero-extends; `lds_load_ushort` "an unsigned short, sign-extended" (L10330) is read as
 //!   its name says: zero-extended) and AMD's post-v2.4 `uav_byte_load`, `uav_ubyte_load`,
 //!   `uav_short_load`, `uav_ushort_load` (no entry; AMD's LLVM AMDIL back end prints them as
 //!   `$dst, $addy` loads of one 32-bit register for sign- and zero-extending i8/i16 loads,
@@ -24,7 +24,7 @@
 //! - Arena UAVs (L11213-L11252): `uav_arena_load_id(n)_size(s) dst, src0.x` reads one dword,
 //!   short or byte, zero-extended (the seed does not say; AMD's compiler extends every
 //!   sub-dword arena load itself with a shift pair, `AMDILIOExpansion.cpp`
-//!   `expandExtendLoad`), into the one component the mask writes (L11222).
+//!   `expandExtendLoad`), into the one component the mask writes (L11217).
 //!   `uav_arena_store_id(n)_size(s) addr, src0.x` stores the low bytes of src0.x at the
 //!   address in the destination register's written component: the seed's text is damaged
 //!   (L11239-L11241, "Src0.x specifies the address" next to a lost line about the data), and
@@ -57,11 +57,11 @@ impl Lifter<'_> {
             | "lds_load_vec" => self.load_dwords(m)?,
             "uav_raw_store" | "uav_struct_store" | "lds_store_vec" => self.store_dwords(m)?,
             "lds_load" => self.load_one(One::Lds(4, false), "L10228")?,
-            "lds_load_byte" => self.load_one(One::Lds(1, true), "L10253")?,
-            "lds_load_ubyte" => self.load_one(One::Lds(1, false), "L10304")?,
-            "lds_load_short" => self.load_one(One::Lds(2, true), "L10278")?,
-            "lds_load_ushort" => self.load_one(One::Lds(2, false), "L10332")?,
-            "gds_load" => self.load_one(One::Gds, "L12418")?,
+            "lds_load_byte" => self.load_one(One::Lds(1, true), "L10251")?,
+            "lds_load_ubyte" => self.load_one(One::Lds(1, false), "L10302")?,
+            "lds_load_short" => self.load_one(One::Lds(2, true), "L10276")?,
+            "lds_load_ushort" => self.load_one(One::Lds(2, false), "L10330")?,
+            "gds_load" => self.load_one(One::Gds, "L12415")?,
             "uav_byte_load" => self.load_one(One::Uav(1, true), "a byte load")?,
             "uav_ubyte_load" => self.load_one(One::Uav(1, false), "a byte load")?,
             "uav_short_load" => self.load_one(One::Uav(2, true), "a short load")?,
@@ -86,7 +86,7 @@ impl Lifter<'_> {
             "uav_struct_load" | "uav_struct_store" => match self.uav_decl()? {
                 (id, uav @ Uav::Struct { .. }) => self.uav_place(id, uav, 4),
                 (id, _) => {
-                    Err(self.invalid(format!("UAV {id} is not declared structured (L12012)")))
+                    Err(self.invalid(format!("UAV {id} is not declared structured (L12011)")))
                 }
             },
             "srv_raw_load" => self.srv_place(false),
@@ -98,7 +98,7 @@ impl Lifter<'_> {
 
     fn load_dwords(&mut self, m: &str) -> Result<(), LiftError> {
         if m == "srv_struct_load" && self.field("ext") != 0 {
-            return Err(self.unsupported("an indexed resource id (_ext, L11140) is not lifted"));
+            return Err(self.unsupported("an indexed resource id (_ext, L11134) is not lifted"));
         }
         self.operands(1, if m == "lds_load_vec" { 2 } else { 1 })?;
         let comps = self.dst_comps()?;
@@ -127,7 +127,7 @@ impl Lifter<'_> {
     }
 
     /// The place and width of a single-value access; a structured LDS or GDS takes its offset
-    /// from src0.y (L10233).
+    /// from src0.y (L10226).
     fn one_place(&mut self, one: One) -> Result<(Place, MemWidth, bool), LiftError> {
         Ok(match one {
             One::Lds(bytes, signed) => (
@@ -186,7 +186,7 @@ impl Lifter<'_> {
         match self.uav_decl() {
             Ok((_, Uav::Raw)) => Ok(()),
             _ => Err(self.invalid(format!(
-                "UAV {} is not declared an arena UAV (L11219)",
+                "UAV {} is not declared an arena UAV (L11215)",
                 self.res_id()
             ))),
         }

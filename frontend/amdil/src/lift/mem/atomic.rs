@@ -23,13 +23,13 @@
 //! entry (`lds_read_inc`, `lds_read_dec`, `lds_read_mskor`, `gds_read_xchg`: post-v2.4 rows)
 //! are their no-return forms returning the old value, as every documented read form is.
 //!
-//! The old value goes to dst.x for the LDS and GDS ("Dst.x = lds[...]", L10547) and to the one
-//! component the mask writes for UAVs ("a mask of .x, .y, .z, or .w", L11490). A lane out of
+//! The old value goes to dst.x for the LDS and GDS ("Dst.x = lds[...]", L10548) and to the one
+//! component the mask writes for UAVs ("a mask of .x, .y, .z, or .w", L11497). A lane out of
 //! range (see `place.rs`) changes nothing and returns 0 (the seed: "an undefined value").
 //! UAV atomics address their UAV as its loads do: raw and arena UAVs the arena (a dword
 //! address outside it is a fault), private UAVs the lane's bytes, structured ones
 //! `src0.xy`, typed ones the element at the coordinates in src0, whose four bytes the
-//! atomic updates (the seed requires an R32 UINT or SINT format, L3352; the lift cannot see
+//! atomic updates (the seed requires an R32 UINT or SINT format, L3340; the lift cannot see
 //! the binding's format, so it is the launcher's to give one).
 
 use super::Place;
@@ -90,7 +90,7 @@ impl Lifter<'_> {
         let p = self.atomic_place(family)?;
         let (data, cmp) = match (op.takes_cmp(), family) {
             (false, _) => (self.src(1, 0, kind)?, None),
-            // mskor: src1 is the mask of bits replaced, src2 the bits or-ed in (L10476).
+            // mskor: src1 is the mask of bits replaced, src2 the bits or-ed in (L10478).
             (true, _) if op == AtomicOp::Mskor => {
                 (self.src(2, 0, kind)?, Some(self.src(1, 0, kind)?))
             }
@@ -107,7 +107,7 @@ impl Lifter<'_> {
             vals[c] = Some(old);
             self.write_dst(vals, [None; 4], Kind::Bits)?;
         } else {
-            let why = format!("{} returns the old dword (L10547)", self.row().mnemonic);
+            let why = format!("{} returns the old dword (L10548)", self.row().mnemonic);
             self.write_x(|_| old, &why)?;
         }
         Ok(true)

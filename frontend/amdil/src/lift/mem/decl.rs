@@ -11,7 +11,7 @@
 //!   would change). `_ctl(n)` (bits 31:28) is undocumented; it is accepted and changes nothing
 //!   the lift models (see `mod.rs`).
 //! - `dcl_struct_uav_id(n) k` (L10066) and `dcl_struct_srv_id(n) k` (L10048): structures of `k`
-//!   bytes (`> 0`, a multiple of 4, L10073); `dcl_raw_srv_id(n)` (L9953): bytes; `dcl_uav_id(n)`
+//!   bytes (`> 0`, a multiple of 4, L10069); `dcl_raw_srv_id(n)` (L9953): bytes; `dcl_uav_id(n)`
 //!   (L10087): a typed UAV of a dimension (buffer, 1d, 1darray, 2d, 2darray, 3d; the
 //!   multisampled, cube and `plusw` dimensions are refused). These are views of the launch.
 //! - `dcl_lds_id(n) size` (L9914, size a multiple of 4) and `dcl_struct_lds_id(n) stride,
@@ -197,7 +197,7 @@ impl Resources {
                 let bytes = extra(0)?;
                 if !bytes.is_multiple_of(4) {
                     return Err(invalid(format!(
-                        "{bytes} bytes: the size must be four-byte aligned (L9925, L12227)"
+                        "{bytes} bytes: the size must be four-byte aligned (L9918, L12227)"
                     )));
                 }
                 let (map, what) = self.shared(row.mnemonic);
@@ -246,13 +246,13 @@ impl Resources {
     }
 }
 
-/// A structure stride: "> 0 and a multiple of 4" (L10073, L10051, L10025).
+/// A structure stride: "> 0 and a multiple of 4" (L10069, L10050, L10026).
 fn stride(k: u32) -> Result<u32, Refusal> {
     if k > 0 && k.is_multiple_of(4) {
         Ok(k)
     } else {
         Err(invalid(format!(
-            "stride {k}: a stride is > 0 and a multiple of 4 (L10073)"
+            "stride {k}: a stride is > 0 and a multiple of 4 (L10069)"
         )))
     }
 }

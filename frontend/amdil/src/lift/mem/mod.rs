@@ -12,22 +12,22 @@
 //! - **Lanes**: only the lanes of the exec mask access memory ("if the kernel invocation is
 //!   inactive, nothing is written", L3371); the others' destinations keep their values.
 //! - **Alignment**: dword addresses "must be four-bytes aligned" (L11423, L10222) and shorts
-//!   two-byte aligned (`/2`, L10286); the seed does not say what an unaligned one does: its low
+//!   two-byte aligned (`/2`, L10284); the seed does not say what an unaligned one does: its low
 //!   bits are ignored, so every access is one aligned element.
 //! - **Ranges**, per space ([`Place`]): the arena (raw and arena UAVs) is the whole global heap
 //!   under AMD's runtime, so an access outside the launch's buffers is a guest fault naming the
 //!   address (the seed's "returns 0" rule, L11439, is about a UAV's own bound range, which the
 //!   heap does not have). Resources with a bound (private UAVs, views, the GDS) follow the seed:
-//!   loads out of range return 0 and stores write nothing (L11439, L11474, L3369); where the
+//!   loads out of range return 0 and stores write nothing (L11439, L11464, L3369); where the
 //!   seed calls the result undefined (a structure offset past the stride, L12015) the same
 //!   rule is the choice. The LDS follows the IR's rule (reads outside the allocation give 0,
 //!   writes are dropped, an atomic not wholly inside does nothing and returns 0).
-//! - **Order**: the seed gives atomics no order between work-items (L3283, L3322). Here one
+//! - **Order**: the seed gives atomics no order between work-items (L3283, L3316). Here one
 //!   instruction's lanes act in ascending lane order (the IR's atomics, `AtomicOp`), each
 //!   access completes before the next instruction, and one thread runs a work-group's waves in
 //!   turn, switching only at barriers; so within a work-group results are reproducible, and
 //!   between work-groups (which run in parallel) atomics are atomic per access.
-//! - **Cache controls**: `_cached`/`_uncached` (`IL_UAV_READ_TYPE`, L11433) and AMD's
+//! - **Cache controls**: `_cached`/`_uncached` (`IL_UAV_READ_TYPE`, L11450) and AMD's
 //!   undocumented `_ctl(n)` (uav_raw_load bits 31:28; `ctl(4)` marks loads of read-only
 //!   pointers in the corpus, `ctl(4)`/`ctl(11)` appear on declarations) only choose cache paths.
 //!   With every access reaching memory in program order there is no cache to observe, so they

@@ -1,17 +1,17 @@
 //! Where an access goes: a [`Place`] per resource kind, from the instruction's id, its
 //! declaration and its address source.
 //!
-//! - Raw and arena UAVs: byte `src0.x` of the arena (L11421); every raw UAV id addresses the
+//! - Raw and arena UAVs: byte `src0.x` of the arena (L11419); every raw UAV id addresses the
 //!   arena from its first byte (the OpenCL convention: pointer arguments are byte offsets into
 //!   one heap).
 //! - Private UAVs: byte `src0.x` of the lane's own bytes, in range below the declared length.
-//! - Structured UAVs and SRVs: byte `src0.x * stride + src0.y` of the view (L12013), in range
+//! - Structured UAVs and SRVs: byte `src0.x * stride + src0.y` of the view (L12011), in range
 //!   when the structure index is below the view's count and the offset plus the access's
 //!   bytes within the stride (the seed leaves an offset past the stride undefined, L12015).
-//! - Raw SRVs: byte `src0.x` of the view, in range below its size in bytes (L11104).
+//! - Raw SRVs: byte `src0.x` of the view, in range below its size in bytes (L11098).
 //! - Typed UAVs: the element at coordinates `src0.x`, `.y`, `.z` (as many as the dimension
-//!   has, L11290: "the address (in elements)"), in range when each is below its extent
-//!   (L11299: an index out of range loads 0).
+//!   has, L11291: "the address (in elements)"), in range when each is below its extent
+//!   (L11293: an index out of range loads 0).
 //! - LDS and GDS: byte `src0.x`, or `src0.x * stride + offset` of a structured declaration
 //!   (L3290-L3298; the offset is `src0.y`, or `src1.x` for the vector forms, L10362). Every
 //!   LDS id addresses the work-group's LDS from byte 0 and every GDS id the GDS view from
@@ -120,7 +120,7 @@ impl Lifter<'_> {
             }
             (Some(&Srv::Struct { stride }), true) => self.struct_place(View::Srv(id), stride),
             (Some(_), _) => Err(self.invalid(format!(
-                "SRV {id} is not declared {} (L11100, L11112)",
+                "SRV {id} is not declared {} (L11098, L11114)",
                 if structured { "structured" } else { "raw" }
             ))),
             (None, _) => Err(self.invalid(format!("SRV {id} is not declared"))),

@@ -5,11 +5,11 @@
 //! format a run-time code from the view's FORMAT cell (`state::view`).
 //!
 //! The format is the binding's, not the declaration's: `dcl_uav`'s `fmtx` names the kind of
-//! the data (L10095) but not the layout, and AMD's compiler writes `fmtx(uint)` for images it
+//! the data (L10097) but not the layout, and AMD's compiler writes `fmtx(uint)` for images it
 //! stores floats into (`MatrixMulImage` `mmmKernel` declares `dcl_uav_id(0)_fmtx(uint)_type(2d)`
 //! and stores `write_imagef` data), so the launcher's format code decides the whole
 //! conversion and `fmtx` changes nothing. Out of range (a coordinate past its extent) a load
-//! gives 0 in every component (L11299) and a store writes nothing (L12000). An invalid format
+//! gives 0 in every component (L11293) and a store writes nothing (L11995). An invalid format
 //! code accesses nothing (the IR's rule): a load gives 0, or one in a component whose select is
 //! one, and a store writes nothing.
 
@@ -38,7 +38,7 @@ impl Lifter<'_> {
         }
         let (id, dim) = match self.uav_decl()? {
             (id, Uav::Typed { dim }) => (id, dim),
-            (id, _) => return Err(self.invalid(format!("UAV {id} is not declared typed (L11287)"))),
+            (id, _) => return Err(self.invalid(format!("UAV {id} is not declared typed (L11289)"))),
         };
         let p = self.typed_place(id, dim)?;
         let (addr, ok) = self.target(&p, 0, 0);
