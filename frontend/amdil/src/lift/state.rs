@@ -47,7 +47,7 @@
 //!     [`view::SLICE_PITCH`] in bytes, [`view::ELEMENT_BYTES`] (the size of one element of the
 //!     format) and [`view::FORMAT`], the element format as a `wavejit_ir::format` code
 //!     (data format, number format and swizzle: the binding's format decides the conversion,
-//!     not the declaration's `fmtx`, see `lift/mem/view.rs`).
+//!     not the declaration's `fmtx`, see `lift/mem/typed.rs`).
 //!
 //!   Coordinate `i` of a typed address (x, y, z of the source) is checked against extent `i`
 //!   (SIZE, HEIGHT, DEPTH) and scaled by pitch `i` (ELEMENT_BYTES, ROW_PITCH, SLICE_PITCH);
