@@ -8,7 +8,7 @@
 //!   temps, constant buffers and the thread-id registers.
 //! - `alu`: the ALU instructions, each with its rule from seed 001 Chapter 7.
 //! - `flow`: structured control flow as mask arithmetic.
-//! - `mem`: raw UAV and LDS loads and stores, fences.
+//! - `mem`: UAVs, SRVs, the LDS and the GDS: loads, stores, atomics; fences.
 //! - [`state`]: the layout and the launch contract.
 //!
 //! # Design
@@ -32,9 +32,12 @@
 //! ([`LiftErrorKind::Unsupported`]). Instructions not lifted yet, each with its `IL_OP_*`
 //! name: calls and functions, macros (`mcall`), DX9 `loop`, 5 post-v2.4 double ops (`double`),
 //! the float section's matrix macros (`det`, `mmul`, `transpose`), `noise`, `faceforward` and
-//! the rows without an entry (`clg`, `precomp`, `trc`) (`alu`), the atomics, typed and structured
-//! UAVs and LDS, `g[]`, immediate constant buffers, the byte/short memory forms, GDS, and the
-//! instructions no compute kernel uses (texture sampling, vertex and pixel I/O). Invalid programs
+//! the rows without an entry (`clg`, `precomp`, `trc`) (`alu`), append buffers
+//! (`append_buf_alloc`/`consume`), `g[]`, immediate constant buffers, and the instructions no
+//! compute kernel uses (texture sampling, vertex and pixel I/O). Of the memory forms (`mem`):
+//! `dcl_typed_uav` (no entry), typeless UAVs of a stride other than 4, typed UAVs of the
+//! multisampled, cube and `plusw` dimensions, indexed SRV ids (`_ext`), an arena store's
+//! address in anything but a temp, and the R7xx owner-computes LDS. Invalid programs
 //! ([`LiftErrorKind::Invalid`]): unbalanced blocks, a register used without its declaration,
 //! an absolute index past a declared size, operand counts the opcode does not have, modifiers
 //! Table 2.10 does not allow for the instruction's type.
@@ -173,7 +176,7 @@ fn check_wave(wave_size: u32) -> Result<(), LiftError> {
 }
 
 fn layout_of(decls: &Decls, depth: u32, wave_size: u32) -> IlLayout {
-    IlLayout::new(decls.temps, &decls.arrays, depth, wave_size)
+    IlLayout::new(decls.temps, &decls.arrays, depth, wave_size).with_bindings(decls.res.bindings())
 }
 
 /// The byte offset of every instruction of `program.code` in its token stream.
@@ -323,6 +326,13 @@ fn is_inert(mnemonic: &str) -> bool {
             | "dcl_typeless_uav"
             | "dcl_arena_uav"
             | "dcl_lds"
+            | "dcl_struct_lds"
+            | "dcl_uav"
+            | "dcl_struct_uav"
+            | "dcl_raw_srv"
+            | "dcl_struct_srv"
+            | "dcl_gds"
+            | "dcl_struct_gds"
             | "comment"
             | "nop"
             | "prec"

@@ -5,17 +5,16 @@
 //! - `dcl_cb cb#[n]` declares constant buffer `#` (0-14) of `n` elements (L4048-L4080); its
 //!   immediate form (the primary modifier, an immediate constant buffer) is not lifted yet.
 //! - `dcl_indexed_temp_array x#[n]` declares an array of `n` temps (L4103-L4120).
-//! - `dcl_raw_uav_id(n)`, `dcl_typeless_uav_id(n)` (AMD's compiler for Southern Islands) and
-//!   `dcl_arena_uav_id(n)` declare the UAV ids the raw loads and stores may name;
-//!   `dcl_lds_id(n) size` the LDS ids (L9914).
+//! - The memory declarations (UAVs, SRVs, LDS, GDS) go to `mem::decl::Resources`.
 //! - Temps: the highest `r#` any operand names, index sources included, sizes the `r` file;
 //!   a program using more than 4096 temps and indexed temp elements is refused.
 
+use super::mem::decl::{is_memory_declaration, Resources};
 use super::{refusal, LiftError, LiftErrorKind};
 use crate::inst::{Dim2, Index, Inst, Program, Reg, Src};
 use crate::table::op;
 use crate::token::RegType;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 /// Temps a program may use, indexed ones included ("DX10 limits the total storage for temps
 /// (indexed plus non-indexed) to be <= 4096 registers", L4107).
@@ -30,10 +29,8 @@ pub(super) struct Decls {
     pub const_buffers: BTreeMap<u32, u32>,
     /// Elements of each indexed temp array.
     pub arrays: BTreeMap<u32, u32>,
-    /// The UAV ids raw loads and stores may name.
-    pub raw_uavs: BTreeSet<u32>,
-    /// The typeless LDS ids (`dcl_lds_id(n)`).
-    pub lds: BTreeSet<u32>,
+    /// The UAV, SRV, LDS and GDS ids.
+    pub res: Resources,
     /// Temps `r0`..`r(temps - 1)`.
     pub temps: u32,
     /// The index of `endmain`, or of `end` when there is none: where main stops.
@@ -100,13 +97,10 @@ pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, Lift
                     return Err(bad(format!("x{num} is declared twice")));
                 }
             }
-            "dcl_raw_uav" | "dcl_typeless_uav" | "dcl_arena_uav" => {
-                d.raw_uavs
-                    .insert(u32::from(row.fields[0].get(inst.control)));
-            }
-            "dcl_lds" => {
-                d.lds.insert(u32::from(row.fields[0].get(inst.control)));
-            }
+            m if is_memory_declaration(m) => d
+                .res
+                .declare(row, inst)
+                .map_err(|(kind, why)| refusal(kind, pcs[i], inst, why))?,
             _ => {}
         }
         if end.is_none() && (inst.op == op::END || row.mnemonic == "endmain") {

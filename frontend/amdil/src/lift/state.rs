@@ -17,6 +17,7 @@
 //! | `arena` | uniform | 2 | guest address of the global arena (lo, hi) |
 //! | `grid` | uniform | 9 | the work-group: id, size and the number of groups ([`grid`]) |
 //! | `tid` | lane | 3 | `vTidInGrp.xyz`: the lane's work-item id in its group |
+//! | `view` | uniform | [`view::CELLS`] per view | where each bound resource lies in the arena, and its bounds ([`view`]); only when the program declares one |
 //!
 //! # Launch contract
 //! Before block 0 runs, the launcher stores: `exec` = the lanes that hold a work-item (the lift
@@ -27,6 +28,38 @@
 //! memory (every LDS id addresses it from byte 0). `r` and `x#` start at 0 (reading a temp
 //! before writing it is undefined in IL; the zero makes it reproducible). `cf` and `sel` need
 //! nothing: the lift writes a frame when it enters the block that owns it, before any read.
+//!
+//! ## Memory beyond the arena ([`IlLayout::bindings`], [`IlLayout::views`])
+//! - The arena's address is a multiple of 4 (its atomics are dword atomics; AMD's runtime
+//!   aligns arena objects to 256 bytes, L9903).
+//! - **Views**: each typed UAV (`dcl_uav`), structured UAV (`dcl_struct_uav`), raw or
+//!   structured SRV (`dcl_raw_srv`, `dcl_struct_srv`) and the GDS (`dcl_gds`,
+//!   `dcl_struct_gds`) is a range of the arena, like every buffer of the OpenCL convention. Its
+//!   [`view::CELLS`] cells start at [`IlLayout::views`]`[&View]`; the launcher stores, for
+//!   every view the program declares ([`Bindings::views`]):
+//!   - [`view::OFFSET`]: the byte offset of the resource's first byte from the arena address
+//!     (a multiple of 4; the resource must lie inside the arena, else its accesses fault);
+//!   - [`view::SIZE`]: a raw SRV's size in bytes; a structured UAV's or SRV's number of
+//!     structures; a typed UAV's width (elements per row); unused for the GDS, whose size is
+//!     the program's ([`Bindings::gds_bytes`]);
+//!   - typed UAVs only: [`view::HEIGHT`] and [`view::DEPTH`] (rows and slices; the layers of a
+//!     `1darray` are its rows, of a `2darray` its slices), [`view::ROW_PITCH`] and
+//!     [`view::SLICE_PITCH`] in bytes, [`view::ELEMENT_BYTES`] (the size of one element of the
+//!     format) and [`view::FORMAT`], the element format as a `wavejit_ir::format` code
+//!     (data format, number format and swizzle: the binding's format decides the conversion,
+//!     not the declaration's `fmtx`, see `lift/mem/typed.rs`).
+//!
+//!   Coordinate `i` of a typed address (x, y, z of the source) is checked against extent `i`
+//!   (SIZE, HEIGHT, DEPTH) and scaled by pitch `i` (ELEMENT_BYTES, ROW_PITCH, SLICE_PITCH);
+//!   a view uses as many as its dimension has (buffer and 1d: 1; 1darray and 2d: 2; 2darray
+//!   and 3d: 3). Cells a view does not use are not read.
+//! - **GDS**: [`Bindings::gds_bytes`] bytes at the GDS view's offset, zero-filled before the
+//!   dispatch and shared by every work-group (every GDS id addresses it from byte 0).
+//! - **Private memory** (`dcl_typeless_uav_id(n)_..._length(N)_access(private)`, AMD's
+//!   compiler's scratch): each lane owns [`Bindings::private_lane_bytes`] (= N) bytes of the
+//!   IR's private space, zero-filled; the runtime's `private_lane_bytes` must be at least that.
+//! - **LDS**: [`Bindings::lds_bytes`] is the largest declared LDS (every id at byte 0); the
+//!   launcher allocates at least that, plus what `local:N` arguments add.
 //!
 //! The other IL register types (vertex and pixel inputs and outputs, boolean and integer
 //! constants, `g[]`, shared registers) are not state of a compute launch here; the lifter
@@ -68,6 +101,54 @@ pub mod frame {
     pub const CELLS: u32 = 4;
 }
 
+/// The cells of one view in the `view` file (see the module doc's "Memory beyond the arena"),
+/// as offsets from its first cell.
+pub mod view {
+    /// Byte offset of the resource from the arena address.
+    pub const OFFSET: u32 = 0;
+    /// Raw SRV: bytes; structured UAV or SRV: structures; typed UAV: width in elements.
+    pub const SIZE: u32 = 1;
+    /// Typed UAV: rows (or the layers of a `1darray`).
+    pub const HEIGHT: u32 = 2;
+    /// Typed UAV: slices (or the layers of a `2darray`).
+    pub const DEPTH: u32 = 3;
+    /// Typed UAV: bytes from one row (or `1darray` layer) to the next.
+    pub const ROW_PITCH: u32 = 4;
+    /// Typed UAV: bytes from one slice (or `2darray` layer) to the next.
+    pub const SLICE_PITCH: u32 = 5;
+    /// Typed UAV: bytes of one element of its format.
+    pub const ELEMENT_BYTES: u32 = 6;
+    /// Typed UAV: the element format as a `wavejit_ir::format` code.
+    pub const FORMAT: u32 = 7;
+    /// Cells per view.
+    pub const CELLS: u32 = 8;
+}
+
+/// A resource whose place and bounds the launch gives in the `view` file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum View {
+    /// A typed or structured UAV, by id.
+    Uav(u32),
+    /// A raw or structured SRV, by id.
+    Srv(u32),
+    /// The GDS (all its ids).
+    Gds,
+}
+
+/// What a program needs from the launch besides registers, the constant buffers and the arena
+/// (the module doc's "Memory beyond the arena").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bindings {
+    /// The views to fill, in the `view` file's order.
+    pub views: Vec<View>,
+    /// Private bytes of each lane (0: the program has no private UAV).
+    pub private_lane_bytes: u32,
+    /// Bytes of GDS (0: none declared).
+    pub gds_bytes: u32,
+    /// Bytes of the largest LDS declaration (0: none).
+    pub lds_bytes: u32,
+}
+
 /// The layout of one program's state and where each register lives in it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IlLayout {
@@ -84,6 +165,10 @@ pub struct IlLayout {
     pub arrays: BTreeMap<u32, (FileId, u32)>,
     /// Temps `r0`..: the `r` file holds four cells for each.
     pub temps: u32,
+    /// What the launch provides besides registers ([`IlLayout::with_bindings`]).
+    pub bindings: Bindings,
+    /// The first cell of each view in the `view` file.
+    pub views: BTreeMap<View, Reg>,
 }
 
 impl IlLayout {
@@ -122,7 +207,28 @@ impl IlLayout {
             tid,
             arrays,
             temps,
+            bindings: Bindings::default(),
+            views: BTreeMap::new(),
         }
+    }
+
+    /// This layout with the memory `bindings` the program declares: the `view` file holds
+    /// [`view::CELLS`] cells for each of `bindings.views`, in order.
+    pub fn with_bindings(mut self, bindings: Bindings) -> IlLayout {
+        if !bindings.views.is_empty() {
+            let cells = view::CELLS * bindings.views.len() as u32;
+            let file = self.layout.add_file("view", FileKind::Uniform, cells);
+            self.views = (bindings.views.iter().enumerate())
+                .map(|(i, &v)| (v, Reg::new(file, view::CELLS * i as u32)))
+                .collect();
+        }
+        self.bindings = bindings;
+        self
+    }
+
+    /// Cell `cell` ([`view`]) of view `v`, if the program declares it.
+    pub fn view(&self, v: View, cell: u32) -> Option<Reg> {
+        self.views.get(&v).map(|r| r.offset(cell))
     }
 
     /// Component `c` (0 = x .. 3 = w) of temp `n`.

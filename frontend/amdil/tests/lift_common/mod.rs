@@ -244,3 +244,46 @@ pub fn literal(n: u32, w: [u32; 4]) -> String {
         w[0], w[1], w[2], w[3]
     )
 }
+
+impl Launch<'_> {
+    /// The LDS's initial bytes.
+    pub fn set_lds_bytes(&mut self, bytes: &[u8]) {
+        self.lds = bytes.to_vec();
+    }
+
+    /// Cells of view `v` (`state::view` offsets and values).
+    pub fn set_view(&mut self, v: wavejit_amdil::lift::state::View, cells: &[(u32, u32)]) {
+        for &(cell, value) in cells {
+            let r = self.k.layout.view(v, cell).expect("a declared view");
+            self.state.set_uniform(r, value);
+        }
+    }
+}
+
+/// Runs `l`'s registers (not its arena, constant buffers or LDS) on both engines with
+/// `lane_bytes` of private memory per lane, lane `l` starting from `init(l)` (its length
+/// `lane_bytes`); the final state and private bytes, or why there are none.
+pub fn run_private(
+    l: &Launch,
+    lane_bytes: u32,
+    init: impl Fn(u32) -> Vec<u8>,
+) -> Result<(WaveState, Vec<u8>), String> {
+    let layout = &l.k.layout;
+    let mut start = Solo::new(&layout.layout, 1 << 20).map_err(|e| e.to_string())?;
+    start.state = l.state.clone();
+    start.private = (0..LANES).flat_map(&init).collect();
+    assert_eq!(start.private.len(), (LANES * lane_bytes) as usize);
+    start.private_lane_bytes = lane_bytes;
+    let (a, b, diff) = solo::run_both(&Interpreter, jit(), &l.k.func, start, FUEL);
+    if let Some(d) = diff {
+        return Err(format!("interpreter and JIT disagree: {}", d.headline()));
+    }
+    let private = a.memory("private").map(<[u8]>::to_vec).unwrap_or_default();
+    match (&a.end, a.state, b.state) {
+        (End::Done, Some(state), Some(_)) => Ok((state, private)),
+        (end, ..) => Err(match &a.fault {
+            Some(f) => format!("fault: {f}"),
+            None => format!("the run ended with {end:?}"),
+        }),
+    }
+}
