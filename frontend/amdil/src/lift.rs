@@ -40,7 +40,9 @@
 //! Table 2.10 does not allow for the instruction's type.
 
 mod alu;
+mod call;
 mod flow;
+mod macros;
 mod mem;
 mod regs;
 mod scan;
@@ -50,8 +52,9 @@ use crate::inst::{Inst, Program};
 use crate::table::{Compute, Row};
 use crate::token::Version;
 use scan::Decls;
-use state::IlLayout;
+use state::{Extra, IlLayout};
 use std::collections::HashMap;
+use std::ops::Range;
 use wavejit_ir::{
     merge_blocks, Block, FloatMode, Function, FunctionBuilder, ScalarType, Terminator, Value,
 };
@@ -65,25 +68,93 @@ pub const F32_MODE: FloatMode = FloatMode::FLUSH;
 /// How an instruction leaves the lift.
 enum Flow {
     Next,
-    /// `endmain` or `end`: main is over.
+    /// `endmain`, `end` or `endfunc`: the body is over.
     End,
 }
 
-/// Lifting state: the builder, the program and what the scans found, the instruction being
-/// lifted and the open control-flow blocks.
+/// What the lift knows about a program before lifting it: where each instruction is, the
+/// declarations, the macros and functions and how deep their blocks nest.
+pub(crate) struct Plan {
+    /// Byte offset of each instruction of `program.code`, and of `program.macros`.
+    pcs: Vec<u64>,
+    macro_pcs: Vec<u64>,
+    decls: Decls,
+    macros: macros::Macros,
+    funcs: call::Funcs,
+    expansions: macros::Expansions,
+    /// Each switch's case values, by the switch's pc.
+    cases: HashMap<u64, Vec<u32>>,
+    /// Temps, macro expansions' included.
+    temps: u32,
+    /// Nesting levels of the `cf` file.
+    depth: u32,
+    extra: Extra,
+}
+
+impl Plan {
+    fn new(program: &Program) -> Result<Plan, LiftError> {
+        let (pcs, macro_pcs) = offsets(program)?;
+        let decls = scan::declarations(program, &pcs)?;
+        let macros = macros::Macros::new(program, &macro_pcs)?;
+        let mut cases = macros.cases().clone();
+        let funcs = call::Funcs::new(program, &pcs, decls.main_end, &macros, &mut cases)?;
+        let expansions = macros.expand(program, &pcs, &macro_pcs, decls.temps)?;
+        let temps = decls.temps.saturating_add(expansions.temps);
+        scan::check_temps(&decls, u64::from(temps))?;
+        let extra = Extra {
+            calls: funcs.any_calls(),
+            saved_levels: funcs.saved_levels(),
+            icb: decls.icb.as_ref().map_or(0, |v| v.len() as u32),
+        };
+        Ok(Plan {
+            depth: funcs.depth(),
+            pcs,
+            macro_pcs,
+            decls,
+            macros,
+            funcs,
+            expansions,
+            cases,
+            temps,
+            extra,
+        })
+    }
+
+    fn layout(&self, wave_size: u32) -> IlLayout {
+        IlLayout::new(
+            self.temps,
+            &self.decls.arrays,
+            self.depth,
+            self.extra,
+            wave_size,
+        )
+    }
+}
+
+/// Lifting state: the builder, the program and its plan, the body and instruction being
+/// lifted, and the open control-flow blocks.
 pub(crate) struct Lifter<'a> {
     b: FunctionBuilder,
     l: &'a IlLayout,
     program: &'a Program,
+    plan: &'a Plan,
     decls: &'a Decls,
-    /// Byte offset of each instruction of `program.code`.
+    /// The instructions of the body being lifted (`program.code`, or `program.macros` in a
+    /// macro expansion) and their byte offsets.
+    code: &'a [Inst],
     pcs: &'a [u64],
-    /// Case values of each `switch`, by instruction index.
-    cases: &'a HashMap<usize, Vec<u32>>,
-    /// The instruction being lifted (an index into `program.code`).
+    /// The instruction being lifted (an index into `code`).
     i: usize,
-    /// The open if/loop/switch blocks, outermost first.
+    /// The function being lifted (`None` in main).
+    func: Option<u32>,
+    /// The nesting level of the body's outermost blocks (see `call`).
+    base: u32,
+    /// The open if/loop/switch blocks of the function being lifted, outermost first.
     frames: Vec<flow::Frame>,
+    /// The macro expansion being lifted, if any.
+    scope: Option<macros::Scope>,
+    /// Each function's first block, by label.
+    entries: HashMap<u32, Block>,
     /// The exec mask as a lane mask, while the current block has it.
     exec_mask: Option<Value>,
     /// Register components the current instruction has read: (source, component).
@@ -98,49 +169,31 @@ pub fn lift(program: &Program, name: &str) -> Result<Function, LiftError> {
 /// Lifts `program` for waves of `wave_size` lanes (a multiple of 4, at most 64).
 pub fn lift_wave(program: &Program, name: &str, wave_size: u32) -> Result<Function, LiftError> {
     check_wave(wave_size)?;
-    if program.version.shader != Version::COMPUTE {
-        let kind = crate::table::enums::SHADER
-            .get(usize::from(program.version.shader))
-            .unwrap_or(&"?");
-        return Err(LiftError::unsupported(
-            0,
-            "",
-            format!("an il_{kind} program; only compute programs (il_cs) lift"),
-        )
-        .at("program"));
-    }
-    let pcs = offsets(program)?;
-    let decls = scan::declarations(program, &pcs)?;
-    let shape = flow::structure(program, decls.main_end, &pcs)?;
-    let layout = layout_of(&decls, shape.depth, wave_size);
+    check_compute(program)?;
+    let plan = Plan::new(program)?;
+    let layout = plan.layout(wave_size);
     let mut lifter = Lifter {
         b: FunctionBuilder::new(name, layout.layout.clone()),
         l: &layout,
         program,
-        decls: &decls,
-        pcs: &pcs,
-        cases: &shape.cases,
+        plan: &plan,
+        decls: &plan.decls,
+        code: &program.code,
+        pcs: &plan.pcs,
         i: 0,
+        func: None,
+        base: 0,
         frames: Vec::new(),
+        scope: None,
+        entries: HashMap::new(),
         exec_mask: None,
         fetched: HashMap::new(),
     };
     let entry = lifter.b.create_block();
     lifter.enter(entry);
-    for (i, &pc) in pcs.iter().enumerate().take(decls.main_end + 1) {
-        lifter.i = i;
-        lifter.fetched.clear();
-        if lifter.b.current_block().is_none() {
-            // Code after a `ret` that ended main: nothing reaches it.
-            let b = lifter.b.create_block();
-            lifter.enter(b);
-        }
-        lifter.b.set_inst_pc(pc as u32);
-        match lifter.lift_inst()? {
-            Flow::Next => {}
-            Flow::End => break,
-        }
-    }
+    lifter.start();
+    lifter.body(0..plan.decls.main_end + 1)?;
+    lifter.functions()?;
     let mut f = lifter.b.finish();
     merge_blocks(&mut f);
     Ok(f)
@@ -150,10 +203,24 @@ pub fn lift_wave(program: &Program, name: &str, wave_size: u32) -> Result<Functi
 /// its state.
 pub fn layout(program: &Program, wave_size: u32) -> Result<IlLayout, LiftError> {
     check_wave(wave_size)?;
-    let pcs = offsets(program)?;
-    let decls = scan::declarations(program, &pcs)?;
-    let shape = flow::structure(program, decls.main_end, &pcs)?;
-    Ok(layout_of(&decls, shape.depth, wave_size))
+    check_compute(program)?;
+    Ok(Plan::new(program)?.layout(wave_size))
+}
+
+/// Refuses programs of other shader types.
+fn check_compute(program: &Program) -> Result<(), LiftError> {
+    if program.version.shader == Version::COMPUTE {
+        return Ok(());
+    }
+    let kind = crate::table::enums::SHADER
+        .get(usize::from(program.version.shader))
+        .unwrap_or(&"?");
+    Err(LiftError::unsupported(
+        0,
+        "",
+        format!("an il_{kind} program; only compute programs (il_cs) lift"),
+    )
+    .at("program"))
 }
 
 /// Refuses a wave size the IR cannot have.
@@ -170,28 +237,32 @@ fn check_wave(wave_size: u32) -> Result<(), LiftError> {
     }
 }
 
-fn layout_of(decls: &Decls, depth: u32, wave_size: u32) -> IlLayout {
-    IlLayout::new(decls.temps, &decls.arrays, depth, wave_size)
-}
-
-/// The byte offset of every instruction of `program.code` in its token stream.
-fn offsets(program: &Program) -> Result<Vec<u64>, LiftError> {
+/// The byte offset of every instruction of `program.code` and of `program.macros` in its
+/// token stream.
+fn offsets(program: &Program) -> Result<(Vec<u64>, Vec<u64>), LiftError> {
     let mut words = Vec::new();
-    for m in &program.macros {
-        crate::encode::encode_inst(m, &mut words)
-            .map_err(|e| LiftError::invalid(0, "", e.to_string()).at("macro"))?;
-    }
-    let mut at = words.len() as u64 + 2;
-    let mut pcs = Vec::with_capacity(program.code.len());
-    for inst in &program.code {
-        pcs.push(4 * at);
+    let mut at = 0u64;
+    let mut place = |inst: &Inst, at: &mut u64| {
         words.clear();
-        crate::encode::encode_inst(inst, &mut words).map_err(|e| {
-            LiftError::invalid(4 * at, crate::print::print_inst(inst), e.to_string())
-        })?;
-        at += words.len() as u64;
-    }
-    Ok(pcs)
+        let pc = 4 * *at;
+        crate::encode::encode_inst(inst, &mut words)
+            .map_err(|e| LiftError::invalid(pc, crate::print::print_inst(inst), e.to_string()))?;
+        *at += words.len() as u64;
+        Ok::<u64, LiftError>(pc)
+    };
+    let macro_pcs = program
+        .macros
+        .iter()
+        .map(|m| place(m, &mut at))
+        .collect::<Result<Vec<_>, _>>()?;
+    // The language and version tokens.
+    at += 2;
+    let pcs = program
+        .code
+        .iter()
+        .map(|inst| place(inst, &mut at))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((pcs, macro_pcs))
 }
 
 /// A refusal of kind `kind` of `inst` at byte offset `pc`.
@@ -201,7 +272,7 @@ fn refusal(kind: LiftErrorKind, pc: u64, inst: &Inst, why: impl Into<String>) ->
 
 impl<'a> Lifter<'a> {
     fn inst(&self) -> &'a Inst {
-        &self.program.code[self.i]
+        &self.code[self.i]
     }
 
     fn row(&self) -> &'static Row {
@@ -270,6 +341,39 @@ impl<'a> Lifter<'a> {
         self.exec_mask = None;
     }
 
+    /// Lifts the instructions `range` of the current body, until one ends it.
+    fn body(&mut self, range: Range<usize>) -> Result<(), LiftError> {
+        for i in range {
+            self.i = i;
+            self.fetched.clear();
+            if self.b.current_block().is_none() {
+                // Code after a return that ended the body: nothing reaches it.
+                let b = self.b.create_block();
+                self.enter(b);
+            }
+            self.b.set_inst_pc(self.pc() as u32);
+            if let Flow::End = self.lift_inst()? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// What main's first block sets before the program's first instruction: the call depth
+    /// and the immediate constant buffer (`state`'s launch contract).
+    fn start(&mut self) {
+        if self.plan.extra.calls {
+            let zero = self.b.i32(0);
+            let r = self.l.call_cell(state::calls::DEPTH);
+            self.b.def_reg(r, zero, None);
+        }
+        for (n, &w) in self.decls.icb.iter().flatten().enumerate() {
+            let v = self.b.i32(w);
+            self.b
+                .def_reg(wavejit_ir::Reg::new(self.l.icb, n as u32), v, None);
+        }
+    }
+
     fn lift_inst(&mut self) -> Result<Flow, LiftError> {
         let m = self.row().mnemonic;
         if is_inert(m) {
@@ -311,6 +415,8 @@ fn is_inert(mnemonic: &str) -> bool {
     matches!(
         mnemonic,
         "dcl_cb"
+            | "def"
+            | "defb"
             | "dcl_literal"
             | "dcl_indexed_temp_array"
             | "dcl_num_thread_per_group"

@@ -34,7 +34,6 @@ fn instructions_not_lifted_yet_are_named() {
         Unsupported,
         &["`sin r0, r1`", "IL_OP_SIN is not lifted yet"],
     );
-    assert_refused("call 1\n", Unsupported, &["IL_OP_CALL is not lifted yet"]);
     assert_refused("dmul r0.xy__, r1, r2\n", Unsupported, &["IL_OP_D_MUL"]);
     assert_refused(
         "kill r0.x\n",
@@ -42,14 +41,9 @@ fn instructions_not_lifted_yet_are_named() {
         &["IL_OP_KILL: a graphics instruction"],
     );
     assert_refused(
-        "dcl_cb icb[2] = {1, 2}\n",
+        "mov r0, vPrimIndex\n",
         Unsupported,
-        &["immediate constant buffers"],
-    );
-    assert_refused(
-        "mov r0, g[r1.x]\n",
-        Unsupported,
-        &["g registers are not lifted"],
+        &["vPrimIndex registers are not lifted"],
     );
 }
 
@@ -108,6 +102,68 @@ fn unbalanced_blocks_are_invalid() {
         "whileloop\nendmain\nendloop\n",
         Invalid,
         &["`endmain`", "main ends inside"],
+    );
+}
+
+/// A program's shape around its functions (7.4): func blocks only after endmain, each closed
+/// by its own endfunc, unique labels, calls to defined functions only.
+#[test]
+fn functions_are_balanced_and_called_by_label() {
+    use LiftErrorKind::Invalid;
+    let e = refusal("il_cs_2_0\ncall 7\nendmain\nfunc 1\nendfunc\nend\n");
+    assert_eq!(e.kind, Invalid);
+    assert!(
+        e.to_string().contains("call to undefined function 7"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("`call 7`"), "{e}");
+    assert_refused("call 7\n", Invalid, &["call to undefined function 7"]);
+    assert_refused(
+        "endmain\nfunc 1\nmov r0, r1\n",
+        Invalid,
+        &["`end`", "a function without endfunc"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\nendfunc\nendfunc\n",
+        Invalid,
+        &["endfunc without func"],
+    );
+    assert_refused("endfunc\nendmain\n", Invalid, &["endfunc without func"]);
+    assert_refused(
+        "func 1\nendfunc\nendmain\n",
+        Invalid,
+        &["func before endmain"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\nfunc 2\nendfunc\nendfunc\n",
+        Invalid,
+        &["func inside a function"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\nendfunc\nfunc 1\nendfunc\n",
+        Invalid,
+        &["a second func 1"],
+    );
+    assert_refused(
+        "endmain\nmov r0, r1\nfunc 1\nendfunc\n",
+        Invalid,
+        &["`mov r0, r1`", "only func blocks and end follow endmain"],
+    );
+    // A function's break has no loop of the caller's to leave.
+    assert_refused(
+        "whileloop\ncall 1\nendloop\nendmain\nfunc 1\nbreak\nendfunc\n",
+        Invalid,
+        &["`break`", "break outside a loop or switch"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\nwhileloop\nendfunc\n",
+        Invalid,
+        &["`endfunc`", "the function ends inside"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\ncall 2\nendfunc\n",
+        Invalid,
+        &["call to undefined function 2"],
     );
 }
 

@@ -38,33 +38,34 @@
 use super::regs::{fcmp, Kind};
 use super::state::frame;
 use super::{refusal, Flow, LiftError, LiftErrorKind, Lifter};
-use crate::inst::Program;
+use crate::inst::Inst;
+use crate::token::RegType;
 use std::collections::HashMap;
+use std::ops::RangeInclusive;
 use wavejit_ir::{Block, FloatCC, IntCC, Op, ScalarType, Terminator, Value};
 
 use ScalarType::{I1, I32, I64};
 
-/// The nesting the structure check found.
-pub(super) struct Shape {
-    /// The deepest nesting level plus one: the frames the `cf` file holds.
-    pub depth: u32,
-    /// Each switch's case values, by the switch's instruction index.
-    pub cases: HashMap<usize, Vec<u32>>,
-}
-
-/// Checks the structure of main (instructions `0..=end`) and measures it.
-pub(super) fn structure(program: &Program, end: usize, pcs: &[u64]) -> Result<Shape, LiftError> {
+/// Checks the structure of one body, `code[range]`: main through its `endmain` or `end`, a
+/// function through its `endfunc`, a macro through its `mend`. Returns the body's depth, the
+/// most levels its blocks nest, counting at each `mcall` the depth `span` gives for the
+/// macro's body; records each switch's case values in `cases` by the switch's pc.
+pub(super) fn structure(
+    code: &[Inst],
+    pcs: &[u64],
+    range: RangeInclusive<usize>,
+    span: &dyn Fn(&Inst) -> u32,
+    cases: &mut HashMap<u64, Vec<u32>>,
+) -> Result<u32, LiftError> {
     enum Open {
         If { has_else: bool },
         Loop,
-        Switch { at: usize, has_default: bool },
+        Switch { at: u64, has_default: bool },
     }
     let mut open: Vec<Open> = Vec::new();
-    let mut shape = Shape {
-        depth: 0,
-        cases: HashMap::new(),
-    };
-    for (i, inst) in program.code.iter().enumerate().take(end + 1) {
+    let mut depth = 0;
+    for i in range {
+        let inst = &code[i];
         let Some(row) = inst.row() else { continue };
         let bad = |why: &str| Err(refusal(LiftErrorKind::Invalid, pcs[i], inst, why));
         match row.mnemonic {
@@ -87,19 +88,19 @@ pub(super) fn structure(program: &Program, end: usize, pcs: &[u64]) -> Result<Sh
             },
             "switch" => {
                 open.push(Open::Switch {
-                    at: i,
+                    at: pcs[i],
                     has_default: false,
                 });
-                shape.cases.insert(i, Vec::new());
+                cases.insert(pcs[i], Vec::new());
             }
             "case" => match open.last() {
                 Some(&Open::Switch { at, .. }) => {
                     let v = inst.extra.first().copied().unwrap_or(0);
-                    let cases = shape.cases.entry(at).or_default();
-                    if cases.contains(&v) {
+                    let values = cases.entry(at).or_default();
+                    if values.contains(&v) {
                         return bad("a case value twice in one switch (L4022: as in C)");
                     }
-                    cases.push(v);
+                    values.push(v);
                 }
                 _ => return bad("case outside a switch"),
             },
@@ -127,14 +128,21 @@ pub(super) fn structure(program: &Program, end: usize, pcs: &[u64]) -> Result<Sh
             "endmain" | "end" if !open.is_empty() => {
                 return bad("main ends inside an if, loop or switch (L3085)")
             }
+            "endfunc" if !open.is_empty() => {
+                return bad("the function ends inside an if, loop or switch (L3085)")
+            }
+            "mend" if !open.is_empty() => {
+                return bad("the macro ends inside an if, loop or switch")
+            }
+            "mcall" => depth = depth.max(open.len() as u32 + span(inst)),
             _ => {}
         }
-        shape.depth = shape.depth.max(open.len() as u32);
+        depth = depth.max(open.len() as u32);
     }
-    Ok(shape)
+    Ok(depth)
 }
 
-/// An open block of main, as the lift holds it.
+/// An open block, as the lift holds it.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Frame {
     If {
@@ -147,11 +155,13 @@ pub(super) enum Frame {
         level: u32,
         head: Block,
         exit: Block,
+        /// A DX9 `loop`, which counts its iterations.
+        counted: bool,
     },
     Switch {
         level: u32,
-        /// The switch's instruction index.
-        at: usize,
+        /// The switch's pc.
+        at: u64,
     },
 }
 
@@ -180,7 +190,16 @@ impl Lifter<'_> {
             }
             "else" => self.else_()?,
             "endif" => self.endif()?,
-            "whileloop" => self.whileloop(),
+            "whileloop" => {
+                self.count();
+                self.open_loop(None);
+            }
+            "loop" => {
+                self.operands(0, 1)?;
+                self.count();
+                let n = self.loop_count()?;
+                self.open_loop(Some(n));
+            }
             "endloop" => self.endloop()?,
             "break" | "continue" => {
                 self.operands(0, 0)?;
@@ -217,12 +236,23 @@ impl Lifter<'_> {
                 self.b.terminate(Terminator::Return);
                 return Ok(Some(Flow::End));
             }
-            "loop" => {
-                return Err(self.unsupported(
-                    "IL_OP_LOOP: a DX9 counted loop reads an integer constant (i#), which no \
-                     compute launch sets; not lifted",
-                ))
+            "endfunc" => {
+                self.count();
+                self.return_to_caller();
+                return Ok(Some(Flow::End));
             }
+            "call" => {
+                self.operands(0, 0)?;
+                self.count();
+                self.call(None)?;
+            }
+            "callnz" | "call_logicalnz" | "call_logicalz" => {
+                self.operands(0, 1)?;
+                self.count();
+                let cond = self.logical(m == "call_logicalz")?;
+                self.call(Some(cond))?;
+            }
+            "mcall" => self.mcall()?,
             _ => return Ok(None),
         }
         Ok(Some(Flow::Next))
@@ -292,7 +322,7 @@ impl Lifter<'_> {
     }
 
     fn level(&self) -> u32 {
-        self.frames.len() as u32
+        self.base + self.frames.len() as u32
     }
 
     fn open_if(&mut self, cond: Value) {
@@ -359,22 +389,70 @@ impl Lifter<'_> {
         Ok(())
     }
 
-    fn whileloop(&mut self) {
-        self.count();
+    /// The iteration count of a DX9 `loop` from its integer constant (L3938-L3960).
+    fn loop_count(&self) -> Result<u32, LiftError> {
+        let s = &self.inst().src[0];
+        let r = &s.reg;
+        if r.ty != RegType::CONST_INT {
+            return Err(self.invalid("loop counts with an integer constant i# (L3938)"));
+        }
+        if s.modifier.is_some() || r.index != crate::inst::Index::None || r.dim2.is_some() {
+            return Err(self.invalid("loop's i# takes no modifier or relative address (L3951)"));
+        }
+        let Some(v) = self.decls.ints.get(&r.num) else {
+            return Err(self.unsupported(format!(
+                "i{}: no def gives its value, and a compute launch sets no integer constants",
+                r.num
+            )));
+        };
+        if self.field("repeat") != 0 {
+            if (v[0] as i32) < 0 {
+                return Err(self.invalid("a negative iteration count (L3940)"));
+            }
+        } else if v[..3].iter().any(|&x| x > 0xff) {
+            return Err(self.invalid(
+                "count, initial value and step past 255 (L3938: unsigned eight-bit integers)",
+            ));
+        }
+        Ok(v[0])
+    }
+
+    /// Opens a `whileloop`, or a DX9 `loop` of `count` iterations.
+    fn open_loop(&mut self, count: Option<u32>) {
         let level = self.level();
         let zero = self.b.i64(0);
         self.set(level, frame::A, zero);
         self.set(level, frame::B, zero);
+        if let Some(n) = count {
+            let n = self.b.i32(n);
+            let r = self.l.frame(level, frame::COUNT);
+            self.b.def_reg(r, n, None);
+        }
         let head = self.b.create_block();
         let exit = self.b.create_block();
-        let exec = self.exec_bits();
-        self.branch_any(exec, head, exit);
+        if count == Some(0) {
+            self.b.terminate(Terminator::Jump(exit));
+        } else {
+            let exec = self.exec_bits();
+            self.branch_any(exec, head, exit);
+        }
         self.enter(head);
-        self.frames.push(Frame::Loop { level, head, exit });
+        self.frames.push(Frame::Loop {
+            level,
+            head,
+            exit,
+            counted: count.is_some(),
+        });
     }
 
     fn endloop(&mut self) -> Result<(), LiftError> {
-        let Some(Frame::Loop { level, head, exit }) = self.frames.pop() else {
+        let Some(Frame::Loop {
+            level,
+            head,
+            exit,
+            counted,
+        }) = self.frames.pop()
+        else {
             return Err(self.invalid("endloop without an open loop"));
         };
         self.count();
@@ -384,10 +462,31 @@ impl Lifter<'_> {
         self.set_exec(exec);
         let zero = self.b.i64(0);
         self.set(level, frame::B, zero);
-        self.branch_any(exec, head, exit);
+        if counted {
+            let r = self.l.frame(level, frame::COUNT);
+            let n = self.b.use_reg(r, I32);
+            let one = self.b.i32(1);
+            let n = self.b.op(Op::Isub, I32, &[n, one]);
+            self.b.def_reg(r, n, None);
+            let zero = self.b.i32(0);
+            let more = self.b.op(Op::Icmp(IntCC::Ne), I1, &[n, zero]);
+            let zero = self.b.i64(0);
+            let any = self.b.op(Op::Icmp(IntCC::Ne), I1, &[exec, zero]);
+            let again = self.b.op(Op::And, I1, &[more, any]);
+            self.b.terminate(Terminator::Branch {
+                cond: again,
+                then_to: head,
+                else_to: exit,
+            });
+        } else {
+            self.branch_any(exec, head, exit);
+        }
         self.enter(exit);
+        // The lanes still active (a counted loop that ran out) and those that broke.
         let broke = self.get(level, frame::A);
-        self.set_exec(broke);
+        let exec = self.exec_bits();
+        let exec = self.or(exec, broke);
+        self.set_exec(exec);
         Ok(())
     }
 
@@ -421,6 +520,7 @@ impl Lifter<'_> {
 
     fn ret(&mut self, cond: Option<Value>) {
         match cond {
+            None if self.frames.is_empty() && self.func.is_some() => self.return_to_caller(),
             None if self.frames.is_empty() => self.b.terminate(Terminator::Return),
             None => {
                 let zero = self.b.i64(0);
@@ -447,7 +547,10 @@ impl Lifter<'_> {
         let zero = self.b.i64(0);
         self.set(level, frame::B, zero);
         self.set_exec(zero);
-        self.frames.push(Frame::Switch { level, at: self.i });
+        self.frames.push(Frame::Switch {
+            level,
+            at: self.pc(),
+        });
         Ok(())
     }
 
@@ -461,7 +564,7 @@ impl Lifter<'_> {
         let s = self.b.use_reg(r, I32);
         let cond = if default {
             let mut cond = self.b.bool(true);
-            for &v in self.cases.get(&at).map_or(&[][..], Vec::as_slice) {
+            for &v in self.plan.cases.get(&at).map_or(&[][..], Vec::as_slice) {
                 let v = self.b.i32(v);
                 let ne = self.b.op(Op::Icmp(IntCC::Ne), I1, &[s, v]);
                 cond = self.b.op(Op::And, I1, &[cond, ne]);

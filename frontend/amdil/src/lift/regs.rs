@@ -91,6 +91,17 @@ impl<'a> Lifter<'a> {
         self.read(s, Some(i), c, kind)
     }
 
+    /// Component `c` of `s`, a source that is not one of the instruction's own (a macro's
+    /// actual parameter).
+    pub(super) fn read_src(
+        &mut self,
+        s: &'a Src,
+        c: usize,
+        kind: Kind,
+    ) -> Result<Value, LiftError> {
+        self.read(s, None, c, kind)
+    }
+
     /// Checks the operand counts: `dsts` destinations and `srcs` sources.
     pub(super) fn operands(&self, dsts: usize, srcs: usize) -> Result<(), LiftError> {
         let inst = self.inst();
@@ -255,20 +266,39 @@ impl<'a> Lifter<'a> {
             return Err(self.unsupported("two-dimensional register indices are not lifted yet"));
         }
         match reg.ty {
-            RegType::TEMP => {
+            RegType::TEMP | RegType::INPUT_ARG | RegType::OUTPUT_ARG => {
                 self.unindexed(reg)?;
-                let r = self.l.temp(reg.num, comp);
+                let n = self.temp_number(reg.ty, reg.num)?;
+                let r = self.l.temp(n, comp);
                 Ok(self.b.use_reg(r, I32))
             }
             RegType::LITERAL => {
                 self.unindexed(reg)?;
-                let Some(l) = self.decls.literals.get(&reg.num) else {
+                let Some(l) = self.literal(reg.num) else {
                     return Err(self.invalid(format!(
                         "l{} is used but not declared (dcl_literal, L4220)",
                         reg.num
                     )));
                 };
                 Ok(self.b.i32(l[comp as usize]))
+            }
+            RegType::CONST_FLOAT | RegType::CONST_INT | RegType::CONST_BOOL => {
+                self.unindexed(reg)?;
+                let v = self.constant(reg)?;
+                Ok(self.b.i32(v[comp as usize]))
+            }
+            RegType::IMMED_CONST_BUFF => self.immediate_buffer(reg, comp),
+            RegType::GLOBAL => {
+                let exec = self.exec_mask();
+                let addr = self.global_address(reg, comp)?;
+                Ok(self.b.load(
+                    wavejit_ir::MemSpace::Global,
+                    wavejit_ir::MemWidth::B32,
+                    false,
+                    I32,
+                    addr,
+                    Some(exec),
+                ))
             }
             RegType::ITEMP => {
                 let (file, at) = self.element(reg, comp)?;
@@ -277,12 +307,10 @@ impl<'a> Lifter<'a> {
                         let r = wavejit_ir::Reg::new(file, cell);
                         Ok(self.b.use_reg(r, I32))
                     }
-                    Element::Index(index) => {
-                        // Inactive lanes read a cell inside the file, whatever their index.
-                        let exec = self.exec_mask();
-                        let safe = self.b.i32(comp);
-                        let index = self.b.op(Op::Select, I32, &[exec, index, safe]);
-                        Ok(self.b.read_reg_indexed(file, 0, index, I32))
+                    Element::Index { at, inside } => {
+                        let v = self.b.read_reg_indexed(file, 0, at, I32);
+                        let zero = self.b.i32(0);
+                        Ok(self.b.op(Op::Select, I32, &[inside, v, zero]))
                     }
                 }
             }
@@ -293,11 +321,105 @@ impl<'a> Lifter<'a> {
                 self.unindexed(reg)?;
                 Ok(self.thread_id(t, comp))
             }
+            RegType::ADDR => Err(self.unsupported(
+                "a0: only IL_Rel_Addr tokens read it, whose layout the seed does not give (L503)",
+            )),
             t => Err(self.unsupported(format!(
                 "{} registers are not lifted (not state of a compute program here)",
                 t.name(false)
             ))),
         }
+    }
+
+    /// The value `def` or `defb` gives a constant register, where the instruction may read
+    /// it (Table 5.7, L1277-L1290: `b#` only as the source of static control flow, `i#` only
+    /// for `loop`). A boolean reads 1 when true in every component.
+    fn constant(&self, reg: &Reg) -> Result<[u32; 4], LiftError> {
+        let m = self.row().mnemonic;
+        let n = reg.num;
+        let v = match reg.ty {
+            RegType::CONST_FLOAT => self.decls.floats.get(&n).copied(),
+            RegType::CONST_INT if m == "loop" => self.decls.ints.get(&n).copied(),
+            RegType::CONST_BOOL if matches!(m, "ifnz" | "callnz") => {
+                self.decls.bools.get(&n).map(|&b| [u32::from(b); 4])
+            }
+            t => {
+                return Err(self.invalid(format!(
+                    "{}{n} read by {m} (Table 5.7: b# only by static flow control, i# only \
+                     by loop)",
+                    t.name(false)
+                )))
+            }
+        };
+        v.ok_or_else(|| {
+            self.unsupported(format!(
+                "{}{n}: no def gives its value, and a compute launch sets no constants",
+                reg.ty.name(false)
+            ))
+        })
+    }
+
+    /// Component `comp` of element `icb[n]`: dword `4n + comp` of the immediate constant
+    /// buffer (Table 5.8 gives `icb` four components, "used in the same way as cb[n]",
+    /// L1602); a dword past the buffer's reads 0, as an index outside a constant buffer does.
+    fn immediate_buffer(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
+        let Some(data) = &self.decls.icb else {
+            return Err(
+                self.invalid("icb is used but not declared (dcl_cb's immediate form, L4060)")
+            );
+        };
+        if reg.num != 0 {
+            return Err(self.invalid(format!(
+                "icb{}: the program's one immediate constant buffer is icb",
+                reg.num
+            )));
+        }
+        let len = data.len() as u32;
+        let elements = len.div_ceil(4);
+        match &reg.index {
+            Index::Imm(n) if *n < elements => {
+                let v = data.get((4 * n + comp) as usize).copied().unwrap_or(0);
+                Ok(self.b.i32(v))
+            }
+            Index::Imm(n) => Err(self.invalid(format!("icb[{n}] is past its {elements} elements"))),
+            Index::Rel(x, imm) => {
+                let n = self.index_value(x, *imm)?;
+                let b = &mut self.b;
+                let limit = b.i32(elements);
+                let element = b.op(Op::Icmp(IntCC::Ult), I1, &[n, limit]);
+                let two = b.i32(2);
+                let at = b.op(Op::Shl, I32, &[n, two]);
+                let c = b.i32(comp);
+                let at = b.op(Op::Iadd, I32, &[at, c]);
+                let len = b.i32(len);
+                let dword = b.op(Op::Icmp(IntCC::Ult), I1, &[at, len]);
+                let inside = b.op(Op::And, I1, &[element, dword]);
+                let zero = b.i32(0);
+                let at = b.op(Op::Select, I32, &[inside, at, zero]);
+                let v = b.read_reg_indexed(self.l.icb, 0, at, I32);
+                Ok(b.op(Op::Select, I32, &[inside, v, zero]))
+            }
+            Index::None => Err(self.invalid("icb needs an index")),
+        }
+    }
+
+    /// The arena address of component `comp` of `g[address]`: "each address corresponds to a
+    /// 128-bit, four dword location" (L1580) of global memory, which is the launch's arena.
+    fn global_address(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
+        let a = match &reg.index {
+            Index::Imm(n) => self.b.i32(*n),
+            Index::Rel(x, imm) => self.index_value(x, *imm)?,
+            Index::None => return Err(self.invalid("g needs an address (g[address], L1572)")),
+        };
+        let base = self.b.use_reg(self.l.arena(), I64);
+        let b = &mut self.b;
+        let a = b.op(Op::Zext, I64, &[a]);
+        let four = b.i64(4);
+        let offset = b.op(Op::Shl, I64, &[a, four]);
+        let c = b.i64(4 * u64::from(comp));
+        let offset = b.op(Op::Iadd, I64, &[offset, c]);
+        let addr = b.op(Op::Iadd, I64, &[base, offset]);
+        Ok(b.splat(addr))
     }
 
     fn unindexed(&self, reg: &Reg) -> Result<(), LiftError> {
@@ -312,8 +434,8 @@ impl<'a> Lifter<'a> {
     }
 
     /// Where component `comp` of an indexed temp element lies: its file and a cell, or a
-    /// per-lane cell index that leaves the file (a guest fault) when the element does not
-    /// exist.
+    /// per-lane cell index (a cell of the file even where the element does not exist) and
+    /// whether the element exists.
     fn element(
         &mut self,
         reg: &'a Reg,
@@ -340,9 +462,8 @@ impl<'a> Lifter<'a> {
                 let at = b.op(Op::Shl, I32, &[n, two]);
                 let comp = b.i32(comp);
                 let at = b.op(Op::Iadd, I32, &[at, comp]);
-                let outside = b.i32(u32::MAX);
-                let at = b.op(Op::Select, I32, &[inside, at, outside]);
-                Ok((file, Element::Index(at)))
+                let at = b.op(Op::Select, I32, &[inside, at, comp]);
+                Ok((file, Element::Index { at, inside }))
             }
             Index::None => Err(self.invalid(format!("x{} needs an index", reg.num))),
         }
@@ -490,6 +611,17 @@ impl<'a> Lifter<'a> {
         out: Kind,
     ) -> Result<(), LiftError> {
         let d = self.dst()?;
+        self.write_to(d, vals, only, out)
+    }
+
+    /// [`Self::write_dst`] of destination `d`.
+    pub(super) fn write_to(
+        &mut self,
+        d: &'a Dst,
+        vals: [Option<Value>; 4],
+        only: [Option<Value>; 4],
+        out: Kind,
+    ) -> Result<(), LiftError> {
         let m = d.modifier.unwrap_or(DstMod::IDENTITY);
         if out != Kind::Float && (m.shift != 0 || m.clamp) {
             return Err(
@@ -553,9 +685,10 @@ impl<'a> Lifter<'a> {
             return Err(self.unsupported("two-dimensional register indices are not lifted yet"));
         }
         match reg.ty {
-            RegType::TEMP => {
+            RegType::TEMP | RegType::INPUT_ARG | RegType::OUTPUT_ARG => {
                 self.unindexed(reg)?;
-                let r = self.l.temp(reg.num, comp);
+                let n = self.temp_number(reg.ty, reg.num)?;
+                let r = self.l.temp(n, comp);
                 self.b.def_reg(r, v, Some(mask));
             }
             RegType::ITEMP => match self.element(reg, comp)? {
@@ -563,10 +696,21 @@ impl<'a> Lifter<'a> {
                     self.b
                         .def_reg(wavejit_ir::Reg::new(file, cell), v, Some(mask));
                 }
-                (file, Element::Index(index)) => {
-                    self.b.write_reg_indexed(file, 0, index, v, Some(mask));
+                (file, Element::Index { at, inside }) => {
+                    let mask = self.b.op(Op::And, I1, &[mask, inside]);
+                    self.b.write_reg_indexed(file, 0, at, v, Some(mask));
                 }
             },
+            RegType::GLOBAL => {
+                let addr = self.global_address(reg, comp)?;
+                self.b.store(
+                    wavejit_ir::MemSpace::Global,
+                    wavejit_ir::MemWidth::B32,
+                    addr,
+                    v,
+                    Some(mask),
+                );
+            }
             t => {
                 return Err(
                     self.unsupported(format!("{} as a destination is not lifted", t.name(true)))
@@ -581,6 +725,7 @@ impl<'a> Lifter<'a> {
 enum Element {
     /// A fixed cell.
     Cell(u32),
-    /// A per-lane (or uniform) cell index.
-    Index(Value),
+    /// A per-lane (or uniform) cell index inside the file, and whether the element it stands
+    /// for exists (a uniform or lane `i1`).
+    Index { at: Value, inside: Value },
 }
