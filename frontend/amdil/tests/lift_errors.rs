@@ -167,6 +167,120 @@ fn functions_are_balanced_and_called_by_label() {
     );
 }
 
+/// Macros (7.19): defined once, called with their counts of outputs and inputs, temps or
+/// literals as actual parameters, never through themselves; each body balanced on its own.
+#[test]
+fn macros_are_defined_once_and_called_as_declared() {
+    use LiftErrorKind::{Invalid, Unsupported};
+    let with = |defs: &str, body: &str| format!("{defs}il_cs_2_0\n{body}end\n");
+    let refused = |defs: &str, body: &str, kind: LiftErrorKind, has: &[&str]| {
+        let e = refusal(&with(defs, body));
+        assert_eq!(e.kind, kind, "{e}");
+        for h in has {
+            assert!(e.to_string().contains(h), "{e} lacks {h:?}");
+        }
+    };
+    let one = "mdef(1)_out(1)_in(1)\nmov out0, in0\nmend\n";
+    refused(
+        one,
+        "mcall(2) (r0), (r1)\n",
+        Invalid,
+        &["`mcall(2) (r0), (r1)`", "mcall to undefined macro 2"],
+    );
+    refused(
+        one,
+        "mcall(1) (r0), (r1, r2)\n",
+        Invalid,
+        &["1 outputs and 2 inputs to mdef(1)_out(1)_in(1)"],
+    );
+    refused(
+        one,
+        "dcl_cb cb0[1]\nmcall(1) (r0), (cb0[0])\n",
+        Invalid,
+        &["a temp or a literal"],
+    );
+    refused(&format!("{one}{one}"), "", Invalid, &["a second mdef(1)"]);
+    refused(
+        "mdef(1)_out(0)_in(0)\nmcall(2) () , ()\nmend\nmdef(2)_out(0)_in(0)\nmcall(1) (), ()\nmend\n",
+        "",
+        Invalid,
+        &["macro 1 calls itself (1 -> 2 -> 1)"],
+    );
+    refused(
+        "mdef(1)_out(0)_in(0)\nret_dyn\nmend\n",
+        "",
+        Unsupported,
+        &["`ret_dyn`", "a return inside a macro"],
+    );
+    refused(
+        "mdef(1)_out(0)_in(0)\ndcl_cb cb0[1]\nmend\n",
+        "",
+        Unsupported,
+        &["dcl_cb inside a macro"],
+    );
+    refused(
+        "mdef(1)_out(0)_in(0)\nif_logicalnz r0.x\nmend\n",
+        "",
+        Invalid,
+        &["`mend`", "the macro ends inside"],
+    );
+    refused(
+        "mdef(1)_out(0)_in(0)\nbreak\nmend\n",
+        "whileloop\nmcall(1) (), ()\nendloop\n",
+        Invalid,
+        &["`break`", "break outside a loop or switch"],
+    );
+    refused(
+        "mdef(1)_out(1)_in(1)\nmov out0, in1\nmend\n",
+        "mcall(1) (r0), (r1)\n",
+        Invalid,
+        &[
+            "`mov out0, in1`",
+            "in1: mdef(1)_out(1)_in(1) has no such register",
+        ],
+    );
+    refused("", "mov r0, in0\n", Invalid, &["in0 outside a macro"]);
+}
+
+/// DX9 `loop` reads an integer constant a `def` defines (L3938, L4883); constants are defined
+/// once and read only where Table 5.7 allows.
+#[test]
+fn dx9_loops_need_a_defined_integer_constant() {
+    use LiftErrorKind::{Invalid, Unsupported};
+    assert_refused(
+        "loop i1\nendloop\n",
+        Unsupported,
+        &["`loop i1`", "i1: no def gives its value"],
+    );
+    assert_refused("loop r0\nendloop\n", Invalid, &["integer constant i#"]);
+    assert_refused(
+        "def i0, 300, 0, 1, 0\nloop i0\nendloop\n",
+        Invalid,
+        &["past 255 (L3938"],
+    );
+    assert_refused(
+        "def i0, 0xffffffff, 0, 1, 0\nloop_repeat i0\nendloop\n",
+        Invalid,
+        &["a negative iteration count"],
+    );
+    assert_refused(
+        "def i0, 1, 0, 1, 0\ndef i0, 1, 0, 1, 0\n",
+        Invalid,
+        &["i0 is defined twice"],
+    );
+    assert_refused(
+        "def i0, 1, 0, 1, 0\niadd r0, r1, i0\n",
+        Invalid,
+        &["i0 read by iadd (Table 5.7"],
+    );
+    assert_refused(
+        "defb b0, 1\nif_logicalnz b0\nendif\n",
+        Invalid,
+        &["b0 read by if_logicalnz"],
+    );
+    assert_refused("mov r0, c3\n", Unsupported, &["c3: no def gives its value"]);
+}
+
 #[test]
 fn registers_must_be_declared_and_indices_in_range() {
     use LiftErrorKind::Invalid;
