@@ -1,23 +1,32 @@
 //! The lifter: IL compute programs (`il_cs`) to the IR. [`lift`] turns a [`Program`] (decoded
 //! from tokens or parsed from text) into one [`Function`] over the layout of [`state`].
 //!
-//! - `scan`: the declarations (literals, constant buffers, indexed temp arrays, UAV ids) and
-//!   the temps a program uses, read before lifting.
+//! - `scan`: the declarations (literals, constant buffers, the immediate constant buffer,
+//!   indexed temp arrays, UAV ids, `def`/`defb` constants) and the temps a program uses, read
+//!   before lifting.
 //! - `regs`: the register model: source components with their swizzles and modifiers,
-//!   destination components with their write masks and modifiers, literals, temps, indexed
-//!   temps, constant buffers and the thread-id registers.
+//!   destination components with their write masks and modifiers, literals, defined
+//!   constants, temps, indexed temps, constant buffers, the immediate constant buffer, `g[]`
+//!   and the thread-id registers.
 //! - `alu`: the ALU instructions, each with its rule from seed 001 Chapter 7.
-//! - `flow`: structured control flow as mask arithmetic.
+//! - `flow`: structured control flow as mask arithmetic, whileloop and DX9 loop.
+//! - `call`: functions and calls, the return stack, recursion.
+//! - `macros`: macro expansion.
 //! - `mem`: raw UAV and LDS loads and stores, fences.
 //! - [`state`]: the layout and the launch contract.
 //!
 //! # Design
-//! - **Main only, for now**: the lift runs from the first instruction to `endmain` (or `end`);
-//!   the functions after `endmain` are not lifted, and a `call` is refused.
+//! - **Plan, then lift**: before lifting, [`Plan`] finds each instruction's offset, the
+//!   declarations, the macros (`macros`) and the functions (`call`), checks the structure of
+//!   every body (main, each function, each macro) on its own (`flow::structure`), numbers the
+//!   macro expansions and sizes the state. The lift then runs main from the first instruction
+//!   to `endmain` (or `end`), then every function, each once; a macro call expands its body in
+//!   place.
 //! - **Blocks**: block 0 is the first instruction. Control flow is lifted to masks (`flow`), so
 //!   blocks are cut only where the IR needs a uniform branch: a loop's head and exit, the
-//!   skip of an `if` or `else` part that no lane runs, and a `fence_threads` barrier. The
-//!   function then goes through [`merge_blocks`].
+//!   skip of an `if` or `else` part that no lane runs, a call, its return site and a
+//!   function's first instruction, and a `fence_threads` barrier. The function then goes
+//!   through [`merge_blocks`].
 //! - **Guest pcs** are byte offsets of the instructions in the program's token stream (the
 //!   macro blocks, the language and version tokens, then the code), as [`crate::encode`] writes
 //!   it; a refusal names that offset and prints the instruction in IL text. Declarations,
@@ -28,16 +37,23 @@
 //!   zeros on input and output" (MAD, L8418).
 //!
 //! # Refused (a [`LiftError`] naming the instruction)
-//! Programs of other shader types, and programs of more than 4096 temps (`scan`)
+//! Programs of other shader types, programs of more than 4096 temps (`scan`; macro
+//! expansions' temps included) or more than 4096 macro expansions
 //! ([`LiftErrorKind::Unsupported`]). Instructions not lifted yet, each with its `IL_OP_*`
-//! name: calls and functions, macros (`mcall`), DX9 `loop`, doubles, 64-bit integers, f16
-//! conversions, the rest of the float section (transcendentals, dot products, `clamp`,
-//! `cmp`, `set`, `sgn`, `mod`, ...), the multimedia ops, the atomics, typed and structured
-//! UAVs and LDS, `g[]`, immediate constant buffers, the byte/short memory forms, GDS, and the
-//! instructions no compute kernel uses (texture sampling, vertex and pixel I/O). Invalid programs
-//! ([`LiftErrorKind::Invalid`]): unbalanced blocks, a register used without its declaration,
-//! an absolute index past a declared size, operand counts the opcode does not have, modifiers
-//! Table 2.10 does not allow for the instruction's type.
+//! name: doubles, 64-bit integers, f16 conversions, the rest of the float section
+//! (transcendentals, dot products, `clamp`, `cmp`, `set`, `sgn`, `mod`, ...), the multimedia
+//! ops, the atomics, typed and structured UAVs and LDS, the byte/short memory forms, GDS, the
+//! virtual functions (`fcall`, function tables), and the instructions no compute kernel uses
+//! (texture sampling, vertex and pixel I/O). Also unsupported, each with its reason:
+//! two-dimensional register indices; `mova` and `a0` (the seed has no entry for `mova`, and
+//! `a0` is read only through IL_Rel_Addr tokens, whose layout it does not give, so the
+//! decoder refuses legacy relative addressing); registers a compute launch does not set
+//! (`c#`, `i#`, `b#` without a `def`/`defb`, inputs, outputs, shared registers); a return or
+//! a declaration other than `dcl_literal` inside a macro. Invalid programs
+//! ([`LiftErrorKind::Invalid`]): unbalanced blocks in any body, misplaced `func`/`endfunc`, a
+//! call to an undefined function or macro, a macro that calls itself, a register used without
+//! its declaration, an absolute index past a declared size, operand counts the opcode does
+//! not have, modifiers Table 2.10 does not allow for the instruction's type.
 
 mod alu;
 mod call;
@@ -404,6 +420,12 @@ impl<'a> Lifter<'a> {
             ),
             Compute::Yes | Compute::Partial => format!("{} is not lifted yet", row.name),
         };
+        if row.mnemonic == "mova" {
+            return self.unsupported(
+                "IL_OP_MOVA: no entry in the seed, and its a0 is read only through \
+                 IL_Rel_Addr tokens, whose layout the seed does not give (L503)",
+            );
+        }
         self.unsupported(why)
     }
 }

@@ -45,6 +45,21 @@ fn instructions_not_lifted_yet_are_named() {
         Unsupported,
         &["vPrimIndex registers are not lifted"],
     );
+    assert_refused(
+        "mova a0, r1\n",
+        Unsupported,
+        &["IL_OP_MOVA: no entry in the seed"],
+    );
+    assert_refused(
+        "mov r0, a0\n",
+        Unsupported,
+        &["a0: only IL_Rel_Addr tokens read it"],
+    );
+    assert_refused(
+        "dcl_cb cb0[2]\nmov r0, cb[r1.x][r2.x]\n",
+        Unsupported,
+        &["two-dimensional register indices"],
+    );
 }
 
 #[test]
@@ -240,6 +255,31 @@ fn macros_are_defined_once_and_called_as_declared() {
         ],
     );
     refused("", "mov r0, in0\n", Invalid, &["in0 outside a macro"]);
+    // Limits: a chain of 70 macros, and 2^13 expansions of macros that call the next twice.
+    let chain = |n: u32, calls: u32| -> String {
+        (0..n)
+            .map(|k| {
+                let body = if k + 1 < n {
+                    format!("mcall({}) (), ()\n", k + 1).repeat(calls as usize)
+                } else {
+                    String::new()
+                };
+                format!("mdef({k})_out(0)_in(0)\n{body}mend\n")
+            })
+            .collect()
+    };
+    refused(
+        &chain(70, 1),
+        "mcall(0) (), ()\n",
+        Unsupported,
+        &["nested more than 64 deep"],
+    );
+    refused(
+        &chain(13, 2),
+        "mcall(0) (), ()\n",
+        Unsupported,
+        &["more than 4096 macro expansions"],
+    );
 }
 
 /// DX9 `loop` reads an integer constant a `def` defines (L3938, L4883); constants are defined
@@ -296,6 +336,22 @@ fn registers_must_be_declared_and_indices_in_range() {
         &["cb0[4] is past its 4"],
     );
     assert_refused("mov r0, x0[0]\n", Invalid, &["x0 is used but not declared"]);
+    assert_refused(
+        "mov r0, icb[0]\n",
+        Invalid,
+        &["icb is used but not declared"],
+    );
+    assert_refused(
+        "dcl_cb icb[4] = {1, 2, 3, 4}\nmov r0, icb[1]\n",
+        Invalid,
+        &["icb[1] is past its 1 elements"],
+    );
+    assert_refused(
+        "dcl_cb icb[1] = {1}\ndcl_cb icb[1] = {2}\n",
+        Invalid,
+        &["a second immediate constant buffer"],
+    );
+    assert_refused("mov r0, g\n", Invalid, &["g needs an address"]);
     assert_refused(
         "dcl_indexed_temp_array x1[3]\nmov x1[3], r0\n",
         Invalid,

@@ -4,9 +4,9 @@
 //!
 //! # Program shape (checked before lifting)
 //! Main runs from the first instruction to `endmain` (or to `end` in a program without
-//! functions); only `func` blocks (and comments) stand between `endmain` and `end` (L3803,
-//! L3755); a `func` is never inside another or before `endmain` (L3840); labels are unique
-//! (L3838); every label a call names is a function's ("call to undefined function 7" is an
+//! functions); only `func` blocks (and comments) stand between `endmain` and `end` (L3797,
+//! L3757); a `func` is never inside another or before `endmain` (L3834); labels are unique
+//! (L3834); every label a call names is a function's ("call to undefined function 7" is an
 //! invalid program). Each body (main, each function, each macro) is checked on its own by
 //! `flow::structure`: a function's `break` and `continue` leave its own loops only.
 //!
@@ -23,7 +23,7 @@
 //!   function's first instruction.
 //!
 //! In a function, `ret_dyn` and `ret_logical*` (and `ret`, which the seed puts only at the
-//! end, L3978) remove the returning lanes from exec, where they wait; outside every block a
+//! end, L3975) remove the returning lanes from exec, where they wait; outside every block a
 //! `ret` or `ret_dyn` with all lanes, and `endfunc`, return: pop the entry, exec = the caller's
 //! exec (every lane that called comes back, and the lanes that did not call were waiting in
 //! it), continue after the call.
@@ -88,7 +88,7 @@ impl Funcs {
                 "func" => {
                     return Err(bad(
                         i,
-                        "func before endmain (L3840: only after ENDMAIN)".into(),
+                        "func before endmain (L3834: only after ENDMAIN)".into(),
                     ))
                 }
                 "endfunc" => return Err(bad(i, "endfunc without func".into())),
@@ -105,12 +105,12 @@ impl Funcs {
             callees: BTreeSet::new(),
         }];
         let mut open: Option<(u32, usize)> = None;
-        for i in main_end + 1..code.len() {
+        for (i, inst) in code.iter().enumerate().skip(main_end + 1) {
             match (mnemonic(i), open) {
                 ("func", None) => {
-                    let label = label(&code[i]);
+                    let label = label(inst);
                     if bodies.iter().any(|b| b.label == Some(label)) {
-                        return Err(bad(i, format!("a second func {label} (L3838: unique)")));
+                        return Err(bad(i, format!("a second func {label} (L3834: unique)")));
                     }
                     open = Some((label, i));
                 }
@@ -129,12 +129,12 @@ impl Funcs {
                 ("endfunc", None) => return Err(bad(i, "endfunc without func".into())),
                 ("func", Some(_)) => return Err(bad(i, "func inside a function".into())),
                 ("end", Some(_)) => {
-                    return Err(bad(i, "a function without endfunc (L3755)".into()))
+                    return Err(bad(i, "a function without endfunc (L3757)".into()))
                 }
                 (_, None) => {
                     return Err(bad(
                         i,
-                        "only func blocks and end follow endmain (L3803)".into(),
+                        "only func blocks and end follow endmain (L3797)".into(),
                     ))
                 }
                 _ => {}
@@ -147,8 +147,7 @@ impl Funcs {
             .collect();
         let mut base = 0;
         for (n, body) in bodies.iter_mut().enumerate() {
-            for i in body.first..=body.last {
-                let inst = &code[i];
+            for (i, inst) in code.iter().enumerate().take(body.last + 1).skip(body.first) {
                 if is_call(inst) {
                     let l = label(inst);
                     if !by_label.contains_key(&l) {

@@ -1,21 +1,34 @@
 //! Structured control flow (7.2.2 L3063-L3085, 7.4 L3442-L4043) as mask arithmetic.
 //!
 //! IL control flow is structured, so the nesting of every instruction is known when lifting:
-//! each open if, whileloop or switch owns a frame of two masks at its nesting level in the
-//! `cf` file ([`super::state::frame`]), and the lanes in `exec` are the ones that run. A lane
-//! is active, or waits in exactly one place: the `else` of an if (A), the end of an if's
-//! `then` part (B), a loop's `break` (A) or `continue` (B), a switch's untaken cases (A) or its
-//! `break` (B), or it has returned and waits nowhere.
+//! each open if, loop or switch owns a frame of two masks (and a DX9 loop its count) at its
+//! nesting level in the `cf` file ([`super::state::frame`]; each body has levels of its own,
+//! `call`), and the lanes in `exec` are the ones that run. A lane is active, or waits in
+//! exactly one place: the `else` of an if (A), the end of an if's `then` part (B), a loop's
+//! `break` (A) or `continue` (B), a switch's untaken cases (A) or its `break` (B), a
+//! function's end after returning, or it has ended and waits nowhere.
 //!
 //! - `if_logicalnz`/`if_logicalz src0` (L3880): src0.x (after its swizzle) has any bit set / all
 //!   bits zero; `ifc_relop(op) src0, src1` (L3901): a float compare of the x components after
 //!   flushing denormals, false when either is NaN (7.2.1 L3055; `ne` too); `ifnz` (L3916)
-//!   tests a boolean constant, a register compute launches do not have. The if sets A = exec
+//!   tests a boolean constant, which only a `defb` gives a value. The if sets A = exec
 //!   & !cond, exec &= cond. `else`: B = exec, exec = A. `endif`: exec |= B after an else, A
 //!   without one. A part no lane runs is skipped by a uniform branch.
 //! - `whileloop` (L4033) clears A and B; `endloop` (L3772) sets exec |= B, clears B, and goes
-//!   back to the loop's first instruction while exec has a lane; after the loop exec = A.
+//!   back to the loop's first instruction while exec has a lane; after the loop exec |= A.
 //!   A loop that never breaks runs until the fuel is spent.
+//! - `loop[_repeat] i#` (L3932) is a whileloop that also counts: its count is i#.x, from the
+//!   program's `def` (L4883; a compute launch sets no integer constants, so an i# without one
+//!   is refused). "LOOP_START jumps ... if the initial loop count is zero" (seed 000 L1255,
+//!   the hardware IL compiles to; the IL entry is silent), so a count of 0 skips the body;
+//!   `endloop` counts one iteration (L3776-L3784, damaged; CONTINUE's copy, L3662: `LoopIterationCount - 1`) and goes back while the
+//!   count is not 0 and exec has a lane, so the lanes still running when it runs out go on
+//!   after the loop with those that broke. `continue` waits for `endloop`, which counts once
+//!   for the whole wave. Without `_repeat` the count, initial value and step must be 0-255
+//!   ("unsigned eight-bit integers", L3938); with it the count must not be negative
+//!   (L3940). The loop counter `aL` (initial value, step) is not kept: only loop-relative
+//!   addressing (an IL_Rel_Addr token, whose layout the seed does not give, so the decoder
+//!   refuses it) reads it, and Table 5.7 allows it on no register a compute program has.
 //! - `break` (L3446) moves exec into the smallest enclosing loop's or switch's break mask;
 //!   `continue` (L3657) into the smallest enclosing loop's continue mask; their conditional
 //!   forms `break_logicalnz/z`, `continue_logicalnz/z` (L3470, L3685) and `breakc_relop`,
@@ -27,13 +40,14 @@
 //!   cases stand, as in C. Lanes already in exec fall through. `endswitch`: exec |= B | A (a
 //!   lane no case took skips the switch).
 //! - `ret_dyn`, `ret_logicalnz/z` (L3987, L4000) and `ret` inside a block remove the lanes that
-//!   return from exec: in main they end. `ret` outside every block, `endmain` and `end` end the
-//!   wave.
-//! - The structure is checked before lifting: every if, whileloop and switch closes in the
-//!   same block it opens in, `else`, `case` and `default` (one per switch, L3709) stand in
-//!   their own blocks, `break` has a loop or switch around it and `continue` a loop, and
-//!   `endmain`/`end` stand outside every block (L3085). A DX9 `loop` counts as a loop there and
-//!   is refused when lifted.
+//!   return from exec: in main they end, in a function they wait for its end (`call`). `ret`
+//!   and `ret_dyn` outside every block return from a function; in main they, `endmain` and
+//!   `end` end the wave.
+//! - The structure is checked before lifting, body by body (main, each function, each
+//!   macro): every if, loop and switch closes in the same block it opens in, `else`, `case`
+//!   and `default` (one per switch, L3709) stand in their own blocks, `break` has a loop or
+//!   switch of the same body around it and `continue` a loop, and `endmain`/`end`, `endfunc`
+//!   and `mend` stand outside every block (L3085).
 
 use super::regs::{fcmp, Kind};
 use super::state::frame;
@@ -397,7 +411,7 @@ impl Lifter<'_> {
             return Err(self.invalid("loop counts with an integer constant i# (L3938)"));
         }
         if s.modifier.is_some() || r.index != crate::inst::Index::None || r.dim2.is_some() {
-            return Err(self.invalid("loop's i# takes no modifier or relative address (L3951)"));
+            return Err(self.invalid("loop's i# takes no modifier or relative address (L3952)"));
         }
         let Some(v) = self.decls.ints.get(&r.num) else {
             return Err(self.unsupported(format!(

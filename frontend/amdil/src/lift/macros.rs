@@ -1,7 +1,7 @@
 //! Macros (7.19, L13191-L13350): `mdef(k)_out(m)_in(n)` ... `mend` before the language token,
 //! expanded at each `mcall(k) (outputs), (inputs)`.
 //!
-//! An expansion is what L13289-L13310 describe: a prolog of moves from the actual inputs to
+//! An expansion is what L13291-L13297 describe: a prolog of moves from the actual inputs to
 //! the formal inputs `in0`.. (each a `mov in#, src` of the whole source, its swizzle and
 //! modifiers applied as `mov` applies them), the body, then an epilog of moves from the formal
 //! outputs `out0`.. to the actual outputs (`mov dst, out#` under the destination's write mask);
@@ -12,15 +12,16 @@
 //! literals; any other register (`x#`, `cb#`, thread ids, ...) is the program's. Expansions
 //! are numbered in program order, depth first; the plan and the lift walk them alike.
 //!
-//! Checked before lifting (invalid otherwise): macro numbers are unique (L13233); `mcall`
+//! Checked before lifting (invalid otherwise): macro numbers are unique (L13215); `mcall`
 //! names a defined macro with its declared numbers of outputs and inputs; actual inputs are
-//! temps or literals and actual outputs temps (L13289; inside a macro its `in#`/`out#` are
+//! temps or literals and actual outputs temps (L13281; inside a macro its `in#`/`out#` are
 //! temps too); a macro does not call itself, directly or through others (its expansion would
 //! not end); each body is balanced on its own (`flow::structure`), so a `break` or `continue`
-//! in a macro leaves the macro's own loops. `_outline` (L13247) changes nothing observable and
+//! in a macro leaves the macro's own loops. `_outline` (L13219) changes nothing observable and
 //! is expanded like the rest. Refused as unsupported: a return inside a macro (the seed does
 //! not say whether it leaves the macro or the function) and declarations other than
-//! `dcl_literal` (L13236 scopes only temps and literals to a macro).
+//! `dcl_literal` (L13215 scopes only temps and literals to a macro); macro calls nested more
+//! than 64 deep or more than 4096 expansions.
 
 use super::flow::structure;
 use super::regs::Kind;
@@ -33,6 +34,8 @@ use wavejit_ir::ScalarType;
 
 /// Macro expansions a program may have (each has registers of its own).
 const MAX_EXPANSIONS: u32 = 4096;
+/// How deep macro calls may nest (the lift recurses once per level).
+const MAX_NESTING: usize = 64;
 
 /// One macro definition.
 pub(super) struct Macro {
@@ -124,7 +127,7 @@ impl Macros {
                     .map_err(|(kind, why)| refusal(kind, pcs[j], &code[j], why))?;
             }
             if by_id.insert(id, list.len()).is_some() {
-                return Err(invalid(i, format!("a second mdef({id}) (L13233: unique)")));
+                return Err(invalid(i, format!("a second mdef({id}) (L13215: unique)")));
             }
             list.push(m);
             i = last + 1;
@@ -135,8 +138,8 @@ impl Macros {
             cases: HashMap::new(),
         };
         for m in &macros.list {
-            for j in m.first..m.last {
-                if let Some(k) = mcall_id(&code[j]) {
+            for (j, inst) in code.iter().enumerate().take(m.last).skip(m.first) {
+                if let Some(k) = mcall_id(inst) {
                     if !macros.by_id.contains_key(&k) {
                         return Err(invalid(j, format!("mcall to undefined macro {k}")));
                     }
@@ -187,6 +190,16 @@ impl Macros {
                         "macro {} calls itself ({}): its expansion would not end",
                         ms.list[n].id,
                         chain.join(" -> ")
+                    ),
+                )
+                .at("macro"));
+            }
+            if path.len() == MAX_NESTING {
+                return Err(LiftError::unsupported(
+                    0,
+                    "",
+                    format!(
+                        "macro calls nested more than {MAX_NESTING} deep, the most the lift takes"
                     ),
                 )
                 .at("macro"));
@@ -327,7 +340,7 @@ fn read_body(m: &mut Macro, inst: &Inst) -> Result<(), (LiftErrorKind, String)> 
         d if d.starts_with("dcl_") || d == "def" || d == "defb" => Err((
             LiftErrorKind::Unsupported,
             format!(
-                "{d} inside a macro: only temps and literals are scoped to a macro (L13236); \
+                "{d} inside a macro: only temps and literals are scoped to a macro (L13215); \
                  not lifted"
             ),
         )),
@@ -373,7 +386,7 @@ impl<'a> Lifter<'a> {
             || !inst.dst.iter().all(|d| temp(d.reg.ty))
         {
             return Err(self
-                .invalid("an actual parameter is a temp or a literal, an output a temp (L13289)"));
+                .invalid("an actual parameter is a temp or a literal, an output a temp (L13281)"));
         }
         let parent = self.scope.map_or(0, |s| s.id);
         let Some(&(id, base)) = plan.expansions.map.get(&(parent, self.pc())) else {

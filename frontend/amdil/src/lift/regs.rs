@@ -15,14 +15,26 @@
 //! [`F32_MODE`].
 //!
 //! # Registers
-//! - `r#`: the temp's component; `l#`: the literal's bits (`dcl_literal`).
+//! - `r#`: the temp's component; `l#`: the literal's bits (`dcl_literal`). In a macro
+//!   expansion `r#`, `l#`, `in#` and `out#` are the expansion's own (`macros`).
+//! - `c#` (float) reads the four values its `def` gives; `i#` (integer) only `loop` reads, and
+//!   `b#` (boolean, 1 when true) only `ifnz` and `callnz` (Table 5.7, L1277-L1290). A
+//!   compute launch sets no constants, so one without a `def`/`defb` is refused.
 //! - `x#[n]`: element `n` of the indexed temp array; `x#[src + imm]` takes the index from the
-//!   source's x component (after its swizzle) plus the immediate (L576). An index outside
-//!   the array's declared elements is a guest fault ("register index outside its file") in
-//!   the lanes that run; an absolute one is an invalid program.
+//!   source's x component (after its swizzle) plus the immediate (L576). The seed gives no
+//!   rule for a relative index outside the array's declared elements: it reads 0 and a write
+//!   there writes nothing, in every lane, as for a constant buffer (D3D10, which IL follows
+//!   here, leaves it undefined). An absolute one is an invalid program.
 //! - `cb#[n]`: dword `c` of element `n` of constant buffer `#` (16 bytes per element) at its
 //!   guest address. A relative index outside the declared elements reads 0 (the seed does not
 //!   say; 0 is what a raw UAV load gives out of range, L11439).
+//! - `icb[n]`: dwords `4n`..`4n + 3` of the immediate constant buffer's data (Table 5.8: four
+//!   components, "used in the same way as cb[n]", L1602; the declaration counts dwords,
+//!   L4060); a dword past the data reads 0, and so does a relative index past the elements.
+//! - `g[a]` (L1568-L1590): global memory, "each address corresponds to a 128-bit, four dword
+//!   location": dword `c` at byte `16a + 4c` of the arena (the launch's global memory, whose
+//!   raw UAVs address it too), read and written in the lanes of the exec mask like a
+//!   register; outside every buffer of the arena an access faults, as a raw UAV access does.
 //! - The thread ids (Table 5.6, L1269; 5.1-5.2, 5.50-5.53): `vTidInGrp` and `vThreadGrpId`
 //!   from the launch, `vAbsTid = vThreadGrpId * size + vTidInGrp` per component,
 //!   `vTidInGrpFlat = z*Dx*Dy + y*Dx + x` (L2225), `vThreadGrpIdFlat = z*Nx*Ny + y*Nx + x`
@@ -30,7 +42,7 @@
 //!   replicated in every component; the w components the seed calls invalid read 0.
 //!
 //! # Destinations (2.2.5, L509-L563)
-//! A destination is a temp or an indexed temp element. Each component is written per the write
+//! A destination is a temp, an indexed temp element, `g[a]` or, in a macro, `in#`/`out#`. Each component is written per the write
 //! mask (`x` writes the result, `_` nothing, `0` and `1` write 0.0 and 1.0f "even if the
 //! instruction normally does not write that component", L519), in the lanes of the exec mask.
 //! A float result first takes shift_scale (x2, x4, x8, d2, d4, d8: a multiply by the power of
@@ -404,12 +416,12 @@ impl<'a> Lifter<'a> {
     }
 
     /// The arena address of component `comp` of `g[address]`: "each address corresponds to a
-    /// 128-bit, four dword location" (L1580) of global memory, which is the launch's arena.
+    /// 128-bit, four dword location" (L1588) of global memory, which is the launch's arena.
     fn global_address(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
         let a = match &reg.index {
             Index::Imm(n) => self.b.i32(*n),
             Index::Rel(x, imm) => self.index_value(x, *imm)?,
-            Index::None => return Err(self.invalid("g needs an address (g[address], L1572)")),
+            Index::None => return Err(self.invalid("g needs an address (g[address], L1574)")),
         };
         let base = self.b.use_reg(self.l.arena(), I64);
         let b = &mut self.b;

@@ -86,13 +86,14 @@ pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, Lift
                 }
             }
             "dcl_cb" if inst.pri.is_some() => {
-                if d.icb.replace(inst.extra.clone()).is_some() {
+                if d.icb.is_some() {
                     return Err(bad(
                         "a second immediate constant buffer (dcl_cb's immediate form names no \
                          buffer, L4060)"
                             .into(),
                     ));
                 }
+                d.icb = Some(inst.extra.clone());
             }
             "def" | "defb" => constant(&mut d, inst).map_err(bad)?,
             "dcl_cb" => {
@@ -162,7 +163,7 @@ fn constant(d: &mut Decls, inst: &Inst) -> Result<(), String> {
     };
     let reg = &dst.reg;
     if dst.modifier.is_some() || reg.index != Index::None || reg.dim2.is_some() {
-        return Err("a definition's register takes no modifier or index (L4892)".into());
+        return Err("a definition's register takes no modifier or index (L4893)".into());
     }
     let num = reg.num;
     let fresh = match (&inst.extra[..], reg.ty) {
@@ -179,7 +180,7 @@ fn constant(d: &mut Decls, inst: &Inst) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{}{num} is defined twice (L4886: once per register)",
+            "{}{num} is defined twice (L4887: once per register)",
             reg.ty.name(true)
         ))
     }

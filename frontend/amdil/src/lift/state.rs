@@ -71,7 +71,7 @@ pub mod frame {
     /// if: the lanes active at the end of the `then` part; whileloop: the lanes waiting at
     /// `continue`; switch: the lanes that left by `break`.
     pub const B: u32 = 2;
-    /// DX9 `loop`: the iterations left (`LoopIterationCount`, L3668).
+    /// DX9 `loop`: the iterations left (`LoopIterationCount`, L3662).
     pub const COUNT: u32 = 4;
     /// Cells per nesting level.
     pub const CELLS: u32 = 5;
@@ -93,7 +93,7 @@ pub mod calls {
     pub const EXEC: u32 = 2;
     /// Cells per entry.
     pub const STRIDE: u32 = 4;
-    /// "Subroutines can nest up to 32 levels deep" (L3486).
+    /// "Subroutines can nest up to 32 levels deep" (L3487).
     pub const MAX_DEPTH: u32 = 32;
 }
 
