@@ -5,9 +5,10 @@
 //!   indexed temp arrays, UAV ids, `def`/`defb` constants) and the temps a program uses, read
 //!   before lifting.
 //! - `regs`: the register model: source components with their swizzles and modifiers,
-//!   destination components with their write masks and modifiers, literals, defined
-//!   constants, temps, indexed temps, constant buffers, the immediate constant buffer, `g[]`
-//!   and the thread-id registers.
+//!   destination components with their write masks and modifiers, literals, temps, indexed
+//!   temps and the thread-id registers.
+//! - `buffers`: constant buffers, the immediate constant buffer, `g[]` and the constants a
+//!   program defines.
 //! - `alu`: the ALU instructions, each with its rule from seed 001 Chapter 7.
 //! - `flow`: structured control flow as mask arithmetic, whileloop and DX9 loop.
 //! - `call`: functions and calls, the return stack, recursion.
@@ -18,7 +19,7 @@
 //! # Design
 //! - **Plan, then lift**: before lifting, [`Plan`] finds each instruction's offset, the
 //!   declarations, the macros (`macros`) and the functions (`call`), checks the structure of
-//!   every body (main, each function, each macro) on its own (`flow::structure`), numbers the
+//!   every body (main, each function, each macro) on its own (`structure`), numbers the
 //!   macro expansions and sizes the state. The lift then runs main from the first instruction
 //!   to `endmain` (or `end`), then every function, each once; a macro call expands its body in
 //!   place.
@@ -45,7 +46,7 @@
 //! ops, the atomics, typed and structured UAVs and LDS, the byte/short memory forms, GDS, the
 //! virtual functions (`fcall`, function tables), and the instructions no compute kernel uses
 //! (texture sampling, vertex and pixel I/O). Also unsupported, each with its reason:
-//! two-dimensional register indices; `mova` and `a0` (the seed has no entry for `mova`, and
+//! two-dimensional register indices other than `cb[b][n]`; `mova` and `a0` (the seed has no entry for `mova`, and
 //! `a0` is read only through IL_Rel_Addr tokens, whose layout it does not give, so the
 //! decoder refuses legacy relative addressing); registers a compute launch does not set
 //! (`c#`, `i#`, `b#` without a `def`/`defb`, inputs, outputs, shared registers); a return or
@@ -56,6 +57,7 @@
 //! not have, modifiers Table 2.10 does not allow for the instruction's type.
 
 mod alu;
+mod buffers;
 mod call;
 mod flow;
 mod macros;
@@ -63,6 +65,7 @@ mod mem;
 mod regs;
 mod scan;
 pub mod state;
+mod structure;
 
 use crate::inst::{Inst, Program};
 use crate::table::{Compute, Row};

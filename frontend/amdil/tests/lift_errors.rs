@@ -56,9 +56,9 @@ fn instructions_not_lifted_yet_are_named() {
         &["a0: only IL_Rel_Addr tokens read it"],
     );
     assert_refused(
-        "dcl_cb cb0[2]\nmov r0, cb[r1.x][r2.x]\n",
+        "mov r0, vVertex1[2]\n",
         Unsupported,
-        &["two-dimensional register indices"],
+        &["vVertex registers are not lifted"],
     );
 }
 
@@ -352,6 +352,26 @@ fn registers_must_be_declared_and_indices_in_range() {
         &["a second immediate constant buffer"],
     );
     assert_refused("mov r0, g\n", Invalid, &["g needs an address"]);
+    assert_refused(
+        "dcl_cb cb0[2]\nmov r0, cb[5][r1.x]\n",
+        Invalid,
+        &["cb5 is used but not declared"],
+    );
+    assert_refused(
+        "dcl_cb cb0[2]\nmov r0, cb[0][2]\n",
+        Invalid,
+        &["cb0[2] is past its 2 declared elements"],
+    );
+    assert_refused(
+        "dcl_cb cb1[2]\nmov r0, cb1[r0.x][0]\n",
+        Invalid,
+        &["a two-dimensional cb is cb[b][n]"],
+    );
+    assert_refused(
+        "mov r0, cb[r0.x][0]\n",
+        Invalid,
+        &["declares no constant buffer"],
+    );
     assert_refused(
         "dcl_indexed_temp_array x1[3]\nmov x1[3], r0\n",
         Invalid,

@@ -221,6 +221,47 @@ mov r5, x0[1]
     }
 }
 
+/// Two-dimensional constant buffer operands `cb[b][n]` (2.2.8 example 5, L776-L832): the
+/// buffer from the first index, the element from the second; an undeclared buffer or an
+/// element past the declared ones reads 0.
+#[test]
+fn constant_buffers_chosen_per_lane() {
+    let body = "dcl_cb cb0[2]
+dcl_cb cb3[3]
+mov r1, cb[r0.x][r0.y+1]
+mov r2, cb[3][r0.y]
+mov r3, cb[r0.x][1].wzyx
+";
+    let k = Kernel::new(&format!("il_cs_2_0\n{body}end\n"));
+    let mut l = k.launch();
+    let cb0: Vec<u32> = (0..8).map(|i| 0x100 + i).collect();
+    let cb3: Vec<u32> = (0..12).map(|i| 0x300 + i).collect();
+    l.set_cb(0, &cb0);
+    l.set_cb(3, &cb3);
+    let buffer = |lane: u32| [0, 3, 1, 15, 0xffff_ffff][lane as usize % 5];
+    let element = |lane: u32| (lane / 5 % 5).wrapping_sub(1);
+    l.set_r(0, 0, buffer);
+    l.set_r(0, 1, element);
+    let d = l.go();
+    let read = |b: u32, n: u32, c: u32| match b {
+        0 if n < 2 => cb0[(4 * n + c) as usize],
+        3 if n < 3 => cb3[(4 * n + c) as usize],
+        _ => 0,
+    };
+    for lane in 0..LANES {
+        let (b, n) = (buffer(lane), element(lane));
+        for c in 0..4 {
+            assert_eq!(
+                d.r(1, c, lane),
+                read(b, n.wrapping_add(1), c),
+                "lane {lane}"
+            );
+            assert_eq!(d.r(2, c, lane), read(3, n, c), "lane {lane}");
+            assert_eq!(d.r(3, c, lane), read(b, 1, 3 - c), "lane {lane}");
+        }
+    }
+}
+
 /// The immediate constant buffer (`dcl_cb` with its primary modifier, L4060): `icb[n]` is
 /// dwords 4n..4n+3 of its data; past the data, or at an index past its elements, 0.
 #[test]

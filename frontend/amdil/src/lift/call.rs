@@ -8,7 +8,7 @@
 //! L3757); a `func` is never inside another or before `endmain` (L3834); labels are unique
 //! (L3834); every label a call names is a function's ("call to undefined function 7" is an
 //! invalid program). Each body (main, each function, each macro) is checked on its own by
-//! `flow::structure`: a function's `break` and `continue` leave its own loops only.
+//! `structure`: a function's `break` and `continue` leave its own loops only.
 //!
 //! # Calls as mask arithmetic
 //! Each function is lifted once, as blocks of its own; a call jumps there and the return is an
@@ -36,9 +36,9 @@
 //! function's open frames in `saved`/`saved_sel` at the stack depth and restores them when it
 //! returns. Calls that cannot recurse cost nothing of this.
 
-use super::flow::structure;
 use super::macros::Macros;
 use super::state::{calls, frame};
+use super::structure::structure;
 use super::{refusal, LiftError, LiftErrorKind, Lifter};
 use crate::inst::{Inst, Program};
 use std::collections::{BTreeSet, HashMap};

@@ -16,16 +16,16 @@
 //! names a defined macro with its declared numbers of outputs and inputs; actual inputs are
 //! temps or literals and actual outputs temps (L13281; inside a macro its `in#`/`out#` are
 //! temps too); a macro does not call itself, directly or through others (its expansion would
-//! not end); each body is balanced on its own (`flow::structure`), so a `break` or `continue`
+//! not end); each body is balanced on its own (`structure`), so a `break` or `continue`
 //! in a macro leaves the macro's own loops. `_outline` (L13219) changes nothing observable and
 //! is expanded like the rest. Refused as unsupported: a return inside a macro (the seed does
 //! not say whether it leaves the macro or the function) and declarations other than
 //! `dcl_literal` (L13215 scopes only temps and literals to a macro); macro calls nested more
 //! than 64 deep or more than 4096 expansions.
 
-use super::flow::structure;
 use super::regs::Kind;
 use super::scan::highest_temp;
+use super::structure::structure;
 use super::{refusal, LiftError, LiftErrorKind, Lifter};
 use crate::inst::{Inst, Program};
 use crate::token::RegType;

@@ -17,24 +17,12 @@
 //! # Registers
 //! - `r#`: the temp's component; `l#`: the literal's bits (`dcl_literal`). In a macro
 //!   expansion `r#`, `l#`, `in#` and `out#` are the expansion's own (`macros`).
-//! - `c#` (float) reads the four values its `def` gives; `i#` (integer) only `loop` reads, and
-//!   `b#` (boolean, 1 when true) only `ifnz` and `callnz` (Table 5.7, L1277-L1290). A
-//!   compute launch sets no constants, so one without a `def`/`defb` is refused.
 //! - `x#[n]`: element `n` of the indexed temp array; `x#[src + imm]` takes the index from the
 //!   source's x component (after its swizzle) plus the immediate (L576). The seed gives no
 //!   rule for a relative index outside the array's declared elements: it reads 0 and a write
 //!   there writes nothing, in every lane, as for a constant buffer (D3D10, which IL follows
 //!   here, leaves it undefined). An absolute one is an invalid program.
-//! - `cb#[n]`: dword `c` of element `n` of constant buffer `#` (16 bytes per element) at its
-//!   guest address. A relative index outside the declared elements reads 0 (the seed does not
-//!   say; 0 is what a raw UAV load gives out of range, L11439).
-//! - `icb[n]`: dwords `4n`..`4n + 3` of the immediate constant buffer's data (Table 5.8: four
-//!   components, "used in the same way as cb[n]", L1602; the declaration counts dwords,
-//!   L4060); a dword past the data reads 0, and so does a relative index past the elements.
-//! - `g[a]` (L1568-L1590): global memory, "each address corresponds to a 128-bit, four dword
-//!   location": dword `c` at byte `16a + 4c` of the arena (the launch's global memory, whose
-//!   raw UAVs address it too), read and written in the lanes of the exec mask like a
-//!   register; outside every buffer of the arena an access faults, as a raw UAV access does.
+//! - `cb#[n]`, `icb[n]`, `g[a]` and the defined constants `c#`, `i#`, `b#`: `buffers`.
 //! - The thread ids (Table 5.6, L1269; 5.1-5.2, 5.50-5.53): `vTidInGrp` and `vThreadGrpId`
 //!   from the launch, `vAbsTid = vThreadGrpId * size + vTidInGrp` per component,
 //!   `vTidInGrpFlat = z*Dx*Dy + y*Dx + x` (L2225), `vThreadGrpIdFlat = z*Nx*Ny + y*Nx + x`
@@ -55,7 +43,7 @@ use crate::token::{DstComp, DstMod, RegType, Sel, SrcMod};
 use wavejit_ir::{FloatCC, FunctionBuilder, IntCC, Op, ScalarType, Value};
 use wavejit_isa::LiftError;
 
-use ScalarType::{F32, I1, I32, I64};
+use ScalarType::{F32, I1, I32};
 
 /// 1.0f's bits.
 pub(super) const ONE: u32 = 0x3f80_0000;
@@ -274,8 +262,11 @@ impl<'a> Lifter<'a> {
 
     /// Component `comp` (0-3) of a register.
     fn fetch(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
-        if reg.dim2.is_some() {
-            return Err(self.unsupported("two-dimensional register indices are not lifted yet"));
+        if reg.dim2.is_some() && reg.ty != RegType::CONST_BUFF {
+            return Err(self.unsupported(
+                "two-dimensional register indices: only cb[b][n] is lifted (vertex inputs \
+                 and the like are not state of a compute program)",
+            ));
         }
         match reg.ty {
             RegType::TEMP | RegType::INPUT_ARG | RegType::OUTPUT_ARG => {
@@ -343,98 +334,7 @@ impl<'a> Lifter<'a> {
         }
     }
 
-    /// The value `def` or `defb` gives a constant register, where the instruction may read
-    /// it (Table 5.7, L1277-L1290: `b#` only as the source of static control flow, `i#` only
-    /// for `loop`). A boolean reads 1 when true in every component.
-    fn constant(&self, reg: &Reg) -> Result<[u32; 4], LiftError> {
-        let m = self.row().mnemonic;
-        let n = reg.num;
-        let v = match reg.ty {
-            RegType::CONST_FLOAT => self.decls.floats.get(&n).copied(),
-            RegType::CONST_INT if m == "loop" => self.decls.ints.get(&n).copied(),
-            RegType::CONST_BOOL if matches!(m, "ifnz" | "callnz") => {
-                self.decls.bools.get(&n).map(|&b| [u32::from(b); 4])
-            }
-            t => {
-                return Err(self.invalid(format!(
-                    "{}{n} read by {m} (Table 5.7: b# only by static flow control, i# only \
-                     by loop)",
-                    t.name(false)
-                )))
-            }
-        };
-        v.ok_or_else(|| {
-            self.unsupported(format!(
-                "{}{n}: no def gives its value, and a compute launch sets no constants",
-                reg.ty.name(false)
-            ))
-        })
-    }
-
-    /// Component `comp` of element `icb[n]`: dword `4n + comp` of the immediate constant
-    /// buffer (Table 5.8 gives `icb` four components, "used in the same way as cb[n]",
-    /// L1602); a dword past the buffer's reads 0, as an index outside a constant buffer does.
-    fn immediate_buffer(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
-        let Some(data) = &self.decls.icb else {
-            return Err(
-                self.invalid("icb is used but not declared (dcl_cb's immediate form, L4060)")
-            );
-        };
-        if reg.num != 0 {
-            return Err(self.invalid(format!(
-                "icb{}: the program's one immediate constant buffer is icb",
-                reg.num
-            )));
-        }
-        let len = data.len() as u32;
-        let elements = len.div_ceil(4);
-        match &reg.index {
-            Index::Imm(n) if *n < elements => {
-                let v = data.get((4 * n + comp) as usize).copied().unwrap_or(0);
-                Ok(self.b.i32(v))
-            }
-            Index::Imm(n) => Err(self.invalid(format!("icb[{n}] is past its {elements} elements"))),
-            Index::Rel(x, imm) => {
-                let n = self.index_value(x, *imm)?;
-                let b = &mut self.b;
-                let limit = b.i32(elements);
-                let element = b.op(Op::Icmp(IntCC::Ult), I1, &[n, limit]);
-                let two = b.i32(2);
-                let at = b.op(Op::Shl, I32, &[n, two]);
-                let c = b.i32(comp);
-                let at = b.op(Op::Iadd, I32, &[at, c]);
-                let len = b.i32(len);
-                let dword = b.op(Op::Icmp(IntCC::Ult), I1, &[at, len]);
-                let inside = b.op(Op::And, I1, &[element, dword]);
-                let zero = b.i32(0);
-                let at = b.op(Op::Select, I32, &[inside, at, zero]);
-                let v = b.read_reg_indexed(self.l.icb, 0, at, I32);
-                Ok(b.op(Op::Select, I32, &[inside, v, zero]))
-            }
-            Index::None => Err(self.invalid("icb needs an index")),
-        }
-    }
-
-    /// The arena address of component `comp` of `g[address]`: "each address corresponds to a
-    /// 128-bit, four dword location" (L1588) of global memory, which is the launch's arena.
-    fn global_address(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
-        let a = match &reg.index {
-            Index::Imm(n) => self.b.i32(*n),
-            Index::Rel(x, imm) => self.index_value(x, *imm)?,
-            Index::None => return Err(self.invalid("g needs an address (g[address], L1574)")),
-        };
-        let base = self.b.use_reg(self.l.arena(), I64);
-        let b = &mut self.b;
-        let a = b.op(Op::Zext, I64, &[a]);
-        let four = b.i64(4);
-        let offset = b.op(Op::Shl, I64, &[a, four]);
-        let c = b.i64(4 * u64::from(comp));
-        let offset = b.op(Op::Iadd, I64, &[offset, c]);
-        let addr = b.op(Op::Iadd, I64, &[base, offset]);
-        Ok(b.splat(addr))
-    }
-
-    fn unindexed(&self, reg: &Reg) -> Result<(), LiftError> {
+    pub(super) fn unindexed(&self, reg: &Reg) -> Result<(), LiftError> {
         if reg.index == Index::None {
             Ok(())
         } else {
@@ -482,7 +382,7 @@ impl<'a> Lifter<'a> {
     }
 
     /// An index `x.x + imm` (the index source's first component, after its swizzle).
-    fn index_value(&mut self, x: &'a Src, imm: Option<u32>) -> Result<Value, LiftError> {
+    pub(super) fn index_value(&mut self, x: &'a Src, imm: Option<u32>) -> Result<Value, LiftError> {
         let v = self.read(x, None, 0, Kind::Int)?;
         Ok(match imm {
             Some(k) if k != 0 => {
@@ -491,56 +391,6 @@ impl<'a> Lifter<'a> {
             }
             _ => v,
         })
-    }
-
-    /// Dword `comp` of a constant buffer element.
-    fn const_buffer(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
-        let Some(&len) = self.decls.const_buffers.get(&reg.num) else {
-            return Err(self.invalid(format!(
-                "cb{} is used but not declared (dcl_cb, L4048)",
-                reg.num
-            )));
-        };
-        let base = self.l.const_buffer(reg.num);
-        let base = self.b.use_reg(base, I64);
-        let load = |b: &mut FunctionBuilder, offset: Value| {
-            let addr = b.op(Op::Iadd, I64, &[base, offset]);
-            b.load(
-                wavejit_ir::MemSpace::Global,
-                wavejit_ir::MemWidth::B32,
-                false,
-                I32,
-                addr,
-                None,
-            )
-        };
-        match &reg.index {
-            Index::Imm(n) if *n < len => {
-                let offset = self.b.i64(16 * u64::from(*n) + 4 * u64::from(comp));
-                Ok(load(&mut self.b, offset))
-            }
-            Index::Imm(n) => Err(self.invalid(format!(
-                "cb{}[{n}] is past its {len} declared elements",
-                reg.num
-            ))),
-            Index::Rel(x, imm) => {
-                let n = self.index_value(x, *imm)?;
-                let b = &mut self.b;
-                let limit = b.i32(len);
-                let inside = b.op(Op::Icmp(IntCC::Ult), I1, &[n, limit]);
-                // Outside the buffer, read element 0 (inside it) and give 0.
-                let zero = b.i32(0);
-                let n = b.op(Op::Select, I32, &[inside, n, zero]);
-                let n = b.op(Op::Zext, I64, &[n]);
-                let four = b.i64(4);
-                let offset = b.op(Op::Shl, I64, &[n, four]);
-                let comp = b.i64(4 * u64::from(comp));
-                let offset = b.op(Op::Iadd, I64, &[offset, comp]);
-                let v = load(b, offset);
-                Ok(b.op(Op::Select, I32, &[inside, v, zero]))
-            }
-            Index::None => Err(self.invalid(format!("cb{} needs an index", reg.num))),
-        }
     }
 
     /// Component `comp` of a thread-id register (see the module doc).
