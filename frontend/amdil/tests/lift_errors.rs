@@ -150,6 +150,11 @@ fn functions_are_balanced_and_called_by_label() {
         &["func before endmain"],
     );
     assert_refused(
+        "endmain\nfunc 1\nendmain\nendfunc\n",
+        Invalid,
+        &["endmain inside a function"],
+    );
+    assert_refused(
         "endmain\nfunc 1\nfunc 2\nendfunc\nendfunc\n",
         Invalid,
         &["func inside a function"],

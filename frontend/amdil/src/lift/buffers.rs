@@ -16,7 +16,7 @@
 //!   raw UAVs address it too), read and written in the lanes of the exec mask like a
 //!   register; outside every buffer of the arena an access faults, as a raw UAV access does.
 //! - `c#` (float) reads the four values its `def` gives; `i#` (integer) only `loop` reads, and
-//!   `b#` (boolean, 1 when true) only `ifnz` and `callnz` (Table 5.7, L1277-L1290). A
+//!   `b#` (boolean, 1 when true) only `ifnz` and the calls (Table 5.7, L1277-L1290). A
 //!   compute launch sets no constants, so one without a `def`/`defb` is refused.
 
 use super::Lifter;
@@ -141,15 +141,18 @@ impl<'a> Lifter<'a> {
     }
 
     /// The value `def` or `defb` gives a constant register, where the instruction may read
-    /// it (Table 5.7, L1277-L1290: `b#` only as the source of static control flow, `i#` only
-    /// for `loop`). A boolean reads 1 when true in every component.
+    /// it (Table 5.7, L1277-L1290: `b#` only as the source of static control flow, `ifnz` and
+    /// the calls (L3538, L3599), `i#` only for `loop`). A boolean reads 1 when true in every
+    /// component.
     pub(super) fn constant(&self, reg: &Reg) -> Result<[u32; 4], LiftError> {
         let m = self.row().mnemonic;
         let n = reg.num;
         let v = match reg.ty {
             RegType::CONST_FLOAT => self.decls.floats.get(&n).copied(),
             RegType::CONST_INT if m == "loop" => self.decls.ints.get(&n).copied(),
-            RegType::CONST_BOOL if matches!(m, "ifnz" | "callnz") => {
+            RegType::CONST_BOOL
+                if matches!(m, "ifnz" | "callnz" | "call_logicalz" | "call_logicalnz") =>
+            {
                 self.decls.bools.get(&n).map(|&b| [u32::from(b); 4])
             }
             t => {

@@ -82,19 +82,6 @@ impl Funcs {
     ) -> Result<Funcs, LiftError> {
         let code = &program.code;
         let bad = |i: usize, why: String| refusal(LiftErrorKind::Invalid, pcs[i], &code[i], why);
-        let mnemonic = |i: usize| code[i].row().map_or("", |r| r.mnemonic);
-        for i in 0..main_end {
-            match mnemonic(i) {
-                "func" => {
-                    return Err(bad(
-                        i,
-                        "func before endmain (L3834: only after ENDMAIN)".into(),
-                    ))
-                }
-                "endfunc" => return Err(bad(i, "endfunc without func".into())),
-                _ => {}
-            }
-        }
         let span = |inst: &Inst| macros.called(inst).map_or(0, |m| m.depth);
         let mut bodies = vec![Body {
             label: None,
@@ -104,41 +91,15 @@ impl Funcs {
             depth: structure(code, pcs, 0..=main_end, &span, cases)?,
             callees: BTreeSet::new(),
         }];
-        let mut open: Option<(u32, usize)> = None;
-        for (i, inst) in code.iter().enumerate().skip(main_end + 1) {
-            match (mnemonic(i), open) {
-                ("func", None) => {
-                    let label = label(inst);
-                    if bodies.iter().any(|b| b.label == Some(label)) {
-                        return Err(bad(i, format!("a second func {label} (L3834: unique)")));
-                    }
-                    open = Some((label, i));
-                }
-                ("endfunc", Some((label, at))) => {
-                    bodies.push(Body {
-                        label: Some(label),
-                        first: at + 1,
-                        last: i,
-                        base: 0,
-                        depth: 0,
-                        callees: BTreeSet::new(),
-                    });
-                    open = None;
-                }
-                ("comment", None) | ("end", None) => {}
-                ("endfunc", None) => return Err(bad(i, "endfunc without func".into())),
-                ("func", Some(_)) => return Err(bad(i, "func inside a function".into())),
-                ("end", Some(_)) => {
-                    return Err(bad(i, "a function without endfunc (L3757)".into()))
-                }
-                (_, None) => {
-                    return Err(bad(
-                        i,
-                        "only func blocks and end follow endmain (L3797)".into(),
-                    ))
-                }
-                _ => {}
-            }
+        for (label, first, last) in function_bodies(code, pcs, main_end)? {
+            bodies.push(Body {
+                label: Some(label),
+                first,
+                last,
+                base: 0,
+                depth: 0,
+                callees: BTreeSet::new(),
+            });
         }
         let by_label: HashMap<u32, usize> = bodies
             .iter()
@@ -235,6 +196,49 @@ impl Funcs {
         };
         to == *from || self.reach[to].contains(from)
     }
+}
+
+/// The functions of `code` as (label, first instruction, `endfunc`), checking the program's
+/// shape around them (see the module doc).
+fn function_bodies(
+    code: &[Inst],
+    pcs: &[u64],
+    main_end: usize,
+) -> Result<Vec<(u32, usize, usize)>, LiftError> {
+    let bad = |i: usize, why: &str| Err(refusal(LiftErrorKind::Invalid, pcs[i], &code[i], why));
+    let mnemonic = |i: usize| code[i].row().map_or("", |r| r.mnemonic);
+    for i in 0..main_end {
+        match mnemonic(i) {
+            "func" => return bad(i, "func before endmain (L3834: only after ENDMAIN)"),
+            "endfunc" => return bad(i, "endfunc without func"),
+            _ => {}
+        }
+    }
+    let mut funcs: Vec<(u32, usize, usize)> = Vec::new();
+    let mut open: Option<(u32, usize)> = None;
+    for (i, inst) in code.iter().enumerate().skip(main_end + 1) {
+        match (mnemonic(i), open) {
+            ("func", None) => {
+                let l = label(inst);
+                if funcs.iter().any(|f| f.0 == l) {
+                    return bad(i, &format!("a second func {l} (L3834: unique)"));
+                }
+                open = Some((l, i));
+            }
+            ("endfunc", Some((l, at))) => {
+                funcs.push((l, at + 1, i));
+                open = None;
+            }
+            ("comment", None) | ("end", None) => {}
+            ("endfunc", None) => return bad(i, "endfunc without func"),
+            ("func", Some(_)) => return bad(i, "func inside a function"),
+            ("endmain", Some(_)) => return bad(i, "endmain inside a function"),
+            ("end", Some(_)) => return bad(i, "a function without endfunc (L3757)"),
+            (_, None) => return bad(i, "only func blocks and end follow endmain (L3797)"),
+            _ => {}
+        }
+    }
+    Ok(funcs)
 }
 
 /// Whether `inst` is one of the call instructions.
