@@ -286,14 +286,13 @@ impl Lifter<'_> {
     }
 
     /// A call of the lanes of exec where `cond` holds (all of them without `cond`).
-    pub(super) fn call(&mut self, cond: Option<Value>) -> Result<(), LiftError> {
+    pub(super) fn call(&mut self, cond: Option<Value>) {
         let callee = label(self.inst());
         let exec = self.exec_bits();
         let calling = match cond {
             None => exec,
             Some(c) => {
-                let m = self.b.splat(c);
-                let bits = self.b.ballot(m);
+                let bits = self.lanes(c);
                 self.b.op(Op::And, I64, &[exec, bits])
             }
         };
@@ -345,7 +344,6 @@ impl Lifter<'_> {
             self.restore_frames(depth);
         }
         self.jump_to(after);
-        Ok(())
     }
 
     /// The `guest_pc` of the block a return from the current call continues at: the call's

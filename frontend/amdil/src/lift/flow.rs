@@ -155,13 +155,13 @@ impl Lifter<'_> {
             "call" => {
                 self.operands(0, 0)?;
                 self.count();
-                self.call(None)?;
+                self.call(None);
             }
             "callnz" | "call_logicalnz" | "call_logicalz" => {
                 self.operands(0, 1)?;
                 self.count();
                 let cond = self.logical(m == "call_logicalz")?;
-                self.call(Some(cond))?;
+                self.call(Some(cond));
             }
             "mcall" => self.mcall()?,
             _ => return Ok(None),
@@ -193,7 +193,7 @@ impl Lifter<'_> {
     }
 
     /// The lanes where `cond` holds, as a uniform `i64`.
-    fn lanes(&mut self, cond: Value) -> Value {
+    pub(super) fn lanes(&mut self, cond: Value) -> Value {
         let m = self.b.splat(cond);
         self.b.ballot(m)
     }
