@@ -42,7 +42,9 @@ endfunc
 func 1027
 iadd r2.x___, r1.x, l1.x
 ret_dyn
+iadd r2.x___, r2.x, l1.x
 ret
+iadd r2.x___, r2.x, l1.x
 endfunc
 end
 ",
@@ -57,8 +59,8 @@ end
 }
 
 /// The conditional calls: only the lanes whose src0.x has a bit set (call_logicalnz) or none
-/// (call_logicalz) enter; ret_logicalnz and ret_dyn in a block return some lanes early, and
-/// every lane is back after the call.
+/// (call_logicalz) enter; ret_logicalnz, ret_logicalz and ret_dyn in a block return some lanes
+/// early, and every lane is back after the call.
 #[test]
 fn conditional_calls_enter_with_their_lanes_and_all_come_back() {
     let text = format!(
@@ -78,6 +80,8 @@ endif
 iadd r3.x___, r3.x, l1.y
 endfunc
 func 2
+iand r9.x___, r0.x, l0.y
+ret_logicalz r9.x
 iadd r3.x___, r3.x, l0.w
 ret
 endfunc
@@ -101,8 +105,11 @@ end
             } else {
                 1100
             }
-        } else {
+        } else if lane & 2 != 0 {
+            // func 2: the lanes with bit 1 clear return before the add.
             32
+        } else {
+            0
         };
         assert_eq!(d.r(3, 0, lane), r3, "lane {lane}");
         assert_eq!(d.r(5, 0, lane), if active { 8 } else { 7 }, "lane {lane}");
