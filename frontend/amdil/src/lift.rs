@@ -1,23 +1,33 @@
 //! The lifter: IL compute programs (`il_cs`) to the IR. [`lift`] turns a [`Program`] (decoded
 //! from tokens or parsed from text) into one [`Function`] over the layout of [`state`].
 //!
-//! - `scan`: the declarations (literals, constant buffers, indexed temp arrays, UAV ids) and
-//!   the temps a program uses, read before lifting.
+//! - `scan`: the declarations (literals, constant buffers, the immediate constant buffer,
+//!   indexed temp arrays, UAV ids, `def`/`defb` constants) and the temps a program uses, read
+//!   before lifting.
 //! - `regs`: the register model: source components with their swizzles and modifiers,
 //!   destination components with their write masks and modifiers, literals, temps, indexed
-//!   temps, constant buffers and the thread-id registers.
+//!   temps and the thread-id registers.
+//! - `buffers`: constant buffers, the immediate constant buffer, `g[]` and the constants a
+//!   program defines.
 //! - `alu`: the ALU instructions, each with its rule from seed 001 Chapter 7.
-//! - `flow`: structured control flow as mask arithmetic.
+//! - `flow`: structured control flow as mask arithmetic, whileloop and DX9 loop.
+//! - `call`: functions and calls, the return stack, recursion.
+//! - `macros`: macro expansion.
 //! - `mem`: UAVs, SRVs, the LDS and the GDS: loads, stores, atomics; fences.
 //! - [`state`]: the layout and the launch contract.
 //!
 //! # Design
-//! - **Main only, for now**: the lift runs from the first instruction to `endmain` (or `end`);
-//!   the functions after `endmain` are not lifted, and a `call` is refused.
+//! - **Plan, then lift**: before lifting, [`Plan`] finds each instruction's offset, the
+//!   declarations, the macros (`macros`) and the functions (`call`), checks the structure of
+//!   every body (main, each function, each macro) on its own (`structure`), numbers the
+//!   macro expansions and sizes the state. The lift then runs main from the first instruction
+//!   to `endmain` (or `end`), then every function, each once; a macro call expands its body in
+//!   place.
 //! - **Blocks**: block 0 is the first instruction. Control flow is lifted to masks (`flow`), so
 //!   blocks are cut only where the IR needs a uniform branch: a loop's head and exit, the
-//!   skip of an `if` or `else` part that no lane runs, and a `fence_threads` barrier. The
-//!   function then goes through [`merge_blocks`].
+//!   skip of an `if` or `else` part that no lane runs, a call, its return site and a
+//!   function's first instruction, and a `fence_threads` barrier. The function then goes
+//!   through [`merge_blocks`].
 //! - **Guest pcs** are byte offsets of the instructions in the program's token stream (the
 //!   macro blocks, the language and version tokens, then the code), as [`crate::encode`] writes
 //!   it; a refusal names that offset and prints the instruction in IL text. Declarations,
@@ -28,35 +38,47 @@
 //!   zeros on input and output" (MAD, L8418).
 //!
 //! # Refused (a [`LiftError`] naming the instruction)
-//! Programs of other shader types, and programs of more than 4096 temps (`scan`)
+//! Programs of other shader types, programs of more than 4096 temps (`scan`; macro
+//! expansions' temps included) or more than 4096 macro expansions
 //! ([`LiftErrorKind::Unsupported`]). Instructions not lifted yet, each with its `IL_OP_*`
-//! name: calls and functions, macros (`mcall`), DX9 `loop`, 5 post-v2.4 double ops (`double`),
-//! the float section's matrix macros (`det`, `mmul`, `transpose`), `noise`, `faceforward` and
-//! the rows without an entry (`clg`, `precomp`, `trc`) (`alu`), append buffers
-//! (`append_buf_alloc`/`consume`), `g[]`, immediate constant buffers, and the instructions no
-//! compute kernel uses (texture sampling, vertex and pixel I/O). Of the memory forms (`mem`):
-//! `dcl_typed_uav` (no entry), typeless UAVs of a stride other than 4, typed UAVs of the
-//! multisampled, cube and `plusw` dimensions, indexed SRV ids (`_ext`), an arena store's
-//! address in anything but a temp, and the R7xx owner-computes LDS. Invalid programs
-//! ([`LiftErrorKind::Invalid`]): unbalanced blocks, a register used without its declaration,
-//! an absolute index past a declared size, operand counts the opcode does not have, modifiers
-//! Table 2.10 does not allow for the instruction's type.
+//! name: 5 post-v2.4 double ops (`double`); the float section's matrix macros (`det`,
+//! `mmul`, `transpose`), `noise`, `faceforward` and the rows without an entry (`clg`,
+//! `precomp`, `trc`) (`alu`); append buffers (`append_buf_alloc`/`consume`); the virtual
+//! functions (`fcall`, function tables); the instructions no compute kernel uses (texture
+//! sampling, vertex and pixel I/O). Of the memory forms (`mem`): `dcl_typed_uav` (no entry),
+//! typeless UAVs of a stride other than 4, typed UAVs of the multisampled, cube and `plusw`
+//! dimensions, indexed SRV ids (`_ext`), an arena store's address in anything but a temp, and
+//! the R7xx owner-computes LDS. Also unsupported, each with its reason: two-dimensional
+//! register indices other than `cb[b][n]`; `mova` and `a0` (the seed has no entry for `mova`,
+//! and `a0` is read only through IL_Rel_Addr tokens, whose layout it does not give, so the
+//! decoder refuses legacy relative addressing); registers a compute launch does not set (`c#`,
+//! `i#`, `b#` without a `def`/`defb`, inputs, outputs, shared registers); a return or a
+//! declaration other than `dcl_literal` inside a macro. Invalid programs
+//! ([`LiftErrorKind::Invalid`]): unbalanced blocks in any body, misplaced `func`/`endfunc`, a
+//! call to an undefined function or macro, a macro that calls itself, a register used without
+//! its declaration, an absolute index past a declared size, operand counts the opcode does
+//! not have, modifiers Table 2.10 does not allow for the instruction's type.
 
 mod alu;
+mod buffers;
+mod call;
 mod double;
 mod flow;
 mod int64;
+mod macros;
 mod mem;
 mod regs;
 mod scan;
 pub mod state;
+mod structure;
 
 use crate::inst::{Inst, Program};
 use crate::table::{Compute, Row};
 use crate::token::Version;
 use scan::Decls;
-use state::IlLayout;
+use state::{Extra, IlLayout};
 use std::collections::HashMap;
+use std::ops::Range;
 use wavejit_ir::{
     merge_blocks, Block, FloatMode, Function, FunctionBuilder, ScalarType, Terminator, Value,
 };
@@ -70,25 +92,94 @@ pub const F32_MODE: FloatMode = FloatMode::FLUSH;
 /// How an instruction leaves the lift.
 enum Flow {
     Next,
-    /// `endmain` or `end`: main is over.
+    /// `endmain`, `end` or `endfunc`: the body is over.
     End,
 }
 
-/// Lifting state: the builder, the program and what the scans found, the instruction being
-/// lifted and the open control-flow blocks.
+/// What the lift knows about a program before lifting it: where each instruction is, the
+/// declarations, the macros and functions and how deep their blocks nest.
+pub(crate) struct Plan {
+    /// Byte offset of each instruction of `program.code`, and of `program.macros`.
+    pcs: Vec<u64>,
+    macro_pcs: Vec<u64>,
+    decls: Decls,
+    macros: macros::Macros,
+    funcs: call::Funcs,
+    expansions: macros::Expansions,
+    /// Each switch's case values, by the switch's pc.
+    cases: HashMap<u64, Vec<u32>>,
+    /// Temps, macro expansions' included.
+    temps: u32,
+    /// Nesting levels of the `cf` file.
+    depth: u32,
+    extra: Extra,
+}
+
+impl Plan {
+    fn new(program: &Program) -> Result<Plan, LiftError> {
+        let (pcs, macro_pcs) = offsets(program)?;
+        let decls = scan::declarations(program, &pcs)?;
+        let macros = macros::Macros::new(program, &macro_pcs)?;
+        let mut cases = macros.cases().clone();
+        let funcs = call::Funcs::new(program, &pcs, decls.main_end, &macros, &mut cases)?;
+        let expansions = macros.expand(program, &pcs, &macro_pcs, decls.temps)?;
+        let temps = decls.temps.saturating_add(expansions.temps);
+        scan::check_temps(&decls, u64::from(temps))?;
+        let extra = Extra {
+            calls: funcs.any_calls(),
+            saved_levels: funcs.saved_levels(),
+            icb: decls.icb.as_ref().map_or(0, |v| v.len() as u32),
+        };
+        Ok(Plan {
+            depth: funcs.depth(),
+            pcs,
+            macro_pcs,
+            decls,
+            macros,
+            funcs,
+            expansions,
+            cases,
+            temps,
+            extra,
+        })
+    }
+
+    fn layout(&self, wave_size: u32) -> IlLayout {
+        IlLayout::new(
+            self.temps,
+            &self.decls.arrays,
+            self.depth,
+            self.extra,
+            wave_size,
+        )
+        .with_bindings(self.decls.res.bindings())
+    }
+}
+
+/// Lifting state: the builder, the program and its plan, the body and instruction being
+/// lifted, and the open control-flow blocks.
 pub(crate) struct Lifter<'a> {
     b: FunctionBuilder,
     l: &'a IlLayout,
     program: &'a Program,
+    plan: &'a Plan,
     decls: &'a Decls,
-    /// Byte offset of each instruction of `program.code`.
+    /// The instructions of the body being lifted (`program.code`, or `program.macros` in a
+    /// macro expansion) and their byte offsets.
+    code: &'a [Inst],
     pcs: &'a [u64],
-    /// Case values of each `switch`, by instruction index.
-    cases: &'a HashMap<usize, Vec<u32>>,
-    /// The instruction being lifted (an index into `program.code`).
+    /// The instruction being lifted (an index into `code`).
     i: usize,
-    /// The open if/loop/switch blocks, outermost first.
+    /// The function being lifted (`None` in main).
+    func: Option<u32>,
+    /// The nesting level of the body's outermost blocks (see `call`).
+    base: u32,
+    /// The open if/loop/switch blocks of the function being lifted, outermost first.
     frames: Vec<flow::Frame>,
+    /// The macro expansion being lifted, if any.
+    scope: Option<macros::Scope>,
+    /// Each function's first block, by label.
+    entries: HashMap<u32, Block>,
     /// The exec mask as a lane mask, while the current block has it.
     exec_mask: Option<Value>,
     /// Register components the current instruction has read: (source, component).
@@ -103,49 +194,31 @@ pub fn lift(program: &Program, name: &str) -> Result<Function, LiftError> {
 /// Lifts `program` for waves of `wave_size` lanes (a multiple of 4, at most 64).
 pub fn lift_wave(program: &Program, name: &str, wave_size: u32) -> Result<Function, LiftError> {
     check_wave(wave_size)?;
-    if program.version.shader != Version::COMPUTE {
-        let kind = crate::table::enums::SHADER
-            .get(usize::from(program.version.shader))
-            .unwrap_or(&"?");
-        return Err(LiftError::unsupported(
-            0,
-            "",
-            format!("an il_{kind} program; only compute programs (il_cs) lift"),
-        )
-        .at("program"));
-    }
-    let pcs = offsets(program)?;
-    let decls = scan::declarations(program, &pcs)?;
-    let shape = flow::structure(program, decls.main_end, &pcs)?;
-    let layout = layout_of(&decls, shape.depth, wave_size);
+    check_compute(program)?;
+    let plan = Plan::new(program)?;
+    let layout = plan.layout(wave_size);
     let mut lifter = Lifter {
         b: FunctionBuilder::new(name, layout.layout.clone()),
         l: &layout,
         program,
-        decls: &decls,
-        pcs: &pcs,
-        cases: &shape.cases,
+        plan: &plan,
+        decls: &plan.decls,
+        code: &program.code,
+        pcs: &plan.pcs,
         i: 0,
+        func: None,
+        base: 0,
         frames: Vec::new(),
+        scope: None,
+        entries: HashMap::new(),
         exec_mask: None,
         fetched: HashMap::new(),
     };
     let entry = lifter.b.create_block();
     lifter.enter(entry);
-    for (i, &pc) in pcs.iter().enumerate().take(decls.main_end + 1) {
-        lifter.i = i;
-        lifter.fetched.clear();
-        if lifter.b.current_block().is_none() {
-            // Code after a `ret` that ended main: nothing reaches it.
-            let b = lifter.b.create_block();
-            lifter.enter(b);
-        }
-        lifter.b.set_inst_pc(pc as u32);
-        match lifter.lift_inst()? {
-            Flow::Next => {}
-            Flow::End => break,
-        }
-    }
+    lifter.start();
+    lifter.body(0..plan.decls.main_end + 1)?;
+    lifter.functions()?;
     let mut f = lifter.b.finish();
     merge_blocks(&mut f);
     Ok(f)
@@ -155,10 +228,24 @@ pub fn lift_wave(program: &Program, name: &str, wave_size: u32) -> Result<Functi
 /// its state.
 pub fn layout(program: &Program, wave_size: u32) -> Result<IlLayout, LiftError> {
     check_wave(wave_size)?;
-    let pcs = offsets(program)?;
-    let decls = scan::declarations(program, &pcs)?;
-    let shape = flow::structure(program, decls.main_end, &pcs)?;
-    Ok(layout_of(&decls, shape.depth, wave_size))
+    check_compute(program)?;
+    Ok(Plan::new(program)?.layout(wave_size))
+}
+
+/// Refuses programs of other shader types.
+fn check_compute(program: &Program) -> Result<(), LiftError> {
+    if program.version.shader == Version::COMPUTE {
+        return Ok(());
+    }
+    let kind = crate::table::enums::SHADER
+        .get(usize::from(program.version.shader))
+        .unwrap_or(&"?");
+    Err(LiftError::unsupported(
+        0,
+        "",
+        format!("an il_{kind} program; only compute programs (il_cs) lift"),
+    )
+    .at("program"))
 }
 
 /// Refuses a wave size the IR cannot have.
@@ -175,28 +262,32 @@ fn check_wave(wave_size: u32) -> Result<(), LiftError> {
     }
 }
 
-fn layout_of(decls: &Decls, depth: u32, wave_size: u32) -> IlLayout {
-    IlLayout::new(decls.temps, &decls.arrays, depth, wave_size).with_bindings(decls.res.bindings())
-}
-
-/// The byte offset of every instruction of `program.code` in its token stream.
-fn offsets(program: &Program) -> Result<Vec<u64>, LiftError> {
+/// The byte offset of every instruction of `program.code` and of `program.macros` in its
+/// token stream.
+fn offsets(program: &Program) -> Result<(Vec<u64>, Vec<u64>), LiftError> {
     let mut words = Vec::new();
-    for m in &program.macros {
-        crate::encode::encode_inst(m, &mut words)
-            .map_err(|e| LiftError::invalid(0, "", e.to_string()).at("macro"))?;
-    }
-    let mut at = words.len() as u64 + 2;
-    let mut pcs = Vec::with_capacity(program.code.len());
-    for inst in &program.code {
-        pcs.push(4 * at);
+    let mut at = 0u64;
+    let mut place = |inst: &Inst, at: &mut u64| {
         words.clear();
-        crate::encode::encode_inst(inst, &mut words).map_err(|e| {
-            LiftError::invalid(4 * at, crate::print::print_inst(inst), e.to_string())
-        })?;
-        at += words.len() as u64;
-    }
-    Ok(pcs)
+        let pc = 4 * *at;
+        crate::encode::encode_inst(inst, &mut words)
+            .map_err(|e| LiftError::invalid(pc, crate::print::print_inst(inst), e.to_string()))?;
+        *at += words.len() as u64;
+        Ok::<u64, LiftError>(pc)
+    };
+    let macro_pcs = program
+        .macros
+        .iter()
+        .map(|m| place(m, &mut at))
+        .collect::<Result<Vec<_>, _>>()?;
+    // The language and version tokens.
+    at += 2;
+    let pcs = program
+        .code
+        .iter()
+        .map(|inst| place(inst, &mut at))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((pcs, macro_pcs))
 }
 
 /// A refusal of kind `kind` of `inst` at byte offset `pc`.
@@ -206,7 +297,7 @@ fn refusal(kind: LiftErrorKind, pc: u64, inst: &Inst, why: impl Into<String>) ->
 
 impl<'a> Lifter<'a> {
     fn inst(&self) -> &'a Inst {
-        &self.program.code[self.i]
+        &self.code[self.i]
     }
 
     fn row(&self) -> &'static Row {
@@ -275,6 +366,39 @@ impl<'a> Lifter<'a> {
         self.exec_mask = None;
     }
 
+    /// Lifts the instructions `range` of the current body, until one ends it.
+    fn body(&mut self, range: Range<usize>) -> Result<(), LiftError> {
+        for i in range {
+            self.i = i;
+            self.fetched.clear();
+            if self.b.current_block().is_none() {
+                // Code after a return that ended the body: nothing reaches it.
+                let b = self.b.create_block();
+                self.enter(b);
+            }
+            self.b.set_inst_pc(self.pc() as u32);
+            if let Flow::End = self.lift_inst()? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// What main's first block sets before the program's first instruction: the call depth
+    /// and the immediate constant buffer (`state`'s launch contract).
+    fn start(&mut self) {
+        if self.plan.extra.calls {
+            let zero = self.b.i32(0);
+            let r = self.l.call_cell(state::calls::DEPTH);
+            self.b.def_reg(r, zero, None);
+        }
+        for (n, &w) in self.decls.icb.iter().flatten().enumerate() {
+            let v = self.b.i32(w);
+            self.b
+                .def_reg(wavejit_ir::Reg::new(self.l.icb, n as u32), v, None);
+        }
+    }
+
     fn lift_inst(&mut self) -> Result<Flow, LiftError> {
         let m = self.row().mnemonic;
         if is_inert(m) {
@@ -293,17 +417,37 @@ impl<'a> Lifter<'a> {
     /// Why the instruction does not lift.
     fn refused(&self) -> LiftError {
         let row = self.row();
-        let why = match row.compute {
-            Compute::No => format!(
-                "{}: a graphics instruction; compute programs do not use it",
+        if row.mnemonic == "mova" {
+            return self.unsupported(
+                "IL_OP_MOVA: no entry in the seed, and its a0 is read only through \
+                 IL_Rel_Addr tokens, whose layout the seed does not give (L503)",
+            );
+        }
+        let why = if row.compute != Compute::No
+            && (row.category == "io_texture_graphics" || row.mnemonic == "dcl_resource")
+        {
+            format!(
+                "{}: texture resources and sampling (OpenCL images) are not modelled",
                 row.name
-            ),
-            Compute::Legacy => format!(
-                "{}: an R7xx compute feature (owner-computes LDS, shared registers), \
-                 not lifted",
+            )
+        } else if row.category.contains("post-v2.4") {
+            format!(
+                "{}: a post-v2.4 instruction with no entry in the seed, not lifted",
                 row.name
-            ),
-            Compute::Yes | Compute::Partial => format!("{} is not lifted yet", row.name),
+            )
+        } else {
+            match row.compute {
+                Compute::No => format!(
+                    "{}: a graphics instruction; compute programs do not use it",
+                    row.name
+                ),
+                Compute::Legacy => format!(
+                    "{}: an R7xx compute feature (owner-computes LDS, shared registers), \
+                     not lifted",
+                    row.name
+                ),
+                Compute::Yes | Compute::Partial => format!("{} is not lifted yet", row.name),
+            }
         };
         self.unsupported(why)
     }
@@ -316,6 +460,8 @@ fn is_inert(mnemonic: &str) -> bool {
     matches!(
         mnemonic,
         "dcl_cb"
+            | "def"
+            | "defb"
             | "dcl_literal"
             | "dcl_indexed_temp_array"
             | "dcl_num_thread_per_group"

@@ -432,6 +432,9 @@ const REG_ALIASES: [(&str, u8); 4] = [
 
 impl RegType {
     pub const CONST_BOOL: RegType = RegType(0);
+    pub const CONST_FLOAT: RegType = RegType(1);
+    pub const CONST_INT: RegType = RegType(2);
+    pub const ADDR: RegType = RegType(3);
     pub const TEMP: RegType = RegType(4);
     pub const VERTEX: RegType = RegType(5);
     pub const ITEMP: RegType = RegType(30);

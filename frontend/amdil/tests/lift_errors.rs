@@ -34,7 +34,6 @@ fn instructions_not_lifted_yet_are_named() {
         Unsupported,
         &["`clg r0, r1`", "IL_OP_CLG: no Chapter 7 entry"],
     );
-    assert_refused("call 1\n", Unsupported, &["IL_OP_CALL is not lifted yet"]);
     assert_refused("d_class r0.x___, r1, r2\n", Unsupported, &["IL_OP_D_CLASS"]);
     assert_refused(
         "kill r0.x\n",
@@ -42,14 +41,24 @@ fn instructions_not_lifted_yet_are_named() {
         &["IL_OP_KILL: a graphics instruction"],
     );
     assert_refused(
-        "dcl_cb icb[2] = {1, 2}\n",
+        "mov r0, vPrimIndex\n",
         Unsupported,
-        &["immediate constant buffers"],
+        &["vPrimIndex registers are not lifted"],
     );
     assert_refused(
-        "mov r0, g[r1.x]\n",
+        "mova a0, r1\n",
         Unsupported,
-        &["g registers are not lifted"],
+        &["IL_OP_MOVA: no entry in the seed"],
+    );
+    assert_refused(
+        "mov r0, a0\n",
+        Unsupported,
+        &["a0: only IL_Rel_Addr tokens read it"],
+    );
+    assert_refused(
+        "mov r0, vVertex1[2]\n",
+        Unsupported,
+        &["vVertex registers are not lifted"],
     );
 }
 
@@ -111,6 +120,212 @@ fn unbalanced_blocks_are_invalid() {
     );
 }
 
+/// A program's shape around its functions (7.4): func blocks only after endmain, each closed
+/// by its own endfunc, unique labels, calls to defined functions only.
+#[test]
+fn functions_are_balanced_and_called_by_label() {
+    use LiftErrorKind::Invalid;
+    let e = refusal("il_cs_2_0\ncall 7\nendmain\nfunc 1\nendfunc\nend\n");
+    assert_eq!(e.kind, Invalid);
+    assert!(
+        e.to_string().contains("call to undefined function 7"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("`call 7`"), "{e}");
+    assert_refused("call 7\n", Invalid, &["call to undefined function 7"]);
+    assert_refused(
+        "endmain\nfunc 1\nmov r0, r1\n",
+        Invalid,
+        &["`end`", "a function without endfunc"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\nendfunc\nendfunc\n",
+        Invalid,
+        &["endfunc without func"],
+    );
+    assert_refused("endfunc\nendmain\n", Invalid, &["endfunc without func"]);
+    assert_refused(
+        "func 1\nendfunc\nendmain\n",
+        Invalid,
+        &["func before endmain"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\nendmain\nendfunc\n",
+        Invalid,
+        &["endmain inside a function"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\nfunc 2\nendfunc\nendfunc\n",
+        Invalid,
+        &["func inside a function"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\nendfunc\nfunc 1\nendfunc\n",
+        Invalid,
+        &["a second func 1"],
+    );
+    assert_refused(
+        "endmain\nmov r0, r1\nfunc 1\nendfunc\n",
+        Invalid,
+        &["`mov r0, r1`", "only func blocks and end follow endmain"],
+    );
+    // A function's break has no loop of the caller's to leave.
+    assert_refused(
+        "whileloop\ncall 1\nendloop\nendmain\nfunc 1\nbreak\nendfunc\n",
+        Invalid,
+        &["`break`", "break outside a loop or switch"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\nwhileloop\nendfunc\n",
+        Invalid,
+        &["`endfunc`", "the function ends inside"],
+    );
+    assert_refused(
+        "endmain\nfunc 1\ncall 2\nendfunc\n",
+        Invalid,
+        &["call to undefined function 2"],
+    );
+}
+
+/// Macros (7.19): defined once, called with their counts of outputs and inputs, temps or
+/// literals as actual parameters, never through themselves; each body balanced on its own.
+#[test]
+fn macros_are_defined_once_and_called_as_declared() {
+    use LiftErrorKind::{Invalid, Unsupported};
+    let with = |defs: &str, body: &str| format!("{defs}il_cs_2_0\n{body}end\n");
+    let refused = |defs: &str, body: &str, kind: LiftErrorKind, has: &[&str]| {
+        let e = refusal(&with(defs, body));
+        assert_eq!(e.kind, kind, "{e}");
+        for h in has {
+            assert!(e.to_string().contains(h), "{e} lacks {h:?}");
+        }
+    };
+    let one = "mdef(1)_out(1)_in(1)\nmov out0, in0\nmend\n";
+    refused(
+        one,
+        "mcall(2) (r0), (r1)\n",
+        Invalid,
+        &["`mcall(2) (r0), (r1)`", "mcall to undefined macro 2"],
+    );
+    refused(
+        one,
+        "mcall(1) (r0), (r1, r2)\n",
+        Invalid,
+        &["1 outputs and 2 inputs to mdef(1)_out(1)_in(1)"],
+    );
+    refused(
+        one,
+        "dcl_cb cb0[1]\nmcall(1) (r0), (cb0[0])\n",
+        Invalid,
+        &["a temp or a literal"],
+    );
+    refused(&format!("{one}{one}"), "", Invalid, &["a second mdef(1)"]);
+    refused(
+        "mdef(1)_out(0)_in(0)\nmcall(2) () , ()\nmend\nmdef(2)_out(0)_in(0)\nmcall(1) (), ()\nmend\n",
+        "",
+        Invalid,
+        &["macro 1 calls itself (1 -> 2 -> 1)"],
+    );
+    refused(
+        "mdef(1)_out(0)_in(0)\nret_dyn\nmend\n",
+        "",
+        Unsupported,
+        &["`ret_dyn`", "a return inside a macro"],
+    );
+    refused(
+        "mdef(1)_out(0)_in(0)\ndcl_cb cb0[1]\nmend\n",
+        "",
+        Unsupported,
+        &["dcl_cb inside a macro"],
+    );
+    refused(
+        "mdef(1)_out(0)_in(0)\nif_logicalnz r0.x\nmend\n",
+        "",
+        Invalid,
+        &["`mend`", "the macro ends inside"],
+    );
+    refused(
+        "mdef(1)_out(0)_in(0)\nbreak\nmend\n",
+        "whileloop\nmcall(1) (), ()\nendloop\n",
+        Invalid,
+        &["`break`", "break outside a loop or switch"],
+    );
+    refused(
+        "mdef(1)_out(1)_in(1)\nmov out0, in1\nmend\n",
+        "mcall(1) (r0), (r1)\n",
+        Invalid,
+        &[
+            "`mov out0, in1`",
+            "in1: mdef(1)_out(1)_in(1) has no such register",
+        ],
+    );
+    refused("", "mov r0, in0\n", Invalid, &["in0 outside a macro"]);
+    // Limits: a chain of 70 macros, and 2^13 expansions of macros that call the next twice.
+    let chain = |n: u32, calls: u32| -> String {
+        (0..n)
+            .map(|k| {
+                let body = if k + 1 < n {
+                    format!("mcall({}) (), ()\n", k + 1).repeat(calls as usize)
+                } else {
+                    String::new()
+                };
+                format!("mdef({k})_out(0)_in(0)\n{body}mend\n")
+            })
+            .collect()
+    };
+    refused(
+        &chain(70, 1),
+        "mcall(0) (), ()\n",
+        Unsupported,
+        &["nested more than 64 deep"],
+    );
+    refused(
+        &chain(13, 2),
+        "mcall(0) (), ()\n",
+        Unsupported,
+        &["more than 4096 macro expansions"],
+    );
+}
+
+/// DX9 `loop` reads an integer constant a `def` defines (L3938, L4883); constants are defined
+/// once and read only where Table 5.7 allows.
+#[test]
+fn dx9_loops_need_a_defined_integer_constant() {
+    use LiftErrorKind::{Invalid, Unsupported};
+    assert_refused(
+        "loop i1\nendloop\n",
+        Unsupported,
+        &["`loop i1`", "i1: no def gives its value"],
+    );
+    assert_refused("loop r0\nendloop\n", Invalid, &["integer constant i#"]);
+    assert_refused(
+        "def i0, 300, 0, 1, 0\nloop i0\nendloop\n",
+        Invalid,
+        &["past 255 (L3938"],
+    );
+    assert_refused(
+        "def i0, 0xffffffff, 0, 1, 0\nloop_repeat i0\nendloop\n",
+        Invalid,
+        &["a negative iteration count"],
+    );
+    assert_refused(
+        "def i0, 1, 0, 1, 0\ndef i0, 1, 0, 1, 0\n",
+        Invalid,
+        &["i0 is defined twice"],
+    );
+    assert_refused(
+        "def i0, 1, 0, 1, 0\niadd r0, r1, i0\n",
+        Invalid,
+        &["i0 read by iadd (Table 5.7"],
+    );
+    assert_refused(
+        "defb b0, 1\nif_logicalnz b0\nendif\n",
+        Invalid,
+        &["b0 read by if_logicalnz"],
+    );
+    assert_refused("mov r0, c3\n", Unsupported, &["c3: no def gives its value"]);
+}
+
 #[test]
 fn registers_must_be_declared_and_indices_in_range() {
     use LiftErrorKind::Invalid;
@@ -126,6 +341,42 @@ fn registers_must_be_declared_and_indices_in_range() {
         &["cb0[4] is past its 4"],
     );
     assert_refused("mov r0, x0[0]\n", Invalid, &["x0 is used but not declared"]);
+    assert_refused(
+        "mov r0, icb[0]\n",
+        Invalid,
+        &["icb is used but not declared"],
+    );
+    assert_refused(
+        "dcl_cb icb[4] = {1, 2, 3, 4}\nmov r0, icb[1]\n",
+        Invalid,
+        &["icb[1] is past its 1 elements"],
+    );
+    assert_refused(
+        "dcl_cb icb[1] = {1}\ndcl_cb icb[1] = {2}\n",
+        Invalid,
+        &["a second immediate constant buffer"],
+    );
+    assert_refused("mov r0, g\n", Invalid, &["g needs an address"]);
+    assert_refused(
+        "dcl_cb cb0[2]\nmov r0, cb[5][r1.x]\n",
+        Invalid,
+        &["cb5 is used but not declared"],
+    );
+    assert_refused(
+        "dcl_cb cb0[2]\nmov r0, cb[0][2]\n",
+        Invalid,
+        &["cb0[2] is past its 2 declared elements"],
+    );
+    assert_refused(
+        "dcl_cb cb1[2]\nmov r0, cb1[r0.x][0]\n",
+        Invalid,
+        &["a two-dimensional cb is cb[b][n]"],
+    );
+    assert_refused(
+        "mov r0, cb[r0.x][0]\n",
+        Invalid,
+        &["declares no constant buffer"],
+    );
     assert_refused(
         "dcl_indexed_temp_array x1[3]\nmov x1[3], r0\n",
         Invalid,

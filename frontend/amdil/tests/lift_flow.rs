@@ -467,3 +467,56 @@ fn an_endless_loop_runs_out_of_fuel() {
     l.set_exec(0);
     assert!(l.run().is_ok());
 }
+
+/// DX9 `loop i#` (L3932-L3960) counts the iterations of its integer constant, which `def`
+/// gives (L4883): `break` leaves it, `continue` waits for the next iteration, and the lanes
+/// still running when the count runs out go on after it, with those that broke (ENDLOOP's
+/// counted operation, L3790). A count of 0 skips the body, as LOOP_START does on the
+/// hardware (seed 000 L1255).
+#[test]
+fn dx9_loops_count_their_iterations() {
+    for (count, repeat) in [(5u32, ""), (0, ""), (3, "_repeat"), (9, "")] {
+        let body = format!(
+            "{}dcl_literal l4, 7, 1000, 0, 0
+def i0, {count}, 0, 1, 0
+def i1, 2, 0, 0, 0
+umod r5.x___, r0.x, l4.x
+loop{repeat} i0
+    iadd r2.x___, r2.x, l1.y
+    ilt r6.x___, r5.x, r2.x
+    break_logicalnz r6.x
+    iand r6.x___, r2.x, l1.y
+    continue_logicalnz r6.x
+    loop i1
+        iadd r1.x___, r1.x, r2.x
+    endloop
+endloop
+iadd r3.x___, r1.x, l4.y
+",
+            ints()
+        );
+        let d = run(&body);
+        for lane in 0..LANES {
+            let (mut r1, mut r2) = (0, 0);
+            for _ in 0..count {
+                r2 += 1;
+                if r2 > lane % 7 {
+                    break;
+                }
+                if r2 & 1 == 1 {
+                    continue;
+                }
+                for _ in 0..2 {
+                    r1 += r2;
+                }
+            }
+            let got = (d.r(1, 0, lane), d.r(2, 0, lane), d.r(3, 0, lane));
+            assert_eq!(
+                got,
+                (r1, r2, r1 + 1000),
+                "loop{repeat} {count}: lane {lane}"
+            );
+        }
+        assert_eq!(d.exec(), u64::MAX);
+    }
+}

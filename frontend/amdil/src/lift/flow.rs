@@ -1,21 +1,34 @@
 //! Structured control flow (7.2.2 L3063-L3085, 7.4 L3442-L4043) as mask arithmetic.
 //!
 //! IL control flow is structured, so the nesting of every instruction is known when lifting:
-//! each open if, whileloop or switch owns a frame of two masks at its nesting level in the
-//! `cf` file ([`super::state::frame`]), and the lanes in `exec` are the ones that run. A lane
-//! is active, or waits in exactly one place: the `else` of an if (A), the end of an if's
-//! `then` part (B), a loop's `break` (A) or `continue` (B), a switch's untaken cases (A) or its
-//! `break` (B), or it has returned and waits nowhere.
+//! each open if, loop or switch owns a frame of two masks (and a DX9 loop its count) at its
+//! nesting level in the `cf` file ([`super::state::frame`]; each body has levels of its own,
+//! `call`), and the lanes in `exec` are the ones that run. A lane is active, or waits in
+//! exactly one place: the `else` of an if (A), the end of an if's `then` part (B), a loop's
+//! `break` (A) or `continue` (B), a switch's untaken cases (A) or its `break` (B), a
+//! function's end after returning, or it has ended and waits nowhere.
 //!
 //! - `if_logicalnz`/`if_logicalz src0` (L3880): src0.x (after its swizzle) has any bit set / all
 //!   bits zero; `ifc_relop(op) src0, src1` (L3901): a float compare of the x components after
 //!   flushing denormals, false when either is NaN (7.2.1 L3055; `ne` too); `ifnz` (L3916)
-//!   tests a boolean constant, a register compute launches do not have. The if sets A = exec
+//!   tests a boolean constant, which only a `defb` gives a value. The if sets A = exec
 //!   & !cond, exec &= cond. `else`: B = exec, exec = A. `endif`: exec |= B after an else, A
 //!   without one. A part no lane runs is skipped by a uniform branch.
 //! - `whileloop` (L4033) clears A and B; `endloop` (L3772) sets exec |= B, clears B, and goes
-//!   back to the loop's first instruction while exec has a lane; after the loop exec = A.
+//!   back to the loop's first instruction while exec has a lane; after the loop exec |= A.
 //!   A loop that never breaks runs until the fuel is spent.
+//! - `loop[_repeat] i#` (L3932) is a whileloop that also counts: its count is i#.x, from the
+//!   program's `def` (L4883; a compute launch sets no integer constants, so an i# without one
+//!   is refused). "LOOP_START jumps ... if the initial loop count is zero" (seed 000 L1255,
+//!   the hardware IL compiles to; the IL entry is silent), so a count of 0 skips the body;
+//!   `endloop` counts one iteration (L3776-L3784, damaged; CONTINUE's copy, L3662: `LoopIterationCount - 1`) and goes back while the
+//!   count is not 0 and exec has a lane, so the lanes still running when it runs out go on
+//!   after the loop with those that broke. `continue` waits for `endloop`, which counts once
+//!   for the whole wave. Without `_repeat` the count, initial value and step must be 0-255
+//!   ("unsigned eight-bit integers", L3938); with it the count must not be negative
+//!   (L3940). The loop counter `aL` (initial value, step) is not kept: only loop-relative
+//!   addressing (an IL_Rel_Addr token, whose layout the seed does not give, so the decoder
+//!   refuses it) reads it, and Table 5.7 allows it on no register a compute program has.
 //! - `break` (L3446) moves exec into the smallest enclosing loop's or switch's break mask;
 //!   `continue` (L3657) into the smallest enclosing loop's continue mask; their conditional
 //!   forms `break_logicalnz/z`, `continue_logicalnz/z` (L3470, L3685) and `breakc_relop`,
@@ -27,114 +40,20 @@
 //!   cases stand, as in C. Lanes already in exec fall through. `endswitch`: exec |= B | A (a
 //!   lane no case took skips the switch).
 //! - `ret_dyn`, `ret_logicalnz/z` (L3987, L4000) and `ret` inside a block remove the lanes that
-//!   return from exec: in main they end. `ret` outside every block, `endmain` and `end` end the
-//!   wave.
-//! - The structure is checked before lifting: every if, whileloop and switch closes in the
-//!   same block it opens in, `else`, `case` and `default` (one per switch, L3709) stand in
-//!   their own blocks, `break` has a loop or switch around it and `continue` a loop, and
-//!   `endmain`/`end` stand outside every block (L3085). A DX9 `loop` counts as a loop there and
-//!   is refused when lifted.
+//!   return from exec: in main they end, in a function they wait for its end (`call`). `ret`
+//!   and `ret_dyn` outside every block return from a function; in main they, `endmain` and
+//!   `end` end the wave.
+//! - The structure is checked before lifting, body by body (`structure`).
 
 use super::regs::{fcmp, Kind};
 use super::state::frame;
-use super::{refusal, Flow, LiftError, LiftErrorKind, Lifter};
-use crate::inst::Program;
-use std::collections::HashMap;
-use wavejit_ir::{Block, FloatCC, IntCC, Op, ScalarType, Terminator, Value};
+use super::{Flow, LiftError, Lifter};
+use crate::token::RegType;
+use wavejit_ir::{Block, IntCC, Op, ScalarType, Terminator, Value};
 
 use ScalarType::{I1, I32, I64};
 
-/// The nesting the structure check found.
-pub(super) struct Shape {
-    /// The deepest nesting level plus one: the frames the `cf` file holds.
-    pub depth: u32,
-    /// Each switch's case values, by the switch's instruction index.
-    pub cases: HashMap<usize, Vec<u32>>,
-}
-
-/// Checks the structure of main (instructions `0..=end`) and measures it.
-pub(super) fn structure(program: &Program, end: usize, pcs: &[u64]) -> Result<Shape, LiftError> {
-    enum Open {
-        If { has_else: bool },
-        Loop,
-        Switch { at: usize, has_default: bool },
-    }
-    let mut open: Vec<Open> = Vec::new();
-    let mut shape = Shape {
-        depth: 0,
-        cases: HashMap::new(),
-    };
-    for (i, inst) in program.code.iter().enumerate().take(end + 1) {
-        let Some(row) = inst.row() else { continue };
-        let bad = |why: &str| Err(refusal(LiftErrorKind::Invalid, pcs[i], inst, why));
-        match row.mnemonic {
-            "if_logicalz" | "if_logicalnz" | "ifc" | "ifnz" => {
-                open.push(Open::If { has_else: false })
-            }
-            "else" => match open.last_mut() {
-                Some(Open::If { has_else }) if !*has_else => *has_else = true,
-                Some(Open::If { .. }) => return bad("a second else in one if"),
-                _ => return bad("else without an open if"),
-            },
-            "endif" => match open.pop() {
-                Some(Open::If { .. }) => {}
-                _ => return bad("endif without an open if (L3768)"),
-            },
-            "whileloop" | "loop" => open.push(Open::Loop),
-            "endloop" => match open.pop() {
-                Some(Open::Loop) => {}
-                _ => return bad("endloop without an open loop in the same block (L3084)"),
-            },
-            "switch" => {
-                open.push(Open::Switch {
-                    at: i,
-                    has_default: false,
-                });
-                shape.cases.insert(i, Vec::new());
-            }
-            "case" => match open.last() {
-                Some(&Open::Switch { at, .. }) => {
-                    let v = inst.extra.first().copied().unwrap_or(0);
-                    let cases = shape.cases.entry(at).or_default();
-                    if cases.contains(&v) {
-                        return bad("a case value twice in one switch (L4022: as in C)");
-                    }
-                    cases.push(v);
-                }
-                _ => return bad("case outside a switch"),
-            },
-            "default" => match open.last_mut() {
-                Some(Open::Switch { has_default, .. }) if !*has_default => *has_default = true,
-                Some(Open::Switch { .. }) => return bad("a second default in one switch (L3709)"),
-                _ => return bad("default outside a switch"),
-            },
-            "endswitch" => match open.pop() {
-                Some(Open::Switch { .. }) => {}
-                _ => return bad("endswitch without an open switch"),
-            },
-            "break" | "breakc" | "break_logicalz" | "break_logicalnz"
-                if !open
-                    .iter()
-                    .any(|o| matches!(o, Open::Loop | Open::Switch { .. })) =>
-            {
-                return bad("break outside a loop or switch (L3448)")
-            }
-            "continue" | "continuec" | "continue_logicalz" | "continue_logicalnz"
-                if !open.iter().any(|o| matches!(o, Open::Loop)) =>
-            {
-                return bad("continue outside a loop (L3659)")
-            }
-            "endmain" | "end" if !open.is_empty() => {
-                return bad("main ends inside an if, loop or switch (L3085)")
-            }
-            _ => {}
-        }
-        shape.depth = shape.depth.max(open.len() as u32);
-    }
-    Ok(shape)
-}
-
-/// An open block of main, as the lift holds it.
+/// An open block, as the lift holds it.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Frame {
     If {
@@ -147,11 +66,13 @@ pub(super) enum Frame {
         level: u32,
         head: Block,
         exit: Block,
+        /// A DX9 `loop`, which counts its iterations.
+        counted: bool,
     },
     Switch {
         level: u32,
-        /// The switch's instruction index.
-        at: usize,
+        /// The switch's pc.
+        at: u64,
     },
 }
 
@@ -180,7 +101,16 @@ impl Lifter<'_> {
             }
             "else" => self.else_()?,
             "endif" => self.endif()?,
-            "whileloop" => self.whileloop(),
+            "whileloop" => {
+                self.count();
+                self.open_loop(None);
+            }
+            "loop" => {
+                self.operands(0, 1)?;
+                self.count();
+                let n = self.loop_count()?;
+                self.open_loop(Some(n));
+            }
             "endloop" => self.endloop()?,
             "break" | "continue" => {
                 self.operands(0, 0)?;
@@ -217,12 +147,23 @@ impl Lifter<'_> {
                 self.b.terminate(Terminator::Return);
                 return Ok(Some(Flow::End));
             }
-            "loop" => {
-                return Err(self.unsupported(
-                    "IL_OP_LOOP: a DX9 counted loop reads an integer constant (i#), which no \
-                     compute launch sets; not lifted",
-                ))
+            "endfunc" => {
+                self.count();
+                self.return_to_caller();
+                return Ok(Some(Flow::End));
             }
+            "call" => {
+                self.operands(0, 0)?;
+                self.count();
+                self.call(None);
+            }
+            "callnz" | "call_logicalnz" | "call_logicalz" => {
+                self.operands(0, 1)?;
+                self.count();
+                let cond = self.logical(m == "call_logicalz")?;
+                self.call(Some(cond));
+            }
+            "mcall" => self.mcall()?,
             _ => return Ok(None),
         }
         Ok(Some(Flow::Next))
@@ -238,21 +179,14 @@ impl Lifter<'_> {
 
     /// `src0.x relop src1.x` as a float compare.
     fn relop(&mut self) -> Result<Value, LiftError> {
-        let cc = match self.field("relop") {
-            0 => FloatCC::One,
-            1 => FloatCC::Eq,
-            2 => FloatCC::Ge,
-            3 => FloatCC::Gt,
-            4 => FloatCC::Le,
-            _ => FloatCC::Lt,
-        };
+        let cc = self.relop_cc()?;
         let a = self.src(0, 0, Kind::Float)?;
         let b = self.src(1, 0, Kind::Float)?;
         Ok(fcmp(&mut self.b, cc, a, b))
     }
 
     /// The lanes where `cond` holds, as a uniform `i64`.
-    fn lanes(&mut self, cond: Value) -> Value {
+    pub(super) fn lanes(&mut self, cond: Value) -> Value {
         let m = self.b.splat(cond);
         self.b.ballot(m)
     }
@@ -292,7 +226,7 @@ impl Lifter<'_> {
     }
 
     fn level(&self) -> u32 {
-        self.frames.len() as u32
+        self.base + self.frames.len() as u32
     }
 
     fn open_if(&mut self, cond: Value) {
@@ -359,22 +293,70 @@ impl Lifter<'_> {
         Ok(())
     }
 
-    fn whileloop(&mut self) {
-        self.count();
+    /// The iteration count of a DX9 `loop` from its integer constant (L3938-L3960).
+    fn loop_count(&self) -> Result<u32, LiftError> {
+        let s = &self.inst().src[0];
+        let r = &s.reg;
+        if r.ty != RegType::CONST_INT {
+            return Err(self.invalid("loop counts with an integer constant i# (L3938)"));
+        }
+        if s.modifier.is_some() || r.index != crate::inst::Index::None || r.dim2.is_some() {
+            return Err(self.invalid("loop's i# takes no modifier or relative address (L3952)"));
+        }
+        let Some(v) = self.decls.ints.get(&r.num) else {
+            return Err(self.unsupported(format!(
+                "i{}: no def gives its value, and a compute launch sets no integer constants",
+                r.num
+            )));
+        };
+        if self.field("repeat") != 0 {
+            if (v[0] as i32) < 0 {
+                return Err(self.invalid("a negative iteration count (L3940)"));
+            }
+        } else if v[..3].iter().any(|&x| x > 0xff) {
+            return Err(self.invalid(
+                "count, initial value and step past 255 (L3938: unsigned eight-bit integers)",
+            ));
+        }
+        Ok(v[0])
+    }
+
+    /// Opens a `whileloop`, or a DX9 `loop` of `count` iterations.
+    fn open_loop(&mut self, count: Option<u32>) {
         let level = self.level();
         let zero = self.b.i64(0);
         self.set(level, frame::A, zero);
         self.set(level, frame::B, zero);
+        if let Some(n) = count {
+            let n = self.b.i32(n);
+            let r = self.l.frame(level, frame::COUNT);
+            self.b.def_reg(r, n, None);
+        }
         let head = self.b.create_block();
         let exit = self.b.create_block();
-        let exec = self.exec_bits();
-        self.branch_any(exec, head, exit);
+        if count == Some(0) {
+            self.b.terminate(Terminator::Jump(exit));
+        } else {
+            let exec = self.exec_bits();
+            self.branch_any(exec, head, exit);
+        }
         self.enter(head);
-        self.frames.push(Frame::Loop { level, head, exit });
+        self.frames.push(Frame::Loop {
+            level,
+            head,
+            exit,
+            counted: count.is_some(),
+        });
     }
 
     fn endloop(&mut self) -> Result<(), LiftError> {
-        let Some(Frame::Loop { level, head, exit }) = self.frames.pop() else {
+        let Some(Frame::Loop {
+            level,
+            head,
+            exit,
+            counted,
+        }) = self.frames.pop()
+        else {
             return Err(self.invalid("endloop without an open loop"));
         };
         self.count();
@@ -384,10 +366,31 @@ impl Lifter<'_> {
         self.set_exec(exec);
         let zero = self.b.i64(0);
         self.set(level, frame::B, zero);
-        self.branch_any(exec, head, exit);
+        if counted {
+            let r = self.l.frame(level, frame::COUNT);
+            let n = self.b.use_reg(r, I32);
+            let one = self.b.i32(1);
+            let n = self.b.op(Op::Isub, I32, &[n, one]);
+            self.b.def_reg(r, n, None);
+            let zero = self.b.i32(0);
+            let more = self.b.op(Op::Icmp(IntCC::Ne), I1, &[n, zero]);
+            let zero = self.b.i64(0);
+            let any = self.b.op(Op::Icmp(IntCC::Ne), I1, &[exec, zero]);
+            let again = self.b.op(Op::And, I1, &[more, any]);
+            self.b.terminate(Terminator::Branch {
+                cond: again,
+                then_to: head,
+                else_to: exit,
+            });
+        } else {
+            self.branch_any(exec, head, exit);
+        }
         self.enter(exit);
+        // The lanes still active (a counted loop that ran out) and those that broke.
         let broke = self.get(level, frame::A);
-        self.set_exec(broke);
+        let exec = self.exec_bits();
+        let exec = self.or(exec, broke);
+        self.set_exec(exec);
         Ok(())
     }
 
@@ -421,6 +424,7 @@ impl Lifter<'_> {
 
     fn ret(&mut self, cond: Option<Value>) {
         match cond {
+            None if self.frames.is_empty() && self.func.is_some() => self.return_to_caller(),
             None if self.frames.is_empty() => self.b.terminate(Terminator::Return),
             None => {
                 let zero = self.b.i64(0);
@@ -447,7 +451,10 @@ impl Lifter<'_> {
         let zero = self.b.i64(0);
         self.set(level, frame::B, zero);
         self.set_exec(zero);
-        self.frames.push(Frame::Switch { level, at: self.i });
+        self.frames.push(Frame::Switch {
+            level,
+            at: self.pc(),
+        });
         Ok(())
     }
 
@@ -461,7 +468,7 @@ impl Lifter<'_> {
         let s = self.b.use_reg(r, I32);
         let cond = if default {
             let mut cond = self.b.bool(true);
-            for &v in self.cases.get(&at).map_or(&[][..], Vec::as_slice) {
+            for &v in self.plan.cases.get(&at).map_or(&[][..], Vec::as_slice) {
                 let v = self.b.i32(v);
                 let ne = self.b.op(Op::Icmp(IntCC::Ne), I1, &[s, v]);
                 cond = self.b.op(Op::And, I1, &[cond, ne]);

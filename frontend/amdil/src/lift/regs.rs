@@ -15,14 +15,14 @@
 //! [`F32_MODE`].
 //!
 //! # Registers
-//! - `r#`: the temp's component; `l#`: the literal's bits (`dcl_literal`).
+//! - `r#`: the temp's component; `l#`: the literal's bits (`dcl_literal`). In a macro
+//!   expansion `r#`, `l#`, `in#` and `out#` are the expansion's own (`macros`).
 //! - `x#[n]`: element `n` of the indexed temp array; `x#[src + imm]` takes the index from the
-//!   source's x component (after its swizzle) plus the immediate (L576). An index outside
-//!   the array's declared elements is a guest fault ("register index outside its file") in
-//!   the lanes that run; an absolute one is an invalid program.
-//! - `cb#[n]`: dword `c` of element `n` of constant buffer `#` (16 bytes per element) at its
-//!   guest address. A relative index outside the declared elements reads 0 (the seed does not
-//!   say; 0 is what a raw UAV load gives out of range, L11439).
+//!   source's x component (after its swizzle) plus the immediate (L576). The seed gives no
+//!   rule for a relative index outside the array's declared elements: it reads 0 and a write
+//!   there writes nothing, in every lane, as for a constant buffer (D3D10, which IL follows
+//!   here, leaves it undefined). An absolute one is an invalid program.
+//! - `cb#[n]`, `icb[n]`, `g[a]` and the defined constants `c#`, `i#`, `b#`: `buffers`.
 //! - The thread ids (Table 5.6, L1269; 5.1-5.2, 5.50-5.53): `vTidInGrp` and `vThreadGrpId`
 //!   from the launch, `vAbsTid = vThreadGrpId * size + vTidInGrp` per component,
 //!   `vTidInGrpFlat = z*Dx*Dy + y*Dx + x` (L2225), `vThreadGrpIdFlat = z*Nx*Ny + y*Nx + x`
@@ -30,7 +30,7 @@
 //!   replicated in every component; the w components the seed calls invalid read 0.
 //!
 //! # Destinations (2.2.5, L509-L563)
-//! A destination is a temp or an indexed temp element. Each component is written per the write
+//! A destination is a temp, an indexed temp element, `g[a]` or, in a macro, `in#`/`out#`. Each component is written per the write
 //! mask (`x` writes the result, `_` nothing, `0` and `1` write 0.0 and 1.0f "even if the
 //! instruction normally does not write that component", L519), in the lanes of the exec mask.
 //! A float result first takes shift_scale (x2, x4, x8, d2, d4, d8: a multiply by the power of
@@ -43,7 +43,7 @@ use crate::token::{DstComp, DstMod, RegType, Sel, SrcMod};
 use wavejit_ir::{FloatCC, FunctionBuilder, IntCC, Op, ScalarType, Value};
 use wavejit_isa::LiftError;
 
-use ScalarType::{F32, I1, I32, I64};
+use ScalarType::{F32, I1, I32};
 
 /// 1.0f's bits.
 pub(super) const ONE: u32 = 0x3f80_0000;
@@ -89,6 +89,17 @@ impl<'a> Lifter<'a> {
             return Err(self.invalid(format!("source {i} is missing")));
         };
         self.read(s, Some(i), c, kind)
+    }
+
+    /// Component `c` of `s`, a source that is not one of the instruction's own (a macro's
+    /// actual parameter).
+    pub(super) fn read_src(
+        &mut self,
+        s: &'a Src,
+        c: usize,
+        kind: Kind,
+    ) -> Result<Value, LiftError> {
+        self.read(s, None, c, kind)
     }
 
     /// Checks the operand counts: `dsts` destinations and `srcs` sources.
@@ -251,24 +262,46 @@ impl<'a> Lifter<'a> {
 
     /// Component `comp` (0-3) of a register.
     fn fetch(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
-        if reg.dim2.is_some() {
-            return Err(self.unsupported("two-dimensional register indices are not lifted yet"));
+        if reg.dim2.is_some() && reg.ty != RegType::CONST_BUFF {
+            return Err(self.unsupported(
+                "two-dimensional register indices: only cb[b][n] is lifted (vertex inputs \
+                 and the like are not state of a compute program)",
+            ));
         }
         match reg.ty {
-            RegType::TEMP => {
+            RegType::TEMP | RegType::INPUT_ARG | RegType::OUTPUT_ARG => {
                 self.unindexed(reg)?;
-                let r = self.l.temp(reg.num, comp);
+                let n = self.temp_number(reg.ty, reg.num)?;
+                let r = self.l.temp(n, comp);
                 Ok(self.b.use_reg(r, I32))
             }
             RegType::LITERAL => {
                 self.unindexed(reg)?;
-                let Some(l) = self.decls.literals.get(&reg.num) else {
+                let Some(l) = self.literal(reg.num) else {
                     return Err(self.invalid(format!(
                         "l{} is used but not declared (dcl_literal, L4220)",
                         reg.num
                     )));
                 };
                 Ok(self.b.i32(l[comp as usize]))
+            }
+            RegType::CONST_FLOAT | RegType::CONST_INT | RegType::CONST_BOOL => {
+                self.unindexed(reg)?;
+                let v = self.constant(reg)?;
+                Ok(self.b.i32(v[comp as usize]))
+            }
+            RegType::IMMED_CONST_BUFF => self.immediate_buffer(reg, comp),
+            RegType::GLOBAL => {
+                let exec = self.exec_mask();
+                let addr = self.global_address(reg, comp)?;
+                Ok(self.b.load(
+                    wavejit_ir::MemSpace::Global,
+                    wavejit_ir::MemWidth::B32,
+                    false,
+                    I32,
+                    addr,
+                    Some(exec),
+                ))
             }
             RegType::ITEMP => {
                 let (file, at) = self.element(reg, comp)?;
@@ -277,12 +310,10 @@ impl<'a> Lifter<'a> {
                         let r = wavejit_ir::Reg::new(file, cell);
                         Ok(self.b.use_reg(r, I32))
                     }
-                    Element::Index(index) => {
-                        // Inactive lanes read a cell inside the file, whatever their index.
-                        let exec = self.exec_mask();
-                        let safe = self.b.i32(comp);
-                        let index = self.b.op(Op::Select, I32, &[exec, index, safe]);
-                        Ok(self.b.read_reg_indexed(file, 0, index, I32))
+                    Element::Index { at, inside } => {
+                        let v = self.b.read_reg_indexed(file, 0, at, I32);
+                        let zero = self.b.i32(0);
+                        Ok(self.b.op(Op::Select, I32, &[inside, v, zero]))
                     }
                 }
             }
@@ -293,6 +324,9 @@ impl<'a> Lifter<'a> {
                 self.unindexed(reg)?;
                 Ok(self.thread_id(t, comp))
             }
+            RegType::ADDR => Err(self.unsupported(
+                "a0: only IL_Rel_Addr tokens read it, whose layout the seed does not give (L503)",
+            )),
             t => Err(self.unsupported(format!(
                 "{} registers are not lifted (not state of a compute program here)",
                 t.name(false)
@@ -300,7 +334,7 @@ impl<'a> Lifter<'a> {
         }
     }
 
-    fn unindexed(&self, reg: &Reg) -> Result<(), LiftError> {
+    pub(super) fn unindexed(&self, reg: &Reg) -> Result<(), LiftError> {
         if reg.index == Index::None {
             Ok(())
         } else {
@@ -312,8 +346,8 @@ impl<'a> Lifter<'a> {
     }
 
     /// Where component `comp` of an indexed temp element lies: its file and a cell, or a
-    /// per-lane cell index that leaves the file (a guest fault) when the element does not
-    /// exist.
+    /// per-lane cell index (a cell of the file even where the element does not exist) and
+    /// whether the element exists.
     fn element(
         &mut self,
         reg: &'a Reg,
@@ -340,16 +374,15 @@ impl<'a> Lifter<'a> {
                 let at = b.op(Op::Shl, I32, &[n, two]);
                 let comp = b.i32(comp);
                 let at = b.op(Op::Iadd, I32, &[at, comp]);
-                let outside = b.i32(u32::MAX);
-                let at = b.op(Op::Select, I32, &[inside, at, outside]);
-                Ok((file, Element::Index(at)))
+                let at = b.op(Op::Select, I32, &[inside, at, comp]);
+                Ok((file, Element::Index { at, inside }))
             }
             Index::None => Err(self.invalid(format!("x{} needs an index", reg.num))),
         }
     }
 
     /// An index `x.x + imm` (the index source's first component, after its swizzle).
-    fn index_value(&mut self, x: &'a Src, imm: Option<u32>) -> Result<Value, LiftError> {
+    pub(super) fn index_value(&mut self, x: &'a Src, imm: Option<u32>) -> Result<Value, LiftError> {
         let v = self.read(x, None, 0, Kind::Int)?;
         Ok(match imm {
             Some(k) if k != 0 => {
@@ -358,56 +391,6 @@ impl<'a> Lifter<'a> {
             }
             _ => v,
         })
-    }
-
-    /// Dword `comp` of a constant buffer element.
-    fn const_buffer(&mut self, reg: &'a Reg, comp: u32) -> Result<Value, LiftError> {
-        let Some(&len) = self.decls.const_buffers.get(&reg.num) else {
-            return Err(self.invalid(format!(
-                "cb{} is used but not declared (dcl_cb, L4048)",
-                reg.num
-            )));
-        };
-        let base = self.l.const_buffer(reg.num);
-        let base = self.b.use_reg(base, I64);
-        let load = |b: &mut FunctionBuilder, offset: Value| {
-            let addr = b.op(Op::Iadd, I64, &[base, offset]);
-            b.load(
-                wavejit_ir::MemSpace::Global,
-                wavejit_ir::MemWidth::B32,
-                false,
-                I32,
-                addr,
-                None,
-            )
-        };
-        match &reg.index {
-            Index::Imm(n) if *n < len => {
-                let offset = self.b.i64(16 * u64::from(*n) + 4 * u64::from(comp));
-                Ok(load(&mut self.b, offset))
-            }
-            Index::Imm(n) => Err(self.invalid(format!(
-                "cb{}[{n}] is past its {len} declared elements",
-                reg.num
-            ))),
-            Index::Rel(x, imm) => {
-                let n = self.index_value(x, *imm)?;
-                let b = &mut self.b;
-                let limit = b.i32(len);
-                let inside = b.op(Op::Icmp(IntCC::Ult), I1, &[n, limit]);
-                // Outside the buffer, read element 0 (inside it) and give 0.
-                let zero = b.i32(0);
-                let n = b.op(Op::Select, I32, &[inside, n, zero]);
-                let n = b.op(Op::Zext, I64, &[n]);
-                let four = b.i64(4);
-                let offset = b.op(Op::Shl, I64, &[n, four]);
-                let comp = b.i64(4 * u64::from(comp));
-                let offset = b.op(Op::Iadd, I64, &[offset, comp]);
-                let v = load(b, offset);
-                Ok(b.op(Op::Select, I32, &[inside, v, zero]))
-            }
-            Index::None => Err(self.invalid(format!("cb{} needs an index", reg.num))),
-        }
     }
 
     /// Component `comp` of a thread-id register (see the module doc).
@@ -490,6 +473,17 @@ impl<'a> Lifter<'a> {
         out: Kind,
     ) -> Result<(), LiftError> {
         let d = self.dst()?;
+        self.write_to(d, vals, only, out)
+    }
+
+    /// [`Self::write_dst`] of destination `d`.
+    pub(super) fn write_to(
+        &mut self,
+        d: &'a Dst,
+        vals: [Option<Value>; 4],
+        only: [Option<Value>; 4],
+        out: Kind,
+    ) -> Result<(), LiftError> {
         let m = d.modifier.unwrap_or(DstMod::IDENTITY);
         if out != Kind::Float && (m.shift != 0 || m.clamp) {
             return Err(
@@ -553,9 +547,10 @@ impl<'a> Lifter<'a> {
             return Err(self.unsupported("two-dimensional register indices are not lifted yet"));
         }
         match reg.ty {
-            RegType::TEMP => {
+            RegType::TEMP | RegType::INPUT_ARG | RegType::OUTPUT_ARG => {
                 self.unindexed(reg)?;
-                let r = self.l.temp(reg.num, comp);
+                let n = self.temp_number(reg.ty, reg.num)?;
+                let r = self.l.temp(n, comp);
                 self.b.def_reg(r, v, Some(mask));
             }
             RegType::ITEMP => match self.element(reg, comp)? {
@@ -563,10 +558,21 @@ impl<'a> Lifter<'a> {
                     self.b
                         .def_reg(wavejit_ir::Reg::new(file, cell), v, Some(mask));
                 }
-                (file, Element::Index(index)) => {
-                    self.b.write_reg_indexed(file, 0, index, v, Some(mask));
+                (file, Element::Index { at, inside }) => {
+                    let mask = self.b.op(Op::And, I1, &[mask, inside]);
+                    self.b.write_reg_indexed(file, 0, at, v, Some(mask));
                 }
             },
+            RegType::GLOBAL => {
+                let addr = self.global_address(reg, comp)?;
+                self.b.store(
+                    wavejit_ir::MemSpace::Global,
+                    wavejit_ir::MemWidth::B32,
+                    addr,
+                    v,
+                    Some(mask),
+                );
+            }
             t => {
                 return Err(
                     self.unsupported(format!("{} as a destination is not lifted", t.name(true)))
@@ -581,8 +587,9 @@ impl<'a> Lifter<'a> {
 enum Element {
     /// A fixed cell.
     Cell(u32),
-    /// A per-lane (or uniform) cell index.
-    Index(Value),
+    /// A per-lane (or uniform) cell index inside the file, and whether the element it stands
+    /// for exists (a uniform or lane `i1`).
+    Index { at: Value, inside: Value },
 }
 
 mod pair;

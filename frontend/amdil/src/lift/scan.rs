@@ -2,8 +2,11 @@
 //! L4048, L4103, L4222) and the temps the program names.
 //!
 //! - `dcl_literal l#, x, y, z, w` defines literal `l#` once (L4220-L4251).
-//! - `dcl_cb cb#[n]` declares constant buffer `#` (0-14) of `n` elements (L4048-L4080); its
-//!   immediate form (the primary modifier, an immediate constant buffer) is not lifted yet.
+//! - `dcl_cb cb#[n]` declares constant buffer `#` (0-14) of `n` elements (L4048-L4080). Its
+//!   immediate form (the primary modifier) gives the immediate constant buffer `icb` its `n`
+//!   dwords (L4060); the form names no buffer number, so a program has one.
+//! - `def c#|i#, x, y, z, w` and `defb b#, v` (L4883, L4933) give a float, integer or
+//!   boolean constant the value it holds "when the shader is executed", once per register.
 //! - `dcl_indexed_temp_array x#[n]` declares an array of `n` temps (L4103-L4120).
 //! - The memory declarations (UAVs, SRVs, LDS, GDS) go to `mem::decl::Resources`.
 //! - Temps: the highest `r#` any operand names, index sources included, sizes the `r` file;
@@ -35,6 +38,13 @@ pub(super) struct Decls {
     pub temps: u32,
     /// The index of `endmain`, or of `end` when there is none: where main stops.
     pub main_end: usize,
+    /// `def` values of the float constants `c#` and the integer constants `i#`.
+    pub floats: HashMap<u32, [u32; 4]>,
+    pub ints: HashMap<u32, [u32; 4]>,
+    /// `defb` values of the boolean constants `b#`.
+    pub bools: HashMap<u32, bool>,
+    /// The immediate constant buffer's dwords.
+    pub icb: Option<Vec<u32>>,
 }
 
 pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, LiftError> {
@@ -72,15 +82,18 @@ pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, Lift
                     )));
                 }
             }
-            "dcl_cb" => {
-                if inst.pri.is_some() {
-                    return Err(refusal(
-                        LiftErrorKind::Unsupported,
-                        pcs[i],
-                        inst,
-                        "immediate constant buffers are not lifted yet",
+            "dcl_cb" if inst.pri.is_some() => {
+                if d.icb.is_some() {
+                    return Err(bad(
+                        "a second immediate constant buffer (dcl_cb's immediate form names no \
+                         buffer, L4060)"
+                            .into(),
                     ));
                 }
+                d.icb = Some(inst.extra.clone());
+            }
+            "def" | "defb" => constant(&mut d, inst).map_err(bad)?,
+            "dcl_cb" => {
                 let (num, n) = sized(inst, RegType::CONST_BUFF)
                     .ok_or_else(|| bad("dcl_cb declares one cb#[n]".into()))?;
                 if num >= super::state::CONST_BUFFERS {
@@ -107,6 +120,20 @@ pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, Lift
             end = Some(i);
         }
     }
+    check_temps(&d, temps)?;
+    d.temps = temps as u32;
+    d.main_end = end.ok_or_else(|| {
+        LiftError::invalid(
+            pcs.last().copied().unwrap_or(0),
+            "",
+            "the program has no end (L3742: end must be its last instruction)",
+        )
+    })?;
+    Ok(d)
+}
+
+/// Refuses a program whose `temps` temps and indexed temp arrays pass [`MAX_TEMPS`].
+pub(super) fn check_temps(d: &Decls, temps: u64) -> Result<(), LiftError> {
     let total = d.arrays.values().fold(temps, |n, &len| n + u64::from(len));
     if total > MAX_TEMPS {
         return Err(LiftError::unsupported(
@@ -119,15 +146,38 @@ pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, Lift
         )
         .at("program"));
     }
-    d.temps = temps as u32;
-    d.main_end = end.ok_or_else(|| {
-        LiftError::invalid(
-            pcs.last().copied().unwrap_or(0),
-            "",
-            "the program has no end (L3742: end must be its last instruction)",
-        )
-    })?;
-    Ok(d)
+    Ok(())
+}
+
+/// Records a `def` or `defb` (L4883-L4960): one plain destination of the constant type the
+/// instruction defines, once per register.
+fn constant(d: &mut Decls, inst: &Inst) -> Result<(), String> {
+    let [dst] = &inst.dst[..] else {
+        return Err("a definition names one register".into());
+    };
+    let reg = &dst.reg;
+    if dst.modifier.is_some() || reg.index != Index::None || reg.dim2.is_some() {
+        return Err("a definition's register takes no modifier or index (L4893)".into());
+    }
+    let num = reg.num;
+    let fresh = match (&inst.extra[..], reg.ty) {
+        (&[x, y, z, w], RegType::CONST_FLOAT) => d.floats.insert(num, [x, y, z, w]).is_none(),
+        (&[x, y, z, w], RegType::CONST_INT) => d.ints.insert(num, [x, y, z, w]).is_none(),
+        (&[v], RegType::CONST_BOOL) => d.bools.insert(num, v != 0).is_none(),
+        _ => {
+            return Err(
+                "def defines a c# or i# with four values, defb a b# with one (L4883, L4933)".into(),
+            )
+        }
+    };
+    if fresh {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{num} is defined twice (L4887: once per register)",
+            reg.ty.name(true)
+        ))
+    }
 }
 
 /// The register number and size of a declaration's `x#[n]` or `cb#[n]` source.
@@ -142,7 +192,7 @@ fn sized(inst: &Inst, ty: RegType) -> Option<(u32, u32)> {
 }
 
 /// Raises `max` to the highest temp `r` and its index sources name.
-fn highest_temp(r: &Reg, max: &mut Option<u32>) {
+pub(super) fn highest_temp(r: &Reg, max: &mut Option<u32>) {
     if r.ty == RegType::TEMP {
         *max = Some(max.map_or(r.num, |m| m.max(r.num)));
     }

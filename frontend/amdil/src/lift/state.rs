@@ -11,8 +11,12 @@
 //! | `r` | lane | 4 per temp | temp `r#`, component `c` (x = 0 .. w = 3) in cell `4 * # + c` |
 //! | `x#` | lane | 4 per element | array `x#` (its `dcl_indexed_temp_array`): element `n` component `c` in cell `4n + c` |
 //! | `exec` | uniform | 2 | the active mask (lo, hi): lanes that run the current instruction |
-//! | `cf` | uniform | 4 per nesting level | the control-flow frames, two masks per level ([`frame`]) |
+//! | `cf` | uniform | 5 per nesting level | the control-flow frames: two masks and a DX9 loop's count per level ([`frame`]) |
 //! | `sel` | lane | 1 per nesting level | a `switch`'s selector, at its level |
+//! | `calls` | uniform | 3 + 4 per call level | the subroutine return stack ([`calls`]) |
+//! | `saved` | uniform | 5 per level per call level | `cf` cells a recursive call saves ([`IlLayout::saved`]) |
+//! | `saved_sel` | lane | 1 per level per call level | `sel` cells a recursive call saves |
+//! | `icb` | uniform | 1 per dword | the immediate constant buffer, when an index reads it |
 //! | `cb` | uniform | 30 | guest address of constant buffer `i` (0-14) in cells `2i`, `2i + 1` (lo, hi) |
 //! | `arena` | uniform | 2 | guest address of the global arena (lo, hi) |
 //! | `grid` | uniform | 9 | the work-group: id, size and the number of groups ([`grid`]) |
@@ -28,6 +32,8 @@
 //! memory (every LDS id addresses it from byte 0). `r` and `x#` start at 0 (reading a temp
 //! before writing it is undefined in IL; the zero makes it reproducible). `cf` and `sel` need
 //! nothing: the lift writes a frame when it enters the block that owns it, before any read.
+//! Nor do `calls` (main's first block sets the depth to 0), `saved`, `saved_sel` and `icb`
+//! (main's first block writes the program's immediate constant buffer there).
 //!
 //! ## Memory beyond the arena ([`IlLayout::bindings`], [`IlLayout::views`])
 //! - The arena's address is a multiple of 4 (its atomics are dword atomics; AMD's runtime
@@ -61,9 +67,10 @@
 //! - **LDS**: [`Bindings::lds_bytes`] is the largest declared LDS (every id at byte 0); the
 //!   launcher allocates at least that, plus what `local:N` arguments add.
 //!
-//! The other IL register types (vertex and pixel inputs and outputs, boolean and integer
-//! constants, `g[]`, shared registers) are not state of a compute launch here; the lifter
-//! refuses the instructions that name them.
+//! The other IL register types (vertex and pixel inputs and outputs, shared registers, ...)
+//! are not state of a compute launch here; the lifter refuses the instructions that name them.
+//! Constants a program defines itself (`def`, `defb`, `dcl_literal`, an immediate constant
+//! buffer) are values of the lift; `g[]` is the arena's memory.
 
 use std::collections::BTreeMap;
 use wavejit_ir::{FileId, FileKind, Reg, StateLayout};
@@ -88,8 +95,8 @@ pub mod grid {
     pub const CELLS: u32 = 9;
 }
 
-/// The two masks of a control-flow frame at a nesting level, as cell offsets within the
-/// level's four `cf` cells (each a 64-bit pair, lo first).
+/// The cells of a control-flow frame at a nesting level, as offsets within the level's `cf`
+/// cells: two masks (each a 64-bit pair, lo first) and a count.
 pub mod frame {
     /// if: the lanes that take the `else`; whileloop: the lanes that left by `break`;
     /// switch: the lanes no `case` has taken yet.
@@ -97,8 +104,41 @@ pub mod frame {
     /// if: the lanes active at the end of the `then` part; whileloop: the lanes waiting at
     /// `continue`; switch: the lanes that left by `break`.
     pub const B: u32 = 2;
+    /// DX9 `loop`: the iterations left (`LoopIterationCount`, L3662).
+    pub const COUNT: u32 = 4;
     /// Cells per nesting level.
-    pub const CELLS: u32 = 4;
+    pub const CELLS: u32 = 5;
+}
+
+/// The subroutine return stack (`call`, L3487): cell [`calls::DEPTH`] holds the number of
+/// entries, entry `d` (0-31) starts at cell `ENTRY + STRIDE * d`.
+pub mod calls {
+    /// Entries on the stack: the call depth.
+    pub const DEPTH: u32 = 0;
+    /// The lanes of the call being made (a 64-bit pair), from the test to the jump.
+    pub const CALLING: u32 = 1;
+    /// The first entry's first cell.
+    pub const ENTRY: u32 = 3;
+    /// Within an entry: the return site (a 64-bit pair, the `guest_pc` of the block the
+    /// return continues at).
+    pub const RETURN: u32 = 0;
+    /// Within an entry: the caller's exec mask (a 64-bit pair), restored by the return.
+    pub const EXEC: u32 = 2;
+    /// Cells per entry.
+    pub const STRIDE: u32 = 4;
+    /// "Subroutines can nest up to 32 levels deep" (L3487).
+    pub const MAX_DEPTH: u32 = 32;
+}
+
+/// What a program needs beyond its temps, arrays and nesting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extra {
+    /// The program calls subroutines: the `calls` file holds a return stack.
+    pub calls: bool,
+    /// Nesting levels a recursive call saves (`saved`, `saved_sel`), 0 without recursion.
+    pub saved_levels: u32,
+    /// Dwords of the immediate constant buffer kept in state (0 when no index reads it).
+    pub icb: u32,
 }
 
 /// The cells of one view in the `view` file (see the module doc's "Memory beyond the arena"),
@@ -161,6 +201,12 @@ pub struct IlLayout {
     pub arena: FileId,
     pub grid: FileId,
     pub tid: FileId,
+    pub calls: FileId,
+    pub saved: FileId,
+    pub saved_sel: FileId,
+    pub icb: FileId,
+    /// Levels per call level in `saved` and `saved_sel`.
+    pub saved_levels: u32,
     /// Indexed temp arrays by number: their file and element count.
     pub arrays: BTreeMap<u32, (FileId, u32)>,
     /// Temps `r0`..: the `r` file holds four cells for each.
@@ -173,10 +219,16 @@ pub struct IlLayout {
 
 impl IlLayout {
     /// The layout for `temps` temps, the indexed temp arrays `arrays` (number -> elements),
-    /// `depth` nesting levels of control flow and waves of `wave_size` lanes (a multiple of 4,
-    /// at most 64: [`StateLayout::new`] panics otherwise). Files are never empty (a file of
-    /// one unused cell stands for none).
-    pub fn new(temps: u32, arrays: &BTreeMap<u32, u32>, depth: u32, wave_size: u32) -> IlLayout {
+    /// `depth` nesting levels of control flow, the state `extra` says, and waves of
+    /// `wave_size` lanes (a multiple of 4, at most 64: [`StateLayout::new`] panics
+    /// otherwise). Files are never empty (a file of one unused cell stands for none).
+    pub fn new(
+        temps: u32,
+        arrays: &BTreeMap<u32, u32>,
+        depth: u32,
+        extra: Extra,
+        wave_size: u32,
+    ) -> IlLayout {
         let mut layout = StateLayout::new(wave_size);
         let exec = layout.add_file("exec", FileKind::Uniform, 2);
         let cf = layout.add_file("cf", FileKind::Uniform, (frame::CELLS * depth).max(1));
@@ -195,6 +247,20 @@ impl IlLayout {
                 (num, (f, len))
             })
             .collect();
+        let stack = if extra.calls {
+            calls::ENTRY + calls::STRIDE * calls::MAX_DEPTH
+        } else {
+            1
+        };
+        let calls = layout.add_file("calls", FileKind::Uniform, stack);
+        layout.set_written_first(calls);
+        let levels = calls::MAX_DEPTH * extra.saved_levels;
+        let saved = layout.add_file("saved", FileKind::Uniform, (frame::CELLS * levels).max(1));
+        layout.set_written_first(saved);
+        let saved_sel = layout.add_file("saved_sel", FileKind::Lane, levels.max(1));
+        layout.set_written_first(saved_sel);
+        let icb = layout.add_file("icb", FileKind::Uniform, extra.icb.max(1));
+        layout.set_written_first(icb);
         IlLayout {
             layout,
             r,
@@ -205,6 +271,11 @@ impl IlLayout {
             arena,
             grid,
             tid,
+            calls,
+            saved,
+            saved_sel,
+            icb,
+            saved_levels: extra.saved_levels,
             arrays,
             temps,
             bindings: Bindings::default(),
@@ -244,6 +315,11 @@ impl IlLayout {
     /// Mask `slot` ([`frame::A`] or [`frame::B`]) of the frame at nesting level `level`.
     pub fn frame(&self, level: u32, slot: u32) -> Reg {
         Reg::new(self.cf, frame::CELLS * level + slot)
+    }
+
+    /// Cell `cell` of the return stack ([`calls`]).
+    pub fn call_cell(&self, cell: u32) -> Reg {
+        Reg::new(self.calls, cell)
     }
 
     /// The selector of the `switch` at nesting level `level`.

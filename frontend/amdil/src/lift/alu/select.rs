@@ -116,8 +116,8 @@ impl Lifter<'_> {
     }
 
     /// The float condition of the instruction's `relop` field (ILRelOp, Table 6.23: ne, eq,
-    /// ge, gt, le, lt; ne false on NaN, L3055).
-    fn relop_cc(&self) -> Result<FloatCC, LiftError> {
+    /// ge, gt, le, lt; ne false on NaN, L3055): the one mapping of every `_relop` form.
+    pub(in crate::lift) fn relop_cc(&self) -> Result<FloatCC, LiftError> {
         Ok(match self.field("relop") {
             0 => FloatCC::One,
             1 => FloatCC::Eq,
