@@ -93,11 +93,12 @@ pub fn constant_buffer(id: u32) -> Option<Resource> {
     (id == 0).then_some(Resource::KernelArgs)
 }
 
-/// The byte a vertex fetch reads: the index GPR times the fetch constant's stride, plus the
-/// instruction's OFFSET field, in bytes, wrapping at 32 bits like the hardware's 32-bit
-/// address. Mesa's buffers have stride 1, so their index is the byte offset itself.
-pub fn fetch_address(index: u32, stride: u32, offset: u32) -> u32 {
-    index.wrapping_mul(stride).wrapping_add(offset)
+/// The byte a vertex fetch reads: the address GPR plus the instruction's OFFSET field, in
+/// bytes, wrapping at 32 bits like the hardware's 32-bit address. The GPR's index counts
+/// units of the fetch constant's stride ([`FetchConstant::stride`]): `gpr` is index × stride
+/// (modulo 2^32); Mesa's buffers have stride 1, so their index is the byte offset.
+pub fn fetch_address(gpr: u32, offset: u32) -> u32 {
+    gpr.wrapping_add(offset)
 }
 
 /// The fetch constant a launch binds to a vertex-fetch buffer id.

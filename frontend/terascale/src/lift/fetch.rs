@@ -1,8 +1,8 @@
 //! Vertex-fetch clauses: buffer loads (VTX_READ_*; notes §5, seed 000 9.3 L9297-L9524).
 //!
 //! A fetch reads one element at index `SRC_GPR.SRC_SEL_X` ("X = uint32 index", L9310;
-//! [`crate::launch::fetch_address`] multiplies it by the fetch constant's stride and adds
-//! OFFSET, wrapping at 32 bits) from a buffer the launch binds ([`crate::launch::Bindings`]:
+//! times the fetch constant's stride, [`crate::launch::fetch_address`] adds OFFSET, both
+//! wrapping at 32 bits) from a buffer the launch binds ([`crate::launch::Bindings`]:
 //! Mesa's are 1, the pool, and 3, constant buffer 0, both of stride 1), for the active
 //! lanes; an unmapped address is a guest fault. DATA_FORMAT, NUM_FORMAT_ALL,
 //! FORMAT_COMP_ALL, SRF_MODE_ALL (the fetch constant's when USE_CONST_FIELDS is set and the
