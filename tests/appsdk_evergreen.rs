@@ -17,7 +17,7 @@ mod cli_util;
 use cli_util::Rng;
 
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use wavejit::launch::RunRequest;
 use wavejit::spec::ArgSpec;
@@ -68,7 +68,7 @@ fn words_of_hex(s: &str) -> Vec<u32> {
 
 /// Runs `kernel` of `file` on `engine` and returns every argument's bytes afterwards.
 fn run(
-    file: &PathBuf,
+    file: &Path,
     engine: EngineKind,
     kernel: &str,
     global: [u32; 3],

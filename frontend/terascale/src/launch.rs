@@ -114,7 +114,8 @@ pub struct FetchConstant {
     pub format: Option<ConstFormat>,
 }
 
-/// The format fields of a fetch constant, numbered as VTX_WORD1_GPR numbers them.
+/// The format fields of a fetch constant, numbered as VTX_WORD1_GPR numbers them; its
+/// ENDIAN_SWAP is none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ConstFormat {
     pub data_format: u8,

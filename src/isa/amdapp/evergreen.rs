@@ -37,11 +37,12 @@
 //!   notes guess; it agrees with SQ_LDS_ALLOC's size field and with SI's full 32 KiB for
 //!   kernels with `__local` arguments), at most 32 KiB.
 //!
-//! Refused with one-line errors, besides what [`launch::check_args`] refuses: constant
-//! pointer arguments and program-scope constants (AMD's code reads them through fetch
-//! constants 128 + N, whose layout no source gives), private memory (`hwprivate` or a
-//! SCRATCH note), and a global size that is not a multiple of the local size. GDS is not
-//! provided: a MEM_GDS instruction ends the wave with a guest trap (the lift contract).
+//! Refused with one-line errors, besides what [`launch::check_args`] refuses (image, sampler
+//! and counter arguments, a wrong argument count, a global size that is not a multiple of the
+//! local size): constant pointer arguments and program-scope constants (Multi2Sim reads them
+//! through fetch constants 128 + N, a layout no other source confirms, and no corpus kernel
+//! has one), and private memory (`hwprivate` or a SCRATCH note). GDS is not provided: a
+//! MEM_GDS instruction ends the wave with a guest trap (the lift contract).
 
 use super::launch::{self, CB0_MIN_BYTES, LDS_LIMIT};
 use crate::frontend::{LaunchPlan, Lifted, WaveProgram};

@@ -238,14 +238,13 @@ impl AppSdkModule {
         match &kernel.program {
             ProgramInfo::Si(info) => Ok(Runnable::Si(SiCode { kernel, info })),
             ProgramInfo::Evergreen(info) => {
-                let chip = wavejit_terascale::Chip::from_name(self.binary.chip.name()).ok_or_else(
-                    || {
+                let chip =
+                    wavejit_terascale::Chip::from_name(&self.target.name).ok_or_else(|| {
                         Error::Usage(format!(
                             "kernel {name}: the TeraScale lifter has no chip {}",
-                            self.binary.chip.name()
+                            self.target.name
                         ))
-                    },
-                )?;
+                    })?;
                 Ok(Runnable::Evergreen(evergreen::EvergreenCode {
                     kernel,
                     info,

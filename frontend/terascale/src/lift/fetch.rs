@@ -126,13 +126,11 @@ impl Lifter<'_> {
         } else {
             self.indexed_vtx_buffer(cf, at, &text, f.buffer_id(), mode)?
         };
-        let own_format = fc.format.is_none() || !f.use_const_fields();
-        if own_format && f.endian_swap() != 0 {
-            return Err(un(self, "endian swap"));
-        }
-        let (fmt, write) = match fc.format {
-            Some(c) if f.use_const_fields() => self.format_of(cf, at, &text, c, f.dst_sel())?,
-            _ => self.fetch_format(cf, at, &text, f)?,
+        // USE_CONST_FIELDS: the constant's format, and its ENDIAN_SWAP (none) for the field's.
+        let (fmt, write) = match fc.format.filter(|_| f.use_const_fields()) {
+            Some(c) => self.format_of(cf, at, &text, c, f.dst_sel())?,
+            None if f.endian_swap() != 0 => return Err(un(self, "endian swap")),
+            None => self.fetch_format(cf, at, &text, f)?,
         };
         let act = self.active();
         let lanes = self.b.mask_from_bits(act);
