@@ -30,6 +30,9 @@
 //!   as in every host program of the corpus). A work-group gets the larger of that end and
 //!   COMPUTE_PGM_RSRC2.LDS_SIZE, at most 32 KiB.
 //!
+//! The Evergreen launch (`evergreen.rs`) shares CB0, CB1, the argument checks and the
+//! buffer placement with this one.
+//!
 //! Kernels taking images, samplers or counters, and kernels that enable scratch, are refused
 //! with one-line errors; so is a grid whose global size is not a multiple of its local size
 //! (OpenCL 1.1) or whose work-groups exceed NUM_THREAD_PER_GROUP.

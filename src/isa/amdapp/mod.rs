@@ -9,7 +9,7 @@
 //!   waves start as [`launch`] says.
 //! - Evergreen ISA (cypress): `info`, `disasm` (TeraScale syntax), `run` and `wave`; the ISA
 //!   bytes are lifted by the TeraScale lifter under the bindings of AMD's driver
-//!   ([`evergreen`]).
+//!   (`evergreen.rs`).
 //! - The IL encoding ([`load_encoding`] with [`EncodingKind::Il`]): `disasm` prints IL text;
 //!   running it is refused with a one-line error.
 //!

@@ -50,10 +50,9 @@
 //!   the ALU op does not force its own rule. SET_MODE changes both for the rest of its
 //!   clause, its own group included (`mode`).
 //! - **Memory**: the launch's [`Bindings`] say what each fetch buffer id, RAT id and loop
-//!   constant is ([`lift`]: Mesa's: vertex fetch buffer 1 and RAT 0 address the pool (`pool`
-//!   base + 32-bit byte offset), fetch buffer 3 constant buffer 0); kcache bank `i` is
-//!   constant buffer `i`; every access is a
-//!   global access the runtime checks (an unmapped address is a guest fault). LDS addresses
+//!   constant is ([`lift`] takes Mesa's: vertex fetch buffer 1 and RAT 0 address the pool
+//!   (`pool` base + 32-bit byte offset), fetch buffer 3 constant buffer 0); kcache bank `i`
+//!   is constant buffer `i`; every access is a global access the runtime checks (an unmapped address is a guest fault). LDS addresses
 //!   are byte offsets into the work-group's LDS ([`wavejit_ir::MemSpace::Lds`]; see `lds`).
 //!   Scratch is the lane's private memory ([`wavejit_ir::MemSpace::Private`]; see
 //!   `scratch`): the launch must give each lane [`scratch_lane_bytes`] bytes.
@@ -71,8 +70,8 @@
 //! no opcode, no description), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists,
 //! MEM_TF_WRITE, exports,
 //! streams, rings, scratch programs mixing element sizes (see `scratch`), RATs the launch
-//! does not bind (see `mem`), SET_LDS_SIZE (L6587: the size's unit, the "global mode" and the lane
-//! supplying them are undefined), the LDS_BASE_ADDR/LDS_SIZE selects 217/218 (a physical
+//! does not bind (see `mem`), SET_LDS_SIZE (L6587: the size's unit, the "global mode" and
+//! the lane supplying them are undefined), the LDS_BASE_ADDR/LDS_SIZE selects 217/218 (a physical
 //! allocation offset that depends on the scheduler; a size of undocumented unit), LDS direct
 //! reads with THREAD_REL (its field description is garbled, notes §7.3), more than 16
 //! outstanding LDS output-queue entries, MOVA_INT to CF_PC (see `index`), INDEX_MODE
