@@ -115,7 +115,7 @@ impl EvergreenCode<'_> {
 
     /// What AMD's driver binds to the code's fetch buffer ids, RAT ids and loop constants
     /// (see the module doc).
-    pub fn bindings(&self) -> Bindings {
+    fn bindings(&self) -> Bindings {
         let notes = &self.kernel.isa().notes;
         let mut fetch = Vec::new();
         let per_uav = self.info.cached_fetch_const.iter();
