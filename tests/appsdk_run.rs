@@ -368,37 +368,6 @@ fn image_kernels_are_refused_naming_the_image() {
     }
 }
 
-/// Evergreen ISA encodings disassemble (TeraScale syntax) but do not run yet: one line.
-#[test]
-fn evergreen_runs_are_refused() {
-    let Some(file) = corpus_arg("evergreen/vector-add.bin") else {
-        return;
-    };
-    let listing = cli_util::succeeds(&["disasm", &file]);
-    assert!(listing.contains("MEM_RAT_CACHELESS STORE_RAW"), "{listing}");
-    assert!(listing.contains("RID:153"), "{listing}");
-    let line = cli_util::fails(&[
-        "run",
-        &file,
-        "--kernel",
-        "vector_add",
-        "--global",
-        "64",
-        "--local",
-        "64",
-        "--arg",
-        "zero:256",
-        "--arg",
-        "zero:256",
-        "--arg",
-        "zero:256",
-    ]);
-    assert!(
-        line.contains("Evergreen (cypress)") && line.contains("not supported yet"),
-        "{line}"
-    );
-}
-
 /// The IL encoding prints as IL text; running it is refused with one line.
 #[test]
 fn il_encoding_prints_and_is_refused_to_run() {

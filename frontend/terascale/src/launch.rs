@@ -94,9 +94,91 @@ pub fn constant_buffer(id: u32) -> Option<Resource> {
 }
 
 /// The byte a vertex fetch reads: the address GPR plus the instruction's OFFSET field, in
-/// bytes, wrapping at 32 bits like the hardware's 32-bit address.
+/// bytes, wrapping at 32 bits like the hardware's 32-bit address. The GPR's index counts
+/// units of the fetch constant's stride ([`FetchConstant::stride`]): `gpr` is index × stride
+/// (modulo 2^32); Mesa's buffers have stride 1, so their index is the byte offset.
 pub fn fetch_address(gpr: u32, offset: u32) -> u32 {
     gpr.wrapping_add(offset)
+}
+
+/// The fetch constant a launch binds to a vertex-fetch buffer id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FetchConstant {
+    pub resource: Resource,
+    /// Bytes one unit of the fetch index counts (the constant's stride; [`fetch_address`]).
+    pub stride: u32,
+    /// The format a fetch with USE_CONST_FIELDS reads (VTX_WORD1_GPR: DATA_FORMAT,
+    /// NUM_FORMAT_ALL, FORMAT_COMP_ALL and SRF_MODE_ALL are then "ignored", the fetch
+    /// constant's apply). `None`: the instruction's fields apply either way, as for Mesa's
+    /// buffers, which LLVM never reads with USE_CONST_FIELDS.
+    pub format: Option<ConstFormat>,
+}
+
+/// The format fields of a fetch constant, numbered as VTX_WORD1_GPR numbers them; its
+/// ENDIAN_SWAP is none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConstFormat {
+    pub data_format: u8,
+    pub num_format_all: u8,
+    pub format_comp_all: bool,
+    pub srf_mode_all: bool,
+}
+
+/// A DX9 loop constant (seed 000 L1253, L2879: "trip count, beginning value and increment"),
+/// the integer constant LOOP_START*/LOOP_END name with CF_CONST.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopConst {
+    pub count: u32,
+    pub init: u32,
+    /// Added to aL at each LOOP_END, modulo 2^32.
+    pub step: u32,
+}
+
+/// Integer constants LOOP_START* can name (CF_CONST is 5 bits).
+pub const LOOP_CONSTS: usize = 32;
+
+/// What a launch binds to the numbers the code names: vertex-fetch buffer ids, RAT ids and
+/// the loop constants. Kcache bank `i` is constant buffer `i` under every launch (the `cb`
+/// cells of [`TsLayout`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bindings {
+    /// (buffer id, fetch constant) of every bound fetch buffer.
+    pub fetch: Vec<(u32, FetchConstant)>,
+    /// The RAT ids bound to the global pool, each indexed as [`rat_address`] says.
+    pub rats: Vec<u32>,
+    pub loop_consts: [LoopConst; LOOP_CONSTS],
+}
+
+impl Bindings {
+    /// Mesa's compute launch (notes §2.3): fetch buffers 1 (the pool) and 3 (constant buffer
+    /// 0) with stride 1 ([`fetch_buffer`]; Mesa's buffer 2, the code, is not bound here), RAT
+    /// 0 ([`rat`]) and the loop constant Mesa writes for compute, 0x01000FFF (count 4095,
+    /// init 0, step 1; `evergreen_compute.c`), whichever CF_CONST names it: LLVM names only
+    /// constant 0.
+    pub fn mesa() -> Bindings {
+        let bytes = |resource| FetchConstant {
+            resource,
+            stride: 1,
+            format: None,
+        };
+        Bindings {
+            fetch: [1, 3]
+                .into_iter()
+                .filter_map(|id| Some((id, bytes(fetch_buffer(id)?))))
+                .collect(),
+            rats: vec![0],
+            loop_consts: [LoopConst {
+                count: 0xfff,
+                init: 0,
+                step: 1,
+            }; LOOP_CONSTS],
+        }
+    }
+
+    /// The fetch constant of buffer `id`, if bound.
+    pub fn fetch_constant(&self, id: u32) -> Option<FetchConstant> {
+        self.fetch.iter().find(|(i, _)| *i == id).map(|(_, c)| *c)
+    }
 }
 
 /// The first byte a RAT write or atomic touches: the index GPR counts dwords (LLVM stores

@@ -30,6 +30,9 @@
 //!   as in every host program of the corpus). A work-group gets the larger of that end and
 //!   COMPUTE_PGM_RSRC2.LDS_SIZE, at most 32 KiB.
 //!
+//! The Evergreen launch (`evergreen.rs`) shares CB0, CB1, the argument checks and the
+//! buffer placement with this one.
+//!
 //! Kernels taking images, samplers or counters, and kernels that enable scratch, are refused
 //! with one-line errors; so is a grid whose global size is not a multiple of its local size
 //! (OpenCL 1.1) or whose work-groups exceed NUM_THREAD_PER_GROUP.
@@ -99,6 +102,30 @@ pub fn static_lds_bytes(kernel: &Kernel, info: &SiProgramInfo) -> u32 {
 
 /// Checks the kernel and the grid against what this launch does (see the module doc).
 fn check(kernel: &Kernel, info: &SiProgramInfo, grid: &Grid, args: &[PlacedArg]) -> Result<()> {
+    check_args(kernel, grid, args)?;
+    let usage = |what: String| Error::Usage(format!("kernel {}: {what}", kernel.name));
+    if info.pgm_rsrc2.scratch_en() || info.scratch_size != 0 {
+        return Err(usage(
+            "the kernel uses scratch memory, which this launch does not provide".into(),
+        ));
+    }
+    let items = grid.group_items();
+    let limit = match (kernel.metadata.cws, info.threads_per_group) {
+        (Some(_), _) => None,
+        (None, Some(t)) => Some(t.iter().map(|&n| n.max(1)).product::<u32>()),
+        (None, None) => None,
+    };
+    if let Some(limit) = limit.filter(|&l| items > l) {
+        return Err(usage(format!(
+            "invalid launch: {items} work-items a group; the kernel was built for at most {limit} (NUM_THREAD_PER_GROUP)"
+        )));
+    }
+    Ok(())
+}
+
+/// The checks of every ISA's launch: no image, sampler or counter arguments, as many
+/// arguments as the metadata lists, and a global size that is a multiple of the local size.
+pub(crate) fn check_args(kernel: &Kernel, grid: &Grid, args: &[PlacedArg]) -> Result<()> {
     let name = &kernel.name;
     let usage = |what: String| Error::Usage(format!("kernel {name}: {what}"));
     for (i, a) in kernel.metadata.args.iter().enumerate() {
@@ -112,11 +139,6 @@ fn check(kernel: &Kernel, info: &SiProgramInfo, grid: &Grid, args: &[PlacedArg])
             "argument {i} ({}, {}) is {what}; image, sampler and counter arguments are not supported (no texture unit)",
             a.name, a.cl_type
         )));
-    }
-    if info.pgm_rsrc2.scratch_en() || info.scratch_size != 0 {
-        return Err(usage(
-            "the kernel uses scratch memory, which this launch does not provide".into(),
-        ));
     }
     let want = kernel.metadata.args.len();
     if args.len() != want {
@@ -136,17 +158,6 @@ fn check(kernel: &Kernel, info: &SiProgramInfo, grid: &Grid, args: &[PlacedArg])
         return Err(usage(format!(
             "invalid launch: global size {:?} is not a multiple of local size {:?} (OpenCL 1.1)",
             grid.global, grid.local
-        )));
-    }
-    let items = grid.group_items();
-    let limit = match (kernel.metadata.cws, info.threads_per_group) {
-        (Some(_), _) => None,
-        (None, Some(t)) => Some(t.iter().map(|&n| n.max(1)).product::<u32>()),
-        (None, None) => None,
-    };
-    if let Some(limit) = limit.filter(|&l| items > l) {
-        return Err(usage(format!(
-            "invalid launch: {items} work-items a group; the kernel was built for at most {limit} (NUM_THREAD_PER_GROUP)"
         )));
     }
     Ok(())
@@ -183,7 +194,7 @@ fn value_bytes(
 }
 
 /// Allocates `bytes` in guest memory (256-byte aligned, as the driver aligns buffers).
-fn put(mem: &mut GuestMemory, bytes: &[u8]) -> Result<u64> {
+pub(crate) fn put(mem: &mut GuestMemory, bytes: &[u8]) -> Result<u64> {
     mem.alloc_bytes(bytes, 256).map_err(mem_err)
 }
 
@@ -193,16 +204,16 @@ fn words_bytes(words: &[u32]) -> Vec<u8> {
 
 /// What the arguments give the launch: CB1's bytes, the end of LDS after the `__local`
 /// arguments, the UAV ids of the global pointers and the V#s of the constant pointers.
-struct Arguments {
-    cb1: Vec<u8>,
-    lds_end: u32,
-    uav_ids: Vec<u32>,
+pub(crate) struct Arguments {
+    pub cb1: Vec<u8>,
+    pub lds_end: u32,
+    pub uav_ids: Vec<u32>,
     /// (constant buffer number, V#).
-    constant: Vec<(u32, [u32; 4])>,
+    pub constant: Vec<(u32, [u32; 4])>,
 }
 
 /// Lays out `args` (the kernel's, checked to be as many) as the module doc says.
-fn arguments(
+pub(crate) fn arguments(
     kernel: &Kernel,
     args: &[PlacedArg],
     arena: u64,

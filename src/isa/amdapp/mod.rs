@@ -7,8 +7,9 @@
 //! - Southern Islands ISA (tahiti, ... hainan; all GCN gfx6): `info`, `disasm` (the project's
 //!   GCN syntax), `run` and `wave`; the ISA bytes are lifted by the GCN lifter for gfx6 and the
 //!   waves start as [`launch`] says.
-//! - Evergreen ISA (cypress): `info` and `disasm` (TeraScale syntax); running it is refused
-//!   with a one-line error.
+//! - Evergreen ISA (cypress): `info`, `disasm` (TeraScale syntax), `run` and `wave`; the ISA
+//!   bytes are lifted by the TeraScale lifter under the bindings of AMD's driver
+//!   (`evergreen.rs`).
 //! - The IL encoding ([`load_encoding`] with [`EncodingKind::Il`]): `disasm` prints IL text;
 //!   running it is refused with a one-line error.
 //!
@@ -18,6 +19,7 @@
 //! Every pc wavejit reports is a byte offset from the kernel's ISA entry (guest address 0), as
 //! `wavejit disasm` prints it.
 
+mod evergreen;
 pub mod launch;
 
 use crate::frontend::{Frontend, LaunchPlan, Lifted, Module, Target, WaveProgram};
@@ -154,6 +156,12 @@ pub struct AppSdkModule {
     encoding: EncodingKind,
 }
 
+/// The ISA encoding of a kernel a launch runs.
+enum Runnable<'a> {
+    Si(SiCode<'a>),
+    Evergreen(evergreen::EvergreenCode<'a>),
+}
+
 /// The SI ISA encoding of a kernel, with its program information.
 struct SiCode<'a> {
     kernel: &'a Kernel,
@@ -219,8 +227,8 @@ impl AppSdkModule {
         Ok(self.binary.kernel(name)?)
     }
 
-    /// The kernel's code to run: its SI ISA encoding, or the reason it cannot run.
-    fn runnable(&self, name: &str) -> Result<SiCode<'_>> {
+    /// The kernel's code to run: its ISA encoding, or the reason it cannot run.
+    fn runnable(&self, name: &str) -> Result<Runnable<'_>> {
         let kernel = self.kernel(name)?;
         if self.encoding == EncodingKind::Il {
             return Err(Error::Usage(format!(
@@ -228,11 +236,21 @@ impl AppSdkModule {
             )));
         }
         match &kernel.program {
-            ProgramInfo::Si(info) => Ok(SiCode { kernel, info }),
-            ProgramInfo::Evergreen(_) => Err(Error::Usage(format!(
-                "kernel {name}: running Evergreen ({}) ISA encodings of AMD APP SDK binaries is not supported yet",
-                self.binary.chip.name()
-            ))),
+            ProgramInfo::Si(info) => Ok(Runnable::Si(SiCode { kernel, info })),
+            ProgramInfo::Evergreen(info) => {
+                let chip =
+                    wavejit_terascale::Chip::from_name(&self.target.name).ok_or_else(|| {
+                        Error::Usage(format!(
+                            "kernel {name}: the TeraScale lifter has no chip {}",
+                            self.target.name
+                        ))
+                    })?;
+                Ok(Runnable::Evergreen(evergreen::EvergreenCode {
+                    kernel,
+                    info,
+                    chip,
+                }))
+            }
         }
     }
 }
@@ -280,7 +298,10 @@ impl Module for AppSdkModule {
     }
 
     fn lift(&self, kernel: &str) -> Result<Lifted> {
-        self.runnable(kernel)?.lift()
+        match self.runnable(kernel)? {
+            Runnable::Si(si) => si.lift(),
+            Runnable::Evergreen(eg) => eg.lift(),
+        }
     }
 
     fn launch(
@@ -290,7 +311,10 @@ impl Module for AppSdkModule {
         args: &[PlacedArg],
         mem: &mut GuestMemory,
     ) -> Result<LaunchPlan> {
-        let si = self.runnable(kernel)?;
+        let si = match self.runnable(kernel)? {
+            Runnable::Si(si) => si,
+            Runnable::Evergreen(eg) => return eg.launch(&self.binary.globals, grid, args, mem),
+        };
         let abi = launch::place(si.kernel, si.info, &self.binary.globals, grid, args, mem)?;
         let lifted = si.lift()?;
         let init = GcnWaveInit::new(
@@ -310,7 +334,10 @@ impl Module for AppSdkModule {
     }
 
     fn wave(&self, kernel: &str) -> Result<WaveProgram> {
-        let si = self.runnable(kernel)?;
+        let si = match self.runnable(kernel)? {
+            Runnable::Si(si) => si,
+            Runnable::Evergreen(eg) => return eg.wave(),
+        };
         let lifted = si.lift()?;
         let listing = wavejit_gcn::decode_all(Gen::Gfx6, si.code())
             .map_err(|e| Error::Other(format!("kernel {kernel}: {e}")))?

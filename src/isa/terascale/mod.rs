@@ -13,7 +13,7 @@
 
 pub mod asm;
 pub mod fuzz;
-mod names;
+pub(crate) mod names;
 
 use crate::frontend::{BenchKernel, Frontend, LaunchPlan, Lifted, Module, Target, WaveProgram};
 use crate::launch::{mem_err, PlacedArg};
@@ -22,9 +22,9 @@ use std::fmt::Write;
 use std::path::Path;
 use std::sync::Arc;
 use wavejit_runtime::{Grid, GuestMemory};
-use wavejit_terascale::launch::{self, ArgValue, TsWaveInit};
+use wavejit_terascale::launch::{self, ArgValue, Bindings, TsWaveInit};
 use wavejit_terascale::lift::state::GDS_BYTES;
-use wavejit_terascale::lift::{lift, scratch_lane_bytes, LiftConfig, TsLayout};
+use wavejit_terascale::lift::{lift_bound, scratch_lane_bytes, LiftConfig, TsLayout};
 use wavejit_terascale::loader::{self, CodeObject, Kernel};
 use wavejit_terascale::{Chip, ChipClass, Program};
 
@@ -136,30 +136,42 @@ impl TsModule {
             .map_err(|e| Error::Other(format!("kernel {}: {e}", k.name)))
     }
 
-    /// Decodes and lifts `kernel`; also returns the private bytes per lane it addresses.
+    /// Decodes and lifts `kernel`; also returns the decoded program.
     fn lift_kernel(&self, kernel: &Kernel) -> Result<(Lifted, Program)> {
         let program = self.decode(kernel)?;
-        let cfg = LiftConfig {
-            chip: self.chip,
-            name: kernel.name.clone(),
-            base: CODE_BASE,
-            fetch_subroutine: None,
-        };
-        let fail = |what: String| Error::Other(format!("kernel {}: {what}", kernel.name));
-        let func = lift(&program, &cfg).map_err(|e| fail(e.to_string()))?;
-        wavejit_ir::verify::verify(&func)
-            .map_err(|e| fail(format!("lifted IR is invalid: {e}")))?;
-        if func.layout != TsLayout::new(launch::wave_size(self.chip)).layout {
-            return Err(fail(
-                "the lifted code's state layout is not the launch contract's".into(),
-            ));
-        }
-        let lifted = Lifted {
-            func: Arc::new(func),
-            machine_insts: wavejit_terascale::listing(&program).len(),
-        };
+        let lifted = lift_program(self.chip, &kernel.name, &program, &Bindings::mesa())?;
         Ok((lifted, program))
     }
+}
+
+/// Lifts the decoded `program` of kernel `name` for `chip` under the launch's bindings
+/// `bind`, its code at guest address 0, and checks the IR and that its state layout is the
+/// launch contract's ([`TsWaveInit`] fills it): the one lift of every container of TeraScale
+/// code.
+pub(crate) fn lift_program(
+    chip: Chip,
+    name: &str,
+    program: &Program,
+    bind: &Bindings,
+) -> Result<Lifted> {
+    let cfg = LiftConfig {
+        chip,
+        name: name.to_string(),
+        base: CODE_BASE,
+        fetch_subroutine: None,
+    };
+    let fail = |what: String| Error::Other(format!("kernel {name}: {what}"));
+    let func = lift_bound(program, &cfg, bind).map_err(|e| fail(e.to_string()))?;
+    wavejit_ir::verify::verify(&func).map_err(|e| fail(format!("lifted IR is invalid: {e}")))?;
+    if func.layout != TsLayout::new(launch::wave_size(chip)).layout {
+        return Err(fail(
+            "the lifted code's state layout is not the launch contract's".into(),
+        ));
+    }
+    Ok(Lifted {
+        func: Arc::new(func),
+        machine_insts: wavejit_terascale::listing(program).len(),
+    })
 }
 
 impl Module for TsModule {

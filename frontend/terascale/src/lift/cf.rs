@@ -54,8 +54,10 @@
 //!   test would make the swap a no-op. An empty stack is an underflow.
 //! - LOOP_START/_DX10/_NO_AL: if no lane passes (or a DX9 count is 0), pop POP_COUNT and
 //!   jump; else push a loop frame and start the loop: no break/continue lanes, aL = init
-//!   (not for NO_AL), count from the integer constant. Compute dispatches see the loop
-//!   constant Mesa writes for compute, 0x01000FFF (count 4095, init 0, step 1).
+//!   (not for NO_AL), count from the integer constant CF_CONST names, which the launch
+//!   binds ([`crate::launch::Bindings::loop_consts`]; Mesa writes 0x01000FFF for compute:
+//!   count 4095, init 0, step 1). LOOP_END steps aL by its own CF_CONST's step (L1253:
+//!   "both instructions specify the DirectX9 integer constant").
 //! - LOOP_END: lanes for the next iteration = (active | continue) & !break, passing COND;
 //!   DX9/repeat loops also stop when the count reaches 0 ("all pixels fail if loop count is
 //!   one"). Iterate: clear continue, aL += step, jump. Exit: pop the loop frame (and any frame
@@ -93,14 +95,12 @@ use super::stack::KIND_CALL;
 use super::state::{Cf, Frame};
 use super::{cf_text, LiftError, Lifter};
 use crate::inst::{CfAlu, CfInst, CfWord, ClauseBody};
+use crate::launch::{LoopConst, LOOP_CONSTS};
 use crate::tables::{CfAluOp, CfOp};
 use wavejit_ir::{Block, IntCC, Op, ScalarType, Terminator, TrapKind, Value};
 
 use ScalarType::{I1, I32, I64};
 
-/// The DX9 loop constant compute dispatches see (Mesa `evergreen_compute.c`): count `[11:0]`,
-/// init `[23:12]`, step `[31:24]`.
-const LOOP_CONST: u32 = 0x0100_0FFF;
 /// The subroutine nesting limit (3.7.6).
 const MAX_CALL_DEPTH: u32 = 32;
 
@@ -573,13 +573,19 @@ impl Lifter<'_> {
         self.set_active(new);
     }
 
+    /// The loop constant `w`'s CF_CONST names.
+    fn loop_const(&self, w: &CfWord) -> LoopConst {
+        self.bind.loop_consts[usize::from(w.cf_const) % LOOP_CONSTS]
+    }
+
     fn loop_start(&mut self, w: &CfWord) -> Result<(), LiftError> {
         let kind = match w.op {
             CfOp::LOOP_START => LOOP_DX9,
             CfOp::LOOP_START_DX10 => LOOP_DX10,
             _ => LOOP_REPEAT,
         };
-        let count = LOOP_CONST & 0xfff;
+        let lc = self.loop_const(w);
+        let count = lc.count;
         let t = self.test(w);
         let none = if kind != LOOP_DX10 && count == 0 {
             self.b.bool(true)
@@ -600,7 +606,7 @@ impl Lifter<'_> {
         self.set(Cf::Break, z);
         self.set(Cf::Continue, z);
         if kind != LOOP_REPEAT {
-            let init = self.b.i32((LOOP_CONST >> 12) & 0xfff);
+            let init = self.b.i32(lc.init);
             self.set(Cf::LoopIndex, init);
         }
         let c = self.b.i32(count);
@@ -638,7 +644,7 @@ impl Lifter<'_> {
         let iter = self.get(Cf::Iter, I64);
         let z = self.b.i64(0);
         let ai = self.get(Cf::LoopIndex, I32);
-        let step = self.b.i32(LOOP_CONST >> 24);
+        let step = self.b.i32(self.loop_const(w).step);
         let ai_next = self.b.op(Op::Iadd, I32, &[ai, step]);
         for (c, ty, cur, new) in [
             (Cf::Iter, I64, iter, next),

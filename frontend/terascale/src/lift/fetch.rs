@@ -1,21 +1,24 @@
 //! Vertex-fetch clauses: buffer loads (VTX_READ_*; notes §5, seed 000 9.3 L9297-L9524).
 //!
-//! A fetch reads one element at `SRC_GPR.SRC_SEL_X` (a byte offset;
-//! [`crate::launch::fetch_address`] adds OFFSET, wrapping at 32 bits) from buffer 1 (the
-//! pool) or 3 (constant buffer 0), for the active lanes; an unmapped address is a guest
-//! fault. DATA_FORMAT, NUM_FORMAT_ALL, FORMAT_COMP_ALL, SRF_MODE_ALL and DST_SEL give the
-//! element's IR format (`vtx_format`); the IR's [`ElemFormat::load`] unpacks it. LLVM's
+//! A fetch reads one element at index `SRC_GPR.SRC_SEL_X` ("X = uint32 index", L9310;
+//! times the fetch constant's stride, [`crate::launch::fetch_address`] adds OFFSET, both
+//! wrapping at 32 bits) from a buffer the launch binds ([`crate::launch::Bindings`]:
+//! Mesa's are 1, the pool, and 3, constant buffer 0, both of stride 1), for the active
+//! lanes; an unmapped address is a guest fault. DATA_FORMAT, NUM_FORMAT_ALL,
+//! FORMAT_COMP_ALL, SRF_MODE_ALL (the fetch constant's when USE_CONST_FIELDS is set and the
+//! launch gives the constant a format) and DST_SEL give the element's IR format
+//! (`vtx_format`); the IR's [`ElemFormat::load`] unpacks it. LLVM's
 //! VTX_READ_8/16/32/64/128 (FMT_8, FMT_16, FMT_32, FMT_32_32, FMT_32_32_32_32 as INT) are
 //! plain zero- or sign-extending loads, the same values without the format machinery.
 //! Instructions of a clause run in order (each sees the previous one's writes). ENDIAN_SWAP
 //! is not lifted. MEM_RD_SCRATCH is lifted by `scratch`, MEM_RD_SCATTER by `mem_rd`, MEM_GDS by
 //! `gds`. BUFFER_INDEX_MODE adds CF_IDX0/1 to the buffer id (`index`); a sum naming no bound
-//! buffer is a guest trap.
-use super::state::CONST_BUFFERS;
+//! buffer is a guest trap. Indexing is lifted when every bound buffer has the same stride
+//! and format (the sum selects a base address only).
 use super::vtx_format::{self, FormatError};
 use super::{LiftError, Lifter};
 use crate::inst::{CfWord, FetchInst};
-use crate::launch::{fetch_buffer, Resource};
+use crate::launch::{ConstFormat, FetchConstant, Resource};
 use crate::tables::{CfOp, FetchOp};
 use wavejit_ir::{
     ElemFormat, FormatSrc, IntCC, MemSpace, MemWidth, NumFormat, Op, ScalarType, Sel, TrapKind,
@@ -59,12 +62,30 @@ impl Lifter<'_> {
         text: &str,
         f: &FetchInst,
     ) -> Result<(ElemFormat, [bool; 4]), LiftError> {
+        let own = ConstFormat {
+            data_format: f.data_format(),
+            num_format_all: f.num_format_all(),
+            format_comp_all: f.format_comp_all(),
+            srf_mode_all: f.srf_mode_all(),
+        };
+        self.format_of(cf, at, text, own, f.dst_sel())
+    }
+
+    /// The IR format of format fields `c` with swizzle `dst_sel`, and the written components.
+    fn format_of(
+        &self,
+        cf: u32,
+        at: u32,
+        text: &str,
+        c: ConstFormat,
+        dst_sel: [u8; 4],
+    ) -> Result<(ElemFormat, [bool; 4]), LiftError> {
         vtx_format::elem_format(
-            f.data_format(),
-            f.num_format_all(),
-            f.format_comp_all(),
-            f.srf_mode_all(),
-            f.dst_sel(),
+            c.data_format,
+            c.num_format_all,
+            c.format_comp_all,
+            c.srf_mode_all,
+            dst_sel,
         )
         .map_err(|e| match e {
             FormatError::Unsupported(why) => self.unsupported(cf, at, text.to_string(), why),
@@ -92,25 +113,33 @@ impl Lifter<'_> {
         }
         // BUFFER_INDEX_MODE (VTX_WORD2 [22:21]): the buffer id plus CF_IDX0/1 (`index`).
         let mode = ((f.word(2) >> 21) & 3) as u8;
-        let bv = if mode == 0 {
-            let Some(base) = self.vtx_buffer(u32::from(f.buffer_id())) else {
-                return Err(un(
-                    self,
-                    "fetch buffer id other than 1 (pool) and 3 (arguments)",
-                ));
+        let (bv, fc) = if mode == 0 {
+            let id = u32::from(f.buffer_id());
+            let Some((base, fc)) = self.vtx_buffer(id) else {
+                let why = format!(
+                    "fetch buffer id the launch does not bind (bound: {})",
+                    self.bound_fetch_text()
+                );
+                return Err(un(self, &why));
             };
-            self.b.use_reg(base, I64)
+            (self.b.use_reg(base, I64), fc)
         } else {
             self.indexed_vtx_buffer(cf, at, &text, f.buffer_id(), mode)?
         };
-        if f.endian_swap() != 0 {
-            return Err(un(self, "endian swap"));
-        }
-        let (fmt, write) = self.fetch_format(cf, at, &text, f)?;
+        // USE_CONST_FIELDS: the constant's format, and its ENDIAN_SWAP (none) for the field's.
+        let (fmt, write) = match fc.format.filter(|_| f.use_const_fields()) {
+            Some(c) => self.format_of(cf, at, &text, c, f.dst_sel())?,
+            None if f.endian_swap() != 0 => return Err(un(self, "endian swap")),
+            None => self.fetch_format(cf, at, &text, f)?,
+        };
         let act = self.active();
         let lanes = self.b.mask_from_bits(act);
         let sr = self.l.gpr(u32::from(f.src_gpr()), u32::from(f.src_sel_x()));
-        let off = self.b.use_reg(sr, I32);
+        let mut off = self.b.use_reg(sr, I32);
+        if fc.stride != 1 {
+            let k = self.b.i32(fc.stride);
+            off = self.b.op(Op::Imul, I32, &[off, k]);
+        }
         let k = self.b.i32(u32::from(f.offset()));
         let off = self.b.op(Op::Iadd, I32, &[off, k]);
         let off = self.b.op(Op::Zext, I64, &[off]);
@@ -129,17 +158,35 @@ impl Lifter<'_> {
         Ok(())
     }
 
-    /// The base address register of fetch buffer `id`, if a launch binds it.
-    fn vtx_buffer(&self, id: u32) -> Option<wavejit_ir::Reg> {
-        match fetch_buffer(id) {
-            Some(Resource::GlobalPool) => Some(self.l.pool_base()),
-            Some(Resource::KernelArgs) => Some(self.l.const_buffer(0)),
-            _ => None,
-        }
+    /// The base address register and fetch constant of fetch buffer `id`, if the launch
+    /// binds it.
+    fn vtx_buffer(&self, id: u32) -> Option<(wavejit_ir::Reg, FetchConstant)> {
+        let fc = self.bind.fetch_constant(id)?;
+        let base = match fc.resource {
+            Resource::GlobalPool => self.l.pool_base(),
+            Resource::KernelArgs => self.l.const_buffer(0),
+            Resource::CodeConstants => return None,
+        };
+        Some((base, fc))
     }
 
-    /// The base address of buffer `id` + CF_IDX (index mode `mode`); a sum naming no buffer
-    /// a launch binds ends the wave with a guest trap.
+    /// The fetch buffer ids the launch binds, in order.
+    fn bound_fetch_ids(&self) -> Vec<u32> {
+        let mut ids: Vec<u32> = self.bind.fetch.iter().map(|(i, _)| *i).collect();
+        ids.retain(|&i| self.vtx_buffer(i).is_some());
+        ids.sort_unstable();
+        ids
+    }
+
+    /// [`Self::bound_fetch_ids`] as text.
+    fn bound_fetch_text(&self) -> String {
+        let ids: Vec<String> = self.bound_fetch_ids().iter().map(u32::to_string).collect();
+        ids.join(", ")
+    }
+
+    /// The base address of buffer `id` + CF_IDX (index mode `mode`) and the fetch constant
+    /// every bound buffer shares; a sum naming no buffer a launch binds ends the wave with a
+    /// guest trap.
     fn indexed_vtx_buffer(
         &mut self,
         cf: u32,
@@ -147,13 +194,24 @@ impl Lifter<'_> {
         text: &str,
         id: u8,
         mode: u8,
-    ) -> Result<Value, LiftError> {
+    ) -> Result<(Value, FetchConstant), LiftError> {
         let Some(eff) = self.indexed_id(u32::from(id), mode) else {
             return Err(self.invalid(cf, at, text.to_string(), "BUFFER_INDEX_MODE 3"));
         };
-        let bound: Vec<u32> = (0..CONST_BUFFERS)
-            .filter(|&i| self.vtx_buffer(i).is_some())
+        let bound = self.bound_fetch_ids();
+        let consts: Vec<FetchConstant> = bound
+            .iter()
+            .filter_map(|&i| Some(self.vtx_buffer(i)?.1))
             .collect();
+        let same =
+            |a: &FetchConstant, b: &FetchConstant| a.stride == b.stride && a.format == b.format;
+        let Some(fc) = consts.first().copied() else {
+            return Err(self.unsupported(cf, at, text.to_string(), "no fetch buffer is bound"));
+        };
+        if !consts.iter().all(|c| same(c, &fc)) {
+            let why = "BUFFER_INDEX_MODE over fetch constants of different strides or formats";
+            return Err(self.unsupported(cf, at, text.to_string(), why));
+        }
         let mut ok = self.b.bool(false);
         for &i in &bound {
             let k = self.b.i32(i);
@@ -161,20 +219,23 @@ impl Lifter<'_> {
             ok = self.b.op(Op::Or, I1, &[ok, is]);
         }
         let bad = self.b.op(Op::Not, I1, &[ok]);
-        let why = format!("{text}: buffer id + CF_IDX names no bound buffer (1 pool, 3 arguments)");
+        let why = format!(
+            "{text}: buffer id + CF_IDX names no bound buffer (bound: {})",
+            self.bound_fetch_text()
+        );
         self.check(bad, TrapKind::Explicit(why));
         let eff = self
             .indexed_id(u32::from(id), mode)
             .expect("mode checked above");
         let mut base = self.b.i64(0);
         for &i in &bound {
-            let r = self.vtx_buffer(i).expect("bound");
+            let (r, _) = self.vtx_buffer(i).expect("bound");
             let v = self.b.use_reg(r, I64);
             let k = self.b.i32(i);
             let is = self.b.op(Op::Icmp(IntCC::Eq), I1, &[eff, k]);
             base = self.b.op(Op::Select, I64, &[is, v, base]);
         }
-        Ok(base)
+        Ok((base, fc))
     }
 
     /// Register component `chan` of a fetch of `fmt` at `addr`. Integer formats of whole

@@ -37,7 +37,9 @@
 //! a `PIPE_FORMAT_R32_UINT` surface (evergreen_compute.c `evergreen_set_rat`), so STORE_TYPED
 //! here stores channel x (COMP_MASK bit 0) as one 32_UINT element ([`ElemFormat::store`]) at
 //! element `index` (the IL's rule for typed UAVs: "the address is in elements", seed 001
-//! L3351); y, z and w have no field in that format. Other RATs are not bound by the launch ABI.
+//! L3351); y, z and w have no field in that format. A RAT the launch does not bind
+//! ([`crate::launch::Bindings`]; Mesa's: RAT 0) is not lifted; every bound RAT is the pool
+//! with these addresses.
 //!
 //! # Atomics
 //! Atomics take their operand in RW_GPR.x (CMPXCHG: the new value in x, the compared value in
@@ -165,8 +167,11 @@ impl Lifter<'_> {
         if rat.index_mode == 3 {
             return Err(self.invalid(cf, cf, text.clone(), "RAT_INDEX_MODE 3"));
         }
-        if rat.index_mode == 0 && rat.id != 0 {
-            return Err(un(self, "RAT other than RAT 0"));
+        let bound = &self.bind.rats;
+        if rat.index_mode == 0 && !bound.contains(&u32::from(rat.id)) {
+            let ids: Vec<String> = bound.iter().map(u32::to_string).collect();
+            let why = format!("RAT other than RAT {}", ids.join("/"));
+            return Err(un(self, &why));
         }
         if m.rw_rel {
             return Err(un(self, "relative RAT access"));
@@ -180,14 +185,25 @@ impl Lifter<'_> {
             return Err(self.invalid(cf, cf, text.clone(), "burst past R127"));
         }
         if rat.index_mode != 0 {
-            // RAT_INDEX_MODE adds CF_IDX0/1 to the RAT id (`index`); a launch binds RAT 0 only
-            // ([`crate::launch::rat`]).
+            // RAT_INDEX_MODE adds CF_IDX0/1 to the RAT id (`index`); the sum must name a RAT
+            // the launch binds (Mesa's: RAT 0 only, [`crate::launch::rat`]).
             let id = self.indexed_id(u32::from(rat.id), rat.index_mode);
-            let z = self.b.i32(0);
-            let other = self
-                .b
-                .op(Op::Icmp(IntCC::Ne), I1, &[id.expect("mode 3 rejected"), z]);
-            let why = format!("{text}: RAT id + CF_IDX is not 0, the only RAT a launch binds");
+            let id = id.expect("mode 3 rejected");
+            let mut other = None;
+            for &r in &self.bind.rats {
+                let k = self.b.i32(r);
+                let ne = self.b.op(Op::Icmp(IntCC::Ne), I1, &[id, k]);
+                other = Some(match other {
+                    Some(o) => self.b.op(Op::And, I1, &[o, ne]),
+                    None => ne,
+                });
+            }
+            let other = other.unwrap_or_else(|| self.b.bool(true));
+            let ids: Vec<String> = self.bind.rats.iter().map(u32::to_string).collect();
+            let why = format!(
+                "{text}: RAT id + CF_IDX is not {}, the RATs the launch binds",
+                ids.join("/")
+            );
             self.check(other, TrapKind::Explicit(why));
         }
         let stride = if m.op == CfMemOp::MEM_RAT_CACHELESS {

@@ -49,9 +49,10 @@
 //!   back end assumes flushing: notes/amd_launch_abi.md §2.4); f64 ops keep denormals where
 //!   the ALU op does not force its own rule. SET_MODE changes both for the rest of its
 //!   clause, its own group included (`mode`).
-//! - **Memory**: vertex fetch buffer 1 and RAT 0 address the pool (`pool` base + 32-bit byte
-//!   offset), fetch buffer 3 and kcache bank `i` constant buffer `i`; every access is a
-//!   global access the runtime checks (an unmapped address is a guest fault). LDS addresses
+//! - **Memory**: the launch's [`Bindings`] say what each fetch buffer id, RAT id and loop
+//!   constant is ([`lift`] takes Mesa's: vertex fetch buffer 1 and RAT 0 address the pool
+//!   (`pool` base + 32-bit byte offset), fetch buffer 3 constant buffer 0); kcache bank `i`
+//!   is constant buffer `i`; every access is a global access the runtime checks (an unmapped address is a guest fault). LDS addresses
 //!   are byte offsets into the work-group's LDS ([`wavejit_ir::MemSpace::Lds`]; see `lds`).
 //!   Scratch is the lane's private memory ([`wavejit_ir::MemSpace::Private`]; see
 //!   `scratch`): the launch must give each lane [`scratch_lane_bytes`] bytes.
@@ -68,9 +69,9 @@
 //! the document does not give the layout), GROUP_SEQ_BEGIN/END (named in the index only:
 //! no opcode, no description), Evergreen MEM_GDS and the MEM_GDS fields `gds` lists,
 //! MEM_TF_WRITE, exports,
-//! streams, rings, scratch programs mixing element sizes (see `scratch`), RATs other than
-//! RAT 0 (see `mem`), SET_LDS_SIZE (L6587: the size's unit, the "global mode" and the lane
-//! supplying them are undefined), the LDS_BASE_ADDR/LDS_SIZE selects 217/218 (a physical
+//! streams, rings, scratch programs mixing element sizes (see `scratch`), RATs the launch
+//! does not bind (see `mem`), SET_LDS_SIZE (L6587: the size's unit, the "global mode" and
+//! the lane supplying them are undefined), the LDS_BASE_ADDR/LDS_SIZE selects 217/218 (a physical
 //! allocation offset that depends on the scheduler; a size of undocumented unit), LDS direct
 //! reads with THREAD_REL (its field description is garbled, notes §7.3), more than 16
 //! outstanding LDS output-queue entries, MOVA_INT to CF_PC (see `index`), INDEX_MODE
@@ -84,7 +85,7 @@
 //! HALT lifts to a trap (see `cf`).
 use crate::chip::Chip;
 use crate::inst::{CfInst, Program};
-use crate::launch::wave_size;
+use crate::launch::{wave_size, Bindings};
 use std::collections::HashMap;
 use wavejit_ir::{merge_blocks, Block, FloatMode, Function, FunctionBuilder, Terminator, TrapKind};
 
@@ -162,8 +163,19 @@ pub const F32_MODE: FloatMode = FloatMode::FLUSH;
 /// The float mode of double-precision ALU ops.
 pub const F64_MODE: FloatMode = FloatMode::IEEE;
 
-/// Lifts `program` to one IR function (see the module doc).
+/// Lifts `program` to one IR function (see the module doc) under Mesa's bindings
+/// ([`Bindings::mesa`]).
 pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> {
+    lift_bound(program, cfg, &Bindings::mesa())
+}
+
+/// Lifts `program` to one IR function for a launch that binds the fetch buffers, RATs and
+/// loop constants `bind` names.
+pub fn lift_bound(
+    program: &Program,
+    cfg: &LiftConfig,
+    bind: &Bindings,
+) -> Result<Function, LiftError> {
     // Lift until the stack shapes each CF instruction was lifted with are those its edges
     // bring (`depth`); structured code needs one lift (a second when a RETURN or a loop's
     // back edge brings a new shape, one more per loop nesting level whose shape changes).
@@ -172,7 +184,7 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
     const MAX_LIFTS: usize = 8;
     let mut entries = HashMap::new();
     for _ in 0..MAX_LIFTS {
-        let (mut func, flow) = lift_once(program, cfg, depth::Flow::next(entries))?;
+        let (mut func, flow) = lift_once(program, cfg, bind, depth::Flow::next(entries))?;
         let (all, stable) = flow.finish();
         if stable {
             merge_blocks(&mut func);
@@ -180,15 +192,16 @@ pub fn lift(program: &Program, cfg: &LiftConfig) -> Result<Function, LiftError> 
         }
         entries = all;
     }
-    let (mut func, _) = lift_once(program, cfg, depth::Flow::unknown())?;
+    let (mut func, _) = lift_once(program, cfg, bind, depth::Flow::unknown())?;
     merge_blocks(&mut func);
     Ok(func)
 }
 
 /// One lift with the stack shapes of `flow.entries` (see [`lift`]).
-fn lift_once(
-    program: &Program,
-    cfg: &LiftConfig,
+fn lift_once<'a>(
+    program: &'a Program,
+    cfg: &'a LiftConfig,
+    bind: &'a Bindings,
     flow: depth::Flow,
 ) -> Result<(Function, depth::Flow), LiftError> {
     let class = cfg.chip.class();
@@ -241,6 +254,7 @@ fn lift_once(
         b,
         l,
         p: program,
+        bind,
         base: cfg.base,
         blocks,
         other: fs,
@@ -293,6 +307,8 @@ pub(crate) struct Lifter<'a> {
     pub l: TsLayout,
     /// The program being lifted (the kernel, then its fetch subroutine) and its code base.
     pub p: &'a Program,
+    /// What the launch binds to the code's fetch buffer ids, RAT ids and loop constants.
+    pub bind: &'a Bindings,
     pub base: u64,
     /// The block of every CF instruction of `p`, by CF address.
     pub blocks: HashMap<u32, Block>,
