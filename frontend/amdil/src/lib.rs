@@ -15,6 +15,7 @@ pub mod appsdk;
 pub mod decode;
 pub mod encode;
 pub mod inst;
+pub mod launch;
 pub mod lift;
 pub mod parse;
 pub mod print;

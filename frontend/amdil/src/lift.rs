@@ -174,8 +174,9 @@ fn layout_of(decls: &Decls, depth: u32, wave_size: u32) -> IlLayout {
     IlLayout::new(decls.temps, &decls.arrays, depth, wave_size)
 }
 
-/// The byte offset of every instruction of `program.code` in its token stream.
-fn offsets(program: &Program) -> Result<Vec<u64>, LiftError> {
+/// The byte offset of every instruction of `program.code` in its token stream: the guest pc
+/// of each (see the module doc).
+pub fn offsets(program: &Program) -> Result<Vec<u64>, LiftError> {
     let mut words = Vec::new();
     for m in &program.macros {
         crate::encode::encode_inst(m, &mut words)

@@ -41,7 +41,7 @@ use wavejit_amdil::appsdk::{AddressSpace, ArgKind, DataClass, GlobalBuffer, Kern
 use wavejit_runtime::{Grid, GuestMemory};
 
 /// Bytes of CB0 at least (the CONSTANT_BUFFERS note declares 15 vec4).
-pub const CB0_MIN_BYTES: u32 = 240;
+pub const CB0_MIN_BYTES: u32 = wavejit_amdil::launch::CB0_MIN_BYTES;
 /// LDS bytes a Southern Islands work-group can have (LDS_SIZE_AVAIL).
 pub const LDS_LIMIT: u32 = 32768;
 /// Bytes of one UAV table entry; its V# is the first 16.
@@ -69,21 +69,13 @@ pub fn buffer_rsrc(base: u64, stride: u32, num_records: u32) -> [u32; 4] {
     [base as u32, word1, num_records, word3]
 }
 
-/// The ABI data of CB0 for `grid` (see the module doc).
+/// The ABI data of CB0 for `grid` in `bytes` bytes ([`wavejit_amdil::launch::abi_data`],
+/// the definition both encodings share).
 pub fn cb0(grid: &Grid, bytes: u32) -> Vec<u8> {
-    let mut d = vec![0u32; bytes.div_ceil(4) as usize];
-    let dims = (0..3)
-        .rev()
-        .find(|&i| grid.global[i] > 1 || grid.local[i] > 1)
-        .map_or(1, |i| i as u32 + 1);
-    d[0..3].copy_from_slice(&grid.global);
-    d[3] = dims;
-    d[4..7].copy_from_slice(&grid.local);
-    d[8..11].copy_from_slice(&grid.groups());
-    for (i, f) in [0.0f32, 0.5, 1.0, 2.0].into_iter().enumerate() {
-        d[20 + i] = f.to_bits();
-    }
-    words_bytes(&d)
+    words_bytes(&wavejit_amdil::launch::abi_data(
+        grid,
+        bytes.div_ceil(4) as usize,
+    ))
 }
 
 /// LDS bytes of the kernel before any `__local` argument: its static `hwlocal` bytes, or
@@ -99,6 +91,30 @@ pub fn static_lds_bytes(kernel: &Kernel, info: &SiProgramInfo) -> u32 {
 
 /// Checks the kernel and the grid against what this launch does (see the module doc).
 fn check(kernel: &Kernel, info: &SiProgramInfo, grid: &Grid, args: &[PlacedArg]) -> Result<()> {
+    check_args(kernel, grid, args)?;
+    let usage = |what: String| Error::Usage(format!("kernel {}: {what}", kernel.name));
+    if info.pgm_rsrc2.scratch_en() || info.scratch_size != 0 {
+        return Err(usage(
+            "the kernel uses scratch memory, which this launch does not provide".into(),
+        ));
+    }
+    let items = grid.group_items();
+    let limit = match (kernel.metadata.cws, info.threads_per_group) {
+        (Some(_), _) => None,
+        (None, Some(t)) => Some(t.iter().map(|&n| n.max(1)).product::<u32>()),
+        (None, None) => None,
+    };
+    if let Some(limit) = limit.filter(|&l| items > l) {
+        return Err(usage(format!(
+            "invalid launch: {items} work-items a group; the kernel was built for at most {limit} (NUM_THREAD_PER_GROUP)"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks what every encoding's launch needs of the kernel's arguments and the grid: no image,
+/// sampler or counter arguments, one argument per metadata entry, whole work-groups.
+pub(super) fn check_args(kernel: &Kernel, grid: &Grid, args: &[PlacedArg]) -> Result<()> {
     let name = &kernel.name;
     let usage = |what: String| Error::Usage(format!("kernel {name}: {what}"));
     for (i, a) in kernel.metadata.args.iter().enumerate() {
@@ -112,11 +128,6 @@ fn check(kernel: &Kernel, info: &SiProgramInfo, grid: &Grid, args: &[PlacedArg])
             "argument {i} ({}, {}) is {what}; image, sampler and counter arguments are not supported (no texture unit)",
             a.name, a.cl_type
         )));
-    }
-    if info.pgm_rsrc2.scratch_en() || info.scratch_size != 0 {
-        return Err(usage(
-            "the kernel uses scratch memory, which this launch does not provide".into(),
-        ));
     }
     let want = kernel.metadata.args.len();
     if args.len() != want {
@@ -138,22 +149,12 @@ fn check(kernel: &Kernel, info: &SiProgramInfo, grid: &Grid, args: &[PlacedArg])
             grid.global, grid.local
         )));
     }
-    let items = grid.group_items();
-    let limit = match (kernel.metadata.cws, info.threads_per_group) {
-        (Some(_), _) => None,
-        (None, Some(t)) => Some(t.iter().map(|&n| n.max(1)).product::<u32>()),
-        (None, None) => None,
-    };
-    if let Some(limit) = limit.filter(|&l| items > l) {
-        return Err(usage(format!(
-            "invalid launch: {items} work-items a group; the kernel was built for at most {limit} (NUM_THREAD_PER_GROUP)"
-        )));
-    }
     Ok(())
 }
 
 /// The bytes of argument `index` for its CB1 slot of `size` bytes: a value's little-endian
-/// bytes, or a buffer's contents (a struct or vector given as a file).
+/// bytes, or a `struct:` argument's or a buffer's contents (a struct or vector given as a
+/// file).
 fn value_bytes(
     kernel: &Kernel,
     index: usize,
@@ -161,15 +162,21 @@ fn value_bytes(
     given: PlacedArg,
     mem: &GuestMemory,
 ) -> Result<Vec<u8>> {
+    let a = &kernel.metadata.args[index];
     let bytes = match given {
         PlacedArg::Value { kind, bits } => bits.to_le_bytes()[..kind.bytes()].to_vec(),
-        PlacedArg::Buffer { addr, size } => {
+        PlacedArg::Buffer { addr, size } | PlacedArg::Struct { addr, size } => {
             let mut out = vec![0u8; size as usize];
             mem.read_bytes(addr, &mut out).map_err(mem_err)?;
             out
         }
+        PlacedArg::Local { .. } => {
+            return Err(Error::Usage(format!(
+                "kernel {}: argument {index} ({}, {}) is a value of {size} bytes, not a __local pointer: local:N gives __local pointer arguments only",
+                kernel.name, a.name, a.cl_type
+            )))
+        }
     };
-    let a = &kernel.metadata.args[index];
     if bytes.len() != size as usize {
         return Err(Error::Usage(format!(
             "kernel {}: argument {index} ({}, {}) is {size} bytes; the value given is {} bytes",
@@ -192,17 +199,17 @@ fn words_bytes(words: &[u32]) -> Vec<u8> {
 }
 
 /// What the arguments give the launch: CB1's bytes, the end of LDS after the `__local`
-/// arguments, the UAV ids of the global pointers and the V#s of the constant pointers.
-struct Arguments {
-    cb1: Vec<u8>,
-    lds_end: u32,
-    uav_ids: Vec<u32>,
-    /// (constant buffer number, V#).
-    constant: Vec<(u32, [u32; 4])>,
+/// arguments, the UAV ids of the global pointers and the buffers of the constant pointers.
+pub(super) struct Arguments {
+    pub cb1: Vec<u8>,
+    pub lds_end: u32,
+    pub uav_ids: Vec<u32>,
+    /// (constant buffer number, guest address, bytes).
+    pub constant: Vec<(u32, u64, u32)>,
 }
 
 /// Lays out `args` (the kernel's, checked to be as many) as the module doc says.
-fn arguments(
+pub(super) fn arguments(
     kernel: &Kernel,
     args: &[PlacedArg],
     arena: u64,
@@ -219,16 +226,22 @@ fn arguments(
     for (i, (a, &given)) in kernel.metadata.args.iter().zip(args).enumerate() {
         let bytes = match &a.kind {
             ArgKind::Pointer(p) => {
-                let PlacedArg::Buffer { addr, size } = given else {
-                    let hint = if p.space == AddressSpace::Local {
-                        "its size as local:N"
-                    } else {
-                        "a buffer"
-                    };
-                    return Err(usage(format!(
-                        "argument {i} ({}, {}) is a pointer: give {hint}",
-                        a.name, a.cl_type
-                    )));
+                let (addr, size) = match (given, p.space) {
+                    (PlacedArg::Buffer { addr, size }, _) => (addr, size),
+                    (PlacedArg::Local { size }, AddressSpace::Local) => (0, size),
+                    _ => {
+                        let hint = if p.space == AddressSpace::Local {
+                            "its size as local:N"
+                        } else {
+                            "a buffer"
+                        };
+                        return Err(usage(format!(
+                            "argument {i} ({}, {}) is a {} pointer: give {hint}",
+                            a.name,
+                            a.cl_type,
+                            space_name(p.space)
+                        )));
+                    }
                 };
                 let value = match p.space {
                     AddressSpace::Global => {
@@ -245,8 +258,7 @@ fn arguments(
                         let size = u32::try_from(size).map_err(|_| {
                             usage(format!("argument {i} ({}) is larger than 4 GiB", a.name))
                         })?;
-                        out.constant
-                            .push((p.resource_id, buffer_rsrc(addr, 0, size)));
+                        out.constant.push((p.resource_id, addr, size));
                         0
                     }
                     AddressSpace::Local => {
@@ -285,6 +297,15 @@ fn arguments(
     Ok(out)
 }
 
+/// OpenCL's name of an address space.
+fn space_name(space: AddressSpace) -> &'static str {
+    match space {
+        AddressSpace::Global => "__global",
+        AddressSpace::Constant => "__constant",
+        AddressSpace::Local => "__local",
+    }
+}
+
 /// The 2 dwords of a table's 64-bit address.
 fn address_words(addr: u64) -> Vec<u32> {
     vec![addr as u32, (addr >> 32) as u32]
@@ -308,8 +329,12 @@ pub fn place(
         cb1,
         lds_end,
         mut uav_ids,
-        constant: mut cbs,
+        constant,
     } = arguments(kernel, args, mem.base(), mem)?;
+    let mut cbs: Vec<(u32, [u32; 4])> = constant
+        .into_iter()
+        .map(|(cb, addr, size)| (cb, buffer_rsrc(addr, 0, size)))
+        .collect();
 
     let cb0_bytes = CB0_MIN_BYTES.max(notes.constant_buffer(0).unwrap_or(0) * 16);
     let cb0_addr = put(mem, &cb0(grid, cb0_bytes))?;

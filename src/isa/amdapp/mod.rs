@@ -9,8 +9,9 @@
 //!   waves start as [`launch`] says.
 //! - Evergreen ISA (cypress): `info` and `disasm` (TeraScale syntax); running it is refused
 //!   with a one-line error.
-//! - The IL encoding ([`load_encoding`] with [`EncodingKind::Il`]): `disasm` prints IL text;
-//!   running it is refused with a one-line error.
+//! - The IL encoding (`--encoding il`: [`Module::select_encoding`], or [`load_encoding`] with
+//!   [`EncodingKind::Il`]): `disasm` prints IL text; `run` and `wave` run it through the IL
+//!   lifter under the driver's convention for it ([`il`]).
 //!
 //! Kernels that take images or samplers stop with an error naming the argument: the GCN lifter
 //! has no texture unit.
@@ -18,6 +19,7 @@
 //! Every pc wavejit reports is a byte offset from the kernel's ISA entry (guest address 0), as
 //! `wavejit disasm` prints it.
 
+mod il;
 pub mod launch;
 
 use crate::frontend::{Frontend, LaunchPlan, Lifted, Module, Target, WaveProgram};
@@ -219,14 +221,10 @@ impl AppSdkModule {
         Ok(self.binary.kernel(name)?)
     }
 
-    /// The kernel's code to run: its SI ISA encoding, or the reason it cannot run.
+    /// The kernel's code to run under `--encoding isa`: its SI ISA encoding, or the reason it
+    /// cannot run.
     fn runnable(&self, name: &str) -> Result<SiCode<'_>> {
         let kernel = self.kernel(name)?;
-        if self.encoding == EncodingKind::Il {
-            return Err(Error::Usage(format!(
-                "kernel {name}: running the IL encoding of AMD APP SDK binaries is not supported yet (use --encoding isa)"
-            )));
-        }
         match &kernel.program {
             ProgramInfo::Si(info) => Ok(SiCode { kernel, info }),
             ProgramInfo::Evergreen(_) => Err(Error::Usage(format!(
@@ -254,12 +252,7 @@ impl Module for AppSdkModule {
         let kernel = self.kernel(name)?;
         let fail = |e: String| Error::Other(format!("kernel {name}: {e}"));
         if self.encoding == EncodingKind::Il {
-            let il = kernel
-                .il()
-                .ok_or_else(|| fail("the binary has no IL encoding of it".into()))?;
-            let program = wavejit_amdil::decode::decode(&il.text)
-                .map_err(|e| fail(format!("IL encoding: {e}")))?;
-            return Ok(wavejit_amdil::print::print(&program));
+            return Ok(wavejit_amdil::print::print(&il::program(kernel)?));
         }
         let code = &kernel.isa().text;
         match self.binary.chip.family() {
@@ -280,6 +273,11 @@ impl Module for AppSdkModule {
     }
 
     fn lift(&self, kernel: &str) -> Result<Lifted> {
+        if self.encoding == EncodingKind::Il {
+            let k = self.kernel(kernel)?;
+            let program = il::program(k)?;
+            return Ok(il::code(k, &program, self.target.wave_size).lift()?.0);
+        }
         self.runnable(kernel)?.lift()
     }
 
@@ -290,6 +288,12 @@ impl Module for AppSdkModule {
         args: &[PlacedArg],
         mem: &mut GuestMemory,
     ) -> Result<LaunchPlan> {
+        if self.encoding == EncodingKind::Il {
+            let k = self.kernel(kernel)?;
+            let program = il::program(k)?;
+            let code = il::code(k, &program, self.target.wave_size);
+            return il::launch(&self.binary, k, &code, grid, args, mem);
+        }
         let si = self.runnable(kernel)?;
         let abi = launch::place(si.kernel, si.info, &self.binary.globals, grid, args, mem)?;
         let lifted = si.lift()?;
@@ -310,6 +314,11 @@ impl Module for AppSdkModule {
     }
 
     fn wave(&self, kernel: &str) -> Result<WaveProgram> {
+        if self.encoding == EncodingKind::Il {
+            let k = self.kernel(kernel)?;
+            let program = il::program(k)?;
+            return il::code(k, &program, self.target.wave_size).wave();
+        }
         let si = self.runnable(kernel)?;
         let lifted = si.lift()?;
         let listing = wavejit_gcn::decode_all(Gen::Gfx6, si.code())
@@ -325,6 +334,28 @@ impl Module for AppSdkModule {
             private_lane_bytes: 0,
             lds_bytes: launch::static_lds_bytes(si.kernel, si.info),
         })
+    }
+
+    /// `isa` (the default) or `il`, which the binary must carry for some kernel.
+    fn select_encoding(&mut self, encoding: &str) -> Result<()> {
+        self.encoding = match encoding {
+            "isa" => EncodingKind::Isa,
+            crate::isa::amdil::ENCODING if self.binary.kernels.iter().any(|k| k.il().is_some()) => {
+                EncodingKind::Il
+            }
+            _ => {
+                let mut have = vec!["isa"];
+                if self.binary.kernels.iter().any(|k| k.il().is_some()) {
+                    have.push(crate::isa::amdil::ENCODING);
+                }
+                return Err(crate::frontend::no_encoding(encoding, &have));
+            }
+        };
+        Ok(())
+    }
+
+    fn takes_local_and_struct_args(&self) -> bool {
+        true
     }
 }
 
@@ -365,12 +396,12 @@ fn describe(b: &Binary, target: &Target) -> String {
         );
     }
     for k in &b.kernels {
-        describe_kernel(&mut s, k);
+        describe_kernel(&mut s, k, target.wave_size);
     }
     s
 }
 
-fn describe_kernel(s: &mut String, k: &Kernel) {
+fn describe_kernel(s: &mut String, k: &Kernel, wave_size: u32) {
     let _ = writeln!(s, "kernel {}:", k.name);
     let isa = k.isa();
     let _ = write!(
@@ -389,6 +420,14 @@ fn describe_kernel(s: &mut String, k: &Kernel) {
             );
         }
         None => s.push('\n'),
+    }
+    if k.il().is_some() {
+        match il::program(k) {
+            Ok(program) => il::code(k, &program, wave_size).describe(s, "  "),
+            Err(e) => {
+                let _ = writeln!(s, "  {e}");
+            }
+        }
     }
     let m = &k.metadata.memory;
     let private = m.uav_private.or(m.hw_private).unwrap_or(0);
