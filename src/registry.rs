@@ -93,7 +93,7 @@ fn load_named(
         None => default,
         Some(name) => frontend.target(name).ok_or_else(|| {
             Error::Usage(format!(
-                "{}: unknown target '{name}' for a {} file (targets: {})",
+                "{}: unknown target '{name}' for {} files (targets: {})",
                 path.display(),
                 frontend.name(),
                 frontend.target_names().join(", ")
@@ -103,8 +103,13 @@ fn load_named(
     if frontend.takes_text(path) {
         return frontend.assemble(path, &crate::asm_file::read_text(path)?, &target);
     }
-    let (_, stem) = crate::asm_file::names(path);
-    frontend.load(&crate::cli::read(path)?, &stem, Some(&target))
+    let (shown, stem) = crate::asm_file::names(path);
+    frontend
+        .load(&crate::cli::read(path)?, &stem, Some(&target))
+        .map_err(|e| match e {
+            Error::Load(why) => Error::Load(format!("{shown}: {why}")),
+            other => other,
+        })
 }
 
 /// Loads a binary file with the frontend that recognises it (or, for a file no frontend

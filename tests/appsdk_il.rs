@@ -479,3 +479,53 @@ fn il_struct_arguments_and_program_constants() {
         assert_eq!(words_of(&got), want);
     }
 }
+
+/// `wavejit wave --encoding il` on a binary: the IL's temps by name, CB0 and CB1 from
+/// "constants", the buffers at their arena offsets (the arena starts at the lowest memory
+/// range, rounded down to 64 KiB); the lone wave's global id is its lane.
+#[test]
+fn il_wave_runs_a_binarys_il() {
+    let Some(file) = spliced_file("si/vector-add.bin", "vector_add", VECTOR_ADD_IL) else {
+        return;
+    };
+    let base = 0x1_0000_0000u64;
+    let hex = |w: &[u32]| -> String { bytes_of(w).iter().map(|b| format!("{b:02x}")).collect() };
+    let a: Vec<u32> = (0..64).map(|i| 7 * i).collect();
+    let b: Vec<u32> = (0..64).map(|i| 1 << (i % 32)).collect();
+    let mut cb0 = vec![0u32; 60];
+    cb0[4] = 64;
+    let cb1 = [0x100, 0, 0, 0, 0x200, 0, 0, 0, 0x300, 0, 0, 0];
+    let state = serde_json::json!({
+        "memory": [
+            {"address": base + 0x100, "bytes": hex(&a)},
+            {"address": base + 0x200, "bytes": hex(&b)},
+            {"address": base + 0x300, "bytes": hex(&[0; 64])},
+        ],
+        "constants": {"cb0": hex(&cb0), "cb1": hex(&cb1)},
+    });
+    let want: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
+    let state = cli_util::TempFile::new("il_state.json", state.to_string());
+    for engine in ["jit", "interp"] {
+        let out = cli_util::succeeds(&[
+            "wave",
+            &file,
+            "--state",
+            &state,
+            "--encoding",
+            "il",
+            "--kernel",
+            "vector_add",
+            "--engine",
+            engine,
+        ]);
+        let out: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let c = out["memory"][2]["bytes"].as_str().unwrap();
+        let c: Vec<u8> = (0..c.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&c[i..i + 2], 16).unwrap())
+            .collect();
+        assert_eq!(words_of(&c), want, "{engine}");
+        assert_eq!(cli_util::lanes(&out["vector"]["r2.x"]), want, "{engine}");
+        assert!(out.get("fault").is_none(), "{out}");
+    }
+}

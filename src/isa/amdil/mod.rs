@@ -111,8 +111,8 @@ impl Frontend for AmdIl {
 
     /// A binary token stream (`.ilb`).
     fn load(&self, bytes: &[u8], name: &str, target: Option<&Target>) -> Result<Box<dyn Module>> {
-        let program = wavejit_amdil::decode::decode(bytes)
-            .map_err(|e| Error::Load(format!("{name}.ilb: {e}")))?;
+        let program =
+            wavejit_amdil::decode::decode(bytes).map_err(|e| Error::Load(e.to_string()))?;
         let target = match target {
             Some(t) => t.clone(),
             None => target_of(DEFAULT_CHIP).expect("the default chip is a target"),
