@@ -263,7 +263,7 @@ fn wave_runs_il_with_temps_and_constant_buffers() {
         );
         let want: Vec<u32> = (0..64u32)
             .map(|l| {
-                let active = l < 16 || l >= 32;
+                let active = !(16..32).contains(&l);
                 if active {
                     100 * l + l + 7
                 } else {

@@ -8,13 +8,15 @@
 //!   NUM_RECORDS 2^32 - 1, so an access outside every buffer is a guest fault, not a dropped
 //!   store. A global pointer argument is its buffer's byte offset in the arena, which is what
 //!   the code adds to its addresses (§3.2: real code adds the CB1 value to the V# base).
-//! - **CB0** (§3.1, at least 240 bytes, zero elsewhere): dwords 0-2 global size, 3 work_dim
+//! - **CB0** (§3.1, at least 240 bytes, zero elsewhere; [`wavejit_amdil::launch::abi_data`],
+//!   which the IL encoding's launch shares): dwords 0-2 global size, 3 work_dim
 //!   (the highest dimension whose global or local size exceeds 1), 4-6 local size, 8-10
 //!   number of groups, 20-23 = 0.0, 0.5, 1.0, 2.0, 24-26 global offset and 28-30 group-id
 //!   offset, both 0 (a launch has no offset).
-//! - **CB1**: each argument at its metadata offset: a value's bytes, a global pointer's arena
-//!   offset, a local pointer's LDS offset, 0 for a constant pointer (its buffer is bound as
-//!   its constant buffer instead, V# stride 0).
+//! - **CB1**: each argument at its metadata offset: a value's bytes (a `struct:` argument's or
+//!   a buffer's contents for a struct or vector), a global pointer's arena offset, a local
+//!   pointer's LDS offset (`local:N`, or a buffer of N bytes), 0 for a constant pointer (its
+//!   buffer is bound as its constant buffer instead, V# stride 0).
 //! - **Program-scope constants** `__OpenCL_<N>_global` are constant buffer N, V# stride 16
 //!   (§3.3; NUM_RECORDS is their byte size, as Multi2Sim sets it).
 //! - **Tables** (§3.4): the UAV table has a 32-byte entry per UAV id up to the largest the
