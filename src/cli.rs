@@ -35,7 +35,7 @@ pub struct RunOptions {
     #[arg(long = "save")]
     pub saves: Vec<SaveSpec>,
     /// Override the target chip read from the file (e.g. gfx900, tahiti, cayman, cypress);
-    /// required for text files.
+    /// required for assembly text files (.s); IL files (.il, .ilb) run as cypress without it.
     #[arg(long)]
     pub target: Option<String>,
     /// Which encoding of the kernel runs: isa (the chip's machine code; the default) or il

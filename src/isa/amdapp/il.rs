@@ -15,6 +15,12 @@
 //! - **LDS**: the larger of the end of the `__local` arguments and the IL's `dcl_lds` size
 //!   (AMD's compiler declares the whole 32 KiB).
 //!
+//! Not modelled here: Southern Islands IL keeps a work-item's private arrays in a typeless UAV
+//! declared `_access(private)` (UAV 8, `;memory:uavprivate` bytes per work-item, e.g.
+//! MonteCarloAsian), which the lifter reads as one more raw UAV over the arena, where the
+//! work-items' private bytes would overlap each other and the first buffer; the kernels that
+//! use it do not lift yet (they call their body).
+//!
 //! Kernels with image, sampler or counter arguments are refused as for the ISA encoding; the
 //! ISA encoding's scratch and NUM_THREAD_PER_GROUP checks do not apply (the IL's own
 //! `dcl_max_thread_per_group` bounds the work-group instead).

@@ -102,3 +102,32 @@ impl RegisterNames for IlNames {
         Some(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn temps_and_array_elements_by_their_il_names() {
+        let names = IlNames::new(IlLayout::new(3, &BTreeMap::from([(2, 5)]), 1, 64));
+        let l = &names.l;
+        assert_eq!(names.lookup("r2.w"), Some(RegRef::Lane(l.temp(2, 3))));
+        assert_eq!(names.lookup("r0.x"), Some(RegRef::Lane(l.temp(0, 0))));
+        let (file, _) = l.arrays[&2];
+        assert_eq!(
+            names.lookup("x2[4].y"),
+            Some(RegRef::Lane(Reg::new(file, 17)))
+        );
+        for bad in [
+            "r3.x", "r01.x", "r1.q", "r1", "r1.xy", "x2[5].x", "x1[0].x", "v0", "x2[04].x",
+        ] {
+            assert_eq!(names.lookup(bad), None, "{bad}");
+        }
+        let all = names.all();
+        assert_eq!(all.len(), 4 * 3 + 4 * 5);
+        for (name, reg) in &all {
+            assert_eq!(names.lookup(name), Some(*reg), "{name}");
+        }
+    }
+}
