@@ -529,3 +529,75 @@ fn il_wave_runs_a_binarys_il() {
         assert!(out.get("fault").is_none(), "{out}");
     }
 }
+
+/// vector_add with src2 declared a `__constant` pointer of constant buffer 3 (its metadata
+/// line rewritten in place, `uav:12` to `hc:003`): the IL reads its buffer as cb3, element
+/// by element from the pointer's CB1 value (0).
+const CONSTANT_IL: &str = "\
+il_cs_2_0
+dcl_cb cb0[15]
+dcl_cb cb1[3]
+dcl_cb cb3[64]
+dcl_raw_uav_id(11)
+dcl_literal l0, 0x00000002, 0x00000000, 0x00000000, 0x00000000
+imad r0.x___, vThreadGrpId.x, cb0[1].x, vTidInGrp.x
+iadd r0.x___, r0.x, cb0[6].x
+ishl r1.x___, r0.x, l0.x
+iadd r2.x___, r1.x, cb1[0].x
+uav_raw_load_id(11) r3.x___, r2.x
+iadd r4.x___, r0.x, cb1[1].x
+mov r5, cb3[r4.x+0]
+iadd r3.x___, r3.x, r5.y
+iadd r2.x___, r1.x, cb1[2].x
+uav_raw_store_id(11) mem.x___, r2.x, r3.x
+end
+";
+
+/// A `__constant` pointer argument's buffer is the constant buffer its metadata names.
+#[test]
+fn il_constant_pointers_are_constant_buffers() {
+    let Some(path) = corpus("si/vector-add.bin") else {
+        return;
+    };
+    let (from, to): (&[u8], &[u8]) = (
+        b"pointer:src2:i32:1:1:16:uav:12:4:RO:0:0",
+        b"pointer:src2:i32:1:1:16:hc:003:4:RO:0:0",
+    );
+    let mut bytes = std::fs::read(path).unwrap();
+    let mut found = 0;
+    for i in 0..=bytes.len() - from.len() {
+        if &bytes[i..i + from.len()] == from {
+            bytes[i..i + to.len()].copy_from_slice(to);
+            found += 1;
+        }
+    }
+    assert!(found > 0, "vector_add's metadata names src2");
+    let file = cli_util::TempFile::new("const_ptr.bin", splice(&bytes, "vector_add", CONSTANT_IL));
+    let info = cli_util::succeeds(&["info", &file]);
+    assert!(info.contains("int* src2: constant pointer, cb3"), "{info}");
+    let a: Vec<u32> = (0..64).map(|i| 5 * i + 1).collect();
+    let c: Vec<[u32; 4]> = (0..64).map(|i| [0xdead, 1000 * i, 0xbeef, 7]).collect();
+    let want: Vec<u32> = (0..64).map(|i| a[i] + c[i][1]).collect();
+    let (fa, fc) = (
+        cli_util::TempFile::new("const_a.bin", bytes_of(&a)),
+        cli_util::TempFile::new("const_c.bin", bytes_of(&c.concat())),
+    );
+    let (sa, sc) = (format!("buf:{}", &*fa), format!("buf:{}", &*fc));
+    let argv = [
+        "--kernel",
+        "vector_add",
+        "--global",
+        "64",
+        "--local",
+        "64",
+        "--arg",
+        &sa,
+        "--arg",
+        &sc,
+        "--arg",
+        "zero:256",
+    ];
+    for got in run_il(&file, &argv, 2) {
+        assert_eq!(words_of(&got), want);
+    }
+}
