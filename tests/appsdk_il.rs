@@ -238,7 +238,7 @@ fn splice(binary: &[u8], kernel: &str, text: &str) -> Vec<u8> {
 /// A corpus binary with `kernel`'s IL replaced by `text`, as a temporary file.
 fn spliced_file(file: &str, kernel: &str, text: &str) -> Option<cli_util::TempFile> {
     let bytes = std::fs::read(corpus(file)?).unwrap();
-    let name = format!("spliced_{kernel}.bin");
+    let name = format!("spliced_{kernel}_{}", file.replace('/', "_"));
     Some(cli_util::TempFile::new(&name, splice(&bytes, kernel, text)))
 }
 
@@ -285,37 +285,39 @@ end
 ";
 
 /// The driver's convention for global pointers and the ABI data: `dst[i] = src1[i] +
-/// src2[i]` in si/vector-add.bin's own metadata and argument slots.
+/// src2[i]` in vector-add's own metadata and argument slots, on Southern Islands (UAVs 10-12)
+/// and Evergreen (every pointer in UAV 11).
 #[test]
 fn il_in_the_compilers_shape_runs_vector_add() {
-    let Some(file) = spliced_file("si/vector-add.bin", "vector_add", VECTOR_ADD_IL) else {
-        return;
-    };
-    let a: Vec<u32> = (0..512).map(|i| i * 3 + 1).collect();
-    let b: Vec<u32> = (0..512).map(|i| u32::MAX - i).collect();
-    let want: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
-    let (fa, fb) = (
-        cli_util::TempFile::new("il_a.bin", bytes_of(&a)),
-        cli_util::TempFile::new("il_b.bin", bytes_of(&b)),
-    );
-    let (sa, sb) = (format!("buf:{}", &*fa), format!("buf:{}", &*fb));
-    let path: &str = &file;
-    let argv = [
-        "--kernel",
-        "vector_add",
-        "--global",
-        "512",
-        "--local",
-        "128",
-        "--arg",
-        &sa,
-        "--arg",
-        &sb,
-        "--arg",
-        "zero:2048",
-    ];
-    for got in run_il(path, &argv, 2) {
-        assert_eq!(words_of(&got), want);
+    for binary in ["si/vector-add.bin", "evergreen/vector-add.bin"] {
+        let Some(file) = spliced_file(binary, "vector_add", VECTOR_ADD_IL) else {
+            return;
+        };
+        let a: Vec<u32> = (0..512).map(|i| i * 3 + 1).collect();
+        let b: Vec<u32> = (0..512).map(|i| u32::MAX - i).collect();
+        let want: Vec<u32> = a.iter().zip(&b).map(|(x, y)| x.wrapping_add(*y)).collect();
+        let (fa, fb) = (
+            cli_util::TempFile::new("il_a.bin", bytes_of(&a)),
+            cli_util::TempFile::new("il_b.bin", bytes_of(&b)),
+        );
+        let (sa, sb) = (format!("buf:{}", &*fa), format!("buf:{}", &*fb));
+        let argv = [
+            "--kernel",
+            "vector_add",
+            "--global",
+            "512",
+            "--local",
+            "128",
+            "--arg",
+            &sa,
+            "--arg",
+            &sb,
+            "--arg",
+            "zero:2048",
+        ];
+        for got in run_il(&file, &argv, 2) {
+            assert_eq!(words_of(&got), want, "{binary}");
+        }
     }
 }
 
