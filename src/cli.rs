@@ -26,16 +26,22 @@ pub struct RunOptions {
     /// Worker threads (default: available cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// One per kernel argument, in order: buf:PATH zero:N u32:V i32:V u64:V i64:V f32:V f64:V.
+    /// One per kernel argument, in order: buf:PATH zero:N u32:V i32:V u64:V i64:V f32:V f64:V;
+    /// AMD OpenCL binaries and IL files also take local:N (a __local pointer to N bytes of
+    /// LDS) and struct:PATH (a by-value argument whose bytes are the file's).
     #[arg(long = "arg")]
     pub args: Vec<ArgSpec>,
     /// After the run, write buffer argument I (0-based argument index) to PATH.
     #[arg(long = "save")]
     pub saves: Vec<SaveSpec>,
     /// Override the target chip read from the file (e.g. gfx900, tahiti, cayman, cypress);
-    /// required for text files.
+    /// required for assembly text files (.s); IL files (.il, .ilb) run as cypress without it.
     #[arg(long)]
     pub target: Option<String>,
+    /// Which encoding of the kernel runs: isa (the chip's machine code; the default) or il
+    /// (AMD IL: AMD OpenCL binaries carry both; IL files have only il, their default).
+    #[arg(long, value_parser = ENCODINGS)]
+    pub encoding: Option<String>,
     /// Guest instructions a wave may execute before the run stops.
     #[arg(long, default_value_t = crate::DEFAULT_FUEL)]
     pub fuel: u64,
@@ -49,8 +55,22 @@ pub struct RunOptions {
     pub stats: Option<PathBuf>,
 }
 
+/// The values `--encoding` takes (the encodings files of some ISA carry).
+pub const ENCODINGS: [&str; 2] = ["isa", "il"];
+
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| Error::io(path, e))
+}
+
+/// Loads `file` (for `target`) with its kernels in `encoding` (default: the file's own).
+pub fn load(file: &Path, target: Option<&str>, encoding: Option<&str>) -> Result<Box<dyn Module>> {
+    let mut module = crate::registry::load(file, target)?;
+    if let Some(e) = encoding {
+        module
+            .select_encoding(e)
+            .map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?;
+    }
+    Ok(module)
 }
 
 pub fn info(file: &Path, target: Option<&str>) -> Result<()> {
@@ -68,8 +88,14 @@ fn selected(module: &dyn Module, kernel: Option<&str>) -> Result<Vec<String>> {
     }
 }
 
-pub fn disasm(file: &Path, kernel: Option<&str>, target: Option<&str>, ir: bool) -> Result<()> {
-    let module = crate::registry::load(file, target)?;
+pub fn disasm(
+    file: &Path,
+    kernel: Option<&str>,
+    target: Option<&str>,
+    encoding: Option<&str>,
+    ir: bool,
+) -> Result<()> {
+    let module = load(file, target, encoding)?;
     let mut out = String::new();
     for name in selected(&*module, kernel)? {
         if ir {
@@ -110,7 +136,7 @@ pub fn run(o: RunOptions) -> Result<()> {
         timeout: std::time::Duration::from_secs_f64(o.timeout),
     };
     let t = Instant::now();
-    let module = crate::registry::load(&o.file, o.target.as_deref())?;
+    let module = load(&o.file, o.target.as_deref(), o.encoding.as_deref())?;
     let load = t.elapsed().as_secs_f64();
     let prepared = crate::launch::prepare(&*module, &req)?;
     let t = Instant::now();

@@ -62,6 +62,15 @@ pub trait Frontend: Sync {
             .is_some_and(|e| e.eq_ignore_ascii_case("s"))
     }
 
+    /// The target of a file this ISA recognises by its name alone (AMD IL's `.il` and `.ilb`),
+    /// if `path` is one: the registry gives such a file to this frontend whatever `--target`
+    /// says, resolves `--target` with [`Frontend::target`], and takes this target without
+    /// one. `None` (the default): the ISA's files are recognised by their header
+    /// ([`Frontend::sniff`]) or, with one of its targets, by [`Frontend::takes_text`].
+    fn file_target(&self, _path: &Path) -> Option<Target> {
+        None
+    }
+
     /// Assembles a text file for `target`; `path` names it in messages and its stem names a
     /// file's only kernel.
     fn assemble(&self, path: &Path, text: &str, target: &Target) -> Result<Box<dyn Module>>;
@@ -136,6 +145,32 @@ pub trait Module: Send + Sync {
 
     /// The kernel as one lone wave for `wavejit wave`: no launch ABI, register names.
     fn wave(&self, kernel: &str) -> Result<WaveProgram>;
+
+    /// Makes `disassemble`, `lift`, `launch` and `wave` use the kernels' encoding named
+    /// `encoding` (`--encoding`): a file may carry a kernel in more than one form (AMD OpenCL
+    /// binaries: the chip's ISA and AMD IL). By default a file has one, `isa`, its machine code.
+    fn select_encoding(&mut self, encoding: &str) -> Result<()> {
+        match encoding {
+            "isa" => Ok(()),
+            _ => Err(no_encoding(encoding, &["isa"])),
+        }
+    }
+
+    /// Whether `launch` takes `local:N` ([`PlacedArg::Local`]) and `struct:PATH`
+    /// ([`PlacedArg::Struct`]) arguments, which only launch conventions with OpenCL's
+    /// argument kinds define; the launcher refuses them for a module that does not (the
+    /// default).
+    fn takes_local_and_struct_args(&self) -> bool {
+        false
+    }
+}
+
+/// The error for an `--encoding` a file does not have; `have` are the ones it has.
+pub fn no_encoding(encoding: &str, have: &[&str]) -> crate::Error {
+    crate::Error::Usage(format!(
+        "the file has no {encoding} encoding of its kernels (it has: {})",
+        have.join(", ")
+    ))
 }
 
 /// A register a state file names: a uniform cell, or a lane row.

@@ -30,18 +30,40 @@ pub struct RunRequest<'a> {
     pub timeout: Duration,
 }
 
-/// One argument after placing: a buffer in guest memory, or a value.
+/// One argument after placing: a buffer in guest memory, or a value; with the OpenCL
+/// argument kinds of `local:N` and `struct:PATH`, a `__local` pointer's size or a by-value
+/// argument's bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlacedArg {
-    Buffer { addr: u64, size: u64 },
-    Value { kind: ValueKind, bits: u64 },
+    Buffer {
+        addr: u64,
+        size: u64,
+    },
+    Value {
+        kind: ValueKind,
+        bits: u64,
+    },
+    /// A `__local` pointer to `size` bytes of LDS, which the module's launch places.
+    Local {
+        size: u64,
+    },
+    /// A by-value argument of `size` bytes, staged in guest memory at `addr` for the launch
+    /// to read (no kernel address reaches it).
+    Struct {
+        addr: u64,
+        size: u64,
+    },
 }
 
 impl PlacedArg {
-    /// The argument's value: a buffer's 64-bit guest address, or the value of its kind.
+    /// The argument's value: a buffer's 64-bit guest address, or the value of its kind. The
+    /// launcher gives `Local` and `Struct` arguments only to modules that take them
+    /// ([`Module::takes_local_and_struct_args`]), which read them themselves; their value
+    /// here is 0.
     pub fn value(self) -> ArgValue {
         match self {
             PlacedArg::Buffer { addr, .. } => ArgValue::Pointer(addr),
+            PlacedArg::Local { .. } | PlacedArg::Struct { .. } => ArgValue::U32(0),
             PlacedArg::Value { kind, bits } => match kind {
                 ValueKind::U32 => ArgValue::U32(bits as u32),
                 ValueKind::I32 => ArgValue::I32(bits as u32 as i32),
@@ -71,6 +93,15 @@ pub fn place_args(mem: &mut GuestMemory, specs: &[ArgSpec]) -> Result<Vec<Placed
                         kind: *kind,
                         bits: *bits,
                     })
+                }
+                ArgSpec::Local(size) => return Ok(PlacedArg::Local { size: *size }),
+                ArgSpec::Struct(path) => {
+                    let data = crate::cli::read(path)?;
+                    let addr = mem.alloc_bytes(&data, BUFFER_ALIGN).map_err(mem_err)?;
+                    return Ok(PlacedArg::Struct {
+                        addr,
+                        size: data.len() as u64,
+                    });
                 }
             };
             Ok(PlacedArg::Buffer {
@@ -119,6 +150,25 @@ pub fn prepare(module: &dyn Module, req: &RunRequest<'_>) -> Result<Prepared> {
     let wave_size = module.target().wave_size;
     let grid = Grid::new(req.global, req.local, wave_size)
         .map_err(|e| Error::Usage(format!("kernel {}: invalid launch: {e}", req.kernel)))?;
+    if !module.takes_local_and_struct_args() {
+        if let Some((i, spec)) = req
+            .args
+            .iter()
+            .enumerate()
+            .find(|(_, a)| matches!(a, ArgSpec::Local(_) | ArgSpec::Struct(_)))
+        {
+            let kind = if matches!(spec, ArgSpec::Local(_)) {
+                "local:"
+            } else {
+                "struct:"
+            };
+            return Err(Error::Usage(format!(
+                "kernel {}: argument {i}: {kind} arguments are for AMD OpenCL binaries and IL files; {} kernels take buffers and values",
+                req.kernel,
+                module.target().isa
+            )));
+        }
+    }
     let t = Instant::now();
     let mut mem = GuestMemory::new().map_err(mem_err)?;
     let args = place_args(&mut mem, req.args)?;

@@ -26,6 +26,9 @@ enum Command {
         kernel: Option<String>,
         #[arg(long)]
         target: Option<String>,
+        /// Which encoding of the kernels: isa (default) or il (AMD OpenCL binaries' IL).
+        #[arg(long, value_parser = wavejit::cli::ENCODINGS)]
+        encoding: Option<String>,
         /// Print the lifted wavejit IR instead of the machine code.
         #[arg(long)]
         ir: bool,
@@ -42,6 +45,9 @@ enum Command {
         out: Option<PathBuf>,
         #[arg(long)]
         target: Option<String>,
+        /// Which encoding of the kernel runs: isa (default) or il (AMD OpenCL binaries' IL).
+        #[arg(long, value_parser = wavejit::cli::ENCODINGS)]
+        encoding: Option<String>,
         /// The kernel (default: the file's first).
         #[arg(long)]
         kernel: Option<String>,
@@ -148,14 +154,22 @@ fn main() -> ExitCode {
             file,
             kernel,
             target,
+            encoding,
             ir,
-        } => wavejit::cli::disasm(&file, kernel.as_deref(), target.as_deref(), ir),
+        } => wavejit::cli::disasm(
+            &file,
+            kernel.as_deref(),
+            target.as_deref(),
+            encoding.as_deref(),
+            ir,
+        ),
         Command::Info { file, target } => wavejit::cli::info(&file, target.as_deref()),
         Command::Wave {
             file,
             state,
             out,
             target,
+            encoding,
             kernel,
             engine,
             fuel,
@@ -165,6 +179,7 @@ fn main() -> ExitCode {
             state: &state,
             out: out.as_deref(),
             target: target.as_deref(),
+            encoding: encoding.as_deref(),
             kernel: kernel.as_deref(),
             engine,
             fuel,

@@ -12,6 +12,7 @@ pub static FRONTENDS: &[&dyn Frontend] = &[
     &crate::isa::terascale::TERASCALE,
     &crate::isa::g13::G13_FRONTEND,
     &crate::isa::amdapp::AMDAPP,
+    &crate::isa::amdil::AMDIL,
 ];
 
 /// The target a `--target` name names, with its frontend.
@@ -45,6 +46,12 @@ fn unknown_target(name: &str) -> Error {
 /// Loads the file at `path`: a binary file of the ISA that recognises it, or a text file
 /// assembled for `target` (required for text). `target` overrides the chip a binary names.
 pub fn load(path: &Path, target: Option<&str>) -> Result<Box<dyn Module>> {
+    if let Some((frontend, default)) = FRONTENDS
+        .iter()
+        .find_map(|f| f.file_target(path).map(|t| (*f, t)))
+    {
+        return load_named(path, frontend, target, default);
+    }
     let chosen = target
         .map(|t| self::target(t).ok_or_else(|| unknown_target(t)))
         .transpose()?;
@@ -72,6 +79,37 @@ pub fn load(path: &Path, target: Option<&str>) -> Result<Box<dyn Module>> {
         &stem,
         chosen.as_ref().map(|(f, t)| (*f, t)),
     )
+}
+
+/// Loads a file that `frontend` recognises by its name ([`Frontend::file_target`]), for
+/// `target` as that frontend names it, or for its `default`.
+fn load_named(
+    path: &Path,
+    frontend: &dyn Frontend,
+    target: Option<&str>,
+    default: Target,
+) -> Result<Box<dyn Module>> {
+    let target = match target {
+        None => default,
+        Some(name) => frontend.target(name).ok_or_else(|| {
+            Error::Usage(format!(
+                "{}: unknown target '{name}' for {} files (targets: {})",
+                path.display(),
+                frontend.name(),
+                frontend.target_names().join(", ")
+            ))
+        })?,
+    };
+    if frontend.takes_text(path) {
+        return frontend.assemble(path, &crate::asm_file::read_text(path)?, &target);
+    }
+    let (shown, stem) = crate::asm_file::names(path);
+    frontend
+        .load(&crate::cli::read(path)?, &stem, Some(&target))
+        .map_err(|e| match e {
+            Error::Load(why) => Error::Load(format!("{shown}: {why}")),
+            other => other,
+        })
 }
 
 /// Loads a binary file with the frontend that recognises it (or, for a file no frontend

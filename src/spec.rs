@@ -1,10 +1,17 @@
 //! Kernel argument specifications of `wavejit run --arg SPEC` (a contract: scripts depend on it).
 //!
 //! ```text
-//! buf:PATH   a buffer holding the file's bytes (the kernel gets its address)
-//! zero:N     a zero-filled buffer of N bytes
+//! buf:PATH     a buffer holding the file's bytes (the kernel gets its address)
+//! zero:N       a zero-filled buffer of N bytes
+//! local:N      a __local (LDS) pointer argument of N bytes (AMD OpenCL binaries, IL)
 //! u32:V i32:V u64:V i64:V f32:V f64:V   a value (decimal, or 0x-hex for integers)
+//! struct:PATH  a by-value argument whose bytes are the file's (structs, vectors such as
+//!              uint2/float4; AMD OpenCL binaries, IL)
 //! ```
+//!
+//! `local:` and `struct:` name OpenCL's argument kinds, which only the launch conventions of
+//! AMD OpenCL binaries and IL files have ([`crate::frontend::Module::takes_local_and_struct_args`]);
+//! with those a value argument may also be given by any spec of its size.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -20,6 +27,10 @@ pub enum ArgSpec {
     Data(Vec<u8>),
     /// A value passed by value, as little-endian bytes of its width.
     Value { kind: ValueKind, bits: u64 },
+    /// A `__local` pointer argument of this many bytes of LDS.
+    Local(u64),
+    /// A by-value argument whose bytes are the file's.
+    Struct(PathBuf),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +99,11 @@ impl std::str::FromStr for ArgSpec {
             "zero" => parse_uint(val)
                 .map(ArgSpec::Zero)
                 .ok_or_else(|| bad("not a byte count")),
+            "local" => parse_uint(val)
+                .map(ArgSpec::Local)
+                .ok_or_else(|| bad("not a byte count")),
+            "struct" if !val.is_empty() => Ok(ArgSpec::Struct(PathBuf::from(val))),
+            "struct" => Err(bad("empty path")),
             "u32" => match parse_uint(val) {
                 Some(v) if v <= u32::MAX as u64 => value(ValueKind::U32, v),
                 _ => Err(bad("not a u32")),
@@ -108,7 +124,9 @@ impl std::str::FromStr for ArgSpec {
             "f64" => val.parse::<f64>().map_or(Err(bad("not an f64")), |v| {
                 value(ValueKind::F64, v.to_bits())
             }),
-            _ => Err(bad("unknown kind (buf zero u32 i32 u64 i64 f32 f64)")),
+            _ => Err(bad(
+                "unknown kind (buf zero local u32 i32 u64 i64 f32 f64 struct)",
+            )),
         }
     }
 }
@@ -202,6 +220,8 @@ mod tests {
         );
         assert_eq!(v("zero:4096"), ArgSpec::Zero(4096));
         assert_eq!(v("buf:a:b.bin"), ArgSpec::File("a:b.bin".into()));
+        assert_eq!(v("local:0x100"), ArgSpec::Local(256));
+        assert_eq!(v("struct:s.bin"), ArgSpec::Struct("s.bin".into()));
     }
 
     #[test]
@@ -215,6 +235,9 @@ mod tests {
             "q:1",
             "nocolon",
             "f32:abc",
+            "local:",
+            "local:-4",
+            "struct:",
         ] {
             assert!(s.parse::<ArgSpec>().is_err(), "{s} accepted");
         }

@@ -13,7 +13,7 @@
 //!   "scalar": {"s0": 5, "m0": "0xffff"},          wave-uniform registers
 //!   "memory": [{"address": 4294967296, "bytes": "0a0b0c0d"}],
 //!   "lds": "00ff...",                             group-shared memory from offset 0
-//!   "constants": {"cb0": "0000803f..."}           constant buffers (TeraScale)
+//!   "constants": {"cb0": "0000803f..."}           constant buffers (TeraScale, IL)
 //! }
 //! ```
 //! Values are numbers or `0x` strings. Memory ranges are the only addressable guest memory;
@@ -57,6 +57,8 @@ pub struct WaveOptions<'a> {
     pub state: &'a Path,
     pub out: Option<&'a Path>,
     pub target: Option<&'a str>,
+    /// The kernels' encoding (`--encoding`; default the file's own).
+    pub encoding: Option<&'a str>,
     pub kernel: Option<&'a str>,
     pub engine: EngineKind,
     pub fuel: u64,
@@ -65,7 +67,7 @@ pub struct WaveOptions<'a> {
 
 /// Runs the command; the output state as JSON text.
 pub fn run(o: &WaveOptions<'_>) -> Result<String> {
-    let module = crate::registry::load(o.file, o.target)?;
+    let module = crate::cli::load(o.file, o.target, o.encoding)?;
     let kernels = module.kernels();
     let kernel = match o.kernel {
         Some(k) => k.to_string(),

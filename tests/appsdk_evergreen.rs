@@ -7,7 +7,7 @@
 //! ../shared/corpora/amd-app-sdk/README.md), and Multi2Sim's evg-emu-vector-add test runs it
 //! as 10 work-items in one group with `dst[i] = i + 100`. The matrix-mul source is not
 //! available offline; its semantics are read from the IL encoding of the same kernel
-//! (/tmp/corpus_il/evergreen_matrix-mul_matrix_mul.il): both `__local` tiles are loaded from
+//! (`wavejit disasm evergreen/matrix-mul.bin --encoding il`): both `__local` tiles are loaded from
 //! A (B is never read), so with `n` = global size x it computes
 //! `C[row][col] = sum_k A[row][k] * A[k][col]`, row = global id y, col = global id x, which
 //! is what the SI build of it computes too (tests/appsdk_run.rs). Its host program runs it as
@@ -371,7 +371,7 @@ fn bad_launches_are_one_line_errors() {
                     engine,
                     &[z, z, z, z, "u32:400"],
                 ),
-                "argument 4 (BlockB, int*) is a pointer",
+                "argument 4 (BlockB, int*) is a __local pointer",
             ),
             (
                 run(&add, "vector_add", "100", "64", engine, &[z, z, z]),

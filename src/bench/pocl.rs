@@ -74,6 +74,9 @@ impl Pocl {
                     ValueKind::F32 => json!({"f32": f32::from_bits(*bits as u32)}),
                     other => return Err(Error::Other(format!("pocl runner: {other:?} argument"))),
                 },
+                ArgSpec::Local(_) | ArgSpec::Struct(_) => {
+                    return Err(Error::Other(format!("pocl runner: {a:?} argument")))
+                }
             });
         }
         let request = json!({

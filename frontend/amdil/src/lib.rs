@@ -8,13 +8,14 @@
 //! kernel binaries ([`appsdk`]), and the first part of the lifter of compute programs
 //! ([`lift`]: the register model with every modifier, the common ALU, every structured
 //! control-flow form, constant buffers, raw UAVs and LDS; its module doc lists what it does not
-//! lift yet). Decoding then encoding, and printing then parsing, give the input back. IL files
-//! are not in the registry yet.
+//! lift yet), and what a launch of a lifted program fills ([`launch`]). Decoding then encoding,
+//! and printing then parsing, give the input back.
 
 pub mod appsdk;
 pub mod decode;
 pub mod encode;
 pub mod inst;
+pub mod launch;
 pub mod lift;
 pub mod parse;
 pub mod print;

@@ -263,8 +263,8 @@ fn check_wave(wave_size: u32) -> Result<(), LiftError> {
 }
 
 /// The byte offset of every instruction of `program.code` and of `program.macros` in its
-/// token stream.
-fn offsets(program: &Program) -> Result<(Vec<u64>, Vec<u64>), LiftError> {
+/// token stream: the guest pc of each (see the module doc).
+pub fn offsets(program: &Program) -> Result<(Vec<u64>, Vec<u64>), LiftError> {
     let mut words = Vec::new();
     let mut at = 0u64;
     let mut place = |inst: &Inst, at: &mut u64| {

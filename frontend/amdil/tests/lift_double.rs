@@ -612,7 +612,8 @@ fn refusals() {
     }
 }
 
-/// The double forms AMD's compiler emits (the URNG sample's IL, /tmp/corpus_il), chained.
+/// The double forms AMD's compiler emits (the URNG sample's IL, as `wavejit disasm
+/// --encoding il` prints it), chained.
 #[test]
 fn the_corpus_forms() {
     let text = "\

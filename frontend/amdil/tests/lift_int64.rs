@@ -274,8 +274,8 @@ fn refusals() {
     }
 }
 
-/// The 64-bit forms AMD's compiler emits (the URNG sample's IL, /tmp/corpus_il): a 32x32
-/// product widened, multiplied and shifted back down.
+/// The 64-bit forms AMD's compiler emits (the URNG sample's IL, as `wavejit disasm
+/// --encoding il` prints it): a 32x32 product widened, multiplied and shifted back down.
 #[test]
 fn the_corpus_forms() {
     let k = Kernel::new(

@@ -8,13 +8,15 @@
 //!   NUM_RECORDS 2^32 - 1, so an access outside every buffer is a guest fault, not a dropped
 //!   store. A global pointer argument is its buffer's byte offset in the arena, which is what
 //!   the code adds to its addresses (§3.2: real code adds the CB1 value to the V# base).
-//! - **CB0** (§3.1, at least 240 bytes, zero elsewhere): dwords 0-2 global size, 3 work_dim
+//! - **CB0** (§3.1, at least 240 bytes, zero elsewhere; [`wavejit_amdil::launch::abi_data`],
+//!   which the IL encoding's launch shares): dwords 0-2 global size, 3 work_dim
 //!   (the highest dimension whose global or local size exceeds 1), 4-6 local size, 8-10
 //!   number of groups, 20-23 = 0.0, 0.5, 1.0, 2.0, 24-26 global offset and 28-30 group-id
 //!   offset, both 0 (a launch has no offset).
-//! - **CB1**: each argument at its metadata offset: a value's bytes, a global pointer's arena
-//!   offset, a local pointer's LDS offset, 0 for a constant pointer (its buffer is bound as
-//!   its constant buffer instead, V# stride 0).
+//! - **CB1**: each argument at its metadata offset: a value's bytes (a `struct:` argument's or
+//!   a buffer's contents for a struct or vector), a global pointer's arena offset, a local
+//!   pointer's LDS offset (`local:N`, or a buffer of N bytes), 0 for a constant pointer (its
+//!   buffer is bound as its constant buffer instead, V# stride 0).
 //! - **Program-scope constants** `__OpenCL_<N>_global` are constant buffer N, V# stride 16
 //!   (§3.3; NUM_RECORDS is their byte size, as Multi2Sim sets it).
 //! - **Tables** (§3.4): the UAV table has a 32-byte entry per UAV id up to the largest the
@@ -44,7 +46,7 @@ use wavejit_amdil::appsdk::{AddressSpace, ArgKind, DataClass, GlobalBuffer, Kern
 use wavejit_runtime::{Grid, GuestMemory};
 
 /// Bytes of CB0 at least (the CONSTANT_BUFFERS note declares 15 vec4).
-pub const CB0_MIN_BYTES: u32 = 240;
+pub const CB0_MIN_BYTES: u32 = wavejit_amdil::launch::CB0_MIN_BYTES;
 /// LDS bytes a Southern Islands work-group can have (LDS_SIZE_AVAIL).
 pub const LDS_LIMIT: u32 = 32768;
 /// Bytes of one UAV table entry; its V# is the first 16.
@@ -72,21 +74,13 @@ pub fn buffer_rsrc(base: u64, stride: u32, num_records: u32) -> [u32; 4] {
     [base as u32, word1, num_records, word3]
 }
 
-/// The ABI data of CB0 for `grid` (see the module doc).
+/// The ABI data of CB0 for `grid` in `bytes` bytes ([`wavejit_amdil::launch::abi_data`],
+/// the definition both encodings share).
 pub fn cb0(grid: &Grid, bytes: u32) -> Vec<u8> {
-    let mut d = vec![0u32; bytes.div_ceil(4) as usize];
-    let dims = (0..3)
-        .rev()
-        .find(|&i| grid.global[i] > 1 || grid.local[i] > 1)
-        .map_or(1, |i| i as u32 + 1);
-    d[0..3].copy_from_slice(&grid.global);
-    d[3] = dims;
-    d[4..7].copy_from_slice(&grid.local);
-    d[8..11].copy_from_slice(&grid.groups());
-    for (i, f) in [0.0f32, 0.5, 1.0, 2.0].into_iter().enumerate() {
-        d[20 + i] = f.to_bits();
-    }
-    words_bytes(&d)
+    words_bytes(&wavejit_amdil::launch::abi_data(
+        grid,
+        bytes.div_ceil(4) as usize,
+    ))
 }
 
 /// LDS bytes of the kernel before any `__local` argument: its static `hwlocal` bytes, or
@@ -123,9 +117,9 @@ fn check(kernel: &Kernel, info: &SiProgramInfo, grid: &Grid, args: &[PlacedArg])
     Ok(())
 }
 
-/// The checks of every ISA's launch: no image, sampler or counter arguments, as many
-/// arguments as the metadata lists, and a global size that is a multiple of the local size.
-pub(crate) fn check_args(kernel: &Kernel, grid: &Grid, args: &[PlacedArg]) -> Result<()> {
+/// Checks what every encoding's launch needs of the kernel's arguments and the grid: no image,
+/// sampler or counter arguments, one argument per metadata entry, whole work-groups.
+pub(super) fn check_args(kernel: &Kernel, grid: &Grid, args: &[PlacedArg]) -> Result<()> {
     let name = &kernel.name;
     let usage = |what: String| Error::Usage(format!("kernel {name}: {what}"));
     for (i, a) in kernel.metadata.args.iter().enumerate() {
@@ -164,7 +158,8 @@ pub(crate) fn check_args(kernel: &Kernel, grid: &Grid, args: &[PlacedArg]) -> Re
 }
 
 /// The bytes of argument `index` for its CB1 slot of `size` bytes: a value's little-endian
-/// bytes, or a buffer's contents (a struct or vector given as a file).
+/// bytes, or a `struct:` argument's or a buffer's contents (a struct or vector given as a
+/// file).
 fn value_bytes(
     kernel: &Kernel,
     index: usize,
@@ -172,15 +167,21 @@ fn value_bytes(
     given: PlacedArg,
     mem: &GuestMemory,
 ) -> Result<Vec<u8>> {
+    let a = &kernel.metadata.args[index];
     let bytes = match given {
         PlacedArg::Value { kind, bits } => bits.to_le_bytes()[..kind.bytes()].to_vec(),
-        PlacedArg::Buffer { addr, size } => {
+        PlacedArg::Buffer { addr, size } | PlacedArg::Struct { addr, size } => {
             let mut out = vec![0u8; size as usize];
             mem.read_bytes(addr, &mut out).map_err(mem_err)?;
             out
         }
+        PlacedArg::Local { .. } => {
+            return Err(Error::Usage(format!(
+                "kernel {}: argument {index} ({}, {}) is a value of {size} bytes, not a __local pointer: local:N gives __local pointer arguments only",
+                kernel.name, a.name, a.cl_type
+            )))
+        }
     };
-    let a = &kernel.metadata.args[index];
     if bytes.len() != size as usize {
         return Err(Error::Usage(format!(
             "kernel {}: argument {index} ({}, {}) is {size} bytes; the value given is {} bytes",
@@ -203,17 +204,17 @@ fn words_bytes(words: &[u32]) -> Vec<u8> {
 }
 
 /// What the arguments give the launch: CB1's bytes, the end of LDS after the `__local`
-/// arguments, the UAV ids of the global pointers and the V#s of the constant pointers.
-pub(crate) struct Arguments {
+/// arguments, the UAV ids of the global pointers and the buffers of the constant pointers.
+pub(super) struct Arguments {
     pub cb1: Vec<u8>,
     pub lds_end: u32,
     pub uav_ids: Vec<u32>,
-    /// (constant buffer number, V#).
-    pub constant: Vec<(u32, [u32; 4])>,
+    /// (constant buffer number, guest address, bytes).
+    pub constant: Vec<(u32, u64, u32)>,
 }
 
 /// Lays out `args` (the kernel's, checked to be as many) as the module doc says.
-pub(crate) fn arguments(
+pub(super) fn arguments(
     kernel: &Kernel,
     args: &[PlacedArg],
     arena: u64,
@@ -230,16 +231,22 @@ pub(crate) fn arguments(
     for (i, (a, &given)) in kernel.metadata.args.iter().zip(args).enumerate() {
         let bytes = match &a.kind {
             ArgKind::Pointer(p) => {
-                let PlacedArg::Buffer { addr, size } = given else {
-                    let hint = if p.space == AddressSpace::Local {
-                        "its size as local:N"
-                    } else {
-                        "a buffer"
-                    };
-                    return Err(usage(format!(
-                        "argument {i} ({}, {}) is a pointer: give {hint}",
-                        a.name, a.cl_type
-                    )));
+                let (addr, size) = match (given, p.space) {
+                    (PlacedArg::Buffer { addr, size }, _) => (addr, size),
+                    (PlacedArg::Local { size }, AddressSpace::Local) => (0, size),
+                    _ => {
+                        let hint = if p.space == AddressSpace::Local {
+                            "its size as local:N"
+                        } else {
+                            "a buffer"
+                        };
+                        return Err(usage(format!(
+                            "argument {i} ({}, {}) is a {} pointer: give {hint}",
+                            a.name,
+                            a.cl_type,
+                            space_name(p.space)
+                        )));
+                    }
                 };
                 let value = match p.space {
                     AddressSpace::Global => {
@@ -256,8 +263,7 @@ pub(crate) fn arguments(
                         let size = u32::try_from(size).map_err(|_| {
                             usage(format!("argument {i} ({}) is larger than 4 GiB", a.name))
                         })?;
-                        out.constant
-                            .push((p.resource_id, buffer_rsrc(addr, 0, size)));
+                        out.constant.push((p.resource_id, addr, size));
                         0
                     }
                     AddressSpace::Local => {
@@ -296,6 +302,15 @@ pub(crate) fn arguments(
     Ok(out)
 }
 
+/// OpenCL's name of an address space.
+fn space_name(space: AddressSpace) -> &'static str {
+    match space {
+        AddressSpace::Global => "__global",
+        AddressSpace::Constant => "__constant",
+        AddressSpace::Local => "__local",
+    }
+}
+
 /// The 2 dwords of a table's 64-bit address.
 fn address_words(addr: u64) -> Vec<u32> {
     vec![addr as u32, (addr >> 32) as u32]
@@ -319,8 +334,12 @@ pub fn place(
         cb1,
         lds_end,
         mut uav_ids,
-        constant: mut cbs,
+        constant,
     } = arguments(kernel, args, mem.base(), mem)?;
+    let mut cbs: Vec<(u32, [u32; 4])> = constant
+        .into_iter()
+        .map(|(cb, addr, size)| (cb, buffer_rsrc(addr, 0, size)))
+        .collect();
 
     let cb0_bytes = CB0_MIN_BYTES.max(notes.constant_buffer(0).unwrap_or(0) * 16);
     let cb0_addr = put(mem, &cb0(grid, cb0_bytes))?;

@@ -10,8 +10,9 @@
 //! - Evergreen ISA (cypress): `info`, `disasm` (TeraScale syntax), `run` and `wave`; the ISA
 //!   bytes are lifted by the TeraScale lifter under the bindings of AMD's driver
 //!   (`evergreen.rs`).
-//! - The IL encoding ([`load_encoding`] with [`EncodingKind::Il`]): `disasm` prints IL text;
-//!   running it is refused with a one-line error.
+//! - The IL encoding (`--encoding il`: [`Module::select_encoding`], or [`load_encoding`] with
+//!   [`EncodingKind::Il`]): `disasm` prints IL text; `run` and `wave` run it through the IL
+//!   lifter under the driver's convention for it ([`il`]).
 //!
 //! Kernels that take images or samplers stop with an error naming the argument: the GCN lifter
 //! has no texture unit.
@@ -20,6 +21,7 @@
 //! `wavejit disasm` prints it.
 
 mod evergreen;
+mod il;
 pub mod launch;
 
 use crate::frontend::{Frontend, LaunchPlan, Lifted, Module, Target, WaveProgram};
@@ -227,14 +229,10 @@ impl AppSdkModule {
         Ok(self.binary.kernel(name)?)
     }
 
-    /// The kernel's code to run: its ISA encoding, or the reason it cannot run.
+    /// The kernel's code to run under `--encoding isa`: its ISA encoding, or the reason it
+    /// cannot run.
     fn runnable(&self, name: &str) -> Result<Runnable<'_>> {
         let kernel = self.kernel(name)?;
-        if self.encoding == EncodingKind::Il {
-            return Err(Error::Usage(format!(
-                "kernel {name}: running the IL encoding of AMD APP SDK binaries is not supported yet (use --encoding isa)"
-            )));
-        }
         match &kernel.program {
             ProgramInfo::Si(info) => Ok(Runnable::Si(SiCode { kernel, info })),
             ProgramInfo::Evergreen(info) => {
@@ -272,12 +270,7 @@ impl Module for AppSdkModule {
         let kernel = self.kernel(name)?;
         let fail = |e: String| Error::Other(format!("kernel {name}: {e}"));
         if self.encoding == EncodingKind::Il {
-            let il = kernel
-                .il()
-                .ok_or_else(|| fail("the binary has no IL encoding of it".into()))?;
-            let program = wavejit_amdil::decode::decode(&il.text)
-                .map_err(|e| fail(format!("IL encoding: {e}")))?;
-            return Ok(wavejit_amdil::print::print(&program));
+            return Ok(wavejit_amdil::print::print(&il::program(kernel)?));
         }
         let code = &kernel.isa().text;
         match self.binary.chip.family() {
@@ -298,6 +291,11 @@ impl Module for AppSdkModule {
     }
 
     fn lift(&self, kernel: &str) -> Result<Lifted> {
+        if self.encoding == EncodingKind::Il {
+            let k = self.kernel(kernel)?;
+            let program = il::program(k)?;
+            return Ok(il::code(k, &program, self.target.wave_size).lift()?.0);
+        }
         match self.runnable(kernel)? {
             Runnable::Si(si) => si.lift(),
             Runnable::Evergreen(eg) => eg.lift(),
@@ -311,6 +309,12 @@ impl Module for AppSdkModule {
         args: &[PlacedArg],
         mem: &mut GuestMemory,
     ) -> Result<LaunchPlan> {
+        if self.encoding == EncodingKind::Il {
+            let k = self.kernel(kernel)?;
+            let program = il::program(k)?;
+            let code = il::code(k, &program, self.target.wave_size);
+            return il::launch(&self.binary, k, &code, grid, args, mem);
+        }
         let si = match self.runnable(kernel)? {
             Runnable::Si(si) => si,
             Runnable::Evergreen(eg) => return eg.launch(&self.binary.globals, grid, args, mem),
@@ -334,6 +338,11 @@ impl Module for AppSdkModule {
     }
 
     fn wave(&self, kernel: &str) -> Result<WaveProgram> {
+        if self.encoding == EncodingKind::Il {
+            let k = self.kernel(kernel)?;
+            let program = il::program(k)?;
+            return il::code(k, &program, self.target.wave_size).wave();
+        }
         let si = match self.runnable(kernel)? {
             Runnable::Si(si) => si,
             Runnable::Evergreen(eg) => return eg.wave(),
@@ -352,6 +361,28 @@ impl Module for AppSdkModule {
             private_lane_bytes: 0,
             lds_bytes: launch::static_lds_bytes(si.kernel, si.info),
         })
+    }
+
+    /// `isa` (the default) or `il`, which the binary must carry for some kernel.
+    fn select_encoding(&mut self, encoding: &str) -> Result<()> {
+        self.encoding = match encoding {
+            "isa" => EncodingKind::Isa,
+            crate::isa::amdil::ENCODING if self.binary.kernels.iter().any(|k| k.il().is_some()) => {
+                EncodingKind::Il
+            }
+            _ => {
+                let mut have = vec!["isa"];
+                if self.binary.kernels.iter().any(|k| k.il().is_some()) {
+                    have.push(crate::isa::amdil::ENCODING);
+                }
+                return Err(crate::frontend::no_encoding(encoding, &have));
+            }
+        };
+        Ok(())
+    }
+
+    fn takes_local_and_struct_args(&self) -> bool {
+        true
     }
 }
 
@@ -392,12 +423,12 @@ fn describe(b: &Binary, target: &Target) -> String {
         );
     }
     for k in &b.kernels {
-        describe_kernel(&mut s, k);
+        describe_kernel(&mut s, k, target.wave_size);
     }
     s
 }
 
-fn describe_kernel(s: &mut String, k: &Kernel) {
+fn describe_kernel(s: &mut String, k: &Kernel, wave_size: u32) {
     let _ = writeln!(s, "kernel {}:", k.name);
     let isa = k.isa();
     let _ = write!(
@@ -416,6 +447,14 @@ fn describe_kernel(s: &mut String, k: &Kernel) {
             );
         }
         None => s.push('\n'),
+    }
+    if k.il().is_some() {
+        match il::program(k) {
+            Ok(program) => il::code(k, &program, wave_size).describe(s, "  "),
+            Err(e) => {
+                let _ = writeln!(s, "  {e}");
+            }
+        }
     }
     let m = &k.metadata.memory;
     let private = m.uav_private.or(m.hw_private).unwrap_or(0);

@@ -271,5 +271,7 @@ fn arg_value(a: PlacedArg) -> u64 {
                 bits
             }
         }
+        // The launcher gives G13 no OpenCL argument kinds (Module::takes_local_and_struct_args).
+        PlacedArg::Local { .. } | PlacedArg::Struct { .. } => 0,
     }
 }

@@ -157,7 +157,9 @@ fn kernarg_layout(args: &[PlacedArg]) -> Vec<KernelArg> {
             size,
             kind: match a {
                 PlacedArg::Buffer { .. } => ArgKind::GlobalBuffer,
-                PlacedArg::Value { .. } => ArgKind::ByValue,
+                PlacedArg::Value { .. } | PlacedArg::Local { .. } | PlacedArg::Struct { .. } => {
+                    ArgKind::ByValue
+                }
             },
             type_name: None,
             address_space: None,

@@ -175,6 +175,16 @@ pub enum View {
     Gds,
 }
 
+impl std::fmt::Display for View {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            View::Uav(id) => write!(f, "typed or structured UAV {id}"),
+            View::Srv(id) => write!(f, "SRV {id}"),
+            View::Gds => write!(f, "a GDS"),
+        }
+    }
+}
+
 /// What a program needs from the launch besides registers, the constant buffers and the arena
 /// (the module doc's "Memory beyond the arena").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
