@@ -18,5 +18,6 @@ pub mod inst;
 pub mod lift;
 pub mod parse;
 pub mod print;
+pub mod random;
 pub mod table;
 pub mod token;
