@@ -2,6 +2,7 @@
 //! listed once in [`crate::registry::FRONTENDS`]. Nothing else in this package names an ISA.
 
 pub mod amdapp;
+pub mod amdil;
 pub mod g13;
 pub mod gcn;
 pub mod terascale;

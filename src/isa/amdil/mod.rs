@@ -1,0 +1,3 @@
+//! AMD IL (`frontend/amdil`) behind the one frontend interface.
+
+pub mod fuzz;
