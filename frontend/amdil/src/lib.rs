@@ -19,5 +19,6 @@ pub mod launch;
 pub mod lift;
 pub mod parse;
 pub mod print;
+pub mod random;
 pub mod table;
 pub mod token;

@@ -416,3 +416,24 @@ fn inactive_lanes_keep_their_registers() {
     }
     assert_eq!(d.exec(), exec);
 }
+
+/// A value computed from uniforms alone (a 0/1 mask component, a literal) written through a
+/// register-relative array index reaches every lane's element (found by the IL fuzzer: the
+/// lift once wrote it unsplatted, which the IR verifier refused).
+#[test]
+fn uniform_values_write_through_relative_array_indices() {
+    let d = run(
+        "dcl_indexed_temp_array x0[8]
+dcl_literal l0, 0x00000003, 0x00000007, 0x00000001, 0x00000000
+mov x0[r0.x+1], l0.y
+mov x0[l0.x+4].___1, l0
+mov r1.x___, x0[r0.x+1].x
+mov r1._y__, x0[7].w
+",
+        |l| l.set_r(0, 0, |lane| lane % 6),
+    );
+    for lane in 0..64 {
+        assert_eq!(d.r(1, 0, lane), 7, "lane {lane}");
+        assert_eq!(d.r(1, 1, lane), ONE, "lane {lane}");
+    }
+}

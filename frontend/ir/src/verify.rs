@@ -384,7 +384,7 @@ impl InstCx<'_> {
                     format!("register index {index} must be i32, found {it}")
                 })?;
                 want(t.is_lane() || !it.is_lane(), || {
-                    "a uniform file is written with a uniform index".into()
+                    format!("a per-lane index writes a uniform value ({t}): splat it")
                 })?;
                 self.register(reg, t)?;
                 self.mask(mask, t.is_lane())

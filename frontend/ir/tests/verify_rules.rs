@@ -259,7 +259,7 @@ fn indexed_register_access() {
     rejects(
         &format!("{I32S}  write s[0 + %1], %0"),
         2,
-        "uniform file is written with a uniform index",
+        "a per-lane index writes a uniform value",
     );
     rejects(
         &format!("{I32S}  write v[0 + %0], %0"),

@@ -15,6 +15,7 @@
 //! [`wavejit_amdil::lift`] numbers it; `disasm` prints the program as IL text.
 
 pub mod code;
+pub mod fuzz;
 pub mod launch;
 pub mod names;
 
@@ -136,12 +137,12 @@ impl Frontend for AmdIl {
         )))
     }
 
-    fn fuzz(&self, _isa: &str) -> Option<Box<dyn crate::fuzz::Campaign>> {
-        None
+    fn fuzz(&self, isa: &str) -> Option<Box<dyn crate::fuzz::Campaign>> {
+        fuzz::campaign(isa)
     }
 
     fn fuzz_names(&self) -> &'static [&'static str] {
-        &[]
+        fuzz::FUZZ_NAMES
     }
 }
 

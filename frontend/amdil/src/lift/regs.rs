@@ -559,6 +559,9 @@ impl<'a> Lifter<'a> {
                         .def_reg(wavejit_ir::Reg::new(file, cell), v, Some(mask));
                 }
                 (file, Element::Index { at, inside }) => {
+                    // An array is a lane file: a value computed from uniforms alone (a 0/1
+                    // mask component, literals, cb) is written as every lane's.
+                    let v = self.b.splat(v);
                     let mask = self.b.op(Op::And, I1, &[mask, inside]);
                     self.b.write_reg_indexed(file, 0, at, v, Some(mask));
                 }
