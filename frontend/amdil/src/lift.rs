@@ -43,7 +43,8 @@
 //! ([`LiftErrorKind::Unsupported`]). Instructions not lifted yet, each with its `IL_OP_*`
 //! name: 5 post-v2.4 double ops (`double`); the float section's matrix macros (`det`,
 //! `mmul`, `transpose`), `noise`, `faceforward` and the rows without an entry (`clg`,
-//! `precomp`, `trc`) (`alu`); append buffers (`append_buf_alloc`/`consume`); the virtual
+//! `precomp`, `trc`) (`alu`); append buffers (`append_buf_alloc`/`consume`); the global
+//! wave sync semaphores (`dcl_gws_thread_count`, `dcl_semaphore`, `semaphore_*`); the virtual
 //! functions (`fcall`, function tables); the instructions no compute kernel uses (texture
 //! sampling, vertex and pixel I/O). Of the memory forms (`mem`): `dcl_typed_uav` (no entry),
 //! typeless UAVs of a stride other than 4, typed UAVs of the multisampled, cube and `plusw`
@@ -428,6 +429,17 @@ impl<'a> Lifter<'a> {
         {
             format!(
                 "{}: texture resources and sampling (OpenCL images) are not modelled",
+                row.name
+            )
+        } else if row.category == "sync_gws_semaphore" {
+            format!(
+                "{}: global wave sync semaphores are not modelled (work-groups run \
+                 independently, with nothing that waits across them)",
+                row.name
+            )
+        } else if row.mnemonic.starts_with("append_buf") {
+            format!(
+                "{}: append buffers (a UAV's hidden counter) are not modelled",
                 row.name
             )
         } else if row.category.contains("post-v2.4") {
