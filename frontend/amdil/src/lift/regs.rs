@@ -28,10 +28,8 @@
 //!   `vTidInGrpFlat = z*Dx*Dy + y*Dx + x` (L2225), `vThreadGrpIdFlat = z*Nx*Ny + y*Nx + x`
 //!   (L2175), `vAbsTidFlat = vThreadGrpIdFlat*Dx*Dy*Dz + vTidInGrpFlat` (L1397), the flat ones
 //!   replicated in every component; the w components the seed calls invalid read 0.
-//! - `vWinCoord0` (5.58, L2309-L2323), a pixel shader's only position register: x, y = the
-//!   lane's domain position (its `vAbsTid` x, y) converted to float plus 0.5 (the pixel centre
-//!   of `centered` = 0, L4649), y negated under `invert` (L4646); z = 0.0, w = 1.0, where the
-//!   seed gives no value. `pixel` has the rule and the declarations.
+//! - `vWinCoord0` (5.58, L2309-L2323; rule and declarations in `pixel`): x, y = the lane's
+//!   domain position (`vAbsTid` x, y) as floats + 0.5 (L2319, L4649); z = 0.0, w = 1.0.
 //!
 //! # Destinations (2.2.5, L509-L563)
 //! A destination is a temp, an indexed temp element, `g[a]` or, in a macro, `in#`/`out#`. Each component is written per the write
