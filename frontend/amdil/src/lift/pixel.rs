@@ -16,17 +16,17 @@
 //!   centre offset, which gives the seed's combined rule for bias (L4620: "when invert is set,
 //!   add 0.5 to bias.x and -0.5 to bias.y").
 //! - z: "the Z coordinate of the pixel in window space" and w: "W" (L2319; the seed also
-//!   says the register has 2 components, L2315). A domain has no
-//!   primitive, so the seed gives them no value; the lift reads z = 0.0 and w = 1.0 (the point
-//!   of a screen-aligned quad at depth 0, w = 1). Components a declaration leaves out
+//!   says the register has 2 components, L2315). A domain has no primitive, so the seed gives
+//!   them no value; the lift's choice is z = 0.0 and w = 1.0 (a point at depth 0 with the
+//!   w of an unprojected position). Components a declaration leaves out
 //!   (`vWinCoord0.xy__`) read the same values: real CAL programs read `vWinCoord0` whole
 //!   (CALDGEMM's `sample_resource(0) r0, vWinCoord0`, il_sources.md §2).
 //!
 //! The declaration is `dcl_input_pos... vWinCoord0` (the window coordinate's usage is
 //! `IL_IMPORTUSAGE_POS`, L4159) or `dclpi ... vWinCoord0` (L4602); it must precede every use
-//! (L2321), once (L4610: "at most one DCLPI per register"; L4626: not both). Its interpolation mode and
-//! `center` bit choose among sample positions of a multisampled pixel (L4637), which a domain
-//! does not have: they change nothing.
+//! (L2321), once (L4610: "at most one DCLPI per register"; L4626: not both). Its
+//! interpolation mode and `center` bit choose among sample positions of a multisampled pixel
+//! (L4637), which a domain does not have: they change nothing.
 //!
 //! # Refused in a pixel shader (a [`LiftError`] naming the instruction)
 //! Invalid programs: the compute-only registers (`vTidInGrp` L2203, `vTidInGrpFlat` L2231,
