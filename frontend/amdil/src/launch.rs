@@ -1,5 +1,8 @@
 //! Launching a lifted IL compute program: what [`crate::lift::state`]'s launch contract asks of
-//! a launcher, and the declarations a launch reads.
+//! a launcher, and the declarations a launch reads. A pixel-shader program (`il_ps`) launches
+//! the same way over a two-dimensional domain: its grid is the domain, its work-groups are
+//! tiles of it (the contract's "Pixel shaders"); [`Declared::check_grid`] refuses a third
+//! dimension.
 //!
 //! - [`IlWaveInit`] starts each wave: `exec` = the lanes holding work-items; `vTidInGrp` per
 //!   lane (x fastest, as every launch of the project numbers work-items); the `grid` cells:
@@ -75,6 +78,8 @@ pub struct Declared {
     pub group_size: Option<[u32; 3]>,
     /// `dcl_max_thread_per_group n`: the most work-items a work-group may have (L4283).
     pub max_group_items: Option<u32>,
+    /// The program is a pixel shader (`il_ps`): its grid is a two-dimensional domain.
+    pub pixel: bool,
 }
 
 impl Declared {
@@ -82,6 +87,14 @@ impl Declared {
     /// the launch's sizes, so a program run with another size than it declares computes
     /// other work-items' results).
     pub fn check_grid(&self, grid: &Grid) -> Result<(), String> {
+        if self.pixel && (grid.global[2] > 1 || grid.local[2] > 1) {
+            return Err(format!(
+                "a pixel shader runs over a two-dimensional domain (--global X[,Y], --local \
+                 X[,Y]); the launch's is {} in tiles of {}",
+                dims(grid.global),
+                dims(grid.local)
+            ));
+        }
         if let Some(size) = self.group_size {
             if size != grid.local {
                 return Err(format!(
@@ -111,7 +124,10 @@ fn dims(d: [u32; 3]) -> String {
 /// some inside the kernel's function); the error names the declaration that is malformed or
 /// declared twice with different values.
 pub fn declared(program: &Program) -> Result<Declared, String> {
-    let mut d = Declared::default();
+    let mut d = Declared {
+        pixel: program.version.shader == crate::token::Version::PIXEL,
+        ..Declared::default()
+    };
     for inst in &program.code {
         let Some(row) = inst.row() else { continue };
         let text = || crate::print::print_inst(inst);
@@ -210,8 +226,9 @@ impl WaveInit for IlWaveInit {
 }
 
 /// The geometry of a wave run alone: wave 0 of work-group (0, 0, 0), one wave of the
-/// layout's lanes along x (lane l at `vTidInGrp` (l, 0, 0)), one work-group. The exec mask,
-/// the constant buffers and the arena are the caller's.
+/// layout's lanes along x (lane l at `vTidInGrp` (l, 0, 0); a pixel shader's lane l is the
+/// domain point (l, 0)), one work-group. The exec mask, the constant buffers and the arena are
+/// the caller's.
 pub fn lone_wave(layout: &IlLayout, regs: &mut dyn RegSink) {
     let lanes = layout.layout.wave_size;
     regs.set_uniforms(layout.grid(grid::GROUP_ID), &[0; 3]);
@@ -257,6 +274,23 @@ mod tests {
         assert!(d.check_grid(&grid([8, 4, 1])).is_ok());
         let e = d.check_grid(&grid([4, 8, 1])).unwrap_err();
         assert!(e.contains("8,4,1"), "{e}");
+    }
+
+    #[test]
+    fn a_pixel_shaders_domain_is_two_dimensional() {
+        let p = crate::parse::parse("il_ps_2_0\nend\n").unwrap();
+        let d = declared(&p).unwrap();
+        assert!(d.pixel);
+        assert!(d
+            .check_grid(&Grid::new([100, 30, 1], [8, 8, 1], 64).unwrap())
+            .is_ok());
+        let e = d
+            .check_grid(&Grid::new([8, 8, 2], [8, 8, 1], 64).unwrap())
+            .unwrap_err();
+        assert!(e.contains("two-dimensional"), "{e}");
+        assert!(d
+            .check_grid(&Grid::new([8, 8, 2], [8, 8, 2], 64).unwrap())
+            .is_err());
     }
 
     #[test]

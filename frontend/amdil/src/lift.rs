@@ -1,5 +1,6 @@
-//! The lifter: IL compute programs (`il_cs`) to the IR. [`lift`] turns a [`Program`] (decoded
-//! from tokens or parsed from text) into one [`Function`] over the layout of [`state`].
+//! The lifter: IL compute programs (`il_cs`), and pixel-shader programs (`il_ps`) run over a
+//! domain as CAL ran them (`pixel`), to the IR. [`lift`] turns a [`Program`] (decoded from
+//! tokens or parsed from text) into one [`Function`] over the layout of [`state`].
 //!
 //! - `scan`: the declarations (literals, constant buffers, the immediate constant buffer,
 //!   indexed temp arrays, UAV ids, `def`/`defb` constants) and the temps a program uses, read
@@ -14,6 +15,7 @@
 //! - `call`: functions and calls, the return stack, recursion.
 //! - `macros`: macro expansion.
 //! - `mem`: UAVs, SRVs, the LDS and the GDS: loads, stores, atomics; fences.
+//! - `pixel`: what a pixel shader may use (`vWinCoord0`, its declaration) and what it may not.
 //! - [`state`]: the layout and the launch contract.
 //!
 //! # Design
@@ -38,7 +40,8 @@
 //!   zeros on input and output" (MAD, L8418).
 //!
 //! # Refused (a [`LiftError`] naming the instruction)
-//! Programs of other shader types, programs of more than 4096 temps (`scan`; macro
+//! Programs of other shader types than il_cs and il_ps (and, in il_ps, what `pixel` lists),
+//! programs of more than 4096 temps (`scan`; macro
 //! expansions' temps included) or more than 4096 macro expansions
 //! ([`LiftErrorKind::Unsupported`]). Instructions not lifted yet, each with its `IL_OP_*`
 //! name: 5 post-v2.4 double ops (`double`); the float section's matrix macros (`det`,
@@ -68,6 +71,7 @@ mod flow;
 mod int64;
 mod macros;
 mod mem;
+mod pixel;
 mod regs;
 mod scan;
 pub mod state;
@@ -114,12 +118,15 @@ pub(crate) struct Plan {
     /// Nesting levels of the `cf` file.
     depth: u32,
     extra: Extra,
+    /// A pixel shader's declarations (`None` for a compute program).
+    pixel: Option<pixel::Pixel>,
 }
 
 impl Plan {
     fn new(program: &Program) -> Result<Plan, LiftError> {
         let (pcs, macro_pcs) = offsets(program)?;
         let decls = scan::declarations(program, &pcs)?;
+        let pixel = pixel::scan(program, &pcs, &macro_pcs)?;
         let macros = macros::Macros::new(program, &macro_pcs)?;
         let mut cases = macros.cases().clone();
         let funcs = call::Funcs::new(program, &pcs, decls.main_end, &macros, &mut cases)?;
@@ -142,6 +149,7 @@ impl Plan {
             cases,
             temps,
             extra,
+            pixel,
         })
     }
 
@@ -233,9 +241,10 @@ pub fn layout(program: &Program, wave_size: u32) -> Result<IlLayout, LiftError> 
     Ok(Plan::new(program)?.layout(wave_size))
 }
 
-/// Refuses programs of other shader types.
+/// Refuses programs of other shader types than compute (`il_cs`) and pixel (`il_ps`, run over
+/// a domain: `pixel`).
 fn check_compute(program: &Program) -> Result<(), LiftError> {
-    if program.version.shader == Version::COMPUTE {
+    if matches!(program.version.shader, Version::COMPUTE | Version::PIXEL) {
         return Ok(());
     }
     let kind = crate::table::enums::SHADER
@@ -244,7 +253,7 @@ fn check_compute(program: &Program) -> Result<(), LiftError> {
     Err(LiftError::unsupported(
         0,
         "",
-        format!("an il_{kind} program; only compute programs (il_cs) lift"),
+        format!("an il_{kind} program; only compute (il_cs) and pixel (il_ps) programs lift"),
     )
     .at("program"))
 }
@@ -402,7 +411,7 @@ impl<'a> Lifter<'a> {
 
     fn lift_inst(&mut self) -> Result<Flow, LiftError> {
         let m = self.row().mnemonic;
-        if is_inert(m) {
+        if is_inert(m) || self.is_pixel_declaration(m) {
             return Ok(Flow::Next);
         }
         if let Some(flow) = self.lift_flow(m)? {

@@ -42,6 +42,7 @@ pub struct Version {
 }
 
 impl Version {
+    pub const PIXEL: u8 = 1;
     pub const COMPUTE: u8 = 3;
 
     pub fn from_token(word: u32) -> Result<Version, &'static str> {
@@ -437,6 +438,7 @@ impl RegType {
     pub const ADDR: RegType = RegType(3);
     pub const TEMP: RegType = RegType(4);
     pub const VERTEX: RegType = RegType(5);
+    pub const WINCOORD: RegType = RegType(22);
     pub const ITEMP: RegType = RegType(30);
     pub const CONST_BUFF: RegType = RegType(31);
     pub const LITERAL: RegType = RegType(32);

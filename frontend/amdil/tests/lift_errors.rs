@@ -72,9 +72,9 @@ fn the_offset_is_the_instructions_place_in_the_token_stream() {
 
 #[test]
 fn other_shader_types_are_refused() {
-    let e = refusal("il_ps_2_0\nmov r0, r1\nend\n");
+    let e = refusal("il_vs_2_0\nmov r0, r1\nend\n");
     assert_eq!(e.kind, LiftErrorKind::Unsupported);
-    assert!(e.to_string().contains("an il_ps program"), "{e}");
+    assert!(e.to_string().contains("an il_vs program"), "{e}");
 }
 
 #[test]

@@ -20,6 +20,14 @@
 //!   binds them), and so is a launch whose work-group size the program's
 //!   `dcl_num_thread_per_group` or `dcl_max_thread_per_group` excludes. Partial work-groups at
 //!   the grid's edge run (the lanes without a work-item stay off).
+//! - **Pixel shaders** (`il_ps`): the same convention over a two-dimensional domain, `--global
+//!   X[,Y]`, one invocation (lane) per point. `--local` tiles the domain: each tile is a
+//!   work-group, its points fill its waves x fastest (a 64-lane wave holds 64 / width rows of
+//!   a tile), partial tiles at the edges run with the lanes outside the domain off. CB0 holds
+//!   the same ABI data, the domain as the global size and the tile as the local size (so a
+//!   program reads the domain's width in `cb0[0].x`; a CAL host chose its own cb0, this launch
+//!   gives every IL file the one convention). `vWinCoord0` = (x + 0.5, y + 0.5, 0.0, 1.0) at
+//!   point (x, y) (`wavejit_amdil::lift` module `pixel`). A third dimension is refused.
 
 use crate::launch::{mem_err, PlacedArg};
 use crate::{Error, Result};

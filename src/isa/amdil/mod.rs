@@ -1,8 +1,9 @@
 //! AMD IL files behind the one frontend interface: IL text (`.il`, [`wavejit_amdil::parse`])
 //! and binary token streams (`.ilb`, [`wavejit_amdil::decode`]: the stream as AMD's compiler
-//! and [`wavejit_amdil::encode`] write it). A file is one compute kernel named after its stem,
-//! lifted by [`wavejit_amdil::lift`] and launched under the OpenCL convention of [`launch`]
-//! (README.md "AMD IL files").
+//! and [`wavejit_amdil::encode`] write it). A file is one kernel named after its stem, a
+//! compute program (`il_cs`) or a pixel-shader program (`il_ps`, run over a domain as CAL ran
+//! them), lifted by [`wavejit_amdil::lift`] and launched under the OpenCL convention of
+//! [`launch`] (README.md "AMD IL files").
 //!
 //! IL names no chip: the files are recognised by their extension ([`Frontend::file_target`])
 //! and run as `--target` says, any r600-family or GCN chip (AMD's IL compiler targets both),
@@ -198,6 +199,12 @@ impl Module for IlModule {
         let _ = writeln!(s, "kernel {}:", self.name);
         if let Ok(code) = self.code(&self.name) {
             code.describe(&mut s, "  ");
+        }
+        if self.program.version.shader == wavejit_amdil::token::Version::PIXEL {
+            let _ = writeln!(
+                s,
+                "  domain: a pixel shader runs once per point of --global X[,Y], in tiles of --local; vWinCoord0 = (x + 0.5, y + 0.5, 0.0, 1.0)"
+            );
         }
         let _ = writeln!(
             s,

@@ -3,7 +3,8 @@
 //! `x0[3].y`, all lane registers; the exec mask is the lift's active mask; constant buffers
 //! `cb0`..`cb14`; the arena (every raw UAV's byte 0) is the state's memory base, and the wave
 //! is wave 0 of work-group (0, 0, 0) of a grid of one wave along x
-//! ([`wavejit_amdil::launch::lone_wave`]).
+//! ([`wavejit_amdil::launch::lone_wave`]; a pixel shader's lane l is the domain point (l, 0),
+//! `vWinCoord0` = (l + 0.5, 0.5, 0.0, 1.0)).
 
 use crate::frontend::{RegRef, RegisterNames};
 use wavejit_amdil::lift::state::{IlLayout, CONST_BUFFERS};

@@ -28,6 +28,8 @@
 //!   `vTidInGrpFlat = z*Dx*Dy + y*Dx + x` (L2225), `vThreadGrpIdFlat = z*Nx*Ny + y*Nx + x`
 //!   (L2175), `vAbsTidFlat = vThreadGrpIdFlat*Dx*Dy*Dz + vTidInGrpFlat` (L1397), the flat ones
 //!   replicated in every component; the w components the seed calls invalid read 0.
+//! - `vWinCoord0` (5.58, L2309-L2323; rule and declarations in `pixel`): x, y = the lane's
+//!   domain position (`vAbsTid` x, y) as floats + 0.5 (L2319, L4649); z = 0.0, w = 1.0.
 //!
 //! # Destinations (2.2.5, L509-L563)
 //! A destination is a temp, an indexed temp element, `g[a]` or, in a macro, `in#`/`out#`. Each component is written per the write
@@ -324,6 +326,10 @@ impl<'a> Lifter<'a> {
                 self.unindexed(reg)?;
                 Ok(self.thread_id(t, comp))
             }
+            RegType::WINCOORD => {
+                self.unindexed(reg)?;
+                self.win_coord(comp)
+            }
             RegType::ADDR => Err(self.unsupported(
                 "a0: only IL_Rel_Addr tokens read it, whose layout the seed does not give (L503)",
             )),
@@ -394,7 +400,7 @@ impl<'a> Lifter<'a> {
     }
 
     /// Component `comp` of a thread-id register (see the module doc).
-    fn thread_id(&mut self, ty: RegType, comp: u32) -> Value {
+    pub(super) fn thread_id(&mut self, ty: RegType, comp: u32) -> Value {
         let xyz = comp < 3;
         match ty {
             RegType::THREAD_ID_IN_GROUP if xyz => self.tid(comp),

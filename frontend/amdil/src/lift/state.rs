@@ -1,5 +1,5 @@
-//! The guest state of a lifted IL compute program as a [`StateLayout`], and the launch
-//! contract: which cells a launcher fills before the first block runs.
+//! The guest state of a lifted IL compute (or pixel-shader) program as a [`StateLayout`], and
+//! the launch contract: which cells a launcher fills before the first block runs.
 //!
 //! IL registers are virtual (a program names as many temps as it likes), so the layout is the
 //! program's own: [`IlLayout::new`] sizes the temp file and the indexed temp arrays from what
@@ -67,8 +67,20 @@
 //! - **LDS**: [`Bindings::lds_bytes`] is the largest declared LDS (every id at byte 0); the
 //!   launcher allocates at least that, plus what `local:N` arguments add.
 //!
+//! ## Pixel shaders (`il_ps`)
+//! A pixel-shader program has the same layout and the same contract: the launch runs it over a
+//! two-dimensional domain whose points are its work-items. A work-group is a tile of the
+//! domain: `grid` holds the tile's id, the tile size and the number of tiles, `tid` the
+//! point's place in its tile (x fastest), `exec` the lanes holding a point. No cell is added:
+//! `vWinCoord0` is computed from these (`pixel`, `regs`): x, y = float(`GROUP_ID` *
+//! `GROUP_SIZE` + `tid`) + 0.5 per component (seed 001 5.58, L2319; pixel centres at +0.5,
+//! L4649), z = 0.0, w = 1.0 (the seed gives z and w no value in a domain: the lift's choice).
+//! A tile's lanes share nothing observable (a pixel shader has no LDS, L3270, and no
+//! `fence_threads`, L5271), so the tiling changes no result. The compute-only id registers are
+//! refused in a pixel shader, not read from these cells.
+//!
 //! The other IL register types (vertex and pixel inputs and outputs, shared registers, ...)
-//! are not state of a compute launch here; the lifter refuses the instructions that name them.
+//! are not state of a launch here; the lifter refuses the instructions that name them.
 //! Constants a program defines itself (`def`, `defb`, `dcl_literal`, an immediate constant
 //! buffer) are values of the lift; `g[]` is the arena's memory.
 
