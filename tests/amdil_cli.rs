@@ -8,22 +8,11 @@
 //! computed here on the host.
 
 mod cli_util;
-use cli_util::{fails, succeeds, TempFile};
+use cli_util::{bytes_of, fails, succeeds, words_of, TempFile};
 
 const MIX: &str = "tests/programs/amdil/mix.il";
 const IDS: &str = "tests/programs/amdil/ids.il";
 const ENDLESS: &str = "tests/programs/amdil/endless.il";
-
-fn bytes_of(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
-fn words_of(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
 
 fn text(path: &str) -> String {
     std::fs::read_to_string(cli_util::root().join(path)).unwrap()

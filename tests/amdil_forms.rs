@@ -7,7 +7,7 @@
 
 mod cli_util;
 
-use cli_util::{succeeds, temp_path};
+use cli_util::{bytes_of, succeeds, temp_path, words_of};
 use std::path::{Path, PathBuf};
 
 const ENGINES: [&str; 2] = ["jit", "interp"];
@@ -33,17 +33,6 @@ fn inputs(n: usize, seed: u64, limit: u32, edges: &[u32]) -> Vec<u32> {
     }
     v.truncate(n);
     v
-}
-
-fn bytes_of(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
-fn words_of(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 /// A buffer argument: its spec and, when it is saved, where.
@@ -84,6 +73,14 @@ fn run(name: &str, engine: &str, global: u32, local: u32, args: &[Arg]) -> Vec<V
     saved.iter().map(|p| words_of(&read(p))).collect()
 }
 
+/// Runs fixture `name` on both engines and checks its first argument's words.
+fn outputs_are(name: &str, global: u32, local: u32, args: &[Arg], want: &[u32]) {
+    for engine in ENGINES {
+        let out = run(name, engine, global, local, args);
+        assert_eq!(out[0], want, "{engine}");
+    }
+}
+
 fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
@@ -100,16 +97,13 @@ fn if_forms() {
             (false, _) => 40,
         })
         .collect();
-    for engine in ENGINES {
-        let out = run(
-            "form_if",
-            engine,
-            256,
-            64,
-            &[Arg::Zero(1024), Arg::Buf(x.clone())],
-        );
-        assert_eq!(out[0], want, "{engine}");
-    }
+    outputs_are(
+        "form_if",
+        256,
+        64,
+        &[Arg::Zero(1024), Arg::Buf(x.clone())],
+        &want,
+    );
 }
 
 fn loop_reference(x: u32) -> [u32; 2] {
@@ -156,16 +150,13 @@ fn loop_reference(x: u32) -> [u32; 2] {
 fn loop_forms() {
     let x = inputs(256, 2, 60, &[0, 1, 2, 3, 4, 5, 59]);
     let want: Vec<u32> = x.iter().flat_map(|&x| loop_reference(x)).collect();
-    for engine in ENGINES {
-        let out = run(
-            "form_loop",
-            engine,
-            256,
-            64,
-            &[Arg::Zero(2048), Arg::Buf(x.clone())],
-        );
-        assert_eq!(out[0], want, "{engine}");
-    }
+    outputs_are(
+        "form_loop",
+        256,
+        64,
+        &[Arg::Zero(2048), Arg::Buf(x.clone())],
+        &want,
+    );
 }
 
 #[test]
@@ -184,16 +175,13 @@ fn switch_forms() {
             r + 2000
         })
         .collect();
-    for engine in ENGINES {
-        let out = run(
-            "form_switch",
-            engine,
-            256,
-            64,
-            &[Arg::Zero(1024), Arg::Buf(x.clone())],
-        );
-        assert_eq!(out[0], want, "{engine}");
-    }
+    outputs_are(
+        "form_switch",
+        256,
+        64,
+        &[Arg::Zero(1024), Arg::Buf(x.clone())],
+        &want,
+    );
 }
 
 #[test]
@@ -212,16 +200,13 @@ fn call_forms() {
             v
         })
         .collect();
-    for engine in ENGINES {
-        let out = run(
-            "form_call",
-            engine,
-            256,
-            64,
-            &[Arg::Zero(1024), Arg::Buf(x.clone())],
-        );
-        assert_eq!(out[0], want, "{engine}");
-    }
+    outputs_are(
+        "form_call",
+        256,
+        64,
+        &[Arg::Zero(1024), Arg::Buf(x.clone())],
+        &want,
+    );
 }
 
 #[test]
@@ -234,16 +219,13 @@ fn macro_forms() {
             [sq.wrapping_add(7).wrapping_add(sq).wrapping_add(x), x << 3]
         })
         .collect();
-    for engine in ENGINES {
-        let out = run(
-            "form_macro",
-            engine,
-            256,
-            64,
-            &[Arg::Zero(2048), Arg::Buf(x.clone())],
-        );
-        assert_eq!(out[0], want, "{engine}");
-    }
+    outputs_are(
+        "form_macro",
+        256,
+        64,
+        &[Arg::Zero(2048), Arg::Buf(x.clone())],
+        &want,
+    );
 }
 
 #[test]
@@ -267,16 +249,13 @@ fn lds_forms() {
             y & 0xFFFF,
         ]);
     }
-    for engine in ENGINES {
-        let out = run(
-            "form_lds",
-            engine,
-            n as u32,
-            l as u32,
-            &[Arg::Zero(20 * n), Arg::Buf(x.clone())],
-        );
-        assert_eq!(out[0], want, "{engine}");
-    }
+    outputs_are(
+        "form_lds",
+        n as u32,
+        l as u32,
+        &[Arg::Zero(20 * n), Arg::Buf(x.clone())],
+        &want,
+    );
 }
 
 /// Whether `v` holds each of `start .. start + v.len()` once.

@@ -6,16 +6,9 @@
 
 mod cli_util;
 
-use cli_util::{fails, succeeds, temp_path, TempFile};
+use cli_util::{fails, succeeds, temp_path, words_of, TempFile};
 
 const ENGINES: [&str; 2] = ["jit", "interp"];
-
-fn words_of(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
 
 /// Runs fixture `name` over the domain `w`x`h` in tiles of `local` with `extra` arguments after
 /// the output buffer (16 bytes a point), and returns the output's words.

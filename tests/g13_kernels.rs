@@ -17,7 +17,7 @@
 
 mod cli_util;
 
-use cli_util::{succeeds, temp_path, Rng, TempFile};
+use cli_util::{bytes_of, succeeds, temp_path, words_of, Rng, TempFile};
 
 const PROGRAMS: &str = "tests/programs/g13";
 
@@ -28,17 +28,6 @@ enum Arg {
     U32(u32),
     /// Passed as its bits (`u32:`), which no decimal text could round.
     F32(f32),
-}
-
-fn bytes_of(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
-fn words_of(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 
 fn f32_bytes(xs: &[f32]) -> Vec<u8> {

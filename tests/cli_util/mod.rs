@@ -169,3 +169,16 @@ impl Rng {
         lo + (hi - lo) * (self.u32() >> 8) as f32 / (1u32 << 24) as f32
     }
 }
+
+/// The little-endian bytes of `words`.
+pub fn bytes_of(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// The little-endian dwords of `bytes` (a trailing partial dword is dropped).
+pub fn words_of(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
