@@ -188,6 +188,11 @@ pub fn bench_kernels(cfg: crate::bench::suite::SuiteConfig) -> Result<()> {
     Ok(())
 }
 
+pub fn bench_appsdk(cfg: crate::bench::appsdk::AppSdkConfig) -> Result<()> {
+    print!("{}", crate::bench::appsdk::report(&cfg)?);
+    Ok(())
+}
+
 pub fn demo() -> Result<()> {
     crate::demo::run()
 }

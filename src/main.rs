@@ -99,17 +99,18 @@ enum Command {
         /// name, or `all`.
         #[arg(long, default_value = "all")]
         isa: String,
-        /// `alu` (the ALU-heavy kernel against native Rust) or `kernels` (the fixture kernels
-        /// at benchmark sizes against the interpreter and pocl).
+        /// `alu` (the ALU-heavy kernel against native Rust), `kernels` (the fixture kernels
+        /// at benchmark sizes against the interpreter and pocl) or `appsdk` (AMD APP SDK
+        /// corpus kernels, ISA and IL, against the interpreter).
         #[arg(long, default_value = "alu")]
         suite: String,
-        /// Divide the kernel suite's sizes by N (for a quick look).
+        /// Divide the kernel suites' sizes by N (for a quick look).
         #[arg(long, default_value_t = 1)]
         scale: u32,
-        /// Kernel suite: skip the interpreter.
+        /// Kernel suites: skip the interpreter.
         #[arg(long)]
         no_interp: bool,
-        /// Kernel suite: run only this kernel.
+        /// Kernel suites: run only this kernel.
         #[arg(long)]
         kernel: Option<String>,
     },
@@ -215,8 +216,14 @@ fn main() -> ExitCode {
                 isa,
                 kernel,
             }),
+            "appsdk" => wavejit::cli::bench_appsdk(wavejit::bench::appsdk::AppSdkConfig {
+                reps,
+                scale,
+                no_interp,
+                kernel,
+            }),
             other => Err(wavejit::Error::Usage(format!(
-                "unknown suite '{other}' (alu, kernels)"
+                "unknown suite '{other}' (alu, kernels, appsdk)"
             ))),
         },
         Command::Demo => wavejit::cli::demo(),

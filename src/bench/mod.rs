@@ -1,7 +1,8 @@
 //! Throughput figures. `wavejit bench` (the `alu` suite): the ALU-heavy kernel (`benches/kernels/alu_heavy.cl`, one build per
 //! ISA, [`crate::frontend::Frontend::bench_kernel`]) under the interpreter and the JIT, and the
 //! native Rust reference of the same computation ([`crate::native`]), measured in one run,
-//! interleaved, on one thread. `wavejit bench --suite kernels`: [`suite`].
+//! interleaved, on one thread. `wavejit bench --suite kernels`: [`suite`]; `--suite appsdk`:
+//! [`appsdk`].
 //!
 //! The reference is bit-identical to every build by construction of the source: fmaf is fused
 //! everywhere (each ISA's fused multiply-add, Rust `mul_add`); `-ffp-contract=off` keeps every
@@ -20,6 +21,7 @@
 //! work-item, so this is the runtime's `lane_insts`); the native reference is credited with
 //! the same number of lane-instructions as the emulated kernel executes.
 
+pub mod appsdk;
 pub mod pocl;
 pub mod suite;
 

@@ -35,10 +35,10 @@ pub struct SuiteKernel {
 }
 
 /// A deterministic generator (splitmix64).
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -47,28 +47,28 @@ impl Rng {
     }
 
     /// `n` floats in [-1, 1).
-    fn floats(&mut self, n: usize) -> Vec<u8> {
+    pub(super) fn floats(&mut self, n: usize) -> Vec<u8> {
         (0..n)
             .flat_map(|_| ((self.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).to_le_bytes())
             .collect()
     }
 
     /// `n` words below `below`.
-    fn words(&mut self, n: usize, below: u32) -> Vec<u8> {
+    pub(super) fn words(&mut self, n: usize, below: u32) -> Vec<u8> {
         (0..n)
             .flat_map(|_| ((self.next() % u64::from(below)) as u32).to_le_bytes())
             .collect()
     }
 }
 
-fn u32v(v: u32) -> ArgSpec {
+pub(super) fn u32v(v: u32) -> ArgSpec {
     ArgSpec::Value {
         kind: ValueKind::U32,
         bits: u64::from(v),
     }
 }
 
-fn f32v(v: f32) -> ArgSpec {
+pub(super) fn f32v(v: f32) -> ArgSpec {
     ArgSpec::Value {
         kind: ValueKind::F32,
         bits: u64::from(v.to_bits()),
@@ -222,19 +222,21 @@ fn targets(isa: &str) -> Result<Vec<(String, std::path::PathBuf, String)>> {
     Ok(out)
 }
 
+/// The bytes of every buffer argument.
 fn buffers(p: &Prepared, args: &[ArgSpec]) -> Result<Vec<Vec<u8>>> {
     args.iter()
         .enumerate()
-        .filter(|(_, a)| !matches!(a, ArgSpec::Value { .. }))
+        .filter(|(_, a)| matches!(a, ArgSpec::File(_) | ArgSpec::Zero(_) | ArgSpec::Data(_)))
         .map(|(i, _)| p.buffer(i))
         .collect()
 }
 
 /// The execute seconds of `k` on `engine` (median of `reps` dispatches of one prepared
-/// kernel, after one warm-up dispatch for the JIT so that its hot blocks run at tier 2),
+/// kernel, after warm-up dispatches for the JIT so that its blocks run at tier 2: one, or as
+/// many as a block that runs once per wave needs to reach the tier-up count),
 /// the lane-instructions of one dispatch, and the buffers after a single dispatch of a fresh
 /// preparation (some kernels update their inputs, so outputs are taken from one dispatch).
-fn measure(
+pub(super) fn measure(
     module: &dyn crate::frontend::Module,
     k: &SuiteKernel,
     engine: EngineKind,
@@ -253,20 +255,23 @@ fn measure(
     };
     let once = prepare(module, &req)?;
     let (stats, first) = wall(|| once.dispatch());
-    let lane_insts = stats?.lane_insts;
+    let stats = stats?;
     let outputs = buffers(&once, &k.args)?;
     if engine == EngineKind::Interp {
-        return Ok((first, lane_insts, outputs));
+        return Ok((first, stats.lane_insts, outputs));
     }
     let p = prepare(module, &req)?;
-    p.dispatch()?;
+    let tier_up = u64::from(wavejit_jit::JitOptions::DEFAULT_TIER_UP_AFTER);
+    for _ in 0..tier_up.div_ceil(stats.waves.max(1)).max(1) {
+        p.dispatch()?;
+    }
     let mut times = Vec::new();
     for _ in 0..reps.max(1) {
         let (stats, t) = wall(|| p.dispatch());
         stats?;
         times.push(t);
     }
-    Ok((median(times), lane_insts, outputs))
+    Ok((median(times), stats.lane_insts, outputs))
 }
 
 fn wall<T>(f: impl FnOnce() -> T) -> (T, f64) {
@@ -375,7 +380,7 @@ pub fn report(cfg: &SuiteConfig) -> Result<String> {
     Ok(s)
 }
 
-fn geomean(v: &[f64]) -> f64 {
+pub(super) fn geomean(v: &[f64]) -> f64 {
     (v.iter().map(|x| x.ln()).sum::<f64>() / v.len().max(1) as f64).exp()
 }
 

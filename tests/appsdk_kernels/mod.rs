@@ -27,6 +27,7 @@ pub mod models;
 pub use crate::cli_util::Rng;
 pub use wavejit::spec::{ArgSpec, ValueKind};
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::time::Duration;
 use wavejit::launch::RunRequest;
@@ -202,14 +203,63 @@ pub struct Runner {
     encoding: Encoding,
 }
 
-/// A runner of `file` (`si/X.bin`) per engine in `encoding`, none (after saying so) when it
-/// is absent.
+/// One launch a kernel test made under [`recording`].
+pub struct Recorded {
+    pub path: PathBuf,
+    pub kernel: String,
+    pub global: [u32; 3],
+    pub local: [u32; 3],
+    pub args: Vec<ArgSpec>,
+    /// Every argument's bytes after the launch, as [`Runner::run`] returns them.
+    pub out: Vec<Vec<u8>>,
+}
+
+thread_local! {
+    /// The launches of the kernel test [`recording`] runs on this thread.
+    static RECORDING: RefCell<Option<Vec<Recorded>>> = const { RefCell::new(None) };
+}
+
+/// Runs `test` (a kernel test) on the JIT alone and returns its launches in order, with
+/// their outputs.
+pub fn recording(test: impl FnOnce()) -> Vec<Recorded> {
+    RECORDING.with(|r| *r.borrow_mut() = Some(Vec::new()));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(test));
+    let launches = RECORDING
+        .with(|r| r.borrow_mut().take())
+        .unwrap_or_default();
+    if let Err(payload) = outcome {
+        std::panic::resume_unwind(payload);
+    }
+    launches
+}
+
+impl Recorded {
+    /// The same launch on the same inputs in `encoding` on the JIT: every argument's bytes
+    /// after it, or the IL lifter's refusal.
+    pub fn rerun(&self, encoding: Encoding) -> Result<Vec<Vec<u8>>, Refused> {
+        let runner = Runner {
+            path: self.path.clone(),
+            engine: EngineKind::Jit,
+            encoding,
+        };
+        runner.try_run(&self.kernel, self.global, self.local, &self.args)
+    }
+}
+
+/// A runner of `file` (`si/X.bin`) per engine in `encoding` (the JIT's alone under
+/// [`recording`]), none (after saying so) when it is absent.
 pub fn runners(file: &str, encoding: Encoding) -> Vec<Runner> {
     let Some(path) = corpus(file) else {
         return Vec::new();
     };
-    [EngineKind::Jit, EngineKind::Interp]
-        .into_iter()
+    let engines: &[EngineKind] = if RECORDING.with(|r| r.borrow().is_some()) {
+        &[EngineKind::Jit]
+    } else {
+        &[EngineKind::Jit, EngineKind::Interp]
+    };
+    engines
+        .iter()
+        .copied()
         .map(|engine| Runner {
             path: path.clone(),
             engine,
@@ -229,15 +279,39 @@ impl Runner {
         local: [u32; 3],
         args: &[ArgSpec],
     ) -> Vec<Vec<u8>> {
+        let out = self
+            .try_run(kernel, global, local, args)
+            .unwrap_or_else(|refused| std::panic::resume_unwind(Box::new(refused)));
+        RECORDING.with(|r| {
+            if let Some(launches) = r.borrow_mut().as_mut() {
+                launches.push(Recorded {
+                    path: self.path.clone(),
+                    kernel: kernel.to_string(),
+                    global,
+                    local,
+                    args: args.to_vec(),
+                    out: out.clone(),
+                });
+            }
+        });
+        out
+    }
+
+    /// [`Runner::run`], with the IL lifter's refusal as an error.
+    fn try_run(
+        &self,
+        kernel: &str,
+        global: [u32; 3],
+        local: [u32; 3],
+        args: &[ArgSpec],
+    ) -> Result<Vec<Vec<u8>>, Refused> {
         let mut module = wavejit::registry::load(&self.path, None).expect("the binary loads");
         assert_eq!(module.target().isa, "amdapp");
         module
             .select_encoding(self.encoding.name())
             .expect("the binary has the encoding");
         if self.encoding == Encoding::Il {
-            if let Err(e) = module.lift(kernel) {
-                std::panic::resume_unwind(Box::new(Refused(e.to_string())));
-            }
+            module.lift(kernel).map_err(|e| Refused(e.to_string()))?;
         }
         let req = RunRequest {
             kernel,
@@ -262,9 +336,9 @@ impl Runner {
         prepared
             .dispatch()
             .unwrap_or_else(|e| panic!("{}: {e}", what()));
-        (0..args.len())
+        Ok((0..args.len())
             .map(|i| prepared.buffer(i).unwrap_or_default())
-            .collect()
+            .collect())
     }
 
     /// `got` must equal `want` byte for byte; `what` names it in the message.
