@@ -128,6 +128,7 @@ pub fn run(o: RunOptions) -> Result<()> {
     let req = crate::launch::RunRequest {
         kernel: &o.kernel,
         global,
+        work_dim: Some(o.global.split(',').count() as u32),
         local,
         engine: o.engine,
         threads,

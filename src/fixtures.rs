@@ -173,6 +173,7 @@ pub fn run_kernel(
     let req = crate::launch::RunRequest {
         kernel: name,
         global: dims(&k["global"]),
+        work_dim: None,
         local: dims(&k["local"]),
         engine,
         threads,

@@ -22,6 +22,9 @@ pub const BUFFER_ALIGN: u64 = 256;
 pub struct RunRequest<'a> {
     pub kernel: &'a str,
     pub global: [u32; 3],
+    /// The components the host gave `global` (OpenCL's work_dim), if it says; else the
+    /// highest dimension whose size exceeds 1.
+    pub work_dim: Option<u32>,
     pub local: [u32; 3],
     pub engine: EngineKind,
     pub threads: usize,
@@ -150,6 +153,7 @@ pub fn prepare(module: &dyn Module, req: &RunRequest<'_>) -> Result<Prepared> {
     let wave_size = module.target().wave_size;
     let grid = Grid::new(req.global, req.local, wave_size)
         .map_err(|e| Error::Usage(format!("kernel {}: invalid launch: {e}", req.kernel)))?;
+    let grid = req.work_dim.map_or(grid, |n| grid.with_dims(n));
     if !module.takes_local_and_struct_args() {
         if let Some((i, spec)) = req
             .args

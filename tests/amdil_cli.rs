@@ -407,3 +407,16 @@ fn bad_input_is_one_line() {
     ]);
     assert!(line.contains("bad argument spec 'local:x'"), "{line}");
 }
+
+/// CB0's work_dim is the number of components given to `--global` (DESIGN.md), trailing 1s
+/// included: ids.il's last record word is cb0[0].w.
+#[test]
+fn work_dim_counts_the_components_given() {
+    for (global, local, dims) in [("8", "8", 1), ("8,1", "8,1", 2), ("8,1,1", "8,1,1", 3)] {
+        let argv = ["--global", global, "--local", local, "--arg", "zero:384"];
+        let got = words_of(&run_saving(IDS, "ids", "jit", &argv, 0));
+        for item in 0..8 {
+            assert_eq!(got[12 * item + 11], dims, "--global {global}, item {item}");
+        }
+    }
+}

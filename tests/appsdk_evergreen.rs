@@ -81,6 +81,7 @@ fn run(
     let req = RunRequest {
         kernel,
         global,
+        work_dim: None,
         local,
         engine,
         threads: 2,

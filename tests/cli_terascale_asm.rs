@@ -267,6 +267,7 @@ fn gds_is_zeroed_before_every_dispatch() {
         let req = RunRequest {
             kernel: "r600_gds_tickets",
             global: [N, 1, 1],
+            work_dim: None,
             local: [64, 1, 1],
             engine,
             threads: 2,

@@ -47,6 +47,7 @@ fn gds_program_gives_the_same_bits_on_both_engines_and_any_thread_count() {
             let req = RunRequest {
                 kernel: "gds_groups",
                 global: [GLOBAL, 1, 1],
+                work_dim: None,
                 local: [LOCAL, 1, 1],
                 engine,
                 threads,

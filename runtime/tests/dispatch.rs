@@ -128,6 +128,7 @@ fn launch<'a>(
             global: [grid, 1, 1],
             local: [LOCAL, 1, 1],
             wave_size: func.layout.wave_size,
+            dims: 1,
         },
         lds_bytes: LOCAL * 4,
         private_lane_bytes: 0,

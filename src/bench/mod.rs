@@ -143,6 +143,7 @@ pub fn launcher(
     let req = RunRequest {
         kernel: "alu_heavy",
         global: [n as u32, 1, 1],
+        work_dim: None,
         local: [GROUP_ITEMS, 1, 1],
         engine,
         threads: 1,

@@ -246,6 +246,7 @@ pub(super) fn measure(
     let req = RunRequest {
         kernel: k.name,
         global: k.global,
+        work_dim: None,
         local: k.local,
         engine,
         threads,

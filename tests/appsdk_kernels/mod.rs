@@ -316,6 +316,7 @@ impl Runner {
         let req = RunRequest {
             kernel,
             global,
+            work_dim: None,
             local,
             engine: self.engine,
             threads: 2,

@@ -46,17 +46,12 @@ pub const ABI_DWORDS: usize = 32;
 /// fills only when it emulates those memories, and the math-library table of dword 19 are
 /// not used by this launch).
 ///
-/// work_dim is the highest dimension whose global or local size exceeds 1: the launch is
-/// given sizes, not how many components the host passed, and the two agree unless trailing
-/// components of 1 are spelled out.
+/// work_dim is the number of dimensions the host gave ([`Grid::dims`]: the components given to
+/// `--global`).
 pub fn abi_data(grid: &Grid, dwords: usize) -> Vec<u32> {
     let mut d = vec![0u32; dwords.max(ABI_DWORDS)];
-    let dims = (0..3)
-        .rev()
-        .find(|&i| grid.global[i] > 1 || grid.local[i] > 1)
-        .map_or(1, |i| i as u32 + 1);
     d[0..3].copy_from_slice(&grid.global);
-    d[3] = dims;
+    d[3] = grid.dims;
     d[4..7].copy_from_slice(&grid.local);
     d[8..11].copy_from_slice(&grid.groups());
     for (i, f) in [0.0f32, 0.5, 1.0, 2.0].into_iter().enumerate() {
@@ -257,6 +252,8 @@ mod tests {
         assert_eq!(abi_data(&one, 0)[3], 1);
         let z = Grid::new([4, 1, 2], [2, 1, 1], 64).unwrap();
         assert_eq!(abi_data(&z, 0)[3], 3);
+        assert_eq!(abi_data(&one.with_dims(2), 0)[3], 2);
+        assert_eq!(abi_data(&z.with_dims(1), 0)[3], 3);
     }
 
     #[test]

@@ -27,12 +27,16 @@ pub enum GridError {
     WaveSize(u32),
 }
 
-/// A dispatch's grid: global and local sizes in work-items, and the lanes of a wave.
+/// A dispatch's grid: global and local sizes in work-items, the lanes of a wave, and the
+/// number of dimensions the host gave (OpenCL's `work_dim`, 1-3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grid {
     pub global: [u32; 3],
     pub local: [u32; 3],
     pub wave_size: u32,
+    /// The dimensions the host gave: what [`Grid::with_dims`] set, else the highest
+    /// dimension whose global or local size exceeds 1 (1 for a grid of one work-item).
+    pub dims: u32,
 }
 
 impl Grid {
@@ -64,11 +68,25 @@ impl Grid {
         if !(1..=64).contains(&wave_size) {
             return Err(GridError::WaveSize(wave_size));
         }
+        let dims = (0..3)
+            .rev()
+            .find(|&i| global[i] > 1 || local[i] > 1)
+            .map_or(1, |i| i as u32 + 1);
         Ok(Grid {
             global,
             local,
             wave_size,
+            dims,
         })
+    }
+
+    /// The grid as the host gave it in `dims` dimensions (a host may spell out trailing
+    /// sizes of 1: `--global 64,1` is two); never fewer than the sizes need, at most 3.
+    pub fn with_dims(self, dims: u32) -> Grid {
+        Grid {
+            dims: dims.clamp(self.dims, 3),
+            ..self
+        }
     }
 
     /// Work-groups per dimension (a partial last group counts).

@@ -10,7 +10,9 @@
 //!   the code adds to its addresses (§3.2: real code adds the CB1 value to the V# base).
 //! - **CB0** (§3.1, at least 240 bytes, zero elsewhere; [`wavejit_amdil::launch::abi_data`],
 //!   which the IL encoding's launch shares): dwords 0-2 global size, 3 work_dim
-//!   (the highest dimension whose global or local size exceeds 1), 4-6 local size, 8-10
+//!   (the number of components given to `--global`, as a host's clEnqueueNDRangeKernel
+//!   gives it; with the library API, the highest dimension whose global or local size
+//!   exceeds 1 unless the request says), 4-6 local size, 8-10
 //!   number of groups, 20-23 = 0.0, 0.5, 1.0, 2.0, 24-26 global offset and 28-30 group-id
 //!   offset, both 0 (a launch has no offset).
 //! - **CB1**: each argument at its metadata offset: a value's bytes (a `struct:` argument's or
