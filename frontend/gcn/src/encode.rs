@@ -467,14 +467,19 @@ pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
                 | b(mem.lwe, 17)
                 | op << 18
                 | b(mem.slc, 25);
+            // The fields hold an SGPR quad index: descriptors start at a multiple of 4.
+            let quad = |f| match e.sreg(f)? {
+                c if c % 4 == 0 => Ok(c >> 2),
+                _ => Err(EncodeError::Range("MIMG descriptor alignment")),
+            };
             let ssamp = if inst.operand(Field::Ssamp).is_some() {
-                e.sreg(Field::Ssamp)? >> 2
+                quad(Field::Ssamp)?
             } else {
                 0
             };
             let w1 = e.vgpr_or0(Field::Addr)?
                 | e.vgpr_or0(Field::Vdata)? << 8
-                | (e.sreg(Field::Srsrc)? >> 2) << 16
+                | quad(Field::Srsrc)? << 16
                 | ssamp << 21
                 | b(mem.d16, 31);
             words.push(w0);

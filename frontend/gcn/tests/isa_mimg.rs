@@ -94,6 +94,13 @@ fn invalid_fields_are_refused() {
     assert!(assemble(Gen::Gfx9, "image_load v0, v4, s[8:15] dmask:0x1 r128").is_err());
     assert!(assemble(Gen::Gfx8, "image_load v0, v4, s[8:15] dmask:0x1 a16").is_err());
     assert!(assemble(Gen::Gfx7, "image_load v0, v4, s[8:15] dmask:0x1 d16").is_err());
+    // Descriptors are SGPR quads.
+    assert!(assemble(Gen::Gfx6, "image_load v0, v4, s[9:16] dmask:0x1").is_err());
+    assert!(assemble(
+        Gen::Gfx6,
+        "image_sample v0, v4, s[8:15], s[18:21] dmask:0x1"
+    )
+    .is_err());
 }
 
 /// Images are not modelled: the lifter refuses the first MIMG instruction with one line that
