@@ -167,6 +167,36 @@ def cands(r, g):
             if 'ATOMIC' in r['flags'] and v != 'b' and 'Data0' in dict(S):
                 w = dict(S)['Data0'] // (2 if 'cmpswap' in n else 1)
                 out.append(n + ' ' + R('v', 12, w) + ', ' + ops(sub) + ' glc')
+    elif fam == 'Mimg':
+        # VDATA as LLVM 14 sizes it (tables/mimg.rs vdata_regs, written again here: the gfx8/9
+        # disassembly below checks it); VADDR as the row's slot (what the disassembler prints).
+        sl = dict(S); base = sl['Vdata']; name = r['ident']
+        gather = name.startswith('image_gather4'); atomic = 'ATOMIC' in r['flags']
+        d16ok = g >= 2 and (name in ('image_load', 'image_load_mip', 'image_store', 'image_store_mip')
+                            or name.startswith('image_sample') or gather)
+        def vd(dmask, tfe=False, d16=False):
+            n = 4 if gather else max(bin(dmask).count('1'), 1)
+            if d16 and g == 3: n = (n + 1) // 2
+            n += tfe
+            ok = n in (base, 2 * base) if atomic else n in (2, 4, 5) if gather else 1 <= n <= 5
+            return n if ok else base
+        samp = ', s[16:19]' if 'Ssamp' in sl else ''
+        a128 = 'a16' if g == 3 else 'r128'
+        if atomic:
+            one = 3 if base == 2 else 1
+            vs = [(one, ' unorm glc'), (3 if base == 1 else 0xf, ' slc da'), (1, ' glc tfe'), (one, ' ' + a128 + ' lwe')]
+        elif gather:
+            vs = [(1, ''), (8, ' unorm glc tfe'), (2, ' slc ' + a128 + ' lwe da')]
+            if d16ok: vs += [(4, ' d16'), (1, ' tfe d16')]
+        else:
+            vs = [(0, ''), (0xf, ' unorm glc'), (1, ' slc tfe'), (7, ' %s lwe da' % a128), (0xf, ' tfe'), (0xa, ' glc slc')]
+            if d16ok: vs += [(0xf, ' d16'), (3, ' tfe d16'), (7, ' d16')]
+        for dm, mods in vs:
+            t = ' '.join(mods.split())
+            w = vd(dm, 'tfe' in t, 'd16' in t)
+            dms = ' dmask:0x%x' % dm if dm else ''
+            out.append('%s %s, %s, s[8:15]%s%s%s' % (n, R('v', 1, w), R('v', 20, sl['Addr']), samp, dms, mods))
+        out.append('%s %s, %s, s[12:19]%s dmask:0x1' % (n, R('v', 250 if not gather else 248, vd(1)), R('v', 255 - sl['Addr'] + 1, sl['Addr']), ', s[96:99]' if samp else ''))
     return list(dict.fromkeys(out))
 def asm(cpu, lines):
     p = subprocess.run(['llvm-mc-14', '-triple=amdgcn-amd-amdhsa', '-mcpu=' + cpu, '-show-encoding'],

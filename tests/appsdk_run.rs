@@ -331,3 +331,87 @@ fn bad_launches_are_one_line_errors() {
         assert!(line.contains(want), "{line:?} lacks {want:?}");
     }
 }
+
+/// `disasm` prints the image kernels' MIMG instructions (they only refuse to run). The
+/// expected lines were checked with LLVM 14 on the same bytes: `llvm-mc -mcpu=tahiti
+/// -show-encoding` assembles each to the 8 bytes the kernel holds (e.g. image2dCopy's sample
+/// is 00 1f 80 f0 02 02 24 00), and `llvm-mc -mcpu=tonga --disassemble` (which shares these
+/// opcodes; LLVM 14 cannot disassemble gfx6) prints those bytes as the same text.
+#[test]
+fn cli_disasm_prints_image_instructions() {
+    for (file, kernel, samples, stores, lines) in [
+        (
+            "si/SimpleImage_Kernels.bin",
+            "image2dCopy",
+            1,
+            1,
+            [
+                "image_sample v[2:5], v2, s[16:23], s[4:7] dmask:0xf unorm",
+                "image_store v[2:5], v0, s[0:7] dmask:0xf unorm glc",
+            ],
+        ),
+        (
+            "si/SimpleImage_Kernels.bin",
+            "image3dCopy",
+            2,
+            1,
+            [
+                "image_sample v[4:7], v8, s[20:27], s[4:7] dmask:0xf unorm",
+                "image_sample v[8:11], v8, s[20:27], s[4:7] dmask:0xf unorm",
+            ],
+        ),
+        (
+            "si/MatrixMulImage_Kernels.bin",
+            "mmmKernel",
+            8,
+            4,
+            [
+                "image_sample v[27:30], v10, s[12:19], s[4:7] dmask:0xf unorm",
+                "image_store v[62:65], v21, s[0:7] dmask:0xf unorm glc",
+            ],
+        ),
+        (
+            "si/MatrixMulImage_Kernels.bin",
+            "mmmKernel2",
+            12,
+            8,
+            [
+                "image_sample v[51:54], v19, s[12:19], s[4:7] dmask:0xf unorm",
+                "image_store v[104:107], v22, s[0:7] dmask:0xf unorm glc",
+            ],
+        ),
+        (
+            "si/MatrixMulImage_Kernels.bin",
+            "mmmKernel3",
+            24,
+            8,
+            [
+                "image_sample v[14:17], v13, s[16:23], s[4:7] dmask:0xf unorm",
+                "image_store v[9:12], v41, s[0:7] dmask:0xf unorm glc",
+            ],
+        ),
+    ] {
+        let Some(file) = corpus_arg(file) else {
+            return;
+        };
+        let listing = cli_util::succeeds(&["disasm", &file, "--kernel", kernel]);
+        let count = |m: &str| {
+            listing
+                .lines()
+                .filter(|l| l.trim_start().starts_with(m))
+                .count()
+        };
+        assert_eq!(
+            (count("image_sample "), count("image_store ")),
+            (samples, stores),
+            "{kernel}:\n{listing}"
+        );
+        for line in lines {
+            assert!(
+                listing.lines().any(|l| l == format!("\t{line}")),
+                "{kernel} lacks {line:?}:\n{listing}"
+            );
+        }
+        assert!(listing.trim_end().ends_with("s_endpgm"), "{kernel}");
+    }
+}

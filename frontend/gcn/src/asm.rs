@@ -467,6 +467,7 @@ fn lookup(gen: Gen, mnemonic: &str) -> Result<(&'static OpInfo, Encoding), Strin
             (Family::Flat, _) => Encoding::Flat,
             (Family::Global, _) => Encoding::Global,
             (Family::Scratch, _) => Encoding::Scratch,
+            (Family::Mimg, _) => Encoding::Mimg,
         };
         return Ok((r, enc));
     }
@@ -535,6 +536,12 @@ fn parse_inst(
                             | "tfe"
                             | "clamp"
                             | "nv"
+                            | "unorm"
+                            | "da"
+                            | "r128"
+                            | "a16"
+                            | "lwe"
+                            | "d16"
                     )
             };
             let n_ops = if first_is_mod { 0 } else { 1 };
@@ -758,6 +765,20 @@ fn parse_inst(
             "offen" => mem.offen = true,
             "idxen" => mem.idxen = true,
             "addr64" => mem.addr64 = true,
+            "dmask" if enc == Encoding::Mimg => mem.dmask = int()? as u8 & 0xf,
+            "unorm" if enc == Encoding::Mimg => mem.unorm = true,
+            "da" if enc == Encoding::Mimg => mem.da = true,
+            "lwe" if enc == Encoding::Mimg => mem.lwe = true,
+            // Bit 15: `r128` before gfx9, `a16` on gfx9.
+            "r128" if enc == Encoding::Mimg && gen != Gen::Gfx9 => mem.r128 = true,
+            "a16" if enc == Encoding::Mimg && gen == Gen::Gfx9 => mem.r128 = true,
+            "d16"
+                if enc == Encoding::Mimg
+                    && gen >= Gen::Gfx8
+                    && crate::tables::mimg::has_d16(info) =>
+            {
+                mem.d16 = true
+            }
             "format" => {
                 let inner = v
                     .strip_prefix('[')

@@ -225,7 +225,7 @@ impl Cx<'_> {
             (0x38, _) => self.mubuf(Family::Mubuf),
             (0x3a, _) => self.mubuf(Family::Mtbuf),
             (0x37, _) if self.gen >= Gen::Gfx7 => self.flat(),
-            (0x3c, _) => Err(unsupported("MIMG")),
+            (0x3c, _) => self.mimg(),
             (0x3e, false) | (0x31, true) => Err(unsupported("EXP")),
             (0x32, false) | (0x35, true) => self.vintrp(),
             _ => Err(self.invalid("no encoding matches")),
@@ -852,6 +852,56 @@ impl Cx<'_> {
             });
         }
         let mut inst = self.finish(info, enc, ops)?;
+        inst.mem = mem;
+        Ok(inst)
+    }
+
+    /// MIMG (the same layout on gfx6-gfx9, CLRX GcnInstrsMimg.md; LLVM MIMGe_gfx6789). Like
+    /// LLVM 14's disassembler it refuses a sampler field on rows without a sampler and `d16`
+    /// where the row has none (gfx6/gfx7: bit 63 is reserved).
+    fn mimg(&mut self) -> Result<Inst, DecodeError> {
+        let d0 = self.d0;
+        let d1 = self.w.dword(1)?;
+        self.len = 8;
+        let info = self.row(Family::Mimg, bits(d0, 24, 18))?;
+        let mem = MemFields {
+            dmask: bits(d0, 11, 8) as u8,
+            unorm: bit(d0, 12),
+            glc: bit(d0, 13),
+            da: bit(d0, 14),
+            r128: bit(d0, 15),
+            tfe: bit(d0, 16),
+            lwe: bit(d0, 17),
+            slc: bit(d0, 25),
+            d16: bit(d1, 31),
+            ..Default::default()
+        };
+        if mem.d16 && (self.gen < Gen::Gfx8 || !tables::mimg::has_d16(info)) {
+            return Err(self.invalid("MIMG d16 on an instruction without it"));
+        }
+        let ssamp = bits(d1, 25, 21);
+        if ssamp != 0 && info.width(Field::Ssamp).is_none() {
+            return Err(self.invalid("MIMG sampler on an instruction without one"));
+        }
+        let mut ops = Vec::new();
+        for s in info.slots {
+            let (v, n) = match s.0 {
+                Field::Vdata => (
+                    Operand::Vgpr(bits(d1, 15, 8) as u8),
+                    tables::mimg::vdata_regs(info, self.gen, mem.dmask, mem.tfe, mem.d16),
+                ),
+                Field::Addr => (Operand::Vgpr(bits(d1, 7, 0) as u8), s.1),
+                Field::Srsrc => (self.sreg(bits(d1, 20, 16) << 2)?, s.1),
+                Field::Ssamp => (self.sreg(ssamp << 2)?, s.1),
+                _ => return Err(self.invalid("MIMG slot")),
+            };
+            ops.push(Opnd {
+                field: s.0,
+                value: v,
+                dwords: n,
+            });
+        }
+        let mut inst = self.finish(info, Encoding::Mimg, ops)?;
         inst.mem = mem;
         Ok(inst)
     }

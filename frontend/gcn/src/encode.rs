@@ -456,6 +456,35 @@ pub fn encode(inst: &Inst) -> Result<Vec<u8>, EncodeError> {
             words.push(w0);
             words.push(w1);
         }
+        Encoding::Mimg => {
+            let w0 = 0xf000_0000
+                | (mem.dmask as u32 & 0xf) << 8
+                | b(mem.unorm, 12)
+                | b(mem.glc, 13)
+                | b(mem.da, 14)
+                | b(mem.r128, 15)
+                | b(mem.tfe, 16)
+                | b(mem.lwe, 17)
+                | op << 18
+                | b(mem.slc, 25);
+            // The fields hold an SGPR quad index: descriptors start at a multiple of 4.
+            let quad = |f| match e.sreg(f)? {
+                c if c % 4 == 0 => Ok(c >> 2),
+                _ => Err(EncodeError::Range("MIMG descriptor alignment")),
+            };
+            let ssamp = if inst.operand(Field::Ssamp).is_some() {
+                quad(Field::Ssamp)?
+            } else {
+                0
+            };
+            let w1 = e.vgpr_or0(Field::Addr)?
+                | e.vgpr_or0(Field::Vdata)? << 8
+                | quad(Field::Srsrc)? << 16
+                | ssamp << 21
+                | b(mem.d16, 31);
+            words.push(w0);
+            words.push(w1);
+        }
         Encoding::Flat | Encoding::Global | Encoding::Scratch => {
             let mut w0 = 0xdc00_0000 | op << 18 | b(mem.slc, 17) | b(mem.glc, 16);
             let mut w1 = e.vgpr_or0(Field::Addr)?

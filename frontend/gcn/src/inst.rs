@@ -114,6 +114,7 @@ pub enum Encoding {
     Scratch,
     /// Native 32-bit VINTRP word.
     Vintrp,
+    Mimg,
 }
 
 /// One of the nine inline floating-point constants (operand codes 240-248). The value is
@@ -296,6 +297,18 @@ pub struct MemFields {
     pub seg: u8,
     /// FLAT/GLOBAL/SCRATCH nv bit (gfx9).
     pub nv: bool,
+    /// MIMG: enabled data components (4 bits).
+    pub dmask: u8,
+    /// MIMG: unnormalized coordinates.
+    pub unorm: bool,
+    /// MIMG: array image (`da`).
+    pub da: bool,
+    /// MIMG bit 15: `r128` (128-bit resource) on gfx6-gfx8, `a16` (16-bit addresses) on gfx9.
+    pub r128: bool,
+    /// MIMG: LOD warning enable.
+    pub lwe: bool,
+    /// MIMG (gfx8+): 16-bit data.
+    pub d16: bool,
 }
 
 /// A decoded instruction.

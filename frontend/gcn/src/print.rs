@@ -352,7 +352,36 @@ fn modifiers(inst: &Inst, s: &mut String) {
                 s.push_str(" nv");
             }
         }
+        Encoding::Mimg => mimg_modifiers(s, inst),
         _ => {}
+    }
+}
+
+/// MIMG modifiers in LLVM 14's order (`$dmask$unorm$cpol$r128$tfe$lwe$da$d16`); bit 15 is
+/// `a16` on gfx9.
+fn mimg_modifiers(s: &mut String, inst: &Inst) {
+    let m = &inst.mem;
+    if m.dmask != 0 {
+        let _ = write!(s, " dmask:0x{:x}", m.dmask);
+    }
+    let r128 = if inst.gen == Gen::Gfx9 {
+        " a16"
+    } else {
+        " r128"
+    };
+    for (on, t) in [
+        (m.unorm, " unorm"),
+        (m.glc, " glc"),
+        (m.slc, " slc"),
+        (m.r128, r128),
+        (m.tfe, " tfe"),
+        (m.lwe, " lwe"),
+        (m.da, " da"),
+        (m.d16, " d16"),
+    ] {
+        if on {
+            s.push_str(t);
+        }
     }
 }
 

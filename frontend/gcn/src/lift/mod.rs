@@ -57,7 +57,8 @@
 //! `format_x` loads, and `tfe` on stores and atomics; DS `addtid` with `gds` (see `ds_gds.rs`;
 //! `ds_ordered_count` and `ds_gws_*` lift to a guest fault); `v_mqsad_u32_u8` with a TTMP or
 //! special-register accumulator; LDS_DIRECT as an SDWA or VOP3P source (see `operand.rs`); the
-//! gfx9 aperture source registers. MIMG and EXP are rejected by the decoder.
+//! gfx9 aperture source registers; every MIMG instruction (images are not modelled). EXP is
+//! rejected by the decoder.
 //!
 //! Errors never panic: decode failures, unsupported instructions and invalid operand
 //! combinations are a [`LiftError`] naming the offset and the instruction text.
@@ -540,6 +541,7 @@ impl Lifter<'_> {
             E::Mubuf | E::Mtbuf => self.buffer(inst).map(|_| Flow::Next),
             E::Flat | E::Global | E::Scratch => self.flat(inst).map(|_| Flow::Next),
             E::Vintrp => self.vintrp(inst).map(|_| Flow::Next),
+            E::Mimg => Err(self.unsupported(inst, "images (MIMG) are not modelled")),
         }
     }
 

@@ -19,6 +19,7 @@ use crate::inst::{Gen, Opcode};
 
 mod ds;
 mod flat;
+pub mod mimg;
 mod mubuf;
 mod smem;
 mod sop;
@@ -60,6 +61,8 @@ pub enum Family {
     Scratch,
     /// Parameter interpolation (native VINTRP, and on gfx8/gfx9 also VOP3-encoded).
     Vintrp,
+    /// Image loads, stores, atomics and samples.
+    Mimg,
 }
 
 /// An encoding field an operand lives in (or an implicit operand).
@@ -106,16 +109,18 @@ pub enum Field {
     VccOut,
     /// Implicit VCC read (VOP2 carry-in, v_cndmask).
     VccIn,
-    /// Memory address VGPR(s) (DS addr, MUBUF vaddr, FLAT addr).
+    /// Memory address VGPR(s) (DS addr, MUBUF and MIMG vaddr, FLAT addr).
     Addr,
     /// DS data0 / MUBUF and FLAT store data.
     Data0,
     /// DS data1.
     Data1,
-    /// Memory load result VGPR(s) (DS vdst, FLAT vdst, MUBUF vdata).
+    /// Memory load result VGPR(s) (DS vdst, FLAT vdst, MUBUF and MIMG vdata).
     Vdata,
-    /// MUBUF/MTBUF resource descriptor SGPR quad.
+    /// MUBUF/MTBUF resource descriptor SGPR quad (MIMG: the image descriptor, 8 SGPRs).
     Srsrc,
+    /// MIMG sampler descriptor SGPR quad.
+    Ssamp,
     /// MUBUF/MTBUF SGPR offset.
     Soffset,
     /// gfx9 GLOBAL/SCRATCH SGPR base (`off` when absent).
@@ -303,11 +308,12 @@ pub fn rows(family: Family) -> &'static [OpInfo] {
         Family::Global => flat::GLOBAL,
         Family::Scratch => flat::SCRATCH,
         Family::Vintrp => vintrp::VINTRP,
+        Family::Mimg => mimg::MIMG,
     }
 }
 
 /// Every family, in a fixed order.
-pub const FAMILIES: [Family; 19] = [
+pub const FAMILIES: [Family; 20] = [
     Family::Sop2,
     Family::Sopk,
     Family::Sop1,
@@ -327,6 +333,7 @@ pub const FAMILIES: [Family; 19] = [
     Family::Global,
     Family::Scratch,
     Family::Vintrp,
+    Family::Mimg,
 ];
 
 /// Looks a row up by (generation, family, opcode). Linear in the family size; the decoder
