@@ -5,8 +5,10 @@
 //! [`crate::print`] writes and [`crate::parse`] reads back to the same value, and that
 //! [`crate::encode`] and [`crate::decode`] round-trip. It holds:
 //! - ALU instructions of every form of [`ALU_FORMS`] (float with the DX9 and IEEE multiply,
-//!   mad, min and max and every `div` zeroop, integer, logical, bit operations, compares,
-//!   `cmov`/`cmov_logical`, conversions) with random swizzles, the source modifiers Table 2.10
+//!   mad, min and max and every `div` zeroop, the `_vec` transcendentals, `clamp`, `lrp`,
+//!   integer, logical, bit operations, `bitalign`/`bytealign`, the min3/med3/max3 family,
+//!   compares, `cmov`/`cmov_logical`, conversions; not yet the doubles, 64-bit integers,
+//!   dot products, atomics, calls or macros) with random swizzles, the source modifiers Table 2.10
 //!   (L681-L692) allows each operand's type ([`Ty`]), write masks with `0`/`1` components and,
 //!   on float results, shift_scale and `_sat`;
 //! - sources from temps, literals (`dcl_literal`, edge values: ±0, denormals, NaN payloads,

@@ -126,6 +126,23 @@ pub static ALU_FORMS: &[AluForm] = &[
     form("ftou", &[F], I),
     form("itof", &[I], F),
     form("utof", &[I], F),
+    form("exp_vec", &[F], F),
+    form("log_vec", &[F], F),
+    form("rcp_vec", &[F], F),
+    form("rsq_vec", &[F], F),
+    form("sqrt_vec", &[F], F),
+    form("sin_vec", &[F], F),
+    form("cos_vec", &[F], F),
+    form("clamp", &[F, F, F], F),
+    form("lrp", &[F, F, F], F),
+    form("imin3", &[I, I, I], I),
+    form("imed3", &[I, I, I], I),
+    form("imax3", &[I, I, I], I),
+    form("umin3", &[I, I, I], I),
+    form("umed3", &[I, I, I], I),
+    form("umax3", &[I, I, I], I),
+    form("bitalign", &[B, B, B], I),
+    form("bytealign", &[B, B, B], I),
 ];
 
 impl AluForm {
