@@ -93,12 +93,10 @@ fn cli_info_and_disasm() {
     );
 }
 
-/// `run` from the command line: files in, `--save` out, exit 0.
+/// `run` from the command line: files in, `--save` out, exit 0; the SI and the Evergreen
+/// builds of vector-add (`dst[i] = src1[i] + src2[i]`), on both engines.
 #[test]
 fn cli_run_vector_add() {
-    let Some(file) = corpus_arg("si/vector-add.bin") else {
-        return;
-    };
     let a: Vec<u32> = (0..256).collect();
     let b: Vec<u32> = (0..256).map(|i| 1000 * i + 7).collect();
     let (fa, fb) = (
@@ -107,31 +105,36 @@ fn cli_run_vector_add() {
     );
     let out = cli_util::temp_path("c.bin");
     let out_s = out.to_str().unwrap();
-    for engine in ["jit", "interp"] {
-        cli_util::succeeds(&[
-            "run",
-            &file,
-            "--kernel",
-            "vector_add",
-            "--global",
-            "256",
-            "--local",
-            "64",
-            "--engine",
-            engine,
-            "--arg",
-            &format!("buf:{}", &*fa),
-            "--arg",
-            &format!("buf:{}", &*fb),
-            "--arg",
-            "zero:1024",
-            "--save",
-            &format!("2:{out_s}"),
-        ]);
-        let got = words_of(&std::fs::read(&out).unwrap());
-        std::fs::remove_file(&out).unwrap();
-        let want: Vec<u32> = (0..256).map(|i| 1001 * i + 7).collect();
-        assert_eq!(got, want, "{engine}");
+    for binary in ["si/vector-add.bin", "evergreen/vector-add.bin"] {
+        let Some(file) = corpus_arg(binary) else {
+            return;
+        };
+        for engine in ["jit", "interp"] {
+            cli_util::succeeds(&[
+                "run",
+                &file,
+                "--kernel",
+                "vector_add",
+                "--global",
+                "256",
+                "--local",
+                "64",
+                "--engine",
+                engine,
+                "--arg",
+                &format!("buf:{}", &*fa),
+                "--arg",
+                &format!("buf:{}", &*fb),
+                "--arg",
+                "zero:1024",
+                "--save",
+                &format!("2:{out_s}"),
+            ]);
+            let got = words_of(&std::fs::read(&out).unwrap());
+            std::fs::remove_file(&out).unwrap();
+            let want: Vec<u32> = (0..256).map(|i| 1001 * i + 7).collect();
+            assert_eq!(got, want, "{binary} {engine}");
+        }
     }
 }
 
