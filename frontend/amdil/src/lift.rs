@@ -44,9 +44,9 @@
 //! programs of more than 4096 temps (`scan`; macro
 //! expansions' temps included) or more than 4096 macro expansions
 //! ([`LiftErrorKind::Unsupported`]). Instructions not lifted yet, each with its `IL_OP_*`
-//! name: 5 post-v2.4 double ops (`double`); the float section's matrix macros (`det`,
-//! `mmul`, `transpose`), `noise`, `faceforward` and the rows without an entry (`clg`,
-//! `precomp`, `trc`) (`alu`); append buffers (`append_buf_alloc`/`consume`); the global
+//! name: 5 post-v2.4 double ops (`double`); the float section's `noise`, `faceforward`
+//! and the rows without an entry (`clg`, `precomp`, `trc`) (`alu`); matrix rows past an
+//! operand that is not an unindexed `r#` (or an `l#` source) (`alu`); append buffers (`append_buf_alloc`/`consume`); the global
 //! wave sync semaphores (`dcl_gws_thread_count`, `dcl_semaphore`, `semaphore_*`); the virtual
 //! functions (`fcall`, function tables); the instructions no compute kernel uses (texture
 //! sampling, vertex and pixel I/O). Of the memory forms (`mem`): `dcl_typed_uav` (no entry),

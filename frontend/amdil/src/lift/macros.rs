@@ -24,7 +24,7 @@
 //! than 64 deep or more than 4096 expansions.
 
 use super::regs::Kind;
-use super::scan::highest_temp;
+use super::scan::highest_temp_of;
 use super::structure::structure;
 use super::{refusal, LiftError, LiftErrorKind, Lifter};
 use crate::inst::{Inst, Program};
@@ -299,16 +299,7 @@ fn mcall_id(inst: &Inst) -> Option<u32> {
 /// Records what body instruction `inst` adds to `m`, or why it cannot stand in a macro.
 fn read_body(m: &mut Macro, inst: &Inst) -> Result<(), (LiftErrorKind, String)> {
     let mnemonic = inst.row().map_or("", |r| r.mnemonic);
-    let mut max = None;
-    for r in inst
-        .dst
-        .iter()
-        .map(|d| &d.reg)
-        .chain(inst.src.iter().map(|s| &s.reg))
-    {
-        highest_temp(r, &mut max);
-    }
-    if let Some(n) = max {
+    if let Some(n) = highest_temp_of(inst) {
         m.temps = m.temps.max(n.saturating_add(1));
     }
     match mnemonic {

@@ -23,6 +23,10 @@
 //!   there writes nothing, in every lane, as for a constant buffer (D3D10, which IL follows
 //!   here, leaves it undefined). An absolute one is an invalid program.
 //! - `cb#[n]`, `icb[n]`, `g[a]` and the defined constants `c#`, `i#`, `b#`: `buffers`.
+//! - A matrix macro's rows past its operand (`alu::matrix`, "EvalSource(src0+1) # Register
+//!   number of src0 + 1", L7759): `r(# + k)` or `l(# + k)` with the operand's swizzle and
+//!   modifiers; a destination's, `r(# + k)` with its mask and modifiers. Rows of other
+//!   register types are not lifted.
 //! - The thread ids (Table 5.6, L1269; 5.1-5.2, 5.50-5.53): `vTidInGrp` and `vThreadGrpId`
 //!   from the launch, `vAbsTid = vThreadGrpId * size + vTidInGrp` per component,
 //!   `vTidInGrpFlat = z*Dx*Dy + y*Dx + x` (L2225), `vThreadGrpIdFlat = z*Nx*Ny + y*Nx + x`
@@ -90,7 +94,18 @@ impl<'a> Lifter<'a> {
         let Some(s) = self.inst().src.get(i) else {
             return Err(self.invalid(format!("source {i} is missing")));
         };
-        self.read(s, Some(i), c, kind)
+        self.read(s, Some(i), 0, c, kind)
+    }
+
+    /// Component `c` of source `i` read `row` registers past its own (`r#` becomes
+    /// `r(# + row)`, `l#` `l(# + row)`), with the source's swizzle and modifiers: a matrix
+    /// macro's row (7.11: "source modifiers of src0 are applied to each row", L7758). Rows
+    /// past the first are lifted for unindexed temps and literals only.
+    pub(super) fn src_row(&mut self, i: usize, row: u32, c: usize) -> Result<Value, LiftError> {
+        let Some(s) = self.inst().src.get(i) else {
+            return Err(self.invalid(format!("source {i} is missing")));
+        };
+        self.read(s, Some(i), row, c, Kind::Float)
     }
 
     /// Component `c` of `s`, a source that is not one of the instruction's own (a macro's
@@ -101,7 +116,7 @@ impl<'a> Lifter<'a> {
         c: usize,
         kind: Kind,
     ) -> Result<Value, LiftError> {
-        self.read(s, None, c, kind)
+        self.read(s, None, 0, c, kind)
     }
 
     /// Checks the operand counts: `dsts` destinations and `srcs` sources.
@@ -118,20 +133,22 @@ impl<'a> Lifter<'a> {
     }
 
     /// Component `c` of `s`; `slot` names a source of the instruction whose register reads are
-    /// shared by its components (constant buffer loads, computed ids).
+    /// shared by its components (constant buffer loads, computed ids); `row` as in
+    /// [`Self::src_row`].
     fn read(
         &mut self,
         s: &'a Src,
         slot: Option<usize>,
+        row: u32,
         c: usize,
         kind: Kind,
     ) -> Result<Value, LiftError> {
         let m = s.modifier.unwrap_or(SrcMod::IDENTITY);
         self.allowed(&m, kind)?;
         match kind {
-            Kind::Bits => self.select_comp(s, slot, m.swizzle[c]),
+            Kind::Bits => self.select_comp(s, slot, row, m.swizzle[c]),
             Kind::Int => {
-                let v = self.select_comp(s, slot, m.swizzle[c])?;
+                let v = self.select_comp(s, slot, row, m.swizzle[c])?;
                 Ok(if m.neg[c] {
                     let zero = self.b.i32(0);
                     self.b.op(Op::Isub, I32, &[zero, v])
@@ -139,7 +156,7 @@ impl<'a> Lifter<'a> {
                     v
                 })
             }
-            Kind::Float => self.float_src(s, slot, c, &m),
+            Kind::Float => self.float_src(s, slot, row, c, &m),
         }
     }
 
@@ -178,6 +195,7 @@ impl<'a> Lifter<'a> {
         &mut self,
         s: &'a Src,
         slot: Option<usize>,
+        row: u32,
         sel: Sel,
     ) -> Result<Value, LiftError> {
         let comp = match sel {
@@ -185,6 +203,9 @@ impl<'a> Lifter<'a> {
             Sel::One => return Ok(self.b.i32(ONE)),
             s => s as u32,
         };
+        if row != 0 {
+            return self.fetch_row(&s.reg, row, comp);
+        }
         if let Some(&v) = slot.and_then(|i| self.fetched.get(&(i, comp))) {
             return Ok(v);
         }
@@ -200,10 +221,11 @@ impl<'a> Lifter<'a> {
         &mut self,
         s: &'a Src,
         slot: Option<usize>,
+        row: u32,
         c: usize,
         m: &SrcMod,
     ) -> Result<Value, LiftError> {
-        let mut v = self.staged(s, slot, c, m)?;
+        let mut v = self.staged(s, slot, row, c, m)?;
         let divisor = match m.divcomp {
             0 => None,
             k @ 1..=3 => (c < usize::from(k)).then_some(usize::from(k)),
@@ -214,7 +236,7 @@ impl<'a> Lifter<'a> {
             }
         };
         if let Some(k) = divisor {
-            let d = self.staged(s, slot, k, m)?;
+            let d = self.staged(s, slot, row, k, m)?;
             v = fop(&mut self.b, Op::Fdiv, &[v, d]);
         }
         if m.abs {
@@ -234,10 +256,11 @@ impl<'a> Lifter<'a> {
         &mut self,
         s: &'a Src,
         slot: Option<usize>,
+        row: u32,
         c: usize,
         m: &SrcMod,
     ) -> Result<Value, LiftError> {
-        let mut v = self.select_comp(s, slot, m.swizzle[c])?;
+        let mut v = self.select_comp(s, slot, row, m.swizzle[c])?;
         let b = &mut self.b;
         if m.invert {
             let one = b.i32(ONE);
@@ -273,19 +296,11 @@ impl<'a> Lifter<'a> {
         match reg.ty {
             RegType::TEMP | RegType::INPUT_ARG | RegType::OUTPUT_ARG => {
                 self.unindexed(reg)?;
-                let n = self.temp_number(reg.ty, reg.num)?;
-                let r = self.l.temp(n, comp);
-                Ok(self.b.use_reg(r, I32))
+                self.temp_comp(reg.ty, reg.num, comp)
             }
             RegType::LITERAL => {
                 self.unindexed(reg)?;
-                let Some(l) = self.literal(reg.num) else {
-                    return Err(self.invalid(format!(
-                        "l{} is used but not declared (dcl_literal, L4220)",
-                        reg.num
-                    )));
-                };
-                Ok(self.b.i32(l[comp as usize]))
+                self.literal_comp(reg.num, comp)
             }
             RegType::CONST_FLOAT | RegType::CONST_INT | RegType::CONST_BOOL => {
                 self.unindexed(reg)?;
@@ -340,6 +355,47 @@ impl<'a> Lifter<'a> {
         }
     }
 
+    fn temp_comp(&mut self, ty: RegType, num: u32, comp: u32) -> Result<Value, LiftError> {
+        let n = self.temp_number(ty, num)?;
+        let r = self.l.temp(n, comp);
+        Ok(self.b.use_reg(r, I32))
+    }
+
+    fn literal_comp(&mut self, num: u32, comp: u32) -> Result<Value, LiftError> {
+        let Some(l) = self.literal(num) else {
+            return Err(self.invalid(format!(
+                "l{num} is used but not declared (dcl_literal, L4220)"
+            )));
+        };
+        Ok(self.b.i32(l[comp as usize]))
+    }
+
+    /// The register number `reg`'s plus `row`, for the rows a matrix macro reads or writes
+    /// past its operand's: only an unindexed `r#` (or, for a source, `l#`) has such rows here.
+    fn row_number(&self, reg: &Reg, row: u32, source: bool) -> Result<u32, LiftError> {
+        let addressable = reg.ty == RegType::TEMP || (source && reg.ty == RegType::LITERAL);
+        if !addressable || reg.dim2.is_some() || reg.index != Index::None {
+            return Err(self.unsupported(format!(
+                "{}: a matrix row past an operand that is not an unindexed r#{} is not lifted",
+                reg.ty.name(false),
+                if source { " or l#" } else { "" }
+            )));
+        }
+        reg.num
+            .checked_add(row)
+            .ok_or_else(|| self.invalid(format!("register number {} + {row} overflows", reg.num)))
+    }
+
+    /// Component `comp` of the register `row` numbers past `reg`.
+    fn fetch_row(&mut self, reg: &Reg, row: u32, comp: u32) -> Result<Value, LiftError> {
+        let num = self.row_number(reg, row, true)?;
+        if reg.ty == RegType::LITERAL {
+            self.literal_comp(num, comp)
+        } else {
+            self.temp_comp(reg.ty, num, comp)
+        }
+    }
+
     pub(super) fn unindexed(&self, reg: &Reg) -> Result<(), LiftError> {
         if reg.index == Index::None {
             Ok(())
@@ -389,7 +445,7 @@ impl<'a> Lifter<'a> {
 
     /// An index `x.x + imm` (the index source's first component, after its swizzle).
     pub(super) fn index_value(&mut self, x: &'a Src, imm: Option<u32>) -> Result<Value, LiftError> {
-        let v = self.read(x, None, 0, Kind::Int)?;
+        let v = self.read(x, None, 0, 0, Kind::Int)?;
         Ok(match imm {
             Some(k) if k != 0 => {
                 let k = self.b.i32(k);
@@ -482,6 +538,18 @@ impl<'a> Lifter<'a> {
         self.write_to(d, vals, only, out)
     }
 
+    /// [`Self::write_dst`] of the register `row` numbers past the destination's (a matrix
+    /// macro's row; an unindexed `r#` only), with the destination's mask and modifiers.
+    pub(super) fn write_dst_row(
+        &mut self,
+        row: u32,
+        vals: [Option<Value>; 4],
+        out: Kind,
+    ) -> Result<(), LiftError> {
+        let d = self.dst()?;
+        self.write_row(d, row, vals, [None; 4], out)
+    }
+
     /// [`Self::write_dst`] of destination `d`.
     pub(super) fn write_to(
         &mut self,
@@ -490,7 +558,23 @@ impl<'a> Lifter<'a> {
         only: [Option<Value>; 4],
         out: Kind,
     ) -> Result<(), LiftError> {
+        self.write_row(d, 0, vals, only, out)
+    }
+
+    fn write_row(
+        &mut self,
+        d: &'a Dst,
+        row: u32,
+        vals: [Option<Value>; 4],
+        only: [Option<Value>; 4],
+        out: Kind,
+    ) -> Result<(), LiftError> {
         let m = d.modifier.unwrap_or(DstMod::IDENTITY);
+        let row_num = if row == 0 {
+            None
+        } else {
+            Some(self.row_number(&d.reg, row, false)?)
+        };
         if out != Kind::Float && (m.shift != 0 || m.clamp) {
             return Err(
                 self.invalid("shift_scale and clamp apply to float results only (L561, L563)")
@@ -516,7 +600,10 @@ impl<'a> Lifter<'a> {
                 Some(o) => self.b.op(Op::And, I1, &[exec, o]),
                 None => exec,
             };
-            self.write_comp(&d.reg, c as u32, v, mask)?;
+            match row_num {
+                None => self.write_comp(&d.reg, c as u32, v, mask)?,
+                Some(num) => self.def_temp(RegType::TEMP, num, c as u32, v, mask)?,
+            }
         }
         Ok(())
     }
@@ -541,6 +628,20 @@ impl<'a> Lifter<'a> {
         Ok(v)
     }
 
+    fn def_temp(
+        &mut self,
+        ty: RegType,
+        num: u32,
+        comp: u32,
+        v: Value,
+        mask: Value,
+    ) -> Result<(), LiftError> {
+        let n = self.temp_number(ty, num)?;
+        let r = self.l.temp(n, comp);
+        self.b.def_reg(r, v, Some(mask));
+        Ok(())
+    }
+
     /// Writes component `comp` of a destination register in the lanes of `mask`.
     fn write_comp(
         &mut self,
@@ -555,9 +656,7 @@ impl<'a> Lifter<'a> {
         match reg.ty {
             RegType::TEMP | RegType::INPUT_ARG | RegType::OUTPUT_ARG => {
                 self.unindexed(reg)?;
-                let n = self.temp_number(reg.ty, reg.num)?;
-                let r = self.l.temp(n, comp);
-                self.b.def_reg(r, v, Some(mask));
+                self.def_temp(reg.ty, reg.num, comp, v, mask)?;
             }
             RegType::ITEMP => match self.element(reg, comp)? {
                 (file, Element::Cell(cell)) => {

@@ -53,14 +53,7 @@ pub(super) fn declarations(program: &Program, pcs: &[u64]) -> Result<Decls, Lift
     let mut temps = 0u64;
     for (i, inst) in program.code.iter().enumerate() {
         let bad = |why: String| refusal(LiftErrorKind::Invalid, pcs[i], inst, why);
-        let mut max = None;
-        for r in inst.dst.iter().map(|x| &x.reg) {
-            highest_temp(r, &mut max);
-        }
-        for s in &inst.src {
-            highest_temp(&s.reg, &mut max);
-        }
-        if let Some(n) = max {
+        if let Some(n) = highest_temp_of(inst) {
             temps = temps.max(u64::from(n) + 1);
         }
         let Some(row) = inst.row() else { continue };
@@ -189,6 +182,37 @@ fn sized(inst: &Inst, ty: RegType) -> Option<(u32, u32)> {
         },
         _ => None,
     }
+}
+
+/// The highest temp `inst` names: its operands', their index sources', and the rows past
+/// its matrix operand of a matrix macro (`alu::matrix`: `det` and `transpose` read src0 to
+/// src0+3, `mmul` src1 to src1+3, `transpose` writes dst to dst+3).
+pub(super) fn highest_temp_of(inst: &Inst) -> Option<u32> {
+    let mut max = None;
+    for r in inst
+        .dst
+        .iter()
+        .map(|d| &d.reg)
+        .chain(inst.src.iter().map(|s| &s.reg))
+    {
+        highest_temp(r, &mut max);
+    }
+    let matrix = match inst.row().map(|r| r.mnemonic) {
+        Some("det") => [inst.src.first().map(|s| &s.reg), None],
+        Some("mmul") => [inst.src.get(1).map(|s| &s.reg), None],
+        Some("transpose") => [
+            inst.src.first().map(|s| &s.reg),
+            inst.dst.first().map(|d| &d.reg),
+        ],
+        _ => [None, None],
+    };
+    for r in matrix.into_iter().flatten() {
+        if r.ty == RegType::TEMP {
+            let last = r.num.saturating_add(3);
+            max = Some(max.map_or(last, |m: u32| m.max(last)));
+        }
+    }
+    max
 }
 
 /// Raises `max` to the highest temp `r` and its index sources name.

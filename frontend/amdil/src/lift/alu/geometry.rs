@@ -181,6 +181,18 @@ impl Lifter<'_> {
     /// Σ src`i`.c ⊗ src`j`.c over the first `n` components, left to right, each product and
     /// sum rounded: the DX9 multiply, or the IEEE one when `ieee`.
     fn dot(&mut self, i: usize, j: usize, n: usize, ieee: bool) -> Result<Value, LiftError> {
+        self.dot_row(i, j, 0, n, ieee)
+    }
+
+    /// [`Self::dot`] with src`j` read `row` registers past its own (`mmul`'s matrix rows).
+    pub(super) fn dot_row(
+        &mut self,
+        i: usize,
+        j: usize,
+        row: u32,
+        n: usize,
+        ieee: bool,
+    ) -> Result<Value, LiftError> {
         let (mul_op, mad_op) = if ieee {
             (Op::Fmul, Op::Fmad)
         } else {
@@ -189,7 +201,7 @@ impl Lifter<'_> {
         let mut acc = None;
         for c in 0..n {
             let x = self.src(i, c, Float)?;
-            let y = self.src(j, c, Float)?;
+            let y = self.src_row(j, row, c)?;
             acc = Some(match acc {
                 None => fop(&mut self.b, mul_op, &[x, y]),
                 Some(a) => fop(&mut self.b, mad_op, &[x, y, a]),

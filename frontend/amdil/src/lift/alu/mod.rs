@@ -5,6 +5,7 @@
 //! - `trans`: the transcendentals (exp, log, ln, rcp, rsq, sqrt, pow, the trigonometric
 //!   functions) and their `_zeroop` controls;
 //! - `geometry`: dot products, lengths, normalisation and the other DX9 vector macros;
+//! - `matrix`: the matrix macros `det`, `mmul` and `transpose`;
 //! - `select`: clamp, cmp, set, sgn, mod, lrp and the three-operand integer min/max/median;
 //! - `media`: the multimedia instructions (7.13) and the f16 conversions.
 //!
@@ -83,6 +84,7 @@
 //!   current (nearest) rounding mode.
 
 mod geometry;
+mod matrix;
 mod media;
 mod select;
 mod trans;
@@ -351,6 +353,7 @@ impl Lifter<'_> {
             _ => {
                 if self.lift_trans(m)?
                     || self.lift_geometry(m)?
+                    || self.lift_matrix(m)?
                     || self.lift_select(m)?
                     || self.lift_media(m)?
                 {
@@ -465,10 +468,6 @@ impl Lifter<'_> {
 /// Why a float-section row with compute use is refused, for those that are.
 fn not_lifted(m: &str) -> Option<&'static str> {
     Some(match m {
-        "det" | "mmul" | "transpose" => {
-            "the matrix macros read (transpose also writes) the three registers after their \
-             operand's, which the register model does not address; not lifted"
-        }
         "noise" => {
             "its entry (L8629) states properties of a pseudo-random function, not the \
              function, so there is nothing to compute bit for bit"

@@ -60,8 +60,8 @@ impl<'a> Lifter<'a> {
                  (L614), not for a pair",
             ));
         }
-        let lo = self.select_comp(s, Some(i), m.swizzle[0])?;
-        let mut hi = self.select_comp(s, Some(i), m.swizzle[1])?;
+        let lo = self.select_comp(s, Some(i), 0, m.swizzle[0])?;
+        let mut hi = self.select_comp(s, Some(i), 0, m.swizzle[1])?;
         if m.abs {
             let k = self.b.i32(0x7fff_ffff);
             hi = self.b.op(Op::And, I32, &[hi, k]);
