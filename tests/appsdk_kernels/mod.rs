@@ -103,17 +103,9 @@ pub struct Refused(pub String);
 /// `shared/` beside the clone, or in the directory `WAVEJIT_SHARED` names (a checkout that is
 /// not beside `shared/`, such as a git worktree).
 pub fn corpus_dir() -> Option<PathBuf> {
-    let shared = std::env::var_os("WAVEJIT_SHARED").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-        PathBuf::from,
-    );
-    let path = shared.join("corpora/amd-app-sdk");
-    if path.exists() {
-        Some(path)
-    } else {
-        println!("NOT RUN: {} absent", path.display());
-        None
-    }
+    wavejit::bench::appsdk::corpus_dir()
+        .map_err(|e| println!("NOT RUN: {e}"))
+        .ok()
 }
 
 /// A file of the corpus (`si/vector-add.bin`), or `None` after saying it is absent.

@@ -202,6 +202,15 @@ pub fn lift(program: &Program, name: &str) -> Result<Function, LiftError> {
 
 /// Lifts `program` for waves of `wave_size` lanes (a multiple of 4, at most 64).
 pub fn lift_wave(program: &Program, name: &str, wave_size: u32) -> Result<Function, LiftError> {
+    Ok(lift_laid_out(program, name, wave_size)?.0)
+}
+
+/// [`lift_wave`] and the function's [`layout`], from one scan of the program.
+pub fn lift_laid_out(
+    program: &Program,
+    name: &str,
+    wave_size: u32,
+) -> Result<(Function, IlLayout), LiftError> {
     check_wave(wave_size)?;
     check_compute(program)?;
     let plan = Plan::new(program)?;
@@ -230,7 +239,7 @@ pub fn lift_wave(program: &Program, name: &str, wave_size: u32) -> Result<Functi
     lifter.functions()?;
     let mut f = lifter.b.finish();
     merge_blocks(&mut f);
-    Ok(f)
+    Ok((f, layout))
 }
 
 /// The layout [`lift`] gives `program` (for waves of `wave_size` lanes): the launcher's map of

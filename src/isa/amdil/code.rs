@@ -28,15 +28,11 @@ impl IlCode<'_> {
 
     /// The kernel lifted: the function and its state layout (the launch contract's map).
     pub fn lift(&self) -> Result<(Lifted, IlLayout)> {
-        let func = wavejit_amdil::lift::lift_wave(self.program, self.name, self.wave_size)
-            .map_err(|e| self.fail(e))?;
-        let layout =
-            wavejit_amdil::lift::layout(self.program, self.wave_size).map_err(|e| self.fail(e))?;
+        let (func, layout) =
+            wavejit_amdil::lift::lift_laid_out(self.program, self.name, self.wave_size)
+                .map_err(|e| self.fail(e))?;
         wavejit_ir::verify::verify(&func)
             .map_err(|e| self.fail(format!("lifted IR is invalid: {e}")))?;
-        if func.layout != layout.layout {
-            return Err(self.fail("the lifted code's state layout is not the launch contract's"));
-        }
         // Every instruction that counts is counted in exactly one block.
         let machine_insts = func.blocks.iter().map(|b| b.guest_insts as usize).sum();
         Ok((

@@ -37,11 +37,11 @@ impl Kernel {
     /// Parses and lifts `text`, or says why not.
     pub fn try_new(text: &str) -> Result<Kernel, String> {
         let p = wavejit_amdil::parse::parse(text).map_err(|e| format!("parse: {e}"))?;
-        let func = wavejit_amdil::lift::lift(&p, "test").map_err(|e| e.to_string())?;
+        let (func, layout) =
+            wavejit_amdil::lift::lift_laid_out(&p, "test", LANES).map_err(|e| e.to_string())?;
         if let Err(e) = wavejit_ir::verify::verify(&func) {
             return Err(format!("the lifted function does not verify: {e:?}"));
         }
-        let layout = wavejit_amdil::lift::layout(&p, LANES).map_err(|e| e.to_string())?;
         Ok(Kernel {
             layout,
             func: Arc::new(func),
