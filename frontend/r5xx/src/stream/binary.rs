@@ -19,7 +19,7 @@ use super::{Located, Pos, StreamError};
 
 /// The commands of a binary stream.
 pub fn parse(bytes: &[u8]) -> Result<Vec<Located>, StreamError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(StreamError::Malformed(bytes.len()));
     }
     let words: Vec<u32> = bytes
