@@ -1,7 +1,7 @@
 //! The command processor: the state each command sets, the events a stream yields, the
 //! non-pipelined rule, launch checks, and the performance counters' documented model.
 
-use wavejit_r5xx::inst::Inst;
+use wavejit_r5xx::decode::decode;
 use wavejit_r5xx::mc::{DataFormat, Surface, Tiling};
 use wavejit_r5xx::setup::{CondLoc, CondTest, ProgInfo};
 use wavejit_r5xx::stream::{CacheOp, CommandProcessor, Domain, Event, Launch, Pos, Stream};
@@ -126,12 +126,7 @@ fn a_launch_carries_every_setting() {
         end: 7,
         ..ProgInfo::default()
     };
-    let setup = l.setup(
-        vec![Inst {
-            words: [1, 2, 3, 4, 5, 6],
-        }],
-        info,
-    );
+    let setup = l.setup(vec![decode([0; 6]).unwrap()], info);
     assert_eq!(
         (setup.info, setup.program.len(), setup.inputs, setup.outputs),
         (info, 1, l.inputs, l.outputs)
