@@ -54,7 +54,8 @@
 //! outside the slots (`start > end`, `end` past the program or slot 511); a value without a
 //! documented meaning (reserved ALU, TEX and FC opcodes, predicate selects 6-7, swizzle 7 where
 //! it is read, A_OP 3, B_OP 3); REL on an inline constant (seed 003 line 777); OMOD_DISABLED
-//! on another operation than MIN, MAX, CND, CMP, or with a clamp (§3.3.5); RGB_SOP without an
+//! on another operation than MIN, MAX, CND, CMP (§3.3.5; with it the clamp bit is ignored:
+//! "clamping is not applied"); RGB_SOP without an
 //! alpha transcendental, ALPHA_DP without an RGB dot product (§3.3.4); a flow-control
 //! predicate that is not a replicate select (§3.5.1); loops, REP, BREAK, CONTINUE or the
 //! address stack in partial flow-control mode (§3.5); a read of constants, inputs or the
@@ -77,7 +78,7 @@ use std::collections::BTreeMap;
 pub use launch::{DomainInit, Tiles};
 use mem::Gpu;
 pub use state::R5xxLayout;
-use state::{mask, TEMPS, WAVE_SIZE};
+use state::{mask, TEMPS};
 use wavejit_ir::{
     merge_blocks, Block, Function, FunctionBuilder, IntCC, Op, ScalarType, Terminator, TrapKind,
     Value,
@@ -433,6 +434,3 @@ impl<'a> Lifter<'a> {
         self.b.set_inst_pc(self.pc);
     }
 }
-
-/// Checks that a lane-mask constant covers a whole wave.
-const _: () = assert!(WAVE_SIZE == 64);

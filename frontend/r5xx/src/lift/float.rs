@@ -67,10 +67,6 @@ pub enum Trans1 {
     Cos,
 }
 
-pub fn f32c(b: &mut FunctionBuilder, v: f32) -> Value {
-    b.f32(v)
-}
-
 /// `x` (f32) widened to f64 with the input flush (exact).
 pub fn widen(b: &mut FunctionBuilder, x: Value) -> Value {
     b.op_mode(Op::Fconvert, FloatMode::FLUSH_IN, F64, &[x])
