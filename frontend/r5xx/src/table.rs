@@ -1,13 +1,18 @@
-//! The instruction words' tables: where each field lies ([`fields`]) and what each value of
-//! an enumerated field is ([`values`]: the value enums and their rows). The decoder, encoder,
-//! printer, parser and random generator all read these; nothing else spells a bit position,
-//! an opcode value or a mnemonic.
+//! The instruction words' tables: where each field lies ([`fields`]), what each value of an
+//! enumerated field is ([`values`]: the value enums and their rows, one row per opcode,
+//! select, swizzle, modifier, OMOD, presubtract, predicate, target, FC operation) and which
+//! fields the assembler writes as flags ([`flags`]). The decoder, encoder, printer, parser
+//! and random generator all read these; nothing else spells a bit position, an opcode value
+//! or a mnemonic. Every instruction and flag row of `../shared/notes/ctm_instructions.tsv`
+//! is a row here (tests/isa_table.rs reads the file and checks).
 //!
-//! Invariants (checked by this module's tests): a value table has `2^width` rows of its field,
-//! `rows[v].value == v` and its assembler spellings are distinct; the fields of one slot type
-//! never overlap and, with its unused bits, cover all 192 bits.
+//! Invariants (checked by tests/isa_table.rs and tests/isa_words.rs): a value table has
+//! `2^width` rows of its field, `rows[v].value == v` and distinct assembler spellings; the
+//! fields of one slot type never overlap and, with its unused bits, cover all 192 bits; a
+//! type's flags are distinct fields none of its own syntax writes.
 
 pub mod fields;
+pub mod flags;
 pub mod values;
 
 pub use values::*;

@@ -11,7 +11,7 @@
 //! us_fc_inst / us_fc_addr): B_POP_CNT is [20:16], BOOL_ADDR [4:0], INT_ADDR [12:8],
 //! JUMP_ADDR [24:16]. Bits of a TEX or FC slot that no field covers are kept as unused bits.
 
-use super::Field;
+pub use super::Field;
 
 const fn f(word: u8, lo: u8, width: u8, name: &'static str) -> Field {
     Field {

@@ -61,6 +61,21 @@ macro_rules! values {
             pub fn defined(self) -> bool {
                 self.row().defined
             }
+
+            /// The value spelled `asm`.
+            pub fn from_asm(asm: &str) -> Option<$name> {
+                $rows.iter().find(|r| r.asm == asm).map(|r| r.item)
+            }
+
+            /// The spelling of field value `v` (for [`super::FlagKind::Enum`]).
+            pub fn asm_of_bits(v: u32) -> &'static str {
+                $name::from_bits(v).asm()
+            }
+
+            /// The field value spelled `asm` (for [`super::FlagKind::Enum`]).
+            pub fn bits_of_asm(asm: &str) -> Option<u32> {
+                $name::from_asm(asm).map($name::bits)
+            }
         }
     };
 }
@@ -271,3 +286,111 @@ values! {
         Bop3 = 3, "bop3", "(reserved)", false;
     }
 }
+
+impl RgbOp {
+    /// How many of the inputs A, B, C the operation reads (seed 003 §3.3.4; MDH/MDV read all
+    /// three; SOP reads the alpha unit's result only; an undefined op counts as three).
+    pub fn inputs(self) -> usize {
+        match self {
+            RgbOp::Sop => 0,
+            RgbOp::Frc => 1,
+            RgbOp::Dp3 | RgbOp::Dp4 | RgbOp::Min | RgbOp::Max => 2,
+            _ => 3,
+        }
+    }
+}
+
+impl AlphaOp {
+    /// How many of the inputs A, B, C the operation reads (DP copies the RGB unit's dot
+    /// product and reads none; an undefined op counts as three).
+    pub fn inputs(self) -> usize {
+        match self {
+            AlphaOp::Dp => 0,
+            AlphaOp::Frc
+            | AlphaOp::Ex2
+            | AlphaOp::Ln2
+            | AlphaOp::Rcp
+            | AlphaOp::Rsq
+            | AlphaOp::Sin
+            | AlphaOp::Cos => 1,
+            AlphaOp::Min | AlphaOp::Max => 2,
+            _ => 3,
+        }
+    }
+}
+
+/// TARGET [30:29] of ALU_RGB_INST / ALU_ALPHA_INST in an ALU slot: the predicate op, the
+/// comparison of [`CmpOp`] (the order of ALU_RESULT_OP, inferred: CTM names PRED_OP_* but
+/// gives no values).
+pub static PRED_OPS: &[ValueRow<CmpOp>] = &[
+    ValueRow {
+        value: 0,
+        item: CmpOp::Eq,
+        asm: "eq",
+        ctm: "PRED_OP_EQUAL",
+        defined: true,
+    },
+    ValueRow {
+        value: 1,
+        item: CmpOp::Lt,
+        asm: "lt",
+        ctm: "PRED_OP_LESS",
+        defined: true,
+    },
+    ValueRow {
+        value: 2,
+        item: CmpOp::Ge,
+        asm: "ge",
+        ctm: "PRED_OP_GREATER_EQUAL",
+        defined: true,
+    },
+    ValueRow {
+        value: 3,
+        item: CmpOp::Ne,
+        asm: "ne",
+        ctm: "PRED_OP_NOT_EQUAL",
+        defined: true,
+    },
+];
+
+/// TARGET in an OUTPUT slot: render targets A-D, the CTM outputs 0-3 (assembler `o0`-`o3`).
+pub static RENDER_TARGETS: &[ValueRow<u8>] = &[
+    ValueRow {
+        value: 0,
+        item: 0,
+        asm: "o0",
+        ctm: "RNDR_TGT_A",
+        defined: true,
+    },
+    ValueRow {
+        value: 1,
+        item: 1,
+        asm: "o1",
+        ctm: "RNDR_TGT_B",
+        defined: true,
+    },
+    ValueRow {
+        value: 2,
+        item: 2,
+        asm: "o2",
+        ctm: "RNDR_TGT_C",
+        defined: true,
+    },
+    ValueRow {
+        value: 3,
+        item: 3,
+        asm: "o3",
+        ctm: "RNDR_TGT_D",
+        defined: true,
+    },
+];
+
+/// The uncached (UMRT) targets of seed 003 §3.3.8. Their values are documented nowhere
+/// (ctm_instructions.tsv); the 2-bit TARGET field keeps whatever a program holds and
+/// [`RENDER_TARGETS`] names it.
+pub static UMRT_TARGETS: &[&str] = &[
+    "RNDR_TGT_UMRT_SAME_IDX",
+    "RNDR_TGT_UMRT_SAME_IDX_TEX_SEM_ACQUIRE",
+    "RNDR_TGT_UMRT_PER_PROCESSOR_IDX",
+    "RNDR_TGT_UMRT_PER_PROCESSOR_IDX_TEX_SEM_ACQUIRE",
+];
