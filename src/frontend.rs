@@ -96,7 +96,10 @@ pub trait Frontend: Sync {
 
     /// Runs the command stream `req.file` (for a frontend with a
     /// [`Frontend::stream_command`]).
-    fn run_stream(&self, req: &crate::stream::StreamRequest<'_>) -> Result<()> {
+    fn run_stream(
+        &self,
+        req: &crate::stream::StreamRequest<'_>,
+    ) -> Result<crate::stream::StreamReport> {
         Err(crate::Error::Usage(format!(
             "{}: {} runs no command streams",
             req.file.display(),
