@@ -37,7 +37,15 @@ fn write_masks_keep_the_other_channels() {
 fn predicate_comparisons_follow_the_seeds_table() {
     // Lines 1324-1329: X<0, X>=0, X==0, X!=0 for +0, -0, +Inf, -Inf, NaN; a denormal
     // (only reachable with OMOD_DISABLED) is 0.
-    let values = [0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -1e-40, 2.0];
+    let values = [
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -1e-40,
+        2.0,
+    ];
     let want: [[u32; 4]; 7] = [
         [0, 1, 1, 0],
         [0, 1, 1, 0],
@@ -47,7 +55,10 @@ fn predicate_comparisons_follow_the_seeds_table() {
         [0, 1, 1, 0],
         [0, 1, 0, 1],
     ];
-    for (o, op) in [CmpOp::Lt, CmpOp::Ge, CmpOp::Eq, CmpOp::Ne].into_iter().enumerate() {
+    for (o, op) in [CmpOp::Lt, CmpOp::Ge, CmpOp::Eq, CmpOp::Ne]
+        .into_iter()
+        .enumerate()
+    {
         // MAX(r2, r2) with OMOD_DISABLED: the value itself; set all four predicate bits.
         let slot = mov(9, t(2), 0, false).set_pred(op, 7, op, true);
         let mut m = Machine::new(vec![slot.inst()]);
@@ -55,7 +66,12 @@ fn predicate_comparisons_follow_the_seeds_table() {
         let d = m.go();
         for (v, row) in want.iter().enumerate() {
             for c in 0..4 {
-                assert_eq!(d.pred(c, v as u32), row[o], "{op:?} of {} bit {c}", values[v]);
+                assert_eq!(
+                    d.pred(c, v as u32),
+                    row[o],
+                    "{op:?} of {} bit {c}",
+                    values[v]
+                );
             }
         }
     }
@@ -67,7 +83,9 @@ fn the_old_predicate_masks_the_temp_write_not_the_predicate_write() {
     // temp gets r, g, b only; all four predicate bits are written.
     let prog = vec![
         // Predicate = (1, 1, 1, 0): r2 = (0, 0, 0, 1) tested == 0.
-        mov(9, t(2), 0, false).set_pred(CmpOp::Eq, 7, CmpOp::Eq, true).inst(),
+        mov(9, t(2), 0, false)
+            .set_pred(CmpOp::Eq, 7, CmpOp::Eq, true)
+            .inst(),
         // r3 = r4 under RGBA predication while setting every bit from r4 (all != 0 → 1).
         mov(3, t(4), 7, true)
             .set_pred(CmpOp::Ne, 7, CmpOp::Ne, true)
@@ -96,7 +114,9 @@ fn replicated_and_inverted_predicates() {
     for (sel, bit) in sels {
         for inv in [false, true] {
             let prog = vec![
-                mov(9, t(2), 0, false).set_pred(CmpOp::Ne, 7, CmpOp::Ne, true).inst(),
+                mov(9, t(2), 0, false)
+                    .set_pred(CmpOp::Ne, 7, CmpOp::Ne, true)
+                    .inst(),
                 mov(3, t(4), 7, true).pred((sel, inv), (sel, inv)).inst(),
             ];
             let mut m = Machine::new(prog);
@@ -123,7 +143,11 @@ fn the_alu_result_bit_takes_red_or_alpha() {
     ] {
         let slot = mov(9, t(2), 0, false).alu_result(sel, op);
         let mut m = Machine::new(vec![slot.inst()]);
-        let v = [[-1.0, 0.0, 0.0, 5.0], [0.0, 0.0, 0.0, -2.0], [f32::NAN, 0.0, 0.0, 0.0]];
+        let v = [
+            [-1.0, 0.0, 0.0, 5.0],
+            [0.0, 0.0, 0.0, -2.0],
+            [f32::NAN, 0.0, 0.0, 0.0],
+        ];
         m.set_temp4(2, |l| v[l as usize % 3]);
         let d = m.go();
         let bits: Vec<u32> = (0..3)
@@ -160,7 +184,11 @@ fn an_alu_slot_writes_no_output_registers() {
     m.setup.cond.value = f(3.0);
     let d = m.go();
     assert_eq!(d.states[0].lane(d.layout.output(0, 0), 0), 0);
-    assert_eq!(d.states[0].lane(d.layout.w(), 0), f(3.0), "W keeps the PE's value");
+    assert_eq!(
+        d.states[0].lane(d.layout.w(), 0),
+        f(3.0),
+        "W keeps the PE's value"
+    );
 }
 
 #[test]
@@ -168,7 +196,10 @@ fn mdh_and_mdv_difference_the_quad() {
     // A = -top-left.src0, B = 1, C = top-right (MDH) / bottom-left (MDV) src0: the forward
     // difference, the same in every lane of the quad. Selects and swizzles of A and C are
     // ignored (they point at garbage here).
-    for (rgb, alpha, dx) in [(RgbOp::Mdh, AlphaOp::Mdh, true), (RgbOp::Mdv, AlphaOp::Mdv, false)] {
+    for (rgb, alpha, dx) in [
+        (RgbOp::Mdh, AlphaOp::Mdh, true),
+        (RgbOp::Mdv, AlphaOp::Mdv, false),
+    ] {
         let slot = alu(rgb, alpha)
             .srcs([t(2), t(5), t(5)])
             .rgb_in(0, 2, "000", Modifier::Neg)
@@ -200,9 +231,14 @@ fn omod_disable_with_clamp_does_not_clamp() {
     let mut m = Machine::new(vec![slot.inst()]);
     m.set_temp4(2, |_| [-2.0, 5.0, f32::from_bits(1), 0.5]);
     let d = m.go();
-    assert_eq!([0, 1, 2, 3].map(|c| d.r(3, c, 0)), [f(-2.0), f(5.0), 1, f(0.5)]);
+    assert_eq!(
+        [0, 1, 2, 3].map(|c| d.r(3, c, 0)),
+        [f(-2.0), f(5.0), 1, f(0.5)]
+    );
     // With OMOD ×1 the clamp applies.
-    let slot = mov(3, t(2), 7, true).omod(Omod::Mul1, Omod::Mul1).clamp(true, true);
+    let slot = mov(3, t(2), 7, true)
+        .omod(Omod::Mul1, Omod::Mul1)
+        .clamp(true, true);
     let mut m = Machine::new(vec![slot.inst()]);
     m.set_temp4(2, |_| [-2.0, 5.0, f32::from_bits(1), 0.5]);
     let d = m.go();

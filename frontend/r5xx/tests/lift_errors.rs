@@ -10,7 +10,7 @@ use wavejit_r5xx::lift::{lift, LiftErrorKind};
 use wavejit_r5xx::table::{AOp, AlphaOp, BOp, FcOp, Omod, PredSel, RgbOp, TexOp};
 
 fn refused(m: &Machine) -> wavejit_r5xx::lift::LiftError {
-    lift(&m.setup).err().expect("refused")
+    lift(&m.setup).expect_err("refused")
 }
 
 fn refuses(prog: Vec<Inst>, what: &str) {
@@ -28,7 +28,9 @@ fn invalid_alu_slots() {
     refuses(vec![alu(RgbOp::Op6, AlphaOp::Mad).inst()], "RGB opcode 6");
     refuses(vec![alu(RgbOp::Mad, AlphaOp::Op4).inst()], "alpha opcode 4");
     refuses(
-        vec![alu(RgbOp::Mad, AlphaOp::Mad).omod(Omod::Disable, Omod::Mul1).inst()],
+        vec![alu(RgbOp::Mad, AlphaOp::Mad)
+            .omod(Omod::Disable, Omod::Mul1)
+            .inst()],
         "OMOD_DISABLED",
     );
     refuses(vec![alu(RgbOp::Sop, AlphaOp::Mad).inst()], "RGB_SOP");
@@ -40,11 +42,15 @@ fn invalid_alu_slots() {
         "inline constant",
     );
     refuses(
-        vec![alu(RgbOp::Mad, AlphaOp::Mad).rgb_in(0, 0, "r_b", wavejit_r5xx::table::Modifier::Nop).inst()],
+        vec![alu(RgbOp::Mad, AlphaOp::Mad)
+            .rgb_in(0, 0, "r_b", wavejit_r5xx::table::Modifier::Nop)
+            .inst()],
         "swizzle 7",
     );
     refuses(
-        vec![set(1, 1.0).pred((PredSel::Sel6, false), (PredSel::None, false)).inst()],
+        vec![set(1, 1.0)
+            .pred((PredSel::Sel6, false), (PredSel::None, false))
+            .inst()],
         "predicate select 6",
     );
     refuses(vec![mov(1, k(4), 7, true).inst()], "set_constf_fmt");
@@ -61,21 +67,33 @@ fn an_unread_swizzle_7_is_accepted() {
 
 #[test]
 fn invalid_tex_and_fc_slots() {
-    refuses(vec![tex(TexOp::Op7, 0, 1, "rgba", 1, "rgba").inst()], "TEX opcode 7");
     refuses(
-        vec![fc(FcOp::Jump, 0xff, false, 1).stacks(AOp::Aop3, BOp::None, BOp::None, 0, false).inst()],
+        vec![tex(TexOp::Op7, 0, 1, "rgba", 1, "rgba").inst()],
+        "TEX opcode 7",
+    );
+    refuses(
+        vec![fc(FcOp::Jump, 0xff, false, 1)
+            .stacks(AOp::Aop3, BOp::None, BOp::None, 0, false)
+            .inst()],
         "A_OP 3",
     );
     refuses(
-        vec![fc(FcOp::Jump, 0xff, false, 1).stacks(AOp::None, BOp::Bop3, BOp::None, 0, false).inst()],
+        vec![fc(FcOp::Jump, 0xff, false, 1)
+            .stacks(AOp::None, BOp::Bop3, BOp::None, 0, false)
+            .inst()],
         "B_OP 3",
     );
     refuses(
-        vec![fc(FcOp::Jump, 0x33, false, 1).pred(PredSel::Rgba, false).inst()],
+        vec![fc(FcOp::Jump, 0x33, false, 1)
+            .pred(PredSel::Rgba, false)
+            .inst()],
         "replicate",
     );
     refuses(vec![fc(FcOp::Loop, 0, false, 1).inst()], "set_consti_fmt");
-    refuses(vec![fc(FcOp::Jump, 0x55, false, 1).inst()], "set_constb_fmt");
+    refuses(
+        vec![fc(FcOp::Jump, 0x55, false, 1).inst()],
+        "set_constb_fmt",
+    );
 }
 
 #[test]
@@ -96,11 +114,17 @@ fn program_ranges_and_uncached_outputs() {
 #[test]
 fn only_the_program_range_is_checked() {
     // A reserved opcode in slot 0 is outside a program of slot 1.
-    let mut m = Machine::new(vec![alu(RgbOp::Op13, AlphaOp::Mad).inst(), set(1, 1.0).inst()]);
+    let mut m = Machine::new(vec![
+        alu(RgbOp::Op13, AlphaOp::Mad).inst(),
+        set(1, 1.0).inst(),
+    ]);
     m.setup.info.start = 1;
     assert_eq!(m.go().r(1, 0, 0), f(1.0));
     // A refusal names the slot and its byte offset (24 bytes a slot).
-    let mut m = Machine::new(vec![set(1, 1.0).inst(), alu(RgbOp::Op13, AlphaOp::Mad).inst()]);
+    let mut m = Machine::new(vec![
+        set(1, 1.0).inst(),
+        alu(RgbOp::Op13, AlphaOp::Mad).inst(),
+    ]);
     m.setup.info.end = 1;
     let e = refused(&m);
     assert_eq!((e.pc, e.at.as_str()), (24, "slot 1"));

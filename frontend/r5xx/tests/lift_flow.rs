@@ -13,17 +13,23 @@ use wavejit_r5xx::table::{AOp, BOp, CmpOp, FcOp, PredSel};
 /// IF c (jump iff the ALU result is false): "0x0f 0 JUMP NONE INCR INCR|NONE 0 0".
 fn if_c(to: u16, has_else: bool) -> Inst {
     let b1 = if has_else { BOp::Incr } else { BOp::None };
-    fc(FcOp::Jump, 0x0f, false, to).stacks(AOp::None, BOp::Incr, b1, 0, false).inst()
+    fc(FcOp::Jump, 0x0f, false, to)
+        .stacks(AOp::None, BOp::Incr, b1, 0, false)
+        .inst()
 }
 
 /// ELSE: "0x00 0 JUMP NONE NONE DECR 1 1 ENDIF+1".
 fn else_(to: u16) -> Inst {
-    fc(FcOp::Jump, 0x00, false, to).stacks(AOp::None, BOp::None, BOp::Decr, 1, true).inst()
+    fc(FcOp::Jump, 0x00, false, to)
+        .stacks(AOp::None, BOp::None, BOp::Decr, 1, true)
+        .inst()
 }
 
 /// ENDIF: "0x00 1 JUMP NONE DECR NONE n 0 0".
 fn endif(pop: u8) -> Inst {
-    fc(FcOp::Jump, 0x00, true, 0).stacks(AOp::None, BOp::Decr, BOp::None, pop, false).inst()
+    fc(FcOp::Jump, 0x00, true, 0)
+        .stacks(AOp::None, BOp::Decr, BOp::None, pop, false)
+        .inst()
 }
 
 /// if (r2.x != 0) r3 = 1 else r3 = 2; r4 = 3 (all lanes).
@@ -49,7 +55,10 @@ fn run_if_else(cond: impl Fn(u32) -> bool) -> Done {
 #[test]
 fn if_else_endif_on_the_alu_result() {
     for (name, cond) in [
-        ("divergent", &(|l: u32| l % 3 == 0) as &dyn Fn(u32) -> bool),
+        (
+            "divergent",
+            &(|l: u32| l.is_multiple_of(3)) as &dyn Fn(u32) -> bool,
+        ),
         ("all true", &|_| true),
         ("all false", &|_| false),
     ] {
@@ -75,7 +84,9 @@ fn if_else_endif_on_the_alu_result() {
 fn if_else_endif_on_a_predicate_and_a_boolean() {
     // IF p: "0x33 0 JUMP NONE INCR INCR" with the RRRR predicate.
     let prog = vec![
-        mov(9, t(2), 0, false).set_pred(CmpOp::Ne, 1, CmpOp::Ne, false).inst(),
+        mov(9, t(2), 0, false)
+            .set_pred(CmpOp::Ne, 1, CmpOp::Ne, false)
+            .inst(),
         fc(FcOp::Jump, 0x33, false, 4)
             .stacks(AOp::None, BOp::Incr, BOp::Incr, 0, false)
             .pred(PredSel::Rrrr, false)
@@ -90,7 +101,11 @@ fn if_else_endif_on_a_predicate_and_a_boolean() {
     m.set_temp(2, 0, |l| if l & 4 != 0 { f(5.0) } else { 0 });
     let d = m.go();
     for l in 0..64 {
-        assert_eq!(d.r(3, 0, l), f(if l & 4 != 0 { 1.0 } else { 2.0 }), "lane {l}");
+        assert_eq!(
+            d.r(3, 0, l),
+            f(if l & 4 != 0 { 1.0 } else { 2.0 }),
+            "lane {l}"
+        );
         assert_eq!(d.r(4, 0, l), f(3.0));
     }
     // IF b / ELSE / ENDIF: "0x55 0 JUMP ... ELSE+1", "0xff 0 JUMP ... ENDIF": no counters.
@@ -117,18 +132,24 @@ fn nested_ifs_with_merged_endifs() {
     // The seed's optimisation (lines 1277-1304): three IFs, one ENDIF popping 3; the inner
     // IFs' B_OP1 DECR 1 and 2 when the whole group skips to the end.
     let prog = vec![
-        test_sub(2, 1, CmpOp::Ne).inst(),                                   // 0
-        fc(FcOp::Jump, 0x0f, false, 11).stacks(AOp::None, BOp::Incr, BOp::None, 0, false).inst(),
-        add(5, 1.0).inst(),                                                 // 2
-        test_sub(3, 1, CmpOp::Ne).inst(),                                   // 3
-        fc(FcOp::Jump, 0x0f, false, 11).stacks(AOp::None, BOp::Incr, BOp::Decr, 1, false).inst(),
-        add(5, 2.0).inst(),                                                 // 5
-        test_sub(4, 1, CmpOp::Ne).inst(),                                   // 6
-        fc(FcOp::Jump, 0x0f, false, 11).stacks(AOp::None, BOp::Incr, BOp::Decr, 2, false).inst(),
-        add(5, 4.0).inst(),                                                 // 8
-        set(6, 1.0).inst(),                                                 // 9
-        endif(3),                                                           // 10
-        add(7, 1.0).inst(),                                                 // 11: all lanes
+        test_sub(2, 1, CmpOp::Ne).inst(), // 0
+        fc(FcOp::Jump, 0x0f, false, 11)
+            .stacks(AOp::None, BOp::Incr, BOp::None, 0, false)
+            .inst(),
+        add(5, 1.0).inst(),               // 2
+        test_sub(3, 1, CmpOp::Ne).inst(), // 3
+        fc(FcOp::Jump, 0x0f, false, 11)
+            .stacks(AOp::None, BOp::Incr, BOp::Decr, 1, false)
+            .inst(),
+        add(5, 2.0).inst(),               // 5
+        test_sub(4, 1, CmpOp::Ne).inst(), // 6
+        fc(FcOp::Jump, 0x0f, false, 11)
+            .stacks(AOp::None, BOp::Incr, BOp::Decr, 2, false)
+            .inst(),
+        add(5, 4.0).inst(), // 8
+        set(6, 1.0).inst(), // 9
+        endif(3),           // 10
+        add(7, 1.0).inst(), // 11: all lanes
     ];
     // Lane l: conditions from its bits 0, 1, 2; lanes 0..8 repeat over the wave.
     for pattern in [0xffu32, 0x80, 0x7f, 0x00, 0xaa, 0x0f] {
@@ -153,14 +174,23 @@ fn nested_ifs_with_merged_endifs() {
                 .fold(0.0f32, |s, (_, v)| s + v);
             assert_eq!(d.r(5, 0, l), f(want), "pattern {pattern:#x} lane {l}");
             assert_eq!(d.r(6, 0, l), if a && b && cc { f(1.0) } else { 0 });
-            assert_eq!(d.r(7, 0, l), f(1.0), "pattern {pattern:#x} lane {l}: after the ENDIF");
+            assert_eq!(
+                d.r(7, 0, l),
+                f(1.0),
+                "pattern {pattern:#x} lane {l}: after the ENDIF"
+            );
         }
     }
 }
 
 /// A JUMP over slot 2 (a WRITE_INACTIVE write of r3, which writes every running lane
 /// whenever the group executes it) taken by the vote of `want` lanes.
-fn vote(jump_any: bool, want: impl Fn(u32) -> bool + 'static, ignore: bool, domain: [u32; 4]) -> Done {
+fn vote(
+    jump_any: bool,
+    want: impl Fn(u32) -> bool + 'static,
+    ignore: bool,
+    domain: [u32; 4],
+) -> Done {
     let mut j = fc(FcOp::Jump, 0xf0, jump_any, 3);
     if ignore {
         j = j.ignore_uncovered();
@@ -182,9 +212,17 @@ fn jump_any_quantifies_over_the_active_processors() {
     let whole = [0, 0, 15, 3];
     // One processor wants to jump: JUMP_ANY jumps, the universal form stays.
     let d = vote(true, |l| l == 9, false, whole);
-    assert_eq!(d.row(3, 0), vec![0; 64], "JUMP_ANY with one wanting jumps over the write");
+    assert_eq!(
+        d.row(3, 0),
+        vec![0; 64],
+        "JUMP_ANY with one wanting jumps over the write"
+    );
     let d = vote(false, |l| l == 9, false, whole);
-    assert_eq!(d.row(3, 0), vec![f(1.0); 64], "all must want to jump: stays");
+    assert_eq!(
+        d.row(3, 0),
+        vec![f(1.0); 64],
+        "all must want to jump: stays"
+    );
     // Every processor wants to: both jump.
     let d = vote(false, |_| true, false, whole);
     assert_eq!(d.row(3, 0), vec![0; 64]);
@@ -200,9 +238,17 @@ fn ignore_uncovered_leaves_helpers_out_of_the_vote() {
     // Domain: the single pair (0, 0) = lane 0; lanes 1, 16, 17 are its quad's helpers.
     let one = [0, 0, 0, 0];
     let d = vote(false, |l| l == 0, false, one);
-    assert_eq!(d.r(3, 0, 0), f(1.0), "helpers vote against: the group stays");
+    assert_eq!(
+        d.r(3, 0, 0),
+        f(1.0),
+        "helpers vote against: the group stays"
+    );
     assert_eq!(d.r(3, 0, 16), f(1.0), "a helper runs the write");
-    assert_eq!(d.r(3, 0, 2), 0, "a lane of a quad without a covered pair never runs");
+    assert_eq!(
+        d.r(3, 0, 2),
+        0,
+        "a lane of a quad without a covered pair never runs"
+    );
     let d = vote(false, |l| l == 0, true, one);
     assert_eq!(d.r(3, 0, 0), 0, "helpers ignored: the group jumps");
     assert_eq!(d.r(3, 0, 17), 0);
@@ -288,22 +334,40 @@ fn branch_counters_have_a_limit_per_mode() {
 
 #[test]
 fn jumps_outside_the_program_and_endless_loops() {
-    let e = Machine::new(vec![fc(FcOp::Jump, 0xff, false, 7).inst(), set(3, 1.0).inst()])
-        .run()
-        .err()
-        .expect("a jump to slot 7 of a two-slot program");
+    let e = Machine::new(vec![
+        fc(FcOp::Jump, 0xff, false, 7).inst(),
+        set(3, 1.0).inst(),
+    ])
+    .run()
+    .err()
+    .expect("a jump to slot 7 of a two-slot program");
     assert!(e.contains("jump outside the program"), "{e}");
     // A jump that is never taken may point anywhere.
-    let d = Machine::new(vec![fc(FcOp::Jump, 0x00, true, 300).inst(), set(3, 1.0).inst()]).go();
+    let d = Machine::new(vec![
+        fc(FcOp::Jump, 0x00, true, 300).inst(),
+        set(3, 1.0).inst(),
+    ])
+    .go();
     assert_eq!(d.r(3, 0, 0), f(1.0));
     // A program that starts at slot 2 may not jump back to slot 0.
-    let mut m = Machine::new(vec![set(3, 1.0).inst(), set(3, 1.0).inst(), fc(FcOp::Jump, 0xff, false, 0).inst()]);
+    let mut m = Machine::new(vec![
+        set(3, 1.0).inst(),
+        set(3, 1.0).inst(),
+        fc(FcOp::Jump, 0xff, false, 0).inst(),
+    ]);
     m.setup.info.start = 2;
-    assert!(m.run().err().expect("outside start..=end").contains("jump outside"));
-    let e = Machine::new(vec![set(3, 1.0).inst(), fc(FcOp::Jump, 0xff, false, 0).inst()])
+    assert!(m
         .run()
         .err()
-        .expect("an endless loop");
+        .expect("outside start..=end")
+        .contains("jump outside"));
+    let e = Machine::new(vec![
+        set(3, 1.0).inst(),
+        fc(FcOp::Jump, 0xff, false, 0).inst(),
+    ])
+    .run()
+    .err()
+    .expect("an endless loop");
     assert_eq!(e, "out of fuel");
 }
 
@@ -325,7 +389,9 @@ fn last_ends_the_program() {
 fn partial_mode_refuses_loops_and_calls() {
     for slot in [
         fc(FcOp::Loop, 0, false, 1).inst(),
-        fc(FcOp::Jump, 0xff, true, 1).stacks(AOp::Push, BOp::None, BOp::Incr, 0, false).inst(),
+        fc(FcOp::Jump, 0xff, true, 1)
+            .stacks(AOp::Push, BOp::None, BOp::Incr, 0, false)
+            .inst(),
     ] {
         let mut m = Machine::new(vec![slot, set(3, 1.0).inst()]);
         m.setup.info.full_fc = false;

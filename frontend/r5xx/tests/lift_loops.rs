@@ -27,16 +27,25 @@ fn endrep(to: u16) -> Inst {
 }
 
 fn if_c(to: u16) -> Inst {
-    fc(FcOp::Jump, 0x0f, false, to).stacks(AOp::None, BOp::Incr, BOp::None, 0, false).inst()
+    fc(FcOp::Jump, 0x0f, false, to)
+        .stacks(AOp::None, BOp::Incr, BOp::None, 0, false)
+        .inst()
 }
 
 fn endif(pop: u8) -> Inst {
-    fc(FcOp::Jump, 0x00, true, 0).stacks(AOp::None, BOp::Decr, BOp::None, pop, false).inst()
+    fc(FcOp::Jump, 0x00, true, 0)
+        .stacks(AOp::None, BOp::Decr, BOp::None, pop, false)
+        .inst()
 }
 
 /// for count iterations: r5 += 1; then r7 = 4.
 fn counting(count: u8) -> Done {
-    let prog = vec![loop_(2, 3), add(5, 1.0).inst(), endloop(1), set(7, 4.0).inst()];
+    let prog = vec![
+        loop_(2, 3),
+        add(5, 1.0).inst(),
+        endloop(1),
+        set(7, 4.0).inst(),
+    ];
     let mut m = Machine::new(prog);
     m.consti(0x8000, &[(0, 0, 0), (0, 0, 0), (count, 0, 0)]);
     m.go()
@@ -64,12 +73,18 @@ fn al_steps_through_relative_addresses() {
     ];
     let mut m = Machine::new(prog);
     m.consti(0x8000, &[(3, 2, 3)]);
-    let consts: Vec<[f32; 4]> = (0..16).map(|c| [c as f32, 0.5, 0.25, -(c as f32)]).collect();
+    let consts: Vec<[f32; 4]> = (0..16)
+        .map(|c| [c as f32, 0.5, 0.25, -(c as f32)])
+        .collect();
     m.constf(0x9000, &consts);
     let d = m.go();
     for r in 10..21 {
         let al = r - 10;
-        let want = if [2, 5, 8].contains(&al) { f((1 + al) as f32) } else { 0 };
+        let want = if [2, 5, 8].contains(&al) {
+            f((1 + al) as f32)
+        } else {
+            0
+        };
         assert_eq!(d.r(r, 0, 3), want, "r{r}");
     }
     assert_eq!(d.r(15, 3, 3), f(-6.0));
@@ -97,7 +112,14 @@ fn rep_counts_without_touching_al() {
     let prog = vec![
         loop_(0, 5),
         rep(1, 4),
-        add(0, 1.0).srcs([t_rel(0), inline(inline_of(1.0)), wavejit_r5xx::inst::Src::UNUSED]).dst_rel(0, 7, true).inst(),
+        add(0, 1.0)
+            .srcs([
+                t_rel(0),
+                inline(inline_of(1.0)),
+                wavejit_r5xx::inst::Src::UNUSED,
+            ])
+            .dst_rel(0, 7, true)
+            .inst(),
         endrep(2),
         endloop(1),
         set(9, 1.0).inst(),
@@ -108,11 +130,7 @@ fn rep_counts_without_touching_al() {
     assert_eq!(d.r(4, 0, 0), f(3.0));
     assert_eq!(d.r(9, 0, 0), f(1.0));
     // A REP outside every loop has aL 0.
-    let prog = vec![
-        rep(0, 3),
-        set(0, 2.0).dst_rel(0, 7, true).inst(),
-        endrep(1),
-    ];
+    let prog = vec![rep(0, 3), set(0, 2.0).dst_rel(0, 7, true).inst(), endrep(1)];
     let mut m = Machine::new(prog);
     m.consti(0x8000, &[(2, 9, 9)]);
     let d = m.go();
@@ -123,17 +141,17 @@ fn rep_counts_without_touching_al() {
 /// LOOP 255 { r5 += 1; if (r5 - r6 >= 0) BREAK; } r7 = 4.
 fn breaking(limit: impl Fn(u32) -> f32) -> Done {
     let prog = vec![
-        loop_(0, 7),                          // 0
-        add(5, 1.0).inst(),                   // 1
-        test_sub(5, 6, CmpOp::Ge).inst(),     // 2
-        if_c(6),                              // 3
+        loop_(0, 7),                      // 0
+        add(5, 1.0).inst(),               // 1
+        test_sub(5, 6, CmpOp::Ge).inst(), // 2
+        if_c(6),                          // 3
         // BREAK: "0xff 0 BREAK NONE NONE DECR n 0 END+1"
         fc(FcOp::BreakLoop, 0xff, false, 7)
             .stacks(AOp::None, BOp::None, BOp::Decr, 1, false)
-            .inst(),                          // 4
-        endif(1),                             // 5
-        endloop(1),                           // 6
-        set(7, 4.0).inst(),                   // 7
+            .inst(), // 4
+        endif(1),           // 5
+        endloop(1),         // 6
+        set(7, 4.0).inst(), // 7
     ];
     let mut m = Machine::new(prog);
     m.consti(0x8000, &[(255, 0, 0)]);
@@ -154,7 +172,11 @@ fn break_leaves_the_loop_lane_by_lane() {
     assert_eq!(d.row(5, 0), vec![f(3.0); 64]);
     // LOOP; twice (add, test, IF jumping to ENDLOOP, ENDLOOP); add, test, IF, BREAK
     // jumping out; the last slot.
-    assert_eq!(d.executed, 1 + 4 + 4 + 4 + 1, "the group left at the third BREAK");
+    assert_eq!(
+        d.executed,
+        1 + 4 + 4 + 4 + 1,
+        "the group left at the third BREAK"
+    );
     // No lane breaks before the count runs out.
     let d = breaking(|_| 1000.0);
     assert_eq!(d.row(5, 0), vec![f(255.0); 64]);
@@ -163,18 +185,18 @@ fn break_leaves_the_loop_lane_by_lane() {
 /// LOOP 10 { r5 += 1; if (r5 - r6 < 0) CONTINUE; r8 += 1 } r7 = 4.
 fn continuing(limit: impl Fn(u32) -> f32) -> Done {
     let prog = vec![
-        loop_(0, 8),                          // 0
-        add(5, 1.0).inst(),                   // 1
-        test_sub(5, 6, CmpOp::Lt).inst(),     // 2
-        if_c(6),                              // 3
+        loop_(0, 8),                      // 0
+        add(5, 1.0).inst(),               // 1
+        test_sub(5, 6, CmpOp::Lt).inst(), // 2
+        if_c(6),                          // 3
         // CONTINUE: "0xff 0 CONTINUE NONE NONE DECR n 0 END"
         fc(FcOp::Continue, 0xff, false, 7)
             .stacks(AOp::None, BOp::None, BOp::Decr, 1, false)
-            .inst(),                          // 4
-        endif(1),                             // 5
-        add(8, 1.0).inst(),                   // 6
-        endloop(1),                           // 7
-        set(7, 4.0).inst(),                   // 8
+            .inst(), // 4
+        endif(1),           // 5
+        add(8, 1.0).inst(), // 6
+        endloop(1),         // 7
+        set(7, 4.0).inst(), // 8
     ];
     let mut m = Machine::new(prog);
     m.consti(0x8000, &[(10, 0, 0)]);
@@ -204,20 +226,20 @@ fn continue_skips_to_the_next_iteration() {
 fn nested_loops_with_breaks_restore_the_outer_lanes() {
     // LOOP 3 { LOOP 255 { r5 += 1; if (r5 - r6 >= 0) BREAK } r6 += 2; r8 += 1 }
     let prog = vec![
-        loop_(1, 11),                         // 0
-        loop_(0, 8),                          // 1
-        add(5, 1.0).inst(),                   // 2
-        test_sub(5, 6, CmpOp::Ge).inst(),     // 3
-        if_c(7),                              // 4
+        loop_(1, 11),                     // 0
+        loop_(0, 8),                      // 1
+        add(5, 1.0).inst(),               // 2
+        test_sub(5, 6, CmpOp::Ge).inst(), // 3
+        if_c(7),                          // 4
         fc(FcOp::BreakLoop, 0xff, false, 8)
             .stacks(AOp::None, BOp::None, BOp::Decr, 1, false)
-            .inst(),                          // 5
-        endif(1),                             // 6
-        endloop(2),                           // 7
-        add(6, 2.0).inst(),                   // 8
-        add(8, 1.0).inst(),                   // 9
-        endloop(1),                           // 10
-        set(7, 4.0).inst(),                   // 11
+            .inst(), // 5
+        endif(1),                         // 6
+        endloop(2),                       // 7
+        add(6, 2.0).inst(),               // 8
+        add(8, 1.0).inst(),               // 9
+        endloop(1),                       // 10
+        set(7, 4.0).inst(),               // 11
     ];
     let mut m = Machine::new(prog);
     m.consti(0x8000, &[(255, 0, 0), (3, 0, 0)]);
@@ -244,20 +266,30 @@ fn nested_loops_with_breaks_restore_the_outer_lanes() {
 
 #[test]
 fn calls_and_returns() {
-    let call = |to, func| fc(FcOp::Jump, func, true, to).stacks(AOp::Push, BOp::None, BOp::Incr, 0, false).inst();
+    let call = |to, func| {
+        fc(FcOp::Jump, func, true, to)
+            .stacks(AOp::Push, BOp::None, BOp::Incr, 0, false)
+            .inst()
+    };
     let prog = vec![
-        call(5, 0xff),                     // 0: CALL
-        call(5, 0xff),                     // 1: CALL
-        test_sub(2, 1, CmpOp::Ne).inst(),  // 2
-        call(5, 0xf0),                     // 3: CALL c
-        set(7, 4.0).last().inst(),         // 4
-        add(5, 1.0).inst(),                // 5: the subroutine
+        call(5, 0xff),                    // 0: CALL
+        call(5, 0xff),                    // 1: CALL
+        test_sub(2, 1, CmpOp::Ne).inst(), // 2
+        call(5, 0xf0),                    // 3: CALL c
+        set(7, 4.0).last().inst(),        // 4
+        add(5, 1.0).inst(),               // 5: the subroutine
         // RETURN: "0xff 0 JUMP POP NONE DECR 1 0 0"
-        fc(FcOp::Jump, 0xff, false, 0).stacks(AOp::Pop, BOp::None, BOp::Decr, 1, false).inst(),
+        fc(FcOp::Jump, 0xff, false, 0)
+            .stacks(AOp::Pop, BOp::None, BOp::Decr, 1, false)
+            .inst(),
     ];
     for pattern in [0u64, u64::MAX, 0x0f0f_1234_8000_0001] {
         let mut m = Machine::new(prog.clone());
-        m.set_temp(2, 0, move |l| if pattern >> l & 1 == 1 { f(1.0) } else { 0 });
+        m.set_temp(
+            2,
+            0,
+            move |l| if pattern >> l & 1 == 1 { f(1.0) } else { 0 },
+        );
         let d = m.go();
         for l in 0..64 {
             let want = 2.0 + (pattern >> l & 1) as f32;
@@ -272,13 +304,17 @@ fn calls_and_returns() {
 fn stack_limits_are_guest_faults() {
     // A subroutine that calls itself: the fifth push overflows.
     let prog = vec![
-        fc(FcOp::Jump, 0xff, true, 0).stacks(AOp::Push, BOp::None, BOp::None, 0, false).inst(),
+        fc(FcOp::Jump, 0xff, true, 0)
+            .stacks(AOp::Push, BOp::None, BOp::None, 0, false)
+            .inst(),
         set(3, 1.0).inst(),
     ];
     let e = Machine::new(prog).run().err().expect("overflow");
     assert!(e.contains("address stack overflow"), "{e}");
     let prog = vec![
-        fc(FcOp::Jump, 0xff, false, 0).stacks(AOp::Pop, BOp::None, BOp::None, 0, false).inst(),
+        fc(FcOp::Jump, 0xff, false, 0)
+            .stacks(AOp::Pop, BOp::None, BOp::None, 0, false)
+            .inst(),
         set(3, 1.0).inst(),
     ];
     let e = Machine::new(prog).run().err().expect("underflow");

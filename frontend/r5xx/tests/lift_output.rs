@@ -95,7 +95,10 @@ fn unorm8_outputs_clamp_and_round() {
     m.set_temp4(2, |_| [0.5, 1.5, -1.0, f32::NAN]);
     let d = m.go();
     // 0.5 * 255 = 127.5 rounds to even (128); 1.5 clamps to 255; -1 and NaN give 0.
-    assert_eq!(d.u32_at(OUT + 4 * (64 + 3)), u32::from_le_bytes([128, 255, 0, 0]));
+    assert_eq!(
+        d.u32_at(OUT + 4 * (64 + 3)),
+        u32::from_le_bytes([128, 255, 0, 0])
+    );
 }
 
 #[test]
@@ -107,7 +110,11 @@ fn pe_coverage_and_texkill_keep_pairs_from_writing() {
     let d = m.go();
     for l in 0..64u32 {
         let (i, j) = (l % 16, l / 16);
-        let want = if l % 2 == 0 && l != 4 { written(i, j) } else { [SENTINEL; 4] };
+        let want = if l % 2 == 0 && l != 4 {
+            written(i, j)
+        } else {
+            [SENTINEL; 4]
+        };
         assert_eq!(element(&d, i, j), want, "lane {l}");
     }
 }
@@ -188,7 +195,10 @@ fn the_host_test_agrees_with_the_lifted_one() {
     assert!(!CondTest::Equal.passes(nan, nan));
     assert!(CondTest::Equal.passes(f(0.0), f(-0.0)));
     assert!(!CondTest::Less.passes(f(1.0), nan));
-    assert!(CondTest::Greater.passes(f(1.0), 1), "denormals are not flushed");
+    assert!(
+        CondTest::Greater.passes(f(1.0), 1),
+        "denormals are not flushed"
+    );
     let d = conditional(CondTest::Less, true, false);
     for l in 0..64u32 {
         let pass = CondTest::Less.passes(f(l as f32), f(20.0));

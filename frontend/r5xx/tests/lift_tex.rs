@@ -189,7 +189,9 @@ fn tiled_inputs_follow_the_memory_controllers_addresses() {
 #[test]
 fn write_masks_and_predicates_limit_the_destination() {
     let prog = vec![
-        mov(9, t(5), 0, false).set_pred(CmpOp::Ne, 7, CmpOp::Ne, true).inst(),
+        mov(9, t(5), 0, false)
+            .set_pred(CmpOp::Ne, 7, CmpOp::Ne, true)
+            .inst(),
         tex(TexOp::Ld, 3, 2, "rgba", 4, "rgba")
             .wmask(0b101, true)
             .pred((PredSel::Rrrr, false), (PredSel::Aaaa, true))
@@ -205,33 +207,56 @@ fn write_masks_and_predicates_limit_the_destination() {
         let r = if l & 1 == 1 { e[0] } else { 7.0 };
         let b = if l & 1 == 1 { e[2] } else { 7.0 };
         let a = if l >> 1 & 1 == 0 { e[3] } else { 7.0 };
-        assert_eq!([0, 1, 2, 3].map(|c| d.r(4, c, l)), [r, 7.0, b, a].map(f), "lane {l}");
+        assert_eq!(
+            [0, 1, 2, 3].map(|c| d.r(4, c, l)),
+            [r, 7.0, b, a].map(f),
+            "lane {l}"
+        );
     }
 }
 
 #[test]
 fn ignore_uncovered_reads_nothing_for_helpers() {
     // Pair (0, 0) alone; its helpers point far outside GPU memory but do not read.
-    let prog = vec![tex(TexOp::Ld, 3, 2, "rgba", 4, "rgba").ignore_uncovered().inst()];
+    let prog = vec![tex(TexOp::Ld, 3, 2, "rgba", 4, "rgba")
+        .ignore_uncovered()
+        .inst()];
     let mut m = machine(prog);
     m.domain = [0, 0, 0, 0];
-    m.set_temp4(2, |l| if l == 0 { [5.0, 2.0, 0.0, 0.0] } else { [0.0, 4000.0, 0.0, 0.0] });
+    m.set_temp4(2, |l| {
+        if l == 0 {
+            [5.0, 2.0, 0.0, 0.0]
+        } else {
+            [0.0, 4000.0, 0.0, 0.0]
+        }
+    });
     let d = m.go();
     assert_eq!(d.r(4, 0, 0), f(5.0));
     assert_eq!(d.r(4, 0, 1), 0, "a helper's destination is not written");
     // Without IGNORE_UNCOVERED the helper reads row 4000: outside the 1 MiB memory.
     let mut m = machine(vec![tex(TexOp::Ld, 3, 2, "rgba", 4, "rgba").inst()]);
     m.domain = [0, 0, 0, 0];
-    m.set_temp4(2, |l| if l == 0 { [5.0, 2.0, 0.0, 0.0] } else { [0.0, 4000.0, 0.0, 0.0] });
+    m.set_temp4(2, |l| {
+        if l == 0 {
+            [5.0, 2.0, 0.0, 0.0]
+        } else {
+            [0.0, 4000.0, 0.0, 0.0]
+        }
+    });
     let e = m.run().err().expect("a read outside GPU memory");
-    assert!(e.starts_with("fault:") && e.contains("out-of-bounds") && e.contains("lane 1"), "{e}");
+    assert!(
+        e.starts_with("fault:") && e.contains("out-of-bounds") && e.contains("lane 1"),
+        "{e}"
+    );
 }
 
 #[test]
 fn texkill_uncovers_processors_with_a_negative_channel() {
     // Examined: r, g (RGB_WMASK 0b011) and a (ALPHA_WMASK); -0, NaN and denormals are not
     // below 0.
-    let prog = vec![tex(TexOp::Texkill, 0, 2, "rgba", 0, "rgba").wmask(0b011, true).inst()];
+    let prog = vec![tex(TexOp::Texkill, 0, 2, "rgba", 0, "rgba")
+        .wmask(0b011, true)
+        .inst()];
     let mut m = Machine::new(prog);
     let cases: [[f32; 4]; 7] = [
         [1.0, 1.0, 1.0, 1.0],
@@ -248,7 +273,11 @@ fn texkill_uncovers_processors_with_a_negative_channel() {
         .filter(|l| [1, 3, 5].contains(&(l % 7)))
         .fold(0, |m, l| m | 1 << l);
     assert_eq!(d.mask(mask::COVERED), !killed);
-    assert_eq!(d.mask(mask::ACTIVE), u64::MAX, "killed processors keep running");
+    assert_eq!(
+        d.mask(mask::ACTIVE),
+        u64::MAX,
+        "killed processors keep running"
+    );
 }
 
 #[test]

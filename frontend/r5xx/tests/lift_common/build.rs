@@ -16,7 +16,10 @@ pub fn t(n: u8) -> Src {
     }
 }
 pub fn t_rel(n: u8) -> Src {
-    Src::Temp { index: n, rel: true }
+    Src::Temp {
+        index: n,
+        rel: true,
+    }
 }
 pub fn k(n: u8) -> Src {
     Src::Const {
@@ -25,7 +28,10 @@ pub fn k(n: u8) -> Src {
     }
 }
 pub fn k_rel(n: u8) -> Src {
-    Src::Const { index: n, rel: true }
+    Src::Const {
+        index: n,
+        rel: true,
+    }
 }
 pub fn inline(bits: u8) -> Src {
     Src::Inline { bits, rel: false }
@@ -129,8 +135,14 @@ impl AluB {
     }
     /// Writes temporary `n`: the RGB channels of `rgb` (bit c) and, with `alpha`, a.
     pub fn dst(mut self, n: u8, rgb: u8, alpha: bool) -> Self {
-        self.a.rgb_dest = Dest { addr: n, rel: false };
-        self.a.alpha_dest = Dest { addr: n, rel: false };
+        self.a.rgb_dest = Dest {
+            addr: n,
+            rel: false,
+        };
+        self.a.alpha_dest = Dest {
+            addr: n,
+            rel: false,
+        };
         self.cmn.rgb_wmask = rgb;
         self.cmn.alpha_wmask = alpha;
         self
