@@ -74,11 +74,11 @@ mod tex;
 use crate::inst::{Body, Inst, Pred, Src};
 use crate::setup::Setup;
 use crate::table::PredSel;
-use std::collections::BTreeMap;
 pub use launch::{DomainInit, Tiles};
 use mem::Gpu;
 pub use state::R5xxLayout;
 use state::{mask, TEMPS};
+use std::collections::BTreeMap;
 use wavejit_ir::{
     merge_blocks, Block, Function, FunctionBuilder, IntCC, Op, ScalarType, Terminator, TrapKind,
     Value,
@@ -372,7 +372,8 @@ impl<'a> Lifter<'a> {
     /// `lanes`.
     fn write_temp(&mut self, addr: u8, rel: bool, c: u32, v: Value, lanes: Value) {
         if !rel {
-            self.b.def_reg(self.l.temp(u32::from(addr), c), v, Some(lanes));
+            self.b
+                .def_reg(self.l.temp(u32::from(addr), c), v, Some(lanes));
             return;
         }
         let n = self.rel_index(u32::from(addr), TEMPS);

@@ -170,11 +170,19 @@ impl Lifter<'_> {
         let uses_src1 = matches!(op, Presub::Sub | Presub::Add);
         let (s0, s1) = if c == 3 {
             let s0 = self.alpha_src(r, a, 0)?;
-            let s1 = if uses_src1 { self.alpha_src(r, a, 1)? } else { s0 };
+            let s1 = if uses_src1 {
+                self.alpha_src(r, a, 1)?
+            } else {
+                s0
+            };
             (s0, s1)
         } else {
             let s0 = self.rgb_src(r, a, 0, c)?;
-            let s1 = if uses_src1 { self.rgb_src(r, a, 1, c)? } else { s0 };
+            let s1 = if uses_src1 {
+                self.rgb_src(r, a, 1, c)?
+            } else {
+                s0
+            };
             (s0, s1)
         };
         let v = float::presub(&mut self.b, op, s0, s1);
@@ -187,7 +195,13 @@ impl Lifter<'_> {
     }
 
     /// The component a select and a swizzle pick, before the modifier.
-    fn pick(&mut self, r: &mut Reads, a: &Alu, sel: SrcSel, swz: Swizzle) -> Result<Value, LiftError> {
+    fn pick(
+        &mut self,
+        r: &mut Reads,
+        a: &Alu,
+        sel: SrcSel,
+        swz: Swizzle,
+    ) -> Result<Value, LiftError> {
         let k = sel as usize;
         Ok(match swz {
             Swizzle::R | Swizzle::G | Swizzle::B => {
@@ -213,7 +227,13 @@ impl Lifter<'_> {
     }
 
     /// Component `c` of RGB input `k` (0 A, 1 B, 2 C); `c` = 3 is DP4's fourth component.
-    fn rgb_input(&mut self, r: &mut Reads, a: &Alu, k: usize, c: usize) -> Result<Value, LiftError> {
+    fn rgb_input(
+        &mut self,
+        r: &mut Reads,
+        a: &Alu,
+        k: usize,
+        c: usize,
+    ) -> Result<Value, LiftError> {
         let input = a.rgb_in[k];
         let (sel, swz) = if c == 3 {
             (a.alpha_in[k].sel, a.alpha_in[k].swiz)
@@ -302,7 +322,8 @@ impl Lifter<'_> {
             for c in 0..3 {
                 if cmn.rgb_omask >> c & 1 == 1 {
                     let reg = self.l.output(u32::from(a.rgb_target & 3), c);
-                    self.b.def_reg(reg, rgb[c as usize], Some(rgb_lanes[c as usize]));
+                    self.b
+                        .def_reg(reg, rgb[c as usize], Some(rgb_lanes[c as usize]));
                 }
             }
             if cmn.alpha_omask {
@@ -342,7 +363,12 @@ impl Lifter<'_> {
     }
 
     /// The RGB dot product in its extra range, if the RGB operation is one.
-    fn rgb_dot(&mut self, r: &mut Reads, a: &Alu, legacy: bool) -> Result<Option<Value>, LiftError> {
+    fn rgb_dot(
+        &mut self,
+        r: &mut Reads,
+        a: &Alu,
+        legacy: bool,
+    ) -> Result<Option<Value>, LiftError> {
         let n = match a.rgb_op {
             RgbOp::Dp3 => 3,
             RgbOp::Dp4 => 4,

@@ -108,9 +108,8 @@ impl Lifter<'_> {
         }
         match inst.cmn.rgb_pred.sel {
             PredSel::Rgba | PredSel::Sel6 | PredSel::Sel7 => {
-                return Err(self.invalid(
-                    "flow-control predication must replicate one predicate bit (§3.5.1)",
-                ))
+                return Err(self
+                    .invalid("flow-control predication must replicate one predicate bit (§3.5.1)"))
             }
             _ => {}
         }
@@ -139,7 +138,10 @@ impl Lifter<'_> {
             let depth = self.b.use_reg(self.l.loop_depth(), I32);
             let zero = self.b.i32(0);
             let ok = self.b.op(Op::Icmp(IntCC::Ne), I1, &[depth, zero]);
-            self.trap_unless(ok, format!("{} with an empty loop stack", op.asm().to_uppercase()));
+            self.trap_unless(
+                ok,
+                format!("{} with an empty loop stack", op.asm().to_uppercase()),
+            );
         }
         let decision = self.decide(inst, f)?;
         let jump = self.b.create_block();
@@ -275,7 +277,9 @@ impl Lifter<'_> {
         let pred = match inst.cmn.rgb_pred.sel {
             PredSel::None => self.b.i32(0),
             _ => {
-                let p = self.predicate(inst.cmn.rgb_pred, 0)?.expect("a replicate select");
+                let p = self
+                    .predicate(inst.cmn.rgb_pred, 0)?
+                    .expect("a replicate select");
                 self.b.op(Op::Zext, I32, &[p])
             }
         };
@@ -319,7 +323,10 @@ impl Lifter<'_> {
         let limit = self.counter_limit();
         self.trap_unless(
             ok,
-            format!("branch counter overflow: more than {} nested conditional blocks", limit + 1),
+            format!(
+                "branch counter overflow: more than {} nested conditional blocks",
+                limit + 1
+            ),
         );
     }
 
@@ -421,7 +428,9 @@ impl Lifter<'_> {
                     self.push_address(self.pc + 1);
                 }
                 match self.starts.get(&target) {
-                    Some(&blk) if (self.setup.info.start..=self.setup.info.end).contains(&target) => {
+                    Some(&blk)
+                        if (self.setup.info.start..=self.setup.info.end).contains(&target) =>
+                    {
                         self.b.terminate(Terminator::Jump(blk))
                     }
                     _ => self.b.terminate(Terminator::Trap(TrapKind::BadJump)),
@@ -439,8 +448,7 @@ impl Lifter<'_> {
             self.depth_check(
                 l.loop_depth(),
                 true,
-                "loop stack overflow: a fifth nested LOOP or REP (the stack holds 4 frames)"
-                    .into(),
+                "loop stack overflow: a fifth nested LOOP or REP (the stack holds 4 frames)".into(),
             );
         }
         self.branch_op(f.b_op0, f.b_pop_cnt, false);
