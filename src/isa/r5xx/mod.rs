@@ -14,6 +14,7 @@
 //! ([`wavejit_r5xx::lift`]).
 
 pub mod ctm;
+pub mod fuzz;
 pub mod image;
 pub mod names;
 
@@ -89,12 +90,12 @@ impl Frontend for R5xx {
         Ok(Box::new(R5xxModule::new(image, &stem, Some(target.clone()))))
     }
 
-    fn fuzz(&self, _isa: &str) -> Option<Box<dyn crate::fuzz::Campaign>> {
-        None
+    fn fuzz(&self, isa: &str) -> Option<Box<dyn crate::fuzz::Campaign>> {
+        fuzz::campaign(isa)
     }
 
     fn fuzz_names(&self) -> &'static [&'static str] {
-        &[]
+        fuzz::FUZZ_NAMES
     }
 
     fn stream_command(&self) -> Option<&'static str> {
