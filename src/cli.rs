@@ -254,6 +254,11 @@ pub fn bench_appsdk(cfg: crate::bench::appsdk::AppSdkConfig) -> Result<()> {
     Ok(())
 }
 
+pub fn bench_streams(cfg: crate::bench::streams::StreamsConfig) -> Result<()> {
+    print!("{}", crate::bench::streams::report(&cfg)?);
+    Ok(())
+}
+
 pub fn demo() -> Result<()> {
     crate::demo::run()
 }

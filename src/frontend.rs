@@ -94,6 +94,12 @@ pub trait Frontend: Sync {
         None
     }
 
+    /// The command streams `wavejit bench --suite streams` runs (paths relative to the
+    /// repository root), for a frontend with a [`Frontend::stream_command`].
+    fn bench_streams(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Runs the command stream `req.file` (for a frontend with a
     /// [`Frontend::stream_command`]).
     fn run_stream(

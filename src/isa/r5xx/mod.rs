@@ -102,6 +102,11 @@ impl Frontend for R5xx {
         Some(STREAM_COMMAND)
     }
 
+    /// Mandelbrot and a matrix multiply (`benches/ctm`, README "ATI R5xx").
+    fn bench_streams(&self) -> &'static [&'static str] {
+        &["benches/ctm/mandelbrot.ctm", "benches/ctm/matmul.ctm"]
+    }
+
     fn run_stream(
         &self,
         req: &crate::stream::StreamRequest<'_>,
