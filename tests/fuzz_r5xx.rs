@@ -106,4 +106,5 @@ fn r5xx_names_name_campaigns() {
     assert!(c.is_some());
     assert!(fuzz::campaign("R5XX").is_some());
     assert!(fuzz::campaign("r600").is_none());
+    assert!(fuzz::campaign("r5xx-mem").is_none());
 }
