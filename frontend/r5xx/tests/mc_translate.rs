@@ -287,7 +287,10 @@ fn tiles_are_2k_and_each_element_has_its_own_address() {
         for y in 0..th * 4 {
             for x in 0..tw * 4 {
                 let a = address(&s, x, y);
-                assert!((0x8_0000..0x8_0000 + 16 * 2048).contains(&a) && (a - 0x8_0000).is_multiple_of(bpe));
+                assert!(
+                    (0x8_0000..0x8_0000 + 16 * 2048).contains(&a)
+                        && (a - 0x8_0000).is_multiple_of(bpe)
+                );
                 let tile = (y / th) * 4 + x / tw;
                 assert_eq!((a - 0x8_0000) / 2048, tile, "{format:?} ({x}, {y})");
                 assert!(seen.insert(a), "{format:?} ({x}, {y}) aliases");
