@@ -394,3 +394,23 @@ fn errors_are_one_line_with_the_line_number() {
         "line 513: more than 512 slots"
     );
 }
+
+/// The example listing of the syntax's documentation (print.rs) assembles, and prints back
+/// to lines that assemble to the same slots.
+#[test]
+fn the_documented_example_assembles() {
+    let src = include_str!("../src/print.rs");
+    let example: String = src
+        .lines()
+        .skip_while(|l| *l != "//! ```text")
+        .skip(1)
+        .take_while(|l| *l != "//! ```")
+        .map(|l| format!("{}\n", l.trim_start_matches("//!").trim_start()))
+        .collect();
+    assert_eq!(example.lines().count(), 8);
+    let p = parse_program(&example).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.len(), 6);
+    assert_eq!(parse_program(&print_program(&p)).unwrap(), p);
+    // `fc jump top`: top is slot 0.
+    assert_eq!(encode(&p[5])[3] >> 16 & 0x1ff, 0);
+}
