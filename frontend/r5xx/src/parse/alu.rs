@@ -17,8 +17,15 @@ struct Half<'a> {
     op: &'a str,
     clamp: bool,
     omod: Omod,
-    /// (select, swizzle letters, modifier) of each input given.
-    inputs: Vec<(SrcSel, &'a str, Modifier)>,
+    /// (operand, swizzle letters, modifier) of each input given.
+    inputs: Vec<(Operand, Option<&'a str>, Modifier)>,
+}
+
+/// An input's operand: a source select, or a register the assembler puts in a source slot.
+#[derive(Clone, Copy)]
+enum Operand {
+    Sel(SrcSel),
+    Reg(Src),
 }
 
 fn half<'a>(cur: &mut Cur<'a>, out: bool, alpha: bool) -> R<Half<'a>> {
@@ -94,10 +101,26 @@ fn half<'a>(cur: &mut Cur<'a>, out: bool, alpha: bool) -> R<Half<'a>> {
         }
         let neg = cur.eat("-");
         let abs = cur.eat("|");
-        let w = cur.word()?;
-        let sel = lookup(SrcSel::from_asm(w), "input select (src0-src2, srcp)", w)?;
-        cur.expect(".")?;
-        let swz = cur.word()?;
+        let (operand, swz) = match digit_or_word(cur)? {
+            None => (Operand::Reg(inline(cur)?), None),
+            Some(w) => match SrcSel::from_asm(w) {
+                Some(sel) => {
+                    cur.expect(".")?;
+                    (Operand::Sel(sel), Some(cur.word()?))
+                }
+                None if is_register(w) => (Operand::Reg(source_word(cur, w)?), None),
+                None => {
+                    return Err(format!(
+                        "input `{w}`: expected src0-src2, srcp, rN, cN, an inline constant, \
+                         lit(n) or _"
+                    ))
+                }
+            },
+        };
+        let swz = match (swz, &operand) {
+            (None, Operand::Reg(_)) if cur.eat(".") => Some(cur.word()?),
+            (swz, _) => swz,
+        };
         if abs {
             cur.expect("|")?;
         }
@@ -107,7 +130,7 @@ fn half<'a>(cur: &mut Cur<'a>, out: bool, alpha: bool) -> R<Half<'a>> {
             (false, true) => Modifier::Abs,
             (true, true) => Modifier::Nab,
         };
-        h.inputs.push((sel, swz, modifier));
+        h.inputs.push((operand, swz, modifier));
         if !cur.eat(",") {
             break;
         }
@@ -141,12 +164,21 @@ pub(super) fn alu(cur: &mut Cur, out: bool, cmn: &mut Cmn, a: &mut Alu) -> R<()>
     a.rgb_target = rgb.target;
     a.rgb_op = lookup(RgbOp::from_asm(rgb.op), "RGB op", rgb.op)?;
     a.rgb_omod = rgb.omod;
-    for (k, (sel, swz, modifier)) in rgb.inputs.into_iter().enumerate() {
+    let mut regs = Vec::new();
+    for (k, &(operand, swz, modifier)) in rgb.inputs.iter().enumerate() {
+        let swiz = match swz {
+            Some(w) => swizzles::<3>(w)?,
+            None => [Swizzle::R, Swizzle::G, Swizzle::B],
+        };
         a.rgb_in[k] = RgbInput {
-            sel,
-            swiz: swizzles::<3>(swz)?,
+            sel: SrcSel::Src0,
+            swiz,
             modifier,
         };
+        match operand {
+            Operand::Sel(sel) => a.rgb_in[k].sel = sel,
+            Operand::Reg(r) => regs.push((r, Input::Rgb(k), reads(&swiz))),
+        }
     }
     if cur.eat(";") {
         let al = half(cur, out, true)?;
@@ -159,24 +191,79 @@ pub(super) fn alu(cur: &mut Cur, out: bool, cmn: &mut Cmn, a: &mut Alu) -> R<()>
         a.w_omask = al.w;
         a.alpha_op = lookup(AlphaOp::from_asm(al.op), "alpha op", al.op)?;
         a.alpha_omod = al.omod;
-        for (k, (sel, swz, modifier)) in al.inputs.into_iter().enumerate() {
-            let [swiz] = swizzles::<1>(swz)?;
+        for (k, &(operand, swz, modifier)) in al.inputs.iter().enumerate() {
+            let [swiz] = match swz {
+                Some(w) => swizzles::<1>(w)?,
+                None => [Swizzle::A],
+            };
             a.alpha_in[k] = AlphaInput {
-                sel,
+                sel: SrcSel::Src0,
                 swiz,
                 modifier,
             };
+            match operand {
+                Operand::Sel(sel) => a.alpha_in[k].sel = sel,
+                Operand::Reg(r) => regs.push((r, Input::Alpha(k), reads(&[swiz]))),
+            }
         }
     }
+    let mut given = [[false; 3]; 2];
     if cur.eat("{") {
-        sources(cur, a)?;
+        given = sources(cur, a)?;
         cur.expect("}")?;
+    }
+    for (reg, input, units) in regs {
+        let k = allocate(a, &given, reg, units)?;
+        match input {
+            Input::Rgb(i) => a.rgb_in[i].sel = SrcSel::from_bits(k as u32),
+            Input::Alpha(i) => a.alpha_in[i].sel = SrcSel::from_bits(k as u32),
+        }
     }
     Ok(())
 }
 
-/// `srcK = X`, `srcK.rgb = X`, `srcK.a = X`, `srcp = P` items, comma-separated.
-fn sources(cur: &mut Cur, a: &mut Alu) -> R<()> {
+/// Which input a register operand is.
+#[derive(Clone, Copy)]
+enum Input {
+    Rgb(usize),
+    Alpha(usize),
+}
+
+/// The source units a swizzle reads: (the RGB source for r, g, b; the alpha source for a).
+fn reads(swiz: &[Swizzle]) -> (bool, bool) {
+    let rgb = swiz
+        .iter()
+        .any(|s| matches!(s, Swizzle::R | Swizzle::G | Swizzle::B));
+    (rgb, swiz.contains(&Swizzle::A))
+}
+
+/// The source slot for register `reg` read through units `(rgb, alpha)`: the first that
+/// holds it in every unit read, else the first free (still Mesa's unused pattern and not
+/// given in braces) or holding it in every unit read.
+fn allocate(a: &mut Alu, given: &[[bool; 3]; 2], reg: Src, (rgb, alpha): (bool, bool)) -> R<usize> {
+    let holds =
+        |a: &Alu, k: usize| (!rgb || a.rgb_src[k] == reg) && (!alpha || a.alpha_src[k] == reg);
+    let fits = |a: &Alu, k: usize| {
+        let ok = |s: Src, given: bool| s == reg || (s == Src::UNUSED && !given);
+        (!rgb || ok(a.rgb_src[k], given[0][k])) && (!alpha || ok(a.alpha_src[k], given[1][k]))
+    };
+    let k = (0..3)
+        .find(|&k| holds(a, k))
+        .or_else(|| (0..3).find(|&k| fits(a, k)))
+        .ok_or_else(|| format!("no source slot left for `{}`", crate::print::src(reg)))?;
+    if rgb {
+        a.rgb_src[k] = reg;
+    }
+    if alpha {
+        a.alpha_src[k] = reg;
+    }
+    Ok(k)
+}
+
+/// `srcK = X`, `srcK.rgb = X`, `srcK.a = X`, `srcp = P` items, comma-separated; which
+/// (unit, slot) pairs they set.
+fn sources(cur: &mut Cur, a: &mut Alu) -> R<[[bool; 3]; 2]> {
+    let mut given = [[false; 3]; 2];
     while cur.peek() != Some('}') {
         let w = cur.word()?;
         let (rgb, alpha) = if cur.eat(".") {
@@ -208,37 +295,70 @@ fn sources(cur: &mut Cur, a: &mut Alu) -> R<()> {
             let s = source(cur)?;
             if rgb {
                 a.rgb_src[k] = s;
+                given[0][k] = true;
             }
             if alpha {
                 a.alpha_src[k] = s;
+                given[1][k] = true;
             }
         }
         if !cur.eat(",") {
             break;
         }
     }
-    Ok(())
+    Ok(given)
+}
+
+/// The next word, or `None` when a number (an inline constant) starts here.
+fn digit_or_word<'a>(cur: &mut Cur<'a>) -> R<Option<&'a str>> {
+    if cur.peek().is_some_and(|c| c.is_ascii_digit()) {
+        Ok(None)
+    } else {
+        cur.word().map(Some)
+    }
 }
 
 /// A source address: `rN`, `cN`, an inline value, `lit(n)`, `_`; then `+aL`.
 fn source(cur: &mut Cur) -> R<Src> {
-    let make = |cur: &mut Cur, f: &dyn Fn(bool) -> Src| Ok(f(cur.eat("+aL")));
-    if cur.peek().is_some_and(|c| c.is_ascii_digit()) {
-        let len = cur
-            .s
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(cur.s.len());
-        let (text, rest) = cur.s.split_at(len);
-        cur.s = rest;
-        let v: f32 = text
-            .parse()
-            .map_err(|_| format!("`{text}` is not a number"))?;
-        let bits = (0..128u8).find(|&b| inline_value(b) == v).ok_or_else(|| {
-            format!("{text} is not an inline constant (4-bit exponent, 3-bit mantissa)")
-        })?;
-        return make(cur, &|rel| Src::Inline { bits, rel });
+    match digit_or_word(cur)? {
+        None => inline(cur),
+        Some(w) => source_word(cur, w),
     }
-    let w = cur.word()?;
+}
+
+/// An inline constant by value (digits, then `.` and digits), then `+aL`.
+fn inline(cur: &mut Cur) -> R<Src> {
+    let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let mut len = digits(cur.s);
+    if cur.s[len..].starts_with('.') && cur.s[len + 1..].starts_with(|c: char| c.is_ascii_digit()) {
+        len += 1 + digits(&cur.s[len + 1..]);
+    }
+    let (text, rest) = cur.s.split_at(len);
+    cur.s = rest;
+    let v: f32 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    let bits = (0..128u8).find(|&b| inline_value(b) == v).ok_or_else(|| {
+        format!("{text} is not an inline constant (4-bit exponent, 3-bit mantissa)")
+    })?;
+    Ok(Src::Inline {
+        bits,
+        rel: cur.eat("+aL"),
+    })
+}
+
+/// Whether word `w` starts a source address (`rN`, `cN`, `lit`, `_`).
+fn is_register(w: &str) -> bool {
+    let numbered = |p: char| {
+        w.strip_prefix(p)
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    };
+    w == "_" || w == "lit" || numbered('r') || numbered('c')
+}
+
+/// The source address that starts with word `w` (`r5`, `c9`, `lit`, `_`), then `+aL`.
+fn source_word(cur: &mut Cur, w: &str) -> R<Src> {
+    let make = |cur: &mut Cur, f: &dyn Fn(bool) -> Src| Ok(f(cur.eat("+aL")));
     if w == "_" {
         return make(cur, &|rel| Src::Inline { bits: 0, rel });
     }
