@@ -21,6 +21,9 @@
 //! deep; programs without loops, calls or IFs deeper than 3 may run in partial flow-control
 //! mode (branch counters up to 3), the others in full mode.
 //!
+//! Not generated: W_OMASK (the conditional value needs a conditional buffer), uncached
+//! outputs, JUMP_GLOBAL, TEX NOP, reserved values and unused bits.
+//!
 //! Integer constants 0-7 hold (count, aL start, aL step) = (0..=3, 0..=4, 0..=2) as Mesa's
 //! KR/KG/KB bytes; aL stays below [`MAX_AL`]. The boolean constants are a random mask.
 
@@ -96,6 +99,9 @@ pub struct RandomProgram {
     pub last: Inst,
     /// Run in full flow-control mode even when partial mode would do.
     pub prefer_full: bool,
+    /// Set IGNORE_UNCOVERED where Mesa does (IF, LOOP/REP, ENDLOOP/ENDREP, BREAK,
+    /// CONTINUE), so processors TEXKILL killed stay out of those decisions.
+    pub ignore_uncovered: bool,
     /// Integer constants 0-7: KR (count) | KG (aL start) << 8 | KB (aL step) << 16.
     pub int_consts: [u32; INT_CONSTS as usize],
     /// Boolean constant k is bit k.
@@ -230,6 +236,7 @@ pub fn generate(seed: u64) -> RandomProgram {
         main,
         last,
         prefer_full: g.rng.gen_bool(0.5),
+        ignore_uncovered: g.rng.gen_bool(0.5),
         int_consts,
         bool_consts: g.rng.gen(),
     }

@@ -399,3 +399,17 @@ fn partial_mode_refuses_loops_and_calls() {
         assert!(e.contains("partial flow-control mode"), "{e}");
     }
 }
+
+#[test]
+fn jump_global_changes_nothing_with_a_zero_code_offset() {
+    for global in [false, true] {
+        let mut j = fc(FcOp::Jump, 0xff, false, 2);
+        j.f.jump_global = global;
+        let d = Machine::new(vec![j.inst(), set(3, 1.0).inst(), set(4, 1.0).inst()]).go();
+        assert_eq!(
+            (d.r(3, 0, 0), d.r(4, 0, 0)),
+            (0, f(1.0)),
+            "JUMP_GLOBAL {global}"
+        );
+    }
+}

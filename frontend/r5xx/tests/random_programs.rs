@@ -327,6 +327,9 @@ fn the_generator_covers_every_defined_value() {
                         f.a_op, f.b_op0, f.b_op1
                     ));
                     seen.insert(format!("func {:#x}", f.jump_func));
+                    if f.ignore_uncovered {
+                        seen.insert(format!("{:?} ignore_uncovered", f.op));
+                    }
                 }
             }
         }

@@ -87,6 +87,12 @@ impl Lower<'_> {
         }
     }
 
+    /// [`Lower::cond_slot`] with IGNORE_UNCOVERED when the program asks for it.
+    fn mesa_slot(&mut self, cond: &Cond, mut f: Fc) -> usize {
+        f.ignore_uncovered = self.program.ignore_uncovered;
+        self.cond_slot(cond, f)
+    }
+
     /// Emits a conditional flow-control slot: the ALU result's slot first, the predicate
     /// or boolean in the slot.
     fn cond_slot(&mut self, cond: &Cond, mut f: Fc) -> usize {
@@ -157,7 +163,7 @@ impl Lower<'_> {
                 if otherwise.is_some() {
                     f.b_op1 = BOp::Incr;
                 }
-                let at = self.cond_slot(cond, f);
+                let at = self.mesa_slot(cond, f);
                 self.open_frame();
                 self.items(then);
                 let mut else_at = None;
@@ -195,7 +201,7 @@ impl Lower<'_> {
                 };
                 let mut f = fc(start, 0);
                 f.int_addr = *int_addr;
-                let at = self.cond_slot(&Cond::Always, f);
+                let at = self.mesa_slot(&Cond::Always, f);
                 self.loops.push(Open {
                     rep: *rep,
                     frames: 0,
@@ -207,7 +213,7 @@ impl Lower<'_> {
                 e.jump_any = true;
                 e.int_addr = *int_addr;
                 e.jump_addr = (at + 1) as u16;
-                let end_at = self.cond_slot(&Cond::Always, e);
+                let end_at = self.mesa_slot(&Cond::Always, e);
                 self.target(at, end_at + 1);
                 let open = self.loops.pop().expect("pushed above");
                 for b in open.breaks {
@@ -229,7 +235,7 @@ impl Lower<'_> {
                 let mut f = fc(op, func(cond, TESTS));
                 f.b_op1 = BOp::Decr;
                 f.b_pop_cnt = open.frames;
-                let at = self.cond_slot(cond, f);
+                let at = self.mesa_slot(cond, f);
                 if let Some(open) = self.loops.last_mut() {
                     open.breaks.push(at);
                 }
@@ -241,7 +247,7 @@ impl Lower<'_> {
                 let mut f = fc(FcOp::Continue, 0xff);
                 f.b_op1 = BOp::Decr;
                 f.b_pop_cnt = open.frames;
-                let at = self.cond_slot(&Cond::Always, f);
+                let at = self.mesa_slot(&Cond::Always, f);
                 if let Some(open) = self.loops.last_mut() {
                     open.continues.push(at);
                 }
