@@ -29,7 +29,10 @@ fn binaries(d: &Scratch) -> (String, String) {
         outputs: vec![0],
         ..Default::default()
     };
-    let elf = d.write("add.elf", wavejit_r5xx::elf::write_elf(&words, &info, &notes));
+    let elf = d.write(
+        "add.elf",
+        wavejit_r5xx::elf::write_elf(&words, &info, &notes),
+    );
     let raw = d.write("add.bin", wavejit_r5xx::encode::encode_bytes(&program));
     (elf, raw)
 }
@@ -41,12 +44,39 @@ fn info_describes_each_kind_of_program_file() {
     let e = succeeds(&["info", &elf]);
     assert_mentions(
         &e,
-        &["r580", "CTM ELF", "3 slots", "kernel add", "dpp_proginfo", "slots 0..=2", "partial flow control", "inputs 0 1", "outputs 0", "r0..r2", "(i, j, 0.0, 1.0)"],
+        &[
+            "r580",
+            "CTM ELF",
+            "3 slots",
+            "kernel add",
+            "dpp_proginfo",
+            "slots 0..=2",
+            "partial flow control",
+            "inputs 0 1",
+            "outputs 0",
+            "r0..r2",
+            "(i, j, 0.0, 1.0)",
+        ],
     );
     let r = succeeds(&["info", &raw, "--target", "r520"]);
-    assert_mentions(&r, &["r520", "raw instruction words", "default", "full flow control"]);
+    assert_mentions(
+        &r,
+        &[
+            "r520",
+            "raw instruction words",
+            "default",
+            "full flow control",
+        ],
+    );
     let t = succeeds(&["info", ADD, "--target", "r580"]);
-    assert_mentions(&t, &["assembler text", "kernel add", "conditional value not exported"]);
+    assert_mentions(
+        &t,
+        &[
+            "assembler text",
+            "kernel add",
+            "conditional value not exported",
+        ],
+    );
     let w = succeeds(&["info", "tests/programs/r5xx/condw.s", "--target", "r580"]);
     assert_mentions(&w, &["conditional value exported (W)"]);
     // Raw words name no chip.
@@ -64,7 +94,10 @@ fn disasm_lists_the_slots_and_every_form_gives_the_same_listing() {
     assert_eq!(raw_listing, text);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "add:");
-    assert!(lines[1].starts_with("   0:  tex  r1.rgba = ld t0, r0.rgrr"), "{text}");
+    assert!(
+        lines[1].starts_with("   0:  tex  r1.rgba = ld t0, r0.rgrr"),
+        "{text}"
+    );
     assert!(lines[3].contains("[sem_wait, last]"), "{text}");
     // Without the slot numbers the listing assembles back to the same words.
     let body: String = lines[1..]
@@ -72,10 +105,16 @@ fn disasm_lists_the_slots_and_every_form_gives_the_same_listing() {
         .map(|l| l.split_once(":  ").unwrap().1.to_string() + "\n")
         .collect();
     let again = wavejit_r5xx::parse::parse_program(&body).unwrap();
-    assert_eq!(wavejit_r5xx::encode::encode_bytes(&again), std::fs::read(&raw).unwrap());
+    assert_eq!(
+        wavejit_r5xx::encode::encode_bytes(&again),
+        std::fs::read(&raw).unwrap()
+    );
     let ir = succeeds(&["disasm", ADD, "--target", "r580", "--ir"]);
     assert_mentions(&ir, &["function", "lane r[12]", "load.global"]);
-    assert_mentions(&fails(&["disasm", ADD, "--target", "r580", "--kernel", "sub"]), &["sub", "add"]);
+    assert_mentions(
+        &fails(&["disasm", ADD, "--target", "r580", "--kernel", "sub"]),
+        &["sub", "add"],
+    );
 }
 
 fn f(x: f32) -> u64 {
@@ -113,11 +152,19 @@ fn a_lone_wave_reads_inputs_at_the_documented_places() {
         let x = lanes(&out["vector"]["out0.x"]);
         let w = lanes(&out["vector"]["out0.w"]);
         for l in 0..64u32 {
-            let active = l < 16 || l >= 32;
-            let want = if active { ((l % 16 + 100 * (l / 16)) as f32 + 0.5).to_bits() } else { 0 };
+            let active = !(16..32).contains(&l);
+            let want = if active {
+                ((l % 16 + 100 * (l / 16)) as f32 + 0.5).to_bits()
+            } else {
+                0
+            };
             assert_eq!(x[l as usize], want, "{engine} lane {l}");
             // Both inputs' A is 1.0 (FLOAT32_4 elements (v, 0, 0, 1)).
-            assert_eq!(w[l as usize], if active { 2.0f32.to_bits() } else { 0 }, "lane {l}");
+            assert_eq!(
+                w[l as usize],
+                if active { 2.0f32.to_bits() } else { 0 },
+                "lane {l}"
+            );
         }
     }
     // Without the inputs' memory the first TEX faults; the fault is a result.
@@ -133,12 +180,24 @@ fn a_lone_wave_traces_its_slots() {
     let trace = d.path("trace.jsonl");
     // spin.s names r0 only: its wave has that one temporary (r1.x is no register of it).
     let state = json!({"vector": {"r0.y": 7}});
-    let out = wave("tests/programs/r5xx/spin.s", "r580", &state, &["--fuel", "50", "--trace", &trace]);
+    let out = wave(
+        "tests/programs/r5xx/spin.s",
+        "r580",
+        &state,
+        &["--fuel", "50", "--trace", &trace],
+    );
     assert_mentions(out["fault"].as_str().unwrap(), &["out of fuel"]);
     assert_eq!(lanes(&out["vector"]["r0.y"])[5], 7);
     let path = d.write("r1.json", json!({"vector": {"r1.x": 7}}).to_string());
     assert_mentions(
-        &fails(&["wave", "tests/programs/r5xx/spin.s", "--target", "r580", "--state", &path]),
+        &fails(&[
+            "wave",
+            "tests/programs/r5xx/spin.s",
+            "--target",
+            "r580",
+            "--state",
+            &path,
+        ]),
         &["unknown register 'r1.x'"],
     );
     let first = std::fs::read_to_string(&trace).unwrap();
