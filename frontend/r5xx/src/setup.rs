@@ -20,6 +20,26 @@ pub enum CondTest {
     Always,
 }
 
+impl CondTest {
+    /// Whether client value `v` passes the test against buffer value `b`, both f32 bits
+    /// (seed 003 §2.1.3: `v op b`): IEEE comparisons without flushing denormals, so a NaN
+    /// fails every test but NotEqual. The lifted code's test at the DPP is the same rule
+    /// (`lift::output`); the executor runs this one for the test at the PE.
+    pub fn passes(self, v: u32, b: u32) -> bool {
+        let (v, b) = (f32::from_bits(v), f32::from_bits(b));
+        match self {
+            CondTest::Never => false,
+            CondTest::Less => v < b,
+            CondTest::LessEqual => v <= b,
+            CondTest::Equal => v == b,
+            CondTest::GreaterEqual => v >= b,
+            CondTest::Greater => v > b,
+            CondTest::NotEqual => v != b,
+            CondTest::Always => true,
+        }
+    }
+}
+
 /// Where the conditional test applies (`set_cond_loc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CondLoc {
