@@ -55,6 +55,69 @@ pub struct RunOptions {
     pub stats: Option<PathBuf>,
 }
 
+/// Options of `wavejit ctm` (DESIGN.md "`wavejit ctm`"): a command stream and, for binary
+/// streams, the host directives as options.
+// The field docs are clap's `--help` text.
+#[allow(rustdoc::broken_intra_doc_links)]
+#[derive(clap::Args)]
+pub struct CtmOptions {
+    /// A CTM command stream: binary (.cb) or text (.ctm).
+    pub file: PathBuf,
+    #[arg(long, value_enum, default_value = "jit")]
+    pub engine: EngineKind,
+    /// Worker threads (default: available cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Guest instructions a wave may execute in one program run.
+    #[arg(long, default_value_t = crate::DEFAULT_FUEL)]
+    pub fuel: u64,
+    /// Wall-clock limit of one program run, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    /// The chip (default: the first the ISA of the stream names).
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Before the stream runs, copy PATH into GPU memory at ADDR (ADDR:PATH).
+    #[arg(long = "load")]
+    pub loads: Vec<crate::stream::Placement>,
+    /// Load a CTM ELF or raw instruction words at ADDR and apply its program info (ADDR:PATH).
+    #[arg(long = "program")]
+    pub programs: Vec<crate::stream::Placement>,
+    /// After the stream has run, write SIZE bytes of GPU memory at ADDR to PATH
+    /// (ADDR:SIZE:PATH).
+    #[arg(long = "save")]
+    pub saves: Vec<crate::stream::SaveRange>,
+}
+
+/// The subcommand of [`CtmOptions`].
+pub const CTM: &str = "ctm";
+
+/// The wall-clock limit `--timeout` names, if it is positive seconds.
+fn timeout(seconds: f64) -> Result<std::time::Duration> {
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        return Err(Error::Usage(format!(
+            "bad --timeout {seconds}: expected positive seconds"
+        )));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
+}
+
+pub fn ctm(o: CtmOptions) -> Result<()> {
+    let timeout = timeout(o.timeout)?;
+    let (frontend, target) = crate::registry::stream_frontend(CTM, o.target.as_deref())?;
+    frontend.run_stream(&crate::stream::StreamRequest {
+        file: &o.file,
+        target,
+        engine: o.engine,
+        threads: o.threads.unwrap_or_else(available_threads).max(1),
+        fuel: o.fuel,
+        timeout,
+        loads: &o.loads,
+        programs: &o.programs,
+        saves: &o.saves,
+    })
+}
+
 /// The values `--encoding` takes (the encodings files of some ISA carry).
 pub const ENCODINGS: [&str; 2] = ["isa", "il"];
 
@@ -116,12 +179,7 @@ fn available_threads() -> usize {
 }
 
 pub fn run(o: RunOptions) -> Result<()> {
-    if !(o.timeout > 0.0 && o.timeout.is_finite()) {
-        return Err(Error::Usage(format!(
-            "bad --timeout {}: expected positive seconds",
-            o.timeout
-        )));
-    }
+    let timeout = timeout(o.timeout)?;
     let global = crate::spec::parse_dims(&o.global).map_err(|e| Error::Usage(e.0))?;
     let local = crate::spec::parse_dims(&o.local).map_err(|e| Error::Usage(e.0))?;
     let threads = o.threads.unwrap_or_else(available_threads);
@@ -134,7 +192,7 @@ pub fn run(o: RunOptions) -> Result<()> {
         threads,
         args: &o.args,
         fuel: o.fuel,
-        timeout: std::time::Duration::from_secs_f64(o.timeout),
+        timeout,
     };
     let t = Instant::now();
     let module = load(&o.file, o.target.as_deref(), o.encoding.as_deref())?;

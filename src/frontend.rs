@@ -85,6 +85,24 @@ pub trait Frontend: Sync {
     fn bench_kernel(&self) -> Option<BenchKernel> {
         None
     }
+
+    /// The subcommand that runs this ISA's command streams (`ctm`), if its programs run from
+    /// a command stream rather than from `run`'s kernel launch. The registry finds the
+    /// frontend of such a subcommand by this name ([`crate::registry::stream_frontend`]);
+    /// the subcommand's options are generic ([`crate::stream`]).
+    fn stream_command(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Runs the command stream `req.file` (for a frontend with a
+    /// [`Frontend::stream_command`]).
+    fn run_stream(&self, req: &crate::stream::StreamRequest<'_>) -> Result<()> {
+        Err(crate::Error::Usage(format!(
+            "{}: {} runs no command streams",
+            req.file.display(),
+            self.name()
+        )))
+    }
 }
 
 /// A build of `benches/kernels/alu_heavy.cl` for one ISA.

@@ -17,6 +17,7 @@ pub mod native;
 pub mod registry;
 pub mod spec;
 pub mod stats;
+pub mod stream;
 pub mod wave;
 
 use std::sync::Arc;

@@ -19,6 +19,8 @@ struct Cli {
 enum Command {
     /// Run a kernel of any ISA's binary or text file (see README "Command line").
     Run(wavejit::cli::RunOptions),
+    /// Run a CTM command stream (see README "wavejit ctm").
+    Ctm(wavejit::cli::CtmOptions),
     /// Disassembly in the ISA's conventional syntax.
     Disasm {
         file: PathBuf,
@@ -151,6 +153,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Run(options) => wavejit::cli::run(options),
+        Command::Ctm(options) => wavejit::cli::ctm(options),
         Command::Disasm {
             file,
             kernel,

@@ -13,6 +13,7 @@ pub static FRONTENDS: &[&dyn Frontend] = &[
     &crate::isa::g13::G13_FRONTEND,
     &crate::isa::amdapp::AMDAPP,
     &crate::isa::amdil::AMDIL,
+    &crate::isa::r5xx::R5XX,
 ];
 
 /// The target a `--target` name names, with its frontend.
@@ -34,6 +35,39 @@ pub fn target_names() -> String {
 /// The frontend by its name (`gcn`, `terascale`).
 pub fn frontend(name: &str) -> Option<&'static dyn Frontend> {
     FRONTENDS.iter().copied().find(|f| f.name() == name)
+}
+
+/// The frontend that runs the command streams of subcommand `command` (`ctm`) and the target
+/// it runs them for: `target` (which must be one of that frontend's), or its canonical one.
+pub fn stream_frontend(
+    command: &str,
+    target: Option<&str>,
+) -> Result<(&'static dyn Frontend, Target)> {
+    let runs = |f: &dyn Frontend| f.stream_command() == Some(command);
+    let Some(frontend) = FRONTENDS.iter().copied().find(|f| runs(*f)) else {
+        return Err(Error::Usage(format!("no ISA runs {command} command streams")));
+    };
+    match target {
+        Some(name) => {
+            let (f, t) = self::target(name).ok_or_else(|| unknown_target(name))?;
+            if runs(f) {
+                Ok((f, t))
+            } else {
+                Err(Error::Usage(format!(
+                    "target '{name}' is a {} chip; {command} streams run on {}",
+                    f.name(),
+                    frontend.target_names().join(", ")
+                )))
+            }
+        }
+        None => {
+            let canonical = frontend.target_names()[0];
+            let t = frontend
+                .target(canonical)
+                .ok_or_else(|| unknown_target(canonical))?;
+            Ok((frontend, t))
+        }
+    }
 }
 
 fn unknown_target(name: &str) -> Error {

@@ -5,4 +5,5 @@ pub mod amdapp;
 pub mod amdil;
 pub mod g13;
 pub mod gcn;
+pub mod r5xx;
 pub mod terascale;
