@@ -1,0 +1,1 @@
+//! Programs with flow control and their host models.
