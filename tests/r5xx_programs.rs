@@ -12,9 +12,56 @@ mod models;
 #[path = "r5xx_programs/models_flow.rs"]
 mod models_flow;
 
+/// out = a * b + c and two more outputs over a domain that is no multiple of the 16x4 SIMD
+/// group at a nonzero origin; float constants; scaled and unscaled reads; the perf counters.
 #[test]
 fn elementwise() {
     models::elementwise();
+}
+
+/// A matrix multiply: LOOP/ENDLOOP on an integer constant, aL-relative float constants as the
+/// coordinates of the TEX reads; an iteration count of 0.
+#[test]
+fn matmul() {
+    models_flow::matmul();
+}
+
+/// Mandelbrot: an escape-time loop left by BREAKLOOP on the ALU result; the iteration count.
+#[test]
+fn mandelbrot() {
+    models_flow::mandelbrot();
+}
+
+/// Conditional execution (at the PE) and conditional output (at the DPP) with each of the 8
+/// tests, the conditional write mask, set_cond_val and W-exported values; predicated writes.
+#[test]
+fn conditional() {
+    models_flow::cond();
+}
+
+/// TILED inputs and outputs of every bytes-per-element with pitches that are no multiple of
+/// 32 / bpe, and 2x2 superfine inputs, linear and tiled.
+#[test]
+fn tiled() {
+    models::tiled();
+}
+
+/// Every data format on input and output with the conversions; set_out_mask.
+#[test]
+fn formats() {
+    models::formats();
+}
+
+/// CALL/RET (nested, conditional), IF/ELSE/ENDIF on a predicate, IF on boolean constants.
+#[test]
+fn subroutine() {
+    models_flow::subroutine();
+}
+
+/// MDH/MDV over quads with helpers at the domain's edges, TEXKILL, TEX DXDY.
+#[test]
+fn derivatives() {
+    models::derivatives();
 }
 
 #[test]

@@ -30,15 +30,11 @@ pub fn wide(bits: u32) -> f64 {
     f64::from(f32::from_bits(flush(bits)))
 }
 
-/// The output modifier of an ALU result.
+/// The output modifiers the programs use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Omod {
     X1,
     X2,
-    X4,
-    X8,
-    D2,
-    D4,
     D8,
     Disable,
 }
@@ -48,10 +44,6 @@ impl Omod {
         match self {
             Omod::X1 | Omod::Disable => 1.0,
             Omod::X2 => 2.0,
-            Omod::X4 => 4.0,
-            Omod::X8 => 8.0,
-            Omod::D2 => 0.5,
-            Omod::D4 => 0.25,
             Omod::D8 => 0.125,
         }
     }
@@ -117,10 +109,10 @@ pub fn max_raw(a: u32, b: u32) -> u32 {
     }
 }
 
-/// A comparison against zero (§3.6.1): ==, <, >=, != (NaN: only != holds).
+/// A comparison against zero (§3.6.1): <, >=, != (NaN: only != holds); the programs use
+/// no ==.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Zero {
-    Eq,
     Lt,
     Ge,
     Ne,
@@ -129,7 +121,6 @@ pub enum Zero {
 pub fn test_zero(op: Zero, bits: u32) -> bool {
     let v = cmp_value(bits);
     match op {
-        Zero::Eq => v == 0.0,
         Zero::Lt => v < 0.0,
         Zero::Ge => v >= 0.0,
         Zero::Ne => v != 0.0 || v.is_nan(),

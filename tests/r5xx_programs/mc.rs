@@ -23,8 +23,6 @@ pub struct Surface {
 pub const UINT16_1: u32 = 0;
 pub const UINT8_4: u32 = 1;
 pub const FLOAT32_1: u32 = 2;
-pub const FLOAT32_2: u32 = 3;
-pub const FLOAT32_4: u32 = 4;
 
 /// Bits `hi:lo` of `v`.
 fn field(v: u32, hi: u32, lo: u32) -> u32 {

@@ -117,6 +117,16 @@ impl Ctx<'_> {
         s.read(self.mem, c, 0)
     }
 
+    /// Integer constant `c`: element (c, 0) of the integer constants (UINT8_4 bytes): the
+    /// iteration count (R), the initial aL (G) and the aL step (B, signed).
+    pub fn consti(&self, c: u32) -> (u32, u32, i32) {
+        let s = self.st.consti.expect("set_consti_fmt");
+        assert_eq!(s.format, mc::UINT8_4, "the model reads UINT8_4 integer constants");
+        let at = s.address(c, 0) as usize;
+        let b = &self.mem[at..at + 3];
+        (u32::from(b[0]), u32::from(b[1]), i32::from(b[2] as i8))
+    }
+
     /// Boolean constant `c`: element (c, 0)'s R channel, raw bits, nonzero.
     pub fn constb(&self, c: u32) -> bool {
         let s = self.st.constb.expect("set_constb_fmt");
@@ -540,6 +550,22 @@ impl Image {
             for x in xs.clone() {
                 s.put_raw(&mut self.mem, x, y, value(x, y));
                 self.filled.push(s.bytes(x, y));
+            }
+        }
+    }
+
+    /// Puts `value(x, y)` at every element of `xs` x `ys` of `s` that a run may overwrite (the
+    /// conditional buffer): not recorded as input data.
+    pub fn preset(
+        &mut self,
+        s: Surface,
+        xs: std::ops::Range<u32>,
+        ys: std::ops::Range<u32>,
+        value: &mut dyn FnMut(u32, u32) -> [u32; 4],
+    ) {
+        for y in ys {
+            for x in xs.clone() {
+                s.put_raw(&mut self.mem, x, y, value(x, y));
             }
         }
     }

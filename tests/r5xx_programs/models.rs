@@ -2,8 +2,8 @@
 //! superfine reads, every data format with output masks, derivatives over quads. Each model
 //! restates its program's comment (tests/programs/r5xx/NAME.s) in host arithmetic.
 
-use crate::r5xx::float::{dot, f, mad, max_raw, neg};
-use crate::r5xx::mc::{self, Surface};
+use crate::r5xx::float::{dot, f, mad, max_raw, neg, test_zero, Zero};
+use crate::r5xx::mc::Surface;
 use crate::r5xx::{check, data, stream_of, Case, Ctx, Image, Model, Pair, Rng};
 
 const MEMORY: usize = 0x80000;
@@ -74,7 +74,112 @@ pub fn elementwise() {
     });
 }
 
-#[allow(dead_code)]
-fn unused(_: Surface) -> (u32, u32) {
-    (neg(0), max_raw(0, 0) + mc::FLOAT32_1)
+// --- tiled ---
+
+fn tiled_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
+    let t: [[u32; 4]; 6] = std::array::from_fn(|k| cx.tex_at(k, i, j));
+    let mut p = Pair::default();
+    p.out[0] = Some(t[5].map(|v| max_raw(v, v)));
+    p.out[1] = Some([2, 1, 0, 3].map(|c| max_raw(t[1][c], t[1][c])));
+    p.out[2] = Some(per_channel(t[2], [f(1.0); 4], t[4]));
+    p.out[3] = Some(per_channel(t[3], [t[0][0]; 4], t[4]));
+    p
+}
+
+pub fn tiled() {
+    let mut rng = Rng::new(0x711ed);
+    let mut img = Image::new(MEMORY);
+    fill_inputs(&mut img, &mut rng, "tiled", 48, 28, |r| data::mixed(r, -4.0, 4.0, 16));
+    check(Case {
+        stream: "tiled",
+        files: vec![("mem.bin", img.mem)],
+        models: vec![Model {
+            name: "tiled",
+            pair: tiled_pair,
+        }],
+        filled: img.filled,
+    });
+}
+
+// --- formats ---
+
+fn formats_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
+    let t: [[u32; 4]; 5] = std::array::from_fn(|k| cx.tex_at(k, i, j));
+    let c0 = cx.constf(0);
+    let mut p = Pair::default();
+    p.out[0] = Some(per_channel(t[1], c0, t[0]));
+    p.out[1] = Some(per_channel(t[2], t[3], t[4]));
+    p.out[2] = Some(t[4].map(|v| max_raw(v, v)));
+    p.out[3] = Some(t[3].map(|v| max_raw(v, v)));
+    p
+}
+
+pub fn formats() {
+    let mut rng = Rng::new(0xf0a7);
+    let mut img = Image::new(MEMORY);
+    fill_inputs(&mut img, &mut rng, "formats", 32, 16, |r| data::mixed(r, -2.0, 2.0, 6));
+    let tables = constf_tables("formats");
+    let c0 = [
+        [f(1.5), f(-0.5), f(2.0), f(1.0)],
+        [f(0.75), f(1.25), f(-1.0), f(3.0)],
+        std::array::from_fn(|_| data::uniform(&mut rng, -2.0, 2.0)),
+        std::array::from_fn(|_| data::uniform(&mut rng, -2.0, 2.0)),
+    ];
+    for (s, c) in tables.iter().zip(&c0) {
+        img.constants(*s, &[*c]);
+    }
+    check(Case {
+        stream: "formats",
+        files: vec![("mem.bin", img.mem)],
+        models: vec![Model {
+            name: "formats",
+            pair: formats_pair,
+        }],
+        filled: img.filled,
+    });
+}
+
+// --- derivatives ---
+
+fn derivatives_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
+    let fx = |x: u32, y: u32| cx.tex_at(0, x, y);
+    let (x0, y0) = (i & !1, j & !1);
+    let (tl, tr, bl) = (fx(x0, y0), fx(x0 + 1, y0), fx(x0, y0 + 1));
+    let c0 = cx.constf(0);
+    // A = -tl (NEG), B = 1 (RGB) or c0.a (alpha), C = tr or bl.
+    let diff = |other: [u32; 4]| -> [u32; 4] {
+        std::array::from_fn(|c| {
+            let b = if c < 3 { f(1.0) } else { c0[3] };
+            mad(neg(tl[c]), b, other[c])
+        })
+    };
+    let mut p = Pair::default();
+    p.out[0] = Some(diff(tr));
+    p.out[1] = Some(diff(bl));
+    p.out[2] = Some(fx(i, j));
+    p.killed = test_zero(Zero::Lt, cx.tex_at(1, i, j)[0]);
+    p
+}
+
+pub fn derivatives() {
+    let mut rng = Rng::new(0xdd);
+    let mut img = Image::new(MEMORY);
+    let ins = inputs("derivatives");
+    let (f_in, kill) = (ins[0].unwrap(), ins[1].unwrap());
+    img.fill(f_in, 0..40, 0..24, &mut |_, _| {
+        std::array::from_fn(|_| data::mixed(&mut rng, -8.0, 8.0, 16))
+    });
+    img.fill(kill, 0..40, 0..24, &mut |_, _| {
+        [if rng.below(5) == 0 { f(-1.0) } else { f(1.0) }, 0, 0, 0]
+    });
+    img.constants(constf_tables("derivatives")[0], &[[0, 0, 0, f(0.75)]]);
+    check(Case {
+        stream: "derivatives",
+        files: vec![("mem.bin", img.mem)],
+        models: vec![Model {
+            name: "derivatives",
+            pair: derivatives_pair,
+        }],
+        filled: img.filled,
+    });
 }
