@@ -48,19 +48,24 @@
 //! TEX_SEM_ACQUIRE, ALU_WAIT, NOP (the presubtract/MDH bubble), STAT_WE, the unused bits of
 //! TEX and FC slots.
 //!
-//! # Refused ([`LiftError`])
+//! # Refused ([`LiftError`]: `at` is "slot N", `pc` its byte offset, 24 bytes a slot)
 //! Unsupported: uncached (UMRT) output programs (US_CONFIG bit 0): the seed gives no values
 //! for the RNDR_TGT_UMRT_* targets or TEX_INST_LOOKUP_UNCACHED. Invalid: a program range
 //! outside the slots (`start > end`, `end` past the program or slot 511); a value without a
-//! documented meaning (reserved ALU, TEX and FC opcodes, predicate selects 6-7, swizzle 7 where
-//! it is read, A_OP 3, B_OP 3); REL on an inline constant (seed 003 line 777); OMOD_DISABLED
-//! on another operation than MIN, MAX, CND, CMP (§3.3.5; with it the clamp bit is ignored:
-//! "clamping is not applied"); RGB_SOP without an
-//! alpha transcendental, ALPHA_DP without an RGB dot product (§3.3.4); a flow-control
-//! predicate that is not a replicate select (§3.5.1); loops, REP, BREAK, CONTINUE or the
-//! address stack in partial flow-control mode (§3.5); a read of constants, inputs or the
-//! conditional buffer whose surface the setup does not give. All checks cover the slots of
-//! `start..=end`, executed or not.
+//! documented meaning (reserved ALU, TEX and FC opcodes, predicate selects 6-7, swizzle 7
+//! where it is read, A_OP 3, B_OP 3); REL on an inline constant (seed 003 line 777);
+//! OMOD_DISABLED on another operation than MIN, MAX, CND, CMP (§3.3.5; with it the clamp bit
+//! is ignored: "clamping is not applied"); RGB_SOP without an alpha transcendental, ALPHA_DP
+//! without an RGB dot product (§3.3.4); a flow-control predicate that is not a replicate
+//! select (§3.5.1); loops, REP, BREAK, CONTINUE or the address stack in partial flow-control
+//! mode (§3.5); a read of constants, inputs or the conditional buffer whose surface the setup
+//! does not give. All checks cover the slots of `start..=end`, executed or not.
+//!
+//! # Guest faults (at run time, naming the slot)
+//! A taken jump outside `start..=end`; a loop or address stack pushed past 4 entries or
+//! popped empty (ENDLOOP, BREAK or CONTINUE outside a loop, RETURN without a call); a branch
+//! counter past its mode's limit; a read or write outside GPU memory (the runtime names the
+//! lane and address). An endless loop ends when the wave's fuel (guest instructions) is spent.
 
 mod alu;
 mod float;
@@ -74,11 +79,11 @@ mod tex;
 use crate::inst::{Body, Inst, Pred, Src};
 use crate::setup::Setup;
 use crate::table::PredSel;
-use std::collections::BTreeMap;
 pub use launch::{DomainInit, Tiles};
 use mem::Gpu;
 pub use state::R5xxLayout;
 use state::{mask, TEMPS};
+use std::collections::BTreeMap;
 use wavejit_ir::{
     merge_blocks, Block, Function, FunctionBuilder, IntCC, Op, ScalarType, Terminator, TrapKind,
     Value,
@@ -372,7 +377,8 @@ impl<'a> Lifter<'a> {
     /// `lanes`.
     fn write_temp(&mut self, addr: u8, rel: bool, c: u32, v: Value, lanes: Value) {
         if !rel {
-            self.b.def_reg(self.l.temp(u32::from(addr), c), v, Some(lanes));
+            self.b
+                .def_reg(self.l.temp(u32::from(addr), c), v, Some(lanes));
             return;
         }
         let n = self.rel_index(u32::from(addr), TEMPS);

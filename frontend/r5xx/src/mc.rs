@@ -8,9 +8,9 @@
 //! Every rule that generated code must also apply is written once, generic over a small
 //! trait of operations, so that the host (the `u32` instances here) and the lifter (an IR
 //! instance) cannot disagree:
-//! - [`translate`]: the address of element (x, y), seed 003 tables 1 and 2 bit for bit, as
+//! - [`mod@translate`]: the address of element (x, y), seed 003 tables 1 and 2 bit for bit, as
 //!   data ([`recipe`]) walked by [`translate()`] over [`BitOps`];
-//! - [`format`]: the data formats' channel layouts (data) and the conversions of a channel's
+//! - [`mod@format`]: the data formats' channel layouts (data) and the conversions of a channel's
 //!   raw bytes to and from an f32, over [`FloatOps`]; [`format::read_input`],
 //!   [`format::read_element`] and [`format::write_element`] combine the two into whole
 //!   element reads (with the 2x2 superfine reads of inputs) and masked writes.
@@ -217,7 +217,7 @@ impl Surface {
         self.format.bpe()
     }
 
-    /// The address of element (x, y) (seed 003 tables 1 and 2; see [`translate`]).
+    /// The address of element (x, y) (seed 003 tables 1 and 2; see [`translate()`]).
     pub fn address(&self, x: u32, y: u32) -> u32 {
         address(self, x, y)
     }

@@ -38,6 +38,17 @@
 //!   inline pattern 0 (2^-10), which Mesa uses for unused sources; `+aL` adds the loop
 //!   register. `srcp = sub` (or `srcp.rgb = ..`, `srcp.a = ..`) sets SRCP_OP
 //!   (`bias sub add inv`).
+//! - registers as inputs (assembler only; the printer always writes the explicit form): an
+//!   input may name a source address instead of a select, with or without a swizzle:
+//!   `mad r2.rgb, c0.rrr, 0.5 ; rcp r3.a`, `-|r6+aL.g01|`, `1.0.rrr`. Without a swizzle an
+//!   RGB input reads `.rgb` and an alpha input `.a`. The assembler puts each in a source
+//!   slot: the letters r, g, b read the RGB source and a the alpha source of the slot, so a
+//!   register takes the first slot K that already holds it in every unit it reads, else the
+//!   first where each of those units holds it or is free (Mesa's unused pattern, not given in
+//!   braces); inputs are placed in the order RGB A, B, C, alpha A, B, C, after the braces.
+//!   `alu r1.rgb = mad r2.rgb, c0.rrr, 0.5 ; r1.a = rcp r3.a` is
+//!   `alu r1.rgb = mad src0.rgb, src1.rrr, src2.rgb ; r1.a = rcp src0.a {src0.rgb = r2,
+//!   src0.a = r3, src1.rgb = c0, src2.rgb = 0.5}`.
 //!
 //! **TEX** (`tex`): `dst = op tID[.swz], src[, dx, dy]`: dst `r1.rgba` (DST_ADDR and the
 //! RGB and alpha WMASKs as letters of `rgba`) or `_`; op `nop ld texkill proj lodbias lod

@@ -164,6 +164,9 @@ fn the_header_bytes_follow_the_elf32_layout() {
     assert_eq!(u32_at(84), 4);
     assert!(sniff(b));
     assert!(!sniff(&b[..19]));
+    assert!(!sniff(&patched(18, &[3, 0])), "another machine");
+    assert!(!sniff(&patched(7, &[0])), "another OS ABI");
+    assert!(!sniff(&patched(4, &[2])), "ELF64");
 }
 
 #[test]

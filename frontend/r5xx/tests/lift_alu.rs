@@ -109,8 +109,8 @@ fn the_seeds_mad_examples() {
     ];
     for (n, (x, omod, legacy, want)) in cases.into_iter().enumerate() {
         let got = one(mad_slot().omod(omod, omod), legacy, |_| x.map(|v| [v; 4]));
-        for c in 0..4 {
-            assert_eq!(got[0][c], want, "case {n} channel {c}: {x:?} {omod:?}");
+        for (c, &g) in got[0].iter().enumerate() {
+            assert_eq!(g, want, "case {n} channel {c}: {x:?} {omod:?}");
         }
     }
 }
@@ -151,7 +151,11 @@ fn dp4_takes_its_fourth_components_from_the_alpha_selects() {
         .alpha_in(0, 2, 'a', Modifier::Nop)
         .alpha_in(1, 1, 'h', Modifier::Nop);
     let got = one(slot, false, |_| {
-        [[1.0, 2.0, 3.0, 100.0], [4.0, 5.0, 6.0, 200.0], [0.0, 0.0, 0.0, 8.0]]
+        [
+            [1.0, 2.0, 3.0, 100.0],
+            [4.0, 5.0, 6.0, 200.0],
+            [0.0, 0.0, 0.0, 8.0],
+        ]
     });
     // 1*4 + 2*5 + 3*6 + 8*0.5
     assert_eq!(got[7], [f(36.0); 4]);
@@ -180,7 +184,10 @@ fn selects_return_one_input_bit_exact() {
         RgbOp::Cnd => AlphaOp::Cnd,
         _ => AlphaOp::Cmp,
     };
-    for (i, op) in [RgbOp::Min, RgbOp::Max, RgbOp::Cnd, RgbOp::Cmp].into_iter().enumerate() {
+    for (i, op) in [RgbOp::Min, RgbOp::Max, RgbOp::Cnd, RgbOp::Cmp]
+        .into_iter()
+        .enumerate()
+    {
         for omod in [Omod::Disable, Omod::Mul2] {
             let slot = alu(op, alpha(op)).srcs([t(2), t(3), t(4)]).omod(omod, omod);
             let x = |l: u32, k: u32, c: u32| edge(l * 4 + c + 300 * i as u32, k);
@@ -216,8 +223,14 @@ fn min_and_max_of_zeros_and_nan_return_the_second_input() {
         (RgbOp::Max, f32::INFINITY, 1.0, f32::INFINITY),
     ];
     for (op, a, b, want) in cases {
-        let ao = if op == RgbOp::Min { AlphaOp::Min } else { AlphaOp::Max };
-        let slot = alu(op, ao).srcs([t(2), t(3), t(4)]).omod(Omod::Disable, Omod::Disable);
+        let ao = if op == RgbOp::Min {
+            AlphaOp::Min
+        } else {
+            AlphaOp::Max
+        };
+        let slot = alu(op, ao)
+            .srcs([t(2), t(3), t(4)])
+            .omod(Omod::Disable, Omod::Disable);
         let got = one(slot, false, |_| [[a; 4], [b; 4], [0.0; 4]]);
         assert_eq!(got[0], [want.to_bits(); 4], "{op:?}({a}, {b})");
     }
@@ -235,7 +248,11 @@ fn cnd_and_cmp_compare_c_with_denormals_as_zero() {
         (RgbOp::Cnd, f32::INFINITY, 1.0),
     ];
     for (op, c, want) in cases {
-        let ao = if op == RgbOp::Cnd { AlphaOp::Cnd } else { AlphaOp::Cmp };
+        let ao = if op == RgbOp::Cnd {
+            AlphaOp::Cnd
+        } else {
+            AlphaOp::Cmp
+        };
         let slot = alu(op, ao).srcs([t(2), t(3), t(4)]);
         let got = one(slot, false, |_| [[1.0; 4], [2.0; 4], [c; 4]]);
         assert_eq!(got[0], [f(want); 4], "{op:?} with C = {c}");
@@ -246,25 +263,38 @@ fn cnd_and_cmp_compare_c_with_denormals_as_zero() {
 fn frc_is_a_minus_floor_a() {
     let slot = alu(RgbOp::Frc, AlphaOp::Frc).srcs([t(2), t(3), t(4)]);
     let x = |l: u32, c: u32| edge(l * 4 + c + 7000, 0);
-    let got = one(slot, false, |l| [std::array::from_fn(|c| x(l, c as u32)), [0.0; 4], [0.0; 4]]);
+    let got = one(slot, false, |l| {
+        [std::array::from_fn(|c| x(l, c as u32)), [0.0; 4], [0.0; 4]]
+    });
     for (l, g) in got.iter().enumerate() {
-        for c in 0..4 {
+        for (c, &gc) in g.iter().enumerate() {
             let a = wide(x(l as u32, c as u32));
-            assert_eq!(g[c], finish(a - a.floor(), Omod::Mul1, false), "lane {l} channel {c}");
+            assert_eq!(
+                gc,
+                finish(a - a.floor(), Omod::Mul1, false),
+                "lane {l} channel {c}"
+            );
         }
     }
     // -2^-30 is just below 0: 1 - 2^-30 rounds to 1.0.
     let got = one(
         alu(RgbOp::Frc, AlphaOp::Frc).srcs([t(2), t(3), t(4)]),
         false,
-        |_| [[-(2f32.powi(-30)), 2.75, -2.25, f32::INFINITY], [0.0; 4], [0.0; 4]],
+        |_| {
+            [
+                [-(2f32.powi(-30)), 2.75, -2.25, f32::INFINITY],
+                [0.0; 4],
+                [0.0; 4],
+            ]
+        },
     );
     assert_eq!(got[0], [f(1.0), f(0.75), f(0.75), 0x7fff_ffff]);
 }
 
 #[test]
 fn presubtract_results_feed_the_inputs() {
-    let ops: [(Presub, fn(f32, f32) -> f32); 4] = [
+    type Rule = fn(f32, f32) -> f32;
+    let ops: [(Presub, Rule); 4] = [
         (Presub::Bias, |a: f32, _b: f32| 1.0 - 2.0 * a),
         (Presub::Sub, |a: f32, b: f32| b - a),
         (Presub::Add, |a: f32, b: f32| b + a),
@@ -306,13 +336,17 @@ fn swizzles_constants_and_modifiers() {
         .alpha_in(1, 0, 'a', Modifier::Neg)
         .alpha_in(2, 0, '0', Modifier::Nop);
     let got = one(slot, false, |_| {
-        [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, -8.0], [9.0, -10.0, 11.0, 12.0]]
+        [
+            [1.0, 2.0, 3.0, 4.0],
+            [5.0, 6.0, 7.0, -8.0],
+            [9.0, -10.0, 11.0, 12.0],
+        ]
     });
     let want = [
-        -3.0 * 0.5 + -0.0,  // -(b)=-3, |h|, -|0|
-        -2.0 * 1.0 - 9.0,   // -(g)=-2, |1|, -|r|=-9
-        -1.0 * 8.0 - 10.0,  // -(r)=-1, |a|=8, -|g|=-10
-        5.0 * -4.0 + 0.0,   // src1.r * -(src0.a)
+        -3.0 * 0.5 + -0.0, // -(b)=-3, |h|, -|0|
+        -2.0 * 1.0 - 9.0,  // -(g)=-2, |1|, -|r|=-9
+        -8.0 - 10.0,       // -(r)=-1 times |a|=8, -|g|=-10
+        5.0 * -4.0 + 0.0,  // src1.r * -(src0.a)
     ];
     assert_eq!(got[0], want.map(f));
 }
@@ -365,9 +399,7 @@ fn inline_constants_have_the_seeds_values() {
 
 #[test]
 fn float_constants_are_elements_of_the_constant_surface() {
-    let prog = vec![
-        mad_slot().srcs([k(3), k(200), t(4)]).dst(1, 7, true).inst(),
-    ];
+    let prog = vec![mad_slot().srcs([k(3), k(200), t(4)]).dst(1, 7, true).inst()];
     let mut m = Machine::new(prog);
     let mut consts = vec![[0.0f32; 4]; 256];
     consts[3] = [1.0, 2.0, 3.0, 4.0];

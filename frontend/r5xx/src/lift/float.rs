@@ -45,9 +45,7 @@
 //!   `< 0`, `>= 0`, `== 0` are false for NaN and `!= 0` is true; ±0 and denormals equal 0.
 
 use crate::table::{CmpOp, Omod, Presub};
-use wavejit_ir::{
-    Angle, FloatCC, FloatMode, FunctionBuilder, Op, ScalarType, Trans, Value,
-};
+use wavejit_ir::{Angle, FloatCC, FloatMode, FunctionBuilder, Op, ScalarType, Trans, Value};
 
 use ScalarType::{F32, F64, I1};
 
@@ -130,7 +128,12 @@ pub fn mad(bld: &mut FunctionBuilder, a: Value, b: Value, c: Value, legacy: bool
 }
 
 /// `Σ a_k * b_k (+ extra)` of f32 inputs, left to right, extended (f64).
-pub fn dot(bld: &mut FunctionBuilder, terms: &[(Value, Value)], extra: Option<Value>, legacy: bool) -> Value {
+pub fn dot(
+    bld: &mut FunctionBuilder,
+    terms: &[(Value, Value)],
+    extra: Option<Value>,
+    legacy: bool,
+) -> Value {
     let mut sum: Option<Value> = None;
     for &(a, b) in terms {
         let (a, b) = (widen(bld, a), widen(bld, b));

@@ -65,6 +65,8 @@
 //! Partial flow-control mode (US_FC_CTRL bit 31 clear) has no loops or subroutines: the
 //! lifter refuses loop operations and A_OP PUSH/POP there.
 
+mod stacks;
+
 use super::state::{frame, mask, STACK_DEPTH};
 use super::{LiftError, Lifter};
 use crate::inst::{Body, Fc, Inst};
@@ -108,9 +110,8 @@ impl Lifter<'_> {
         }
         match inst.cmn.rgb_pred.sel {
             PredSel::Rgba | PredSel::Sel6 | PredSel::Sel7 => {
-                return Err(self.invalid(
-                    "flow-control predication must replicate one predicate bit (§3.5.1)",
-                ))
+                return Err(self
+                    .invalid("flow-control predication must replicate one predicate bit (§3.5.1)"))
             }
             _ => {}
         }
@@ -139,7 +140,10 @@ impl Lifter<'_> {
             let depth = self.b.use_reg(self.l.loop_depth(), I32);
             let zero = self.b.i32(0);
             let ok = self.b.op(Op::Icmp(IntCC::Ne), I1, &[depth, zero]);
-            self.trap_unless(ok, format!("{} with an empty loop stack", op.asm().to_uppercase()));
+            self.trap_unless(
+                ok,
+                format!("{} with an empty loop stack", op.asm().to_uppercase()),
+            );
         }
         let decision = self.decide(inst, f)?;
         let jump = self.b.create_block();
@@ -275,7 +279,9 @@ impl Lifter<'_> {
         let pred = match inst.cmn.rgb_pred.sel {
             PredSel::None => self.b.i32(0),
             _ => {
-                let p = self.predicate(inst.cmn.rgb_pred, 0)?.expect("a replicate select");
+                let p = self
+                    .predicate(inst.cmn.rgb_pred, 0)?
+                    .expect("a replicate select");
                 self.b.op(Op::Zext, I32, &[p])
             }
         };
@@ -319,7 +325,10 @@ impl Lifter<'_> {
         let limit = self.counter_limit();
         self.trap_unless(
             ok,
-            format!("branch counter overflow: more than {} nested conditional blocks", limit + 1),
+            format!(
+                "branch counter overflow: more than {} nested conditional blocks",
+                limit + 1
+            ),
         );
     }
 
@@ -363,18 +372,6 @@ impl Lifter<'_> {
             }
             BOp::None | BOp::Bop3 => {}
         }
-    }
-
-    fn depth_check(&mut self, depth_reg: wavejit_ir::Reg, push: bool, why: String) {
-        let depth = self.b.use_reg(depth_reg, I32);
-        let ok = if push {
-            let max = self.b.i32(STACK_DEPTH);
-            self.b.op(Op::Icmp(IntCC::Ult), I1, &[depth, max])
-        } else {
-            let zero = self.b.i32(0);
-            self.b.op(Op::Icmp(IntCC::Ne), I1, &[depth, zero])
-        };
-        self.trap_unless(ok, why);
     }
 
     /// The group jumps: B_OP1, the loop operation, A_OP, the new pc.
@@ -421,7 +418,9 @@ impl Lifter<'_> {
                     self.push_address(self.pc + 1);
                 }
                 match self.starts.get(&target) {
-                    Some(&blk) if (self.setup.info.start..=self.setup.info.end).contains(&target) => {
+                    Some(&blk)
+                        if (self.setup.info.start..=self.setup.info.end).contains(&target) =>
+                    {
                         self.b.terminate(Terminator::Jump(blk))
                     }
                     _ => self.b.terminate(Terminator::Trap(TrapKind::BadJump)),
@@ -439,8 +438,7 @@ impl Lifter<'_> {
             self.depth_check(
                 l.loop_depth(),
                 true,
-                "loop stack overflow: a fifth nested LOOP or REP (the stack holds 4 frames)"
-                    .into(),
+                "loop stack overflow: a fifth nested LOOP or REP (the stack holds 4 frames)".into(),
             );
         }
         self.branch_op(f.b_op0, f.b_pop_cnt, false);
@@ -465,84 +463,5 @@ impl Lifter<'_> {
         };
         self.b.terminate(Terminator::Jump(to));
         Ok(())
-    }
-
-    /// Pushes a loop frame (the depth was checked).
-    fn push_loop(&mut self, count: Value, al: Value, step: Value) {
-        let l = self.l;
-        for k in (1..STACK_DEPTH).rev() {
-            for c in 0..frame::CELLS {
-                let v = self.b.use_reg(l.loop_frame(k - 1, c), I32);
-                self.b.def_reg(l.loop_frame(k, c), v, None);
-            }
-        }
-        let zero = self.b.i64(0);
-        for (c, v) in [
-            (frame::COUNT, count),
-            (frame::AL, al),
-            (frame::STEP, step),
-            (frame::BREAK, zero),
-            (frame::CONTINUE, zero),
-        ] {
-            self.b.def_reg(l.loop_frame(0, c), v, None);
-        }
-        self.bump(l.loop_depth(), true);
-    }
-
-    /// Pops the innermost loop frame, reactivating its BREAK and CONTINUE processors.
-    fn pop_loop(&mut self) {
-        let l = self.l;
-        let brk = self.b.use_reg(l.loop_frame(0, frame::BREAK), I64);
-        let cont = self.b.use_reg(l.loop_frame(0, frame::CONTINUE), I64);
-        let back = self.b.op(Op::Or, I64, &[brk, cont]);
-        let active = self.mask_bits(mask::ACTIVE);
-        let active = self.b.op(Op::Or, I64, &[active, back]);
-        self.set_mask_bits(mask::ACTIVE, active);
-        for k in 0..STACK_DEPTH {
-            for c in 0..frame::CELLS {
-                let v = if k + 1 < STACK_DEPTH {
-                    self.b.use_reg(l.loop_frame(k + 1, c), I32)
-                } else {
-                    self.b.i32(0)
-                };
-                self.b.def_reg(l.loop_frame(k, c), v, None);
-            }
-        }
-        self.bump(l.loop_depth(), false);
-    }
-
-    fn push_address(&mut self, addr: u32) {
-        let l = self.l;
-        for k in (1..STACK_DEPTH).rev() {
-            let v = self.b.use_reg(l.addr_entry(k - 1), I32);
-            self.b.def_reg(l.addr_entry(k), v, None);
-        }
-        let a = self.b.i32(addr);
-        self.b.def_reg(l.addr_entry(0), a, None);
-        self.bump(l.addr_depth(), true);
-    }
-
-    /// Pops the top address (the depth was checked).
-    fn pop_address(&mut self) -> Value {
-        let l = self.l;
-        let top = self.b.use_reg(l.addr_entry(0), I32);
-        for k in 0..STACK_DEPTH {
-            let v = if k + 1 < STACK_DEPTH {
-                self.b.use_reg(l.addr_entry(k + 1), I32)
-            } else {
-                self.b.i32(0)
-            };
-            self.b.def_reg(l.addr_entry(k), v, None);
-        }
-        self.bump(l.addr_depth(), false);
-        top
-    }
-
-    fn bump(&mut self, reg: wavejit_ir::Reg, up: bool) {
-        let d = self.b.use_reg(reg, I32);
-        let one = self.b.i32(1);
-        let op = if up { Op::Iadd } else { Op::Isub };
-        let d = self.b.op(op, I32, &[d, one]);
-        self.b.def_reg(reg, d, None);
     }
 }

@@ -163,20 +163,21 @@ pub fn read_raw(b: &mut FunctionBuilder, gpu: Gpu, s: &Surface, x: Value) -> [Va
 impl super::Lifter<'_> {
     /// Float constant `x` (uniform `i32`, 0-255): its four channels as f32.
     pub(super) fn float_constant(&mut self, x: Value) -> Result<[Value; 4], super::LiftError> {
-        let s = self
-            .setup
-            .constf
-            .ok_or_else(|| self.invalid("reads a float constant, but no set_constf_fmt was given"))?;
+        let s = self.setup.constf.ok_or_else(|| {
+            self.invalid("reads a float constant, but no set_constf_fmt was given")
+        })?;
         let gpu = self.gpu_uniform();
         Ok(read_constant(&mut self.b, gpu, &s, x))
     }
 
     /// Integer constant `c`: its iteration count, initial aL and aL step (uniform `i32`).
-    pub(super) fn int_constant(&mut self, c: u8) -> Result<(Value, Value, Value), super::LiftError> {
-        let s = self
-            .setup
-            .consti
-            .ok_or_else(|| self.invalid("reads an integer constant, but no set_consti_fmt was given"))?;
+    pub(super) fn int_constant(
+        &mut self,
+        c: u8,
+    ) -> Result<(Value, Value, Value), super::LiftError> {
+        let s = self.setup.consti.ok_or_else(|| {
+            self.invalid("reads an integer constant, but no set_consti_fmt was given")
+        })?;
         let gpu = self.gpu_uniform();
         let x = self.b.i32(u32::from(c));
         let [r, g, b] = read_raw(&mut self.b, gpu, &s, x);
@@ -191,14 +192,15 @@ impl super::Lifter<'_> {
 
     /// Boolean constant `c` (uniform `i1`).
     pub(super) fn bool_constant(&mut self, c: u8) -> Result<Value, super::LiftError> {
-        let s = self
-            .setup
-            .constb
-            .ok_or_else(|| self.invalid("reads a boolean constant, but no set_constb_fmt was given"))?;
+        let s = self.setup.constb.ok_or_else(|| {
+            self.invalid("reads a boolean constant, but no set_constb_fmt was given")
+        })?;
         let gpu = self.gpu_uniform();
         let x = self.b.i32(u32::from(c));
         let [r, ..] = read_raw(&mut self.b, gpu, &s, x);
         let zero = self.b.i32(0);
-        Ok(self.b.op(Op::Icmp(wavejit_ir::IntCC::Ne), ScalarType::I1, &[r, zero]))
+        Ok(self
+            .b
+            .op(Op::Icmp(wavejit_ir::IntCC::Ne), ScalarType::I1, &[r, zero]))
     }
 }

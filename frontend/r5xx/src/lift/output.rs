@@ -87,8 +87,7 @@ impl Lifter<'_> {
                     })?;
                     let gpu = self.gpu_lanes(lanes);
                     let mut ir = super::mem::Ir { b: &mut self.b };
-                    let mut load =
-                        |ir: &mut super::mem::Ir, a: Value, n: u32| gpu.load(ir.b, a, n);
+                    let mut load = |ir: &mut super::mem::Ir, a: Value, n: u32| gpu.load(ir.b, a, n);
                     let [b, ..] = read_element(&mut ir, &s, i, j, &mut load);
                     let b = self.b.op(Op::Bitcast, F32, &[b]);
                     self.b.op(Op::Fcmp(cc), I1, &[v, b])
@@ -135,9 +134,8 @@ impl Lifter<'_> {
     ) {
         let gpu = self.gpu_lanes(lanes);
         let mut ir = super::mem::Ir { b: &mut self.b };
-        let mut store = |ir: &mut super::mem::Ir, a: Value, n: u32, raw: Value| {
-            gpu.store(ir.b, a, n, raw)
-        };
+        let mut store =
+            |ir: &mut super::mem::Ir, a: Value, n: u32, raw: Value| gpu.store(ir.b, a, n, raw);
         write_element(&mut ir, s, i, j, channels, value, &mut store);
     }
 }

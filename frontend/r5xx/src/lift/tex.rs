@@ -68,9 +68,9 @@ impl Lifter<'_> {
             for c in (0..4).filter(|&c| written(c)) {
                 let v = self.read_temp(t.src.addr, t.src.rel, c);
                 let zero = self.b.f32(0.0);
-                let neg = self
-                    .b
-                    .op_mode(Op::Fcmp(FloatCC::Lt), FloatMode::FLUSH_IN, I1, &[v, zero]);
+                let neg =
+                    self.b
+                        .op_mode(Op::Fcmp(FloatCC::Lt), FloatMode::FLUSH_IN, I1, &[v, zero]);
                 let neg = self.and1(neg, channel_lanes[c as usize]);
                 kill = self.b.op(Op::Or, I1, &[kill, neg]);
             }

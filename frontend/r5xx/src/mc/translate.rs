@@ -4,7 +4,9 @@
 //!
 //! Only bits 11:0 of x and y take part (the seed's fields never name a higher bit), so a
 //! coordinate wraps modulo 4096; the sum in the high part wraps modulo 2^(32 - shift), as the
-//! seed's bit ranges say. The result equals `base + bpe * (y * pitch + x)` only for linear
+//! seed's bit ranges say. x and y may be any 32-bit values (a lifter turning a float input
+//! coordinate into an integer decides what a negative or fractional one becomes; its bits
+//! 11:0 are then the element's). The result equals `base + bpe * (y * pitch + x)` only for linear
 //! surfaces whose pitch is a multiple of 32 / bpe: table 1 drops pitch bits below k.
 
 use super::recipe::{recipe, Coord, Recipe, Src};

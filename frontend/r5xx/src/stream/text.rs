@@ -15,7 +15,7 @@
 //! start_program 0
 //! ```
 //!
-//! [`print`] writes the directives first (memory, images, saves), then the commands, each
+//! [`print()`] writes the directives first (memory, images, saves), then the commands, each
 //! parameter in the radix of its table entry, with a comment decoding each format word; it
 //! parses back to the same directives and commands.
 

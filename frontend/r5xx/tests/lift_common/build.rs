@@ -16,7 +16,10 @@ pub fn t(n: u8) -> Src {
     }
 }
 pub fn t_rel(n: u8) -> Src {
-    Src::Temp { index: n, rel: true }
+    Src::Temp {
+        index: n,
+        rel: true,
+    }
 }
 pub fn k(n: u8) -> Src {
     Src::Const {
@@ -25,7 +28,10 @@ pub fn k(n: u8) -> Src {
     }
 }
 pub fn k_rel(n: u8) -> Src {
-    Src::Const { index: n, rel: true }
+    Src::Const {
+        index: n,
+        rel: true,
+    }
 }
 pub fn inline(bits: u8) -> Src {
     Src::Inline { bits, rel: false }
@@ -129,8 +135,14 @@ impl AluB {
     }
     /// Writes temporary `n`: the RGB channels of `rgb` (bit c) and, with `alpha`, a.
     pub fn dst(mut self, n: u8, rgb: u8, alpha: bool) -> Self {
-        self.a.rgb_dest = Dest { addr: n, rel: false };
-        self.a.alpha_dest = Dest { addr: n, rel: false };
+        self.a.rgb_dest = Dest {
+            addr: n,
+            rel: false,
+        };
+        self.a.alpha_dest = Dest {
+            addr: n,
+            rel: false,
+        };
         self.cmn.rgb_wmask = rgb;
         self.cmn.alpha_wmask = alpha;
         self
@@ -379,4 +391,36 @@ impl FcB {
             body: Body::Fc(self.f),
         }
     }
+}
+
+/// Inline-constant bits of small values: 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0.
+pub fn inline_of(v: f32) -> u8 {
+    (0u8..128)
+        .find(|&b| wavejit_r5xx::inst::inline_value(b) == v)
+        .expect("an inline constant")
+}
+
+/// `r[n].xyzw = v` (an inline constant), all lanes flow control leaves active.
+pub fn set(n: u8, v: f32) -> AluB {
+    mov(n, inline(inline_of(v)), 7, true)
+}
+
+/// `r[n] = r[n] + v` (MAD r[n] * 1 + inline v).
+pub fn add(n: u8, v: f32) -> AluB {
+    alu(RgbOp::Mad, AlphaOp::Mad)
+        .srcs([t(n), inline(inline_of(v)), Src::UNUSED])
+        .rgb_in(1, 0, "111", Modifier::Nop)
+        .alpha_in(1, 0, '1', Modifier::Nop)
+        .rgb_in(2, 1, "rrr", Modifier::Nop)
+        .alpha_in(2, 1, 'a', Modifier::Nop)
+        .dst(n, 7, true)
+}
+
+/// Sets the ALU result from `r[a].x - r[b].x` under `op` (writes no register).
+pub fn test_sub(a: u8, b: u8, op: CmpOp) -> AluB {
+    alu(RgbOp::Mad, AlphaOp::Mad)
+        .srcs([t(a), t(b), Src::UNUSED])
+        .rgb_in(1, 0, "111", Modifier::Nop)
+        .rgb_in(2, 1, "rrr", Modifier::Neg)
+        .alu_result(AluResultSel::Red, op)
 }

@@ -12,6 +12,7 @@
 
 pub mod build;
 pub mod model;
+#[allow(unused_imports)]
 pub use build::*;
 
 use std::sync::{Arc, OnceLock};
