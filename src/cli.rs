@@ -79,14 +79,14 @@ pub struct CtmOptions {
     pub target: Option<String>,
     /// Before the stream runs, copy PATH into GPU memory at ADDR (ADDR:PATH).
     #[arg(long = "load")]
-    pub loads: Vec<crate::stream::Placement>,
+    pub loads: Vec<String>,
     /// Load a CTM ELF or raw instruction words at ADDR and apply its program info (ADDR:PATH).
     #[arg(long = "program")]
-    pub programs: Vec<crate::stream::Placement>,
+    pub programs: Vec<String>,
     /// After the stream has run, write SIZE bytes of GPU memory at ADDR to PATH
     /// (ADDR:SIZE:PATH).
     #[arg(long = "save")]
-    pub saves: Vec<crate::stream::SaveRange>,
+    pub saves: Vec<String>,
 }
 
 /// The subcommand of [`CtmOptions`].
@@ -115,7 +115,9 @@ pub fn ctm(o: CtmOptions) -> Result<()> {
         loads: &o.loads,
         programs: &o.programs,
         saves: &o.saves,
-    })
+        write_saves: true,
+    })?;
+    Ok(())
 }
 
 /// The values `--encoding` takes (the encodings files of some ISA carry).
@@ -249,6 +251,11 @@ pub fn bench_kernels(cfg: crate::bench::suite::SuiteConfig) -> Result<()> {
 
 pub fn bench_appsdk(cfg: crate::bench::appsdk::AppSdkConfig) -> Result<()> {
     print!("{}", crate::bench::appsdk::report(&cfg)?);
+    Ok(())
+}
+
+pub fn bench_streams(cfg: crate::bench::streams::StreamsConfig) -> Result<()> {
+    print!("{}", crate::bench::streams::report(&cfg)?);
     Ok(())
 }
 

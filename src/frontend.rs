@@ -94,9 +94,18 @@ pub trait Frontend: Sync {
         None
     }
 
+    /// The command streams `wavejit bench --suite streams` runs (paths relative to the
+    /// repository root), for a frontend with a [`Frontend::stream_command`].
+    fn bench_streams(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Runs the command stream `req.file` (for a frontend with a
     /// [`Frontend::stream_command`]).
-    fn run_stream(&self, req: &crate::stream::StreamRequest<'_>) -> Result<()> {
+    fn run_stream(
+        &self,
+        req: &crate::stream::StreamRequest<'_>,
+    ) -> Result<crate::stream::StreamReport> {
         Err(crate::Error::Usage(format!(
             "{}: {} runs no command streams",
             req.file.display(),

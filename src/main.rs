@@ -102,8 +102,9 @@ enum Command {
         #[arg(long, default_value = "all")]
         isa: String,
         /// `alu` (the ALU-heavy kernel against native Rust), `kernels` (the fixture kernels
-        /// at benchmark sizes against the interpreter and pocl) or `appsdk` (AMD APP SDK
-        /// corpus kernels, ISA and IL, against the interpreter).
+        /// at benchmark sizes against the interpreter and pocl), `appsdk` (AMD APP SDK
+        /// corpus kernels, ISA and IL, against the interpreter) or `streams` (command streams,
+        /// JIT against the interpreter).
         #[arg(long, default_value = "alu")]
         suite: String,
         /// Divide the kernel suites' sizes by N (for a quick look).
@@ -112,7 +113,7 @@ enum Command {
         /// Kernel suites: skip the interpreter.
         #[arg(long)]
         no_interp: bool,
-        /// Kernel suites: run only this kernel.
+        /// Kernel suites: run only this kernel (streams: only the stream of this file stem).
         #[arg(long)]
         kernel: Option<String>,
     },
@@ -225,8 +226,13 @@ fn main() -> ExitCode {
                 no_interp,
                 kernel,
             }),
+            "streams" => wavejit::cli::bench_streams(wavejit::bench::streams::StreamsConfig {
+                reps,
+                no_interp,
+                stream: kernel,
+            }),
             other => Err(wavejit::Error::Usage(format!(
-                "unknown suite '{other}' (alu, kernels, appsdk)"
+                "unknown suite '{other}' (alu, kernels, appsdk, streams)"
             ))),
         },
         Command::Demo => wavejit::cli::demo(),

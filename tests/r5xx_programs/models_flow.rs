@@ -48,21 +48,21 @@ fn matmul_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
 pub fn matmul() {
     let mut rng = Rng::new(0x3a7);
     let mut img = Image::new(MEMORY);
-    for (_, s) in surfaces("matmul", "set_inp_fmt") {
+    for (_, s) in surfaces("matrix_multiply", "set_inp_fmt") {
         img.fill(s, 0..24, 0..16, &mut |_, _| {
             [data::uniform(&mut rng, -2.0, 2.0), 0, 0, 0]
         });
     }
     let columns: Vec<[u32; 4]> = (0..13).map(|k| [f(k as f32); 4]).collect();
-    img.constants(surfaces("matmul", "set_constf_fmt")[0].1, &columns);
-    let tables = surfaces("matmul", "set_consti_fmt");
+    img.constants(surfaces("matrix_multiply", "set_constf_fmt")[0].1, &columns);
+    let tables = surfaces("matrix_multiply", "set_consti_fmt");
     int_constant(&mut img, tables[0].1, 13, 0, 1);
     int_constant(&mut img, tables[1].1, 0, 0, 1);
     check(Case {
-        stream: "matmul",
+        stream: "matrix_multiply",
         files: vec![("mem.bin", img.mem)],
         models: vec![Model {
-            name: "matmul",
+            name: "matrix_multiply",
             pair: matmul_pair,
         }],
         filled: img.filled,
@@ -101,13 +101,13 @@ pub fn mandelbrot() {
         [f(1.0 / 16.0), f(1.0 / 16.0), 0, 0],
         [f(-2.5), f(-1.15), 0, 0],
     ];
-    img.constants(surfaces("mandelbrot", "set_constf_fmt")[0].1, &c);
-    int_constant(&mut img, surfaces("mandelbrot", "set_consti_fmt")[0].1, 48, 0, 1);
+    img.constants(surfaces("escape_time", "set_constf_fmt")[0].1, &c);
+    int_constant(&mut img, surfaces("escape_time", "set_consti_fmt")[0].1, 48, 0, 1);
     check(Case {
-        stream: "mandelbrot",
+        stream: "escape_time",
         files: vec![("mem.bin", img.mem)],
         models: vec![Model {
-            name: "mandelbrot",
+            name: "escape_time",
             pair: mandelbrot_pair,
         }],
         filled: img.filled,

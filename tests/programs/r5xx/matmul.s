@@ -1,17 +1,17 @@
-# Matrix multiply: C = A * B, C[j][i] = sum over k of A[j][k] * B[k][i], at index pair (i, j).
-# A is element (k, j) of input t0, B element (i, k) of input t1, C element (i, j) of output o0
-# (all FLOAT32_1). Integer constant 0 = (K, 0, 1): the loop runs its body K times with aL =
-# 0, 1, ..., K - 1; float constant c[k] = (k, k, k, k), read as c0 + aL, is the column k.
-# Each iteration builds the texel coordinates (k, j) and (i, k) from it and r0 = (i, j, 0, 1)
-# and accumulates one product in r1.r (0 at the start).
-# proginfo: full_fc
-     fc   loop done [alu_wait, int=0]
-body:
-     alu  r2.rgb = mad src0.r00, src0.111, src1.0g0 {src0 = c0+aL, src1 = r0}
-     alu  r3.rgb = mad src0.0r0, src0.111, src1.r00 {src0 = c0+aL, src1 = r0}
-     tex  r4.r = ld t0, r2.rgrr [unscaled]
-     tex  r5.r = ld t1, r3.rgrr [sem_wait, acquire, unscaled]
-     alu  r1.r = mad src0.rrr, src1.rrr, src2.rrr {src0 = r4, src1 = r5, src2 = r1} [sem_wait]
-     fc   endloop body [func=0xff, any]
+# C = A B for 16x16 FLOAT32_1 matrices: C(i, j) = sum over k of A(k, j) B(i, k), element
+# (x, y) being column x of row y. Inputs 0 (A) and 1 (B), output 0 (C); integer constant 0
+# = (16 iterations, aL 0, step 0). r1 = (k, j): A's coordinates; r2 = (i, k): B's; r3.r =
+# the sum.
+alu  r1.rgb = mad src0.0g0, src0.111, src0.000 {src0 = r0}
+alu  r2.rgb = mad src0.r00, src0.111, src0.000 {src0 = r0}
+alu  r3.rgb = mad src0.000, src0.000, src0.000 {src0 = r0}
+fc   loop done [int=0]
+top:
+tex  r4.rgba = ld t0, r1.rgrr [unscaled]
+tex  r5.rgba = ld t1, r2.rgrr [unscaled]
+alu  r3.r = mad src0.rrr, src1.rrr, src2.rrr {src0 = r4, src1 = r5, src2 = r3}
+alu  r1.r = mad src0.rrr, src0.111, src0.111 {src0 = r1}
+alu  r2.g = mad src0.ggg, src0.111, src0.111 {src0 = r2}
+fc   endloop top [func=0xff, any, int=0]
 done:
-     out  o0.r = max.disable src0.rrr, src0.rrr {src0 = r1} [sem_wait, last]
+out  o0.rgb = mad src0.rrr, src0.111, src0.000 ; o0.a = mad src0.r, src0.1, src0.0 {src0 = r3} [sem_wait, last]
