@@ -248,14 +248,16 @@ fn notes(insts: &[Inst], cond_out: bool) -> Notes {
 pub type Filled = Vec<std::ops::Range<u32>>;
 
 /// Runs one `start_program` on the host: see the module docs. Returns the guest instructions
-/// it executed, summed over the pairs that ran, when the program is straight-line.
+/// it executed when the program is straight-line: the README's perf-counter model counts the
+/// slots each SIMD group (a 16x4 tile of pairs at multiples of (16, 4)) executed, summed over
+/// the groups; a group runs when a pair of its tile runs.
 fn launch(st: &State, mem: &mut Vec<u8>, model: &Model, prog: &Program, filled: &Filled) -> Option<u64> {
     let before = mem.clone();
     let ctx = Ctx { mem: &before, st };
     let cond = st.cond;
     let buffer = || cond.buffer.expect("the run reads or writes the conditional buffer");
     check_layout(st, filled);
-    let mut ran = 0;
+    let mut groups = std::collections::HashSet::new();
     for (i, j) in st.domain.pairs() {
         if cond.at_pe {
             if !cond.passes(cond.value, || buffer().read(&before, i, j)[0]) {
@@ -265,7 +267,7 @@ fn launch(st: &State, mem: &mut Vec<u8>, model: &Model, prog: &Program, filled: 
                 buffer().write(mem, i, j, 1, [cond.value, 0, 0, 0]);
             }
         }
-        ran += 1;
+        groups.insert((i / 16, j / 4));
         let p = (model.pair)(&ctx, i, j);
         if p.killed {
             continue;
@@ -288,7 +290,7 @@ fn launch(st: &State, mem: &mut Vec<u8>, model: &Model, prog: &Program, filled: 
             }
         }
     }
-    prog.straight.map(|slots| slots * ran)
+    prog.straight.map(|slots| slots * groups.len() as u64)
 }
 
 /// The test's own layout: the elements a run may write (every bound output and the
@@ -531,9 +533,11 @@ pub struct Image {
 }
 
 impl Image {
-    pub fn new(size: usize) -> Image {
+    /// Memory of `size` random bytes: a write of any value, zeros too, shows, and so does a
+    /// missing one.
+    pub fn new(size: usize, rng: &mut Rng) -> Image {
         Image {
-            mem: vec![0; size],
+            mem: (0..size).map(|_| rng.u32() as u8).collect(),
             filled: Vec::new(),
         }
     }

@@ -56,7 +56,7 @@ fn elementwise_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
 
 pub fn elementwise() {
     let mut rng = Rng::new(0x5e1e);
-    let mut img = Image::new(MEMORY);
+    let mut img = Image::new(MEMORY, &mut rng);
     fill_inputs(&mut img, &mut rng, "elementwise", 48, 24, |r| {
         data::mixed(r, -4.0, 4.0, 12)
     });
@@ -88,7 +88,7 @@ fn tiled_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
 
 pub fn tiled() {
     let mut rng = Rng::new(0x711ed);
-    let mut img = Image::new(MEMORY);
+    let mut img = Image::new(MEMORY, &mut rng);
     fill_inputs(&mut img, &mut rng, "tiled", 48, 28, |r| data::mixed(r, -4.0, 4.0, 16));
     check(Case {
         stream: "tiled",
@@ -116,7 +116,7 @@ fn formats_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
 
 pub fn formats() {
     let mut rng = Rng::new(0xf0a7);
-    let mut img = Image::new(MEMORY);
+    let mut img = Image::new(MEMORY, &mut rng);
     fill_inputs(&mut img, &mut rng, "formats", 32, 16, |r| data::mixed(r, -2.0, 2.0, 6));
     let tables = constf_tables("formats");
     let c0 = [
@@ -163,7 +163,7 @@ fn derivatives_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
 
 pub fn derivatives() {
     let mut rng = Rng::new(0xdd);
-    let mut img = Image::new(MEMORY);
+    let mut img = Image::new(MEMORY, &mut rng);
     let ins = inputs("derivatives");
     let (f_in, kill) = (ins[0].unwrap(), ins[1].unwrap());
     img.fill(f_in, 0..40, 0..24, &mut |_, _| {

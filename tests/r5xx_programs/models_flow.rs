@@ -47,7 +47,7 @@ fn matmul_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
 
 pub fn matmul() {
     let mut rng = Rng::new(0x3a7);
-    let mut img = Image::new(MEMORY);
+    let mut img = Image::new(MEMORY, &mut rng);
     for (_, s) in surfaces("matrix_multiply", "set_inp_fmt") {
         img.fill(s, 0..24, 0..16, &mut |_, _| {
             [data::uniform(&mut rng, -2.0, 2.0), 0, 0, 0]
@@ -96,7 +96,8 @@ fn mandelbrot_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
 }
 
 pub fn mandelbrot() {
-    let mut img = Image::new(MEMORY);
+    let mut rng = Rng::new(0xe5c);
+    let mut img = Image::new(MEMORY, &mut rng);
     let c = [
         [f(1.0 / 16.0), f(1.0 / 16.0), 0, 0],
         [f(-2.5), f(-1.15), 0, 0],
@@ -148,7 +149,7 @@ fn subroutine_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
 
 pub fn subroutine() {
     let mut rng = Rng::new(0x5ab);
-    let mut img = Image::new(MEMORY);
+    let mut img = Image::new(MEMORY, &mut rng);
     let x = surfaces("subroutine", "set_inp_fmt")[0].1;
     img.fill(x, 0..28, 0..14, &mut |_, _| {
         std::array::from_fn(|_| data::uniform(&mut rng, -3.0, 3.0))
@@ -213,7 +214,7 @@ const COMPARED: [f32; 8] = [-1.0, 0.0, -0.0, 0.5, 1.0, 2.0, f32::NAN, f32::INFIN
 
 pub fn cond() {
     let mut rng = Rng::new(0xc0d);
-    let mut img = Image::new(MEMORY);
+    let mut img = Image::new(MEMORY, &mut rng);
     let pick = |rng: &mut Rng| f(COMPARED[rng.below(8) as usize]);
     let x = surfaces("cond", "set_inp_fmt")[0].1;
     img.fill(x, 0..24, 0..14, &mut |_, _| {

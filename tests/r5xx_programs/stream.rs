@@ -179,8 +179,8 @@ pub struct State {
     pub constb: Option<Surface>,
 }
 
-/// The performance counters' model (processor.rs / perf.rs): one clock per command while
-/// running, charged before its effect, plus each run's guest instructions.
+/// The performance counters' model (README "ATI R5xx", stream/perf.rs): one clock per command
+/// while running, charged before its effect, plus each run's guest instructions.
 #[derive(Clone, Copy, Debug, Default)]
 struct Perf {
     enabled: bool,
@@ -190,8 +190,8 @@ struct Perf {
 }
 
 /// Applies `stream`'s commands to `mem`, calling `run` for each `start_program` with the
-/// state it runs under; `run` returns the guest instructions the run executed (summed over
-/// its index pairs), needed only while the perf counters run.
+/// state it runs under; `run` returns the guest instructions the run executed, needed only
+/// while the perf counters run.
 pub fn apply(
     stream: &Stream,
     mem: &mut Vec<u8>,
