@@ -5,12 +5,12 @@
 //! seed's rules restated in tests/r5xx_programs/{float,mc,stream}.rs, never from the lifter.
 
 mod cli_util;
-#[path = "r5xx_programs/mod.rs"]
-mod r5xx;
 #[path = "r5xx_programs/models.rs"]
 mod models;
 #[path = "r5xx_programs/models_flow.rs"]
 mod models_flow;
+#[path = "r5xx_programs/mod.rs"]
+mod r5xx;
 
 /// out = a * b + c and two more outputs over a domain that is no multiple of the 16x4 SIMD
 /// group at a nonzero origin; float constants; scaled and unscaled reads; the perf counters.

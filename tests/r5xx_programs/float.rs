@@ -52,7 +52,11 @@ impl Omod {
 /// An extended-range result through the output modifier (not DISABLE) and the optional
 /// clamp: one rounding to f32, the flush, the NaN standardisation.
 pub fn finish(x: f64, omod: Omod, clamp: bool) -> u32 {
-    assert_ne!(omod, Omod::Disable, "only selects may disable the output modifier");
+    assert_ne!(
+        omod,
+        Omod::Disable,
+        "only selects may disable the output modifier"
+    );
     let r = (x * omod.factor()) as f32;
     if r.is_nan() {
         return NAN;

@@ -259,7 +259,18 @@ mod tests {
     fn unorm_conversions() {
         let s = Surface::new(0, Surface::word(4, 0, UINT8_4), 1);
         let mut mem = vec![0u8; 16];
-        s.write(&mut mem, 0, 0, 0xf, [f32::NAN.to_bits(), 2.0f32.to_bits(), 0.5f32.to_bits(), (-1.0f32).to_bits()]);
+        s.write(
+            &mut mem,
+            0,
+            0,
+            0xf,
+            [
+                f32::NAN.to_bits(),
+                2.0f32.to_bits(),
+                0.5f32.to_bits(),
+                (-1.0f32).to_bits(),
+            ],
+        );
         assert_eq!(&mem[..4], &[0, 255, 128, 0]);
         assert_eq!(s.read(&mem, 0, 0)[1], 1.0f32.to_bits());
     }

@@ -121,7 +121,11 @@ impl Ctx<'_> {
     /// iteration count (R), the initial aL (G) and the aL step (B, signed).
     pub fn consti(&self, c: u32) -> (u32, u32, i32) {
         let s = self.st.consti.expect("set_consti_fmt");
-        assert_eq!(s.format, mc::UINT8_4, "the model reads UINT8_4 integer constants");
+        assert_eq!(
+            s.format,
+            mc::UINT8_4,
+            "the model reads UINT8_4 integer constants"
+        );
         let at = s.address(c, 0) as usize;
         let b = &self.mem[at..at + 3];
         (u32::from(b[0]), u32::from(b[1]), i32::from(b[2] as i8))
@@ -130,7 +134,10 @@ impl Ctx<'_> {
     /// Boolean constant `c`: element (c, 0)'s R channel, raw bits, nonzero.
     pub fn constb(&self, c: u32) -> bool {
         let s = self.st.constb.expect("set_constb_fmt");
-        assert!(s.format >= mc::FLOAT32_1, "the model reads raw FLOAT32 booleans");
+        assert!(
+            s.format >= mc::FLOAT32_1,
+            "the model reads raw FLOAT32 booleans"
+        );
         s.read(self.mem, c, 0)[0] != 0
     }
 }
@@ -251,11 +258,20 @@ pub type Filled = Vec<std::ops::Range<u32>>;
 /// it executed when the program is straight-line: the README's perf-counter model counts the
 /// slots each SIMD group (a 16x4 tile of pairs at multiples of (16, 4)) executed, summed over
 /// the groups; a group runs when a pair of its tile runs.
-fn launch(st: &State, mem: &mut Vec<u8>, model: &Model, prog: &Program, filled: &Filled) -> Option<u64> {
-    let before = mem.clone();
+fn launch(
+    st: &State,
+    mem: &mut [u8],
+    model: &Model,
+    prog: &Program,
+    filled: &Filled,
+) -> Option<u64> {
+    let before = mem.to_vec();
     let ctx = Ctx { mem: &before, st };
     let cond = st.cond;
-    let buffer = || cond.buffer.expect("the run reads or writes the conditional buffer");
+    let buffer = || {
+        cond.buffer
+            .expect("the run reads or writes the conditional buffer")
+    };
     check_layout(st, filled);
     let mut groups = std::collections::HashSet::new();
     for (i, j) in st.domain.pairs() {
@@ -298,7 +314,11 @@ fn launch(st: &State, mem: &mut Vec<u8>, model: &Model, prog: &Program, filled: 
 /// constants were filled in.
 fn check_layout(st: &State, filled: &Filled) {
     let mut owner: HashMap<u32, (usize, u32, u32)> = HashMap::new();
-    let targets = st.outputs.iter().enumerate().filter_map(|(t, s)| s.map(|s| (t, s)));
+    let targets = st
+        .outputs
+        .iter()
+        .enumerate()
+        .filter_map(|(t, s)| s.map(|s| (t, s)));
     let cond = st.cond.buffer.map(|s| (4, s));
     for (t, s) in targets.chain(cond) {
         for (i, j) in st.domain.pairs() {
@@ -429,8 +449,11 @@ pub fn check(case: Case) {
         })
         .collect();
     let mut results: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
-    for engine in ["interp", "jit"] {
-        run_cli(&["ctm", ctm.to_str().unwrap(), "--engine", engine]);
+    // The interpreter on one thread, the JIT on the default (every core).
+    for (engine, threads) in [("interp", Some("1")), ("jit", None)] {
+        let mut args = vec!["ctm", ctm.to_str().unwrap(), "--engine", engine];
+        args.extend(threads.map(|t| ["--threads", t]).into_iter().flatten());
+        run_cli(&args);
         let got = saves.iter().map(|(_, _, f)| read(&dir.join(f))).collect();
         results.push((format!("text stream, {engine}"), got));
     }
@@ -439,7 +462,10 @@ pub fn check(case: Case) {
         .to_vec();
     args.extend(options);
     for (a, n, f) in &saves {
-        args.push(format!("--save={a:#x}:{n:#x}:{}", dir.join(format!("cb-{f}")).display()));
+        args.push(format!(
+            "--save={a:#x}:{n:#x}:{}",
+            dir.join(format!("cb-{f}")).display()
+        ));
     }
     run_cli(&args.iter().map(String::as_str).collect::<Vec<_>>());
     let got = saves
@@ -462,7 +488,10 @@ pub fn check(case: Case) {
         }
         let agree = results.windows(2).all(|w| w[0].1[k] == w[1].1[k]);
         if !agree {
-            failures.push(format!("{} {file}: the runs disagree with each other", case.stream));
+            failures.push(format!(
+                "{} {file}: the runs disagree with each other",
+                case.stream
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -28,9 +28,18 @@ fn constf_tables(name: &str) -> Vec<Surface> {
 
 /// Fills every input of stream `name` over x in `0..w`, y in `0..h` with `value`'s floats
 /// (unorm inputs with random integers).
-fn fill_inputs(img: &mut Image, rng: &mut Rng, name: &str, w: u32, h: u32, value: fn(&mut Rng) -> u32) {
+fn fill_inputs(
+    img: &mut Image,
+    rng: &mut Rng,
+    name: &str,
+    w: u32,
+    h: u32,
+    value: fn(&mut Rng) -> u32,
+) {
     for s in inputs(name).into_iter().flatten() {
-        img.fill(s, 0..w, 0..h, &mut |_, _| data::raw(rng, s.format, &mut |r| value(r)));
+        img.fill(s, 0..w, 0..h, &mut |_, _| {
+            data::raw(rng, s.format, &mut |r| value(r))
+        });
     }
 }
 
@@ -89,7 +98,9 @@ fn tiled_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
 pub fn tiled() {
     let mut rng = Rng::new(0x711ed);
     let mut img = Image::new(MEMORY, &mut rng);
-    fill_inputs(&mut img, &mut rng, "tiled", 48, 28, |r| data::mixed(r, -4.0, 4.0, 16));
+    fill_inputs(&mut img, &mut rng, "tiled", 48, 28, |r| {
+        data::mixed(r, -4.0, 4.0, 16)
+    });
     check(Case {
         stream: "tiled",
         files: vec![("mem.bin", img.mem)],
@@ -117,7 +128,9 @@ fn formats_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
 pub fn formats() {
     let mut rng = Rng::new(0xf0a7);
     let mut img = Image::new(MEMORY, &mut rng);
-    fill_inputs(&mut img, &mut rng, "formats", 32, 16, |r| data::mixed(r, -2.0, 2.0, 6));
+    fill_inputs(&mut img, &mut rng, "formats", 32, 16, |r| {
+        data::mixed(r, -2.0, 2.0, 6)
+    });
     let tables = constf_tables("formats");
     let c0 = [
         [f(1.5), f(-0.5), f(2.0), f(1.0)],

@@ -58,6 +58,7 @@ pub fn matmul() {
     let tables = surfaces("matrix_multiply", "set_consti_fmt");
     int_constant(&mut img, tables[0].1, 13, 0, 1);
     int_constant(&mut img, tables[1].1, 0, 0, 1);
+    int_constant(&mut img, tables[2].1, 13, 12, -1);
     check(Case {
         stream: "matrix_multiply",
         files: vec![("mem.bin", img.mem)],
@@ -103,7 +104,13 @@ pub fn mandelbrot() {
         [f(-2.5), f(-1.15), 0, 0],
     ];
     img.constants(surfaces("escape_time", "set_constf_fmt")[0].1, &c);
-    int_constant(&mut img, surfaces("escape_time", "set_consti_fmt")[0].1, 48, 0, 1);
+    int_constant(
+        &mut img,
+        surfaces("escape_time", "set_consti_fmt")[0].1,
+        48,
+        0,
+        1,
+    );
     check(Case {
         stream: "escape_time",
         files: vec![("mem.bin", img.mem)],
@@ -142,9 +149,10 @@ fn subroutine_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
         r4 = per_channel(r4, ones, c1);
     }
     let copy = |v: [u32; 4]| v.map(|c| max_raw(c, c));
-    let mut p = Pair::default();
-    p.out = [Some(copy(r2)), Some(copy(r3)), Some(copy(r4)), None];
-    p
+    Pair {
+        out: [Some(copy(r2)), Some(copy(r3)), Some(copy(r4)), None],
+        ..Pair::default()
+    }
 }
 
 pub fn subroutine() {

@@ -194,8 +194,8 @@ struct Perf {
 /// while the perf counters run.
 pub fn apply(
     stream: &Stream,
-    mem: &mut Vec<u8>,
-    run: &mut dyn FnMut(&State, &mut Vec<u8>) -> Option<u64>,
+    mem: &mut [u8],
+    run: &mut dyn FnMut(&State, &mut [u8]) -> Option<u64>,
 ) {
     let mut st = State {
         inst_base: 0,
