@@ -66,5 +66,5 @@ fn derivatives() {
 
 #[test]
 fn every_program_assembles_and_loads() {
-    r5xx::assemble_all();
+    r5xx::assemble::assemble_all();
 }

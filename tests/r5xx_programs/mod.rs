@@ -7,9 +7,7 @@
 //! A test ([`check`]) names a stream and gives the files it loads and one [`Model`] per
 //! program it runs. The harness, in a fresh temporary directory:
 //! 1. assembles each program a `program ADDR FILE.elf` directive names from FILE.s into a CTM
-//!    ELF (`wavejit_r5xx::parse` and `elf::write_elf`), with the program info a
-//!    `# proginfo: WORD...` comment line of the text asks for (`full_fc`, `exports_cond`;
-//!    start slot 0, end the last slot) and notes listing what the program reads and writes;
+//!    ELF ([`assemble`]: its program info from a `# proginfo:` comment line);
 //! 2. writes the loaded files and the stream;
 //! 3. computes the expected memory: the loads and programs placed as the directives say, then
 //!    the stream's commands applied by the host command processor ([`stream::apply`]), each
@@ -31,20 +29,20 @@
 //! elements a run writes share a byte, and nothing a run writes overlaps the memory its inputs
 //! and constants were filled in.
 
+pub mod assemble;
+pub mod data;
 pub mod float;
 pub mod mc;
 pub mod stream;
 
+use assemble::{assemble, Program};
 use mc::Surface;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use stream::{Directive, State, Stream};
-use wavejit_r5xx::elf::{write_elf, Notes};
-use wavejit_r5xx::inst::{Body, Inst, Src};
-use wavejit_r5xx::setup::ProgInfo;
-use wavejit_r5xx::table::{FcOp, TexOp};
 
 pub use crate::cli_util::Rng;
+pub use data::Image;
 
 /// What one index pair's run of a program produced.
 #[derive(Clone, Debug, Default)]
@@ -142,113 +140,8 @@ impl Ctx<'_> {
     }
 }
 
-/// A program assembled for a test.
-struct Program {
-    words: Vec<u32>,
-    info: ProgInfo,
-    /// Slots each pair executes when the program has no flow control (for the perf counters).
-    straight: Option<u64>,
-}
-
 fn programs_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/r5xx")
-}
-
-/// Assembles tests/programs/r5xx/NAME.s.
-fn assemble(name: &str) -> (Program, Vec<u8>) {
-    let path = programs_dir().join(format!("{name}.s"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let insts = wavejit_r5xx::parse::parse_program(&text)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let words = wavejit_r5xx::encode::encode_words(&insts);
-    let words_of_info: Vec<&str> = text
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("# proginfo:"))
-        .flat_map(str::split_whitespace)
-        .collect();
-    for w in &words_of_info {
-        assert!(
-            ["full_fc", "exports_cond"].contains(w),
-            "{name}.s: unknown proginfo word `{w}`"
-        );
-    }
-    let info = ProgInfo {
-        exports_cond: words_of_info.contains(&"exports_cond"),
-        full_fc: words_of_info.contains(&"full_fc"),
-        pixsize: largest_temp(&insts),
-        start: 0,
-        end: insts.len() as u32 - 1,
-        ..ProgInfo::default()
-    };
-    let notes = notes(&insts, info.exports_cond);
-    let elf = write_elf(&words, &info, &notes);
-    let has_fc = insts.iter().any(|i| matches!(i.body, Body::Fc(_)));
-    let program = Program {
-        words,
-        info,
-        straight: (!has_fc).then_some(insts.len() as u64),
-    };
-    (program, elf)
-}
-
-/// US_PIXSIZE: the largest temporary a slot names.
-fn largest_temp(insts: &[Inst]) -> u32 {
-    let mut top = 0u8;
-    for inst in insts {
-        match &inst.body {
-            Body::Alu(a) | Body::Output(a) => {
-                for s in a.rgb_src.iter().chain(&a.alpha_src) {
-                    if let Src::Temp { index, .. } = s {
-                        top = top.max(*index);
-                    }
-                }
-                top = top.max(a.rgb_dest.addr).max(a.alpha_dest.addr);
-            }
-            Body::Tex(t) => top = top.max(t.src.addr).max(t.dst.addr),
-            Body::Fc(_) => {}
-        }
-    }
-    u32::from(top)
-}
-
-/// The notes of a program: the inputs, outputs and constants its slots name.
-fn notes(insts: &[Inst], cond_out: bool) -> Notes {
-    let mut n = Notes {
-        cond_out,
-        ..Notes::default()
-    };
-    let add = |v: &mut Vec<u32>, x: u32| {
-        if !v.contains(&x) {
-            v.push(x)
-        }
-    };
-    for inst in insts {
-        match &inst.body {
-            Body::Tex(t) if t.op != TexOp::Nop && t.op != TexOp::Texkill => {
-                add(&mut n.inputs, u32::from(t.id))
-            }
-            Body::Output(a) => {
-                if inst.cmn.rgb_omask != 0 {
-                    add(&mut n.outputs, u32::from(a.rgb_target));
-                }
-                if inst.cmn.alpha_omask {
-                    add(&mut n.outputs, u32::from(a.alpha_target));
-                }
-            }
-            Body::Fc(f) if matches!(f.op, FcOp::Loop | FcOp::Rep) => {
-                add(&mut n.int32_consts, u32::from(f.int_addr))
-            }
-            _ => {}
-        }
-        if let Some(a) = inst.alu() {
-            for s in a.rgb_src.iter().chain(&a.alpha_src) {
-                if let Src::Const { index, .. } = s {
-                    add(&mut n.float32_consts, u32::from(*index));
-                }
-            }
-        }
-    }
-    n
 }
 
 /// Byte ranges the test wrote data into (inputs and constants) before the stream ran.
@@ -502,114 +395,10 @@ fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Random test data.
-pub mod data {
-    use super::Rng;
-
-    /// A float in [lo, hi), f32 bits.
-    pub fn uniform(rng: &mut Rng, lo: f32, hi: f32) -> u32 {
-        rng.f32(lo, hi).to_bits()
-    }
-
-    /// Special values of seed 003 §3.6: NaNs with payloads, infinities, zeros, denormals, the
-    /// smallest normals, huge values.
-    pub const SPECIALS: [u32; 14] = [
-        0x7fc0_0000,
-        0xffc1_2345,
-        0x7f80_0001,
-        0x7f80_0000,
-        0xff80_0000,
-        0x0000_0000,
-        0x8000_0000,
-        0x0000_0123,
-        0x8040_0000,
-        0x0080_0000,
-        0x8080_0000,
-        0x7f7f_ffff,
-        0x3f80_0000,
-        0xbf80_0000,
-    ];
-
-    /// A float in [lo, hi), or with probability 1/`one_in` a special value.
-    pub fn mixed(rng: &mut Rng, lo: f32, hi: f32, one_in: u32) -> u32 {
-        if rng.below(one_in) == 0 {
-            SPECIALS[rng.below(SPECIALS.len() as u32) as usize]
-        } else {
-            uniform(rng, lo, hi)
-        }
-    }
-
-    /// Raw channel values for an element of `format` (unorm integers or f32 bits from `f`).
-    pub fn raw(rng: &mut Rng, format: u32, f: &mut dyn FnMut(&mut Rng) -> u32) -> [u32; 4] {
-        std::array::from_fn(|_| match format {
-            super::mc::UINT16_1 => rng.below(65536),
-            super::mc::UINT8_4 => rng.below(256),
-            _ => f(rng),
-        })
-    }
-}
-
 /// The stream tests/programs/r5xx/NAME.ctm as the tests read it.
 pub fn stream_of(name: &str) -> Stream {
     let path = programs_dir().join(format!("{name}.ctm"));
     Stream::parse(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}")))
-}
-
-/// A memory image being filled with a test's data.
-pub struct Image {
-    pub mem: Vec<u8>,
-    pub filled: Filled,
-}
-
-impl Image {
-    /// Memory of `size` random bytes: a write of any value, zeros too, shows, and so does a
-    /// missing one.
-    pub fn new(size: usize, rng: &mut Rng) -> Image {
-        Image {
-            mem: (0..size).map(|_| rng.u32() as u8).collect(),
-            filled: Vec::new(),
-        }
-    }
-
-    /// Puts `value(x, y)` (raw channels) at every element of `xs` x `ys` of `s`.
-    pub fn fill(
-        &mut self,
-        s: Surface,
-        xs: std::ops::Range<u32>,
-        ys: std::ops::Range<u32>,
-        value: &mut dyn FnMut(u32, u32) -> [u32; 4],
-    ) {
-        for y in ys {
-            for x in xs.clone() {
-                s.put_raw(&mut self.mem, x, y, value(x, y));
-                self.filled.push(s.bytes(x, y));
-            }
-        }
-    }
-
-    /// Puts `value(x, y)` at every element of `xs` x `ys` of `s` that a run may overwrite (the
-    /// conditional buffer): not recorded as input data.
-    pub fn preset(
-        &mut self,
-        s: Surface,
-        xs: std::ops::Range<u32>,
-        ys: std::ops::Range<u32>,
-        value: &mut dyn FnMut(u32, u32) -> [u32; 4],
-    ) {
-        for y in ys {
-            for x in xs.clone() {
-                s.put_raw(&mut self.mem, x, y, value(x, y));
-            }
-        }
-    }
-
-    /// Puts constants 0, 1, ... at elements (c, 0) of `s`.
-    pub fn constants(&mut self, s: Surface, values: &[[u32; 4]]) {
-        for (c, v) in values.iter().enumerate() {
-            s.put_raw(&mut self.mem, c as u32, 0, *v);
-            self.filled.push(s.bytes(c as u32, 0));
-        }
-    }
 }
 
 impl Stream {
@@ -629,29 +418,5 @@ impl Stream {
                 }
             })
             .collect()
-    }
-}
-
-/// The programs of these tests (tests/programs/r5xx holds others too).
-pub const PROGRAMS: [&str; 9] = [
-    "elementwise",
-    "matrix_multiply",
-    "escape_time",
-    "cond_plain",
-    "cond_w",
-    "tiled",
-    "formats",
-    "subroutine",
-    "derivatives",
-];
-
-/// Every program of [`PROGRAMS`] assembles, and its CTM ELF loads back to the same words and
-/// program info.
-pub fn assemble_all() {
-    for name in PROGRAMS {
-        let (prog, elf) = assemble(name);
-        let back = wavejit_r5xx::elf::load(&elf).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(back.words, prog.words, "{name}");
-        assert_eq!(back.info, prog.info, "{name}");
     }
 }
