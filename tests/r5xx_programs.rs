@@ -32,6 +32,14 @@ fn escape_time() {
     models_flow::mandelbrot();
 }
 
+/// Nested loops: REP around LOOP, BREAK and CONTINUE inside IF blocks (B_POP_CNT 1) where
+/// the processors of a group leave at different iterations; aL-relative temporary writes;
+/// an output written one channel per slot.
+#[test]
+fn loops() {
+    models_flow::loops();
+}
+
 /// Conditional execution (at the PE) and conditional output (at the DPP) with each of the 8
 /// tests, the conditional write mask, set_cond_val and W-exported values; predicated writes.
 #[test]

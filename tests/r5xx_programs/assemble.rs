@@ -117,10 +117,11 @@ fn notes(insts: &[Inst], cond_out: bool) -> Notes {
 }
 
 /// The programs of these tests (tests/programs/r5xx holds others too).
-pub const PROGRAMS: [&str; 9] = [
+pub const PROGRAMS: [&str; 10] = [
     "elementwise",
     "matrix_multiply",
     "escape_time",
+    "loops",
     "cond_plain",
     "cond_w",
     "tiled",

@@ -35,6 +35,7 @@ pub fn wide(bits: u32) -> f64 {
 pub enum Omod {
     X1,
     X2,
+    D2,
     D8,
     Disable,
 }
@@ -44,6 +45,7 @@ impl Omod {
         match self {
             Omod::X1 | Omod::Disable => 1.0,
             Omod::X2 => 2.0,
+            Omod::D2 => 0.5,
             Omod::D8 => 0.125,
         }
     }
@@ -97,6 +99,12 @@ pub fn dot(a: &[u32], b: &[u32], extra: Option<u32>) -> u32 {
         sum += wide(c);
     }
     finish(sum, Omod::X1, false)
+}
+
+/// FRC: `a - floor(a)` (§3.3.4), in the extended range, ×1.
+pub fn frc(a: u32) -> u32 {
+    let x = wide(a);
+    finish(x - x.floor(), Omod::X1, false)
 }
 
 /// The value a comparison reads: denormals are zero.
@@ -162,5 +170,8 @@ mod tests {
         // MAX returns the second input on NaN and on ±0.
         assert_eq!(max_raw(NAN, f(1.0)), f(1.0));
         assert_eq!(max_raw(f(0.0), f(-0.0)), f(-0.0));
+        // FRC of a negative number is positive; of an infinity NaN.
+        assert_eq!(frc(f(-1.25)), f(0.75));
+        assert_eq!(frc(f(f32::INFINITY)), NAN);
     }
 }

@@ -4,7 +4,7 @@
 //! conditional execution and output. Each model restates its program's comment
 //! (tests/programs/r5xx/NAME.s) in host arithmetic; the flow control is the host's own.
 
-use crate::r5xx::float::{dot, f, mad, mad_x, max_raw, neg, test_zero, Omod, Zero};
+use crate::r5xx::float::{dot, f, frc, mad, mad_x, max_raw, neg, test_zero, Omod, Zero};
 use crate::r5xx::mc::Surface;
 use crate::r5xx::{check, data, stream_of, Case, Ctx, Image, Model, Pair, Rng};
 
@@ -65,6 +65,63 @@ pub fn matmul() {
         models: vec![Model {
             name: "matrix_multiply",
             pair: matmul_pair,
+        }],
+        filled: img.filled,
+    });
+}
+
+// --- loops with BREAK and CONTINUE ---
+
+fn loops_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
+    let [v, w, ..] = cx.tex_at(0, i, j);
+    let (count, init, step) = cx.consti(0);
+    let (reps, ..) = cx.consti(1);
+    let mut acc = 0;
+    let mut hist = [0u32; 128];
+    for _ in 0..reps {
+        let mut al = init as i32;
+        for _ in 0..count {
+            let c = cx.constf((al as u32) & 0xff);
+            let k = al;
+            al += step;
+            if test_zero(Zero::Ge, mad(c[0], f(1.0), neg(v))) {
+                break;
+            }
+            let half = mad_x(c[0], f(1.0), w, Omod::D2);
+            if test_zero(Zero::Ge, mad(frc(half), f(1.0), neg(f(0.25)))) {
+                continue;
+            }
+            acc = mad(c[1], f(1.0), acc);
+            hist[((10 + k) & 127) as usize] = acc;
+        }
+    }
+    let mut p = Pair::default();
+    p.out[0] = Some([acc; 4]);
+    p.out[1] = Some([hist[10], hist[11], hist[12], hist[13]]);
+    p
+}
+
+pub fn loops() {
+    let mut rng = Rng::new(0x100b);
+    let mut img = Image::new(MEMORY, &mut rng);
+    let x = surfaces("loops", "set_inp_fmt")[0].1;
+    img.fill(x, 0..32, 0..20, &mut |_, _| {
+        let v = rng.below(13) as f32;
+        let w = rng.below(4) as f32;
+        [f(v), f(w), data::uniform(&mut rng, -1.0, 1.0), 0]
+    });
+    let c: Vec<[u32; 4]> = (0..10)
+        .map(|k| [f(k as f32), data::uniform(&mut rng, -2.0, 2.0), 0, 0])
+        .collect();
+    img.constants(surfaces("loops", "set_constf_fmt")[0].1, &c);
+    let consti = surfaces("loops", "set_consti_fmt")[0].1;
+    img.constants(consti, &[[10, 0, 1, 0], [2, 0, 0, 0]]);
+    check(Case {
+        stream: "loops",
+        files: vec![("mem.bin", img.mem)],
+        models: vec![Model {
+            name: "loops",
+            pair: loops_pair,
         }],
         filled: img.filled,
     });
