@@ -129,6 +129,23 @@ impl Ctx<'_> {
         (u32::from(b[0]), u32::from(b[1]), i32::from(b[2] as i8))
     }
 
+    /// Whether some running processor of the SIMD group of pair (i, j) has `pred`: the group
+    /// is the 16x4 tile of pairs at multiples of (16, 4) (README "ATI R5xx"), and a processor
+    /// runs when its quad (the 2x2 block at even coordinates) holds a pair of the domain
+    /// (without conditional execution at the PE, which the callers do not use).
+    pub fn group_any(&self, i: u32, j: u32, pred: &dyn Fn(u32, u32) -> bool) -> bool {
+        let d = self.st.domain;
+        let in_domain = |x: u32, y: u32| (d.i0..=d.i1).contains(&x) && (d.j0..=d.j1).contains(&y);
+        let runs = |x: u32, y: u32| {
+            let (qx, qy) = (x & !1, y & !1);
+            [(0, 0), (1, 0), (0, 1), (1, 1)]
+                .iter()
+                .any(|&(dx, dy)| in_domain(qx + dx, qy + dy))
+        };
+        let (x0, y0) = (i / 16 * 16, j / 4 * 4);
+        (y0..y0 + 4).any(|y| (x0..x0 + 16).any(|x| runs(x, y) && pred(x, y)))
+    }
+
     /// Boolean constant `c`: element (c, 0)'s R channel, raw bits, nonzero.
     pub fn constb(&self, c: u32) -> bool {
         let s = self.st.constb.expect("set_constb_fmt");

@@ -189,15 +189,22 @@ fn subroutine_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
     let mut r2 = per_channel(x, c0, [0; 4]);
     let mut r3 = [0; 4];
     let mut r4 = [0; 4];
+    let mut r5 = [0; 4];
     // CALL c on the ALU result i - 10 >= 0: add, which calls twice.
     if test_zero(Zero::Ge, mad(f(i as f32), f(1.0), neg(f(10.0)))) {
         r2 = twice(per_channel(r2, ones, c1));
     }
-    // IF p (p.r = j - 5 < 0) CALL twice ELSE r3 = 0.5 - x.
-    if test_zero(Zero::Lt, mad(f(j as f32), f(1.0), neg(f(5.0)))) {
+    // IF p (p.r = j - 5 < 0) CALL twice ELSE r3 = 0.5 - x and r5 = 2 x.
+    let p_of = |y: u32| test_zero(Zero::Lt, mad(f(y as f32), f(1.0), neg(f(5.0))));
+    if p_of(j) {
         r2 = twice(r2);
     } else {
         r3 = per_channel(x.map(neg), ones, [f(0.5); 4]);
+    }
+    // The ELSE part runs when a processor of the group is in it; its WRITE_INACTIVE slot
+    // then writes every running processor.
+    if cx.group_any(i, j, &|_, y| !p_of(y)) {
+        r5 = per_channel(x, [f(2.0); 4], [0; 4]);
     }
     if cx.constb(2) {
         r4 = per_channel(x, ones, c2);
@@ -207,7 +214,12 @@ fn subroutine_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
     }
     let copy = |v: [u32; 4]| v.map(|c| max_raw(c, c));
     Pair {
-        out: [Some(copy(r2)), Some(copy(r3)), Some(copy(r4)), None],
+        out: [
+            Some(copy(r2)),
+            Some(copy(r3)),
+            Some(copy(r4)),
+            Some(copy(r5)),
+        ],
         ..Pair::default()
     }
 }
