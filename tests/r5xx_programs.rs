@@ -40,6 +40,13 @@ fn loops() {
     models_flow::loops();
 }
 
+/// Nested IFs on the ALU result and a predicate closed by one merged ENDIF (B_POP_CNT 3),
+/// IF/ELSE/ENDIF on the ALU result, in partial flow-control mode.
+#[test]
+fn branches() {
+    models_flow::branches();
+}
+
 /// Conditional execution (at the PE) and conditional output (at the DPP) with each of the 8
 /// tests, the conditional write mask, set_cond_val and W-exported values; predicated writes.
 #[test]

@@ -117,11 +117,12 @@ fn notes(insts: &[Inst], cond_out: bool) -> Notes {
 }
 
 /// The programs of these tests (tests/programs/r5xx holds others too).
-pub const PROGRAMS: [&str; 10] = [
+pub const PROGRAMS: [&str; 11] = [
     "elementwise",
     "matrix_multiply",
     "escape_time",
     "loops",
+    "branches",
     "cond_plain",
     "cond_w",
     "tiled",

@@ -259,6 +259,47 @@ pub fn subroutine() {
     });
 }
 
+// --- nested branches ---
+
+fn branches_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
+    let x = cx.tex_at(0, i, j);
+    let ge = |c: usize| test_zero(Zero::Ge, x[c]);
+    let one = f(1.0);
+    let mut r2 = [0; 4];
+    if ge(0) {
+        r2[0] = one;
+        if ge(1) {
+            r2[1] = one;
+            if ge(2) {
+                r2[2] = one;
+            }
+        }
+    }
+    let r3 = if ge(3) { [one; 4] } else { [f(2.0); 4] };
+    let mut p = Pair::default();
+    p.out[0] = Some(r2);
+    p.out[1] = Some(r3);
+    p
+}
+
+pub fn branches() {
+    let mut rng = Rng::new(0xb7a);
+    let mut img = Image::new(MEMORY, &mut rng);
+    let x = surfaces("branches", "set_inp_fmt")[0].1;
+    img.fill(x, 0..32, 0..20, &mut |_, _| {
+        std::array::from_fn(|_| data::mixed(&mut rng, -1.0, 1.0, 8))
+    });
+    check(Case {
+        stream: "branches",
+        files: vec![("mem.bin", img.mem)],
+        models: vec![Model {
+            name: "branches",
+            pair: branches_pair,
+        }],
+        filled: img.filled,
+    });
+}
+
 // --- conditional execution and output ---
 
 fn cond_plain_pair(cx: &Ctx, i: u32, j: u32) -> Pair {
