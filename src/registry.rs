@@ -45,7 +45,9 @@ pub fn stream_frontend(
 ) -> Result<(&'static dyn Frontend, Target)> {
     let runs = |f: &dyn Frontend| f.stream_command() == Some(command);
     let Some(frontend) = FRONTENDS.iter().copied().find(|f| runs(*f)) else {
-        return Err(Error::Usage(format!("no ISA runs {command} command streams")));
+        return Err(Error::Usage(format!(
+            "no ISA runs {command} command streams"
+        )));
     };
     match target {
         Some(name) => {

@@ -65,5 +65,3 @@ pub struct StreamReport {
     /// Every saved range in order: the path it names and its bytes.
     pub saved: Vec<(PathBuf, Vec<u8>)>,
 }
-
-

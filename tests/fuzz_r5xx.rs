@@ -32,13 +32,43 @@ fn campaign_counts_its_programs_and_finds_no_mismatch() {
     assert_eq!((report.programs, report.skipped), (PROGRAMS, 0), "{report}");
     assert!(report.unsupported.is_empty(), "{report}");
     assert_eq!((report.out_of_fuel, report.faulted), (0, 0), "{report}");
-    assert_eq!(report.per_gen.get("r580"), Some(&(PROGRAMS / 2)), "{report}");
+    assert_eq!(
+        report.per_gen.get("r580"),
+        Some(&(PROGRAMS / 2)),
+        "{report}"
+    );
     for form in [
-        "alu mad", "alu dp3", "alu dp4", "alu d2a", "alu min", "alu max", "alu frc",
-        "alu cnd", "alu cmp", "alu sop", "alu mdh", "alu mdv", "alu dp", "alu ex2",
-        "alu ln2", "alu rcp", "alu rsq", "alu sin", "alu cos", "out mad", "tex ld",
-        "tex texkill", "tex proj", "tex lodbias", "fc jump", "fc loop", "fc endloop",
-        "fc rep", "fc endrep", "fc breakloop", "fc continue",
+        "alu mad",
+        "alu dp3",
+        "alu dp4",
+        "alu d2a",
+        "alu min",
+        "alu max",
+        "alu frc",
+        "alu cnd",
+        "alu cmp",
+        "alu sop",
+        "alu mdh",
+        "alu mdv",
+        "alu dp",
+        "alu ex2",
+        "alu ln2",
+        "alu rcp",
+        "alu rsq",
+        "alu sin",
+        "alu cos",
+        "out mad",
+        "tex ld",
+        "tex texkill",
+        "tex proj",
+        "tex lodbias",
+        "fc jump",
+        "fc loop",
+        "fc endloop",
+        "fc rep",
+        "fc endrep",
+        "fc breakloop",
+        "fc continue",
     ] {
         assert!(report.mix.contains_key(form), "no {form}: {report}");
     }
@@ -92,9 +122,20 @@ fn planted_bug_is_minimised_into_a_reproducer() {
     assert!(slots(&small) < slots(&original), "not minimised:\n{small}");
     assert!(small.contains("r1."), "the r1 write was removed:\n{small}");
     let state = r.state();
-    assert_eq!(r.name(), format!("{}-seed{}", state["target"].as_str().unwrap(), state["seed"]));
+    assert_eq!(
+        r.name(),
+        format!(
+            "{}-seed{}",
+            state["target"].as_str().unwrap(),
+            state["seed"]
+        )
+    );
     // The diff names state cells: r1.x is cell 4 of the `r` file.
-    assert!(r.read("diff.txt").contains("r4 lane 0"), "{}", r.read("diff.txt"));
+    assert!(
+        r.read("diff.txt").contains("r4 lane 0"),
+        "{}",
+        r.read("diff.txt")
+    );
     // The listing reassembles.
     wavejit_r5xx::parse::parse_program(&small).unwrap_or_else(|e| panic!("{e}\n{small}"));
 }

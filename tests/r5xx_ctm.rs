@@ -17,7 +17,13 @@ use r5xx_util::{binary, f32_bytes, f32s, u32s, Scratch};
 
 /// The documented MAD: f64 product and sum, one rounding to f32, denormals flushed.
 fn mad(a: f32, b: f32, c: f32) -> f32 {
-    let ftz = |x: f32| if x.is_subnormal() { 0.0f32.copysign(x) } else { x };
+    let ftz = |x: f32| {
+        if x.is_subnormal() {
+            0.0f32.copysign(x)
+        } else {
+            x
+        }
+    };
     ftz((ftz(a) as f64 * ftz(b) as f64 + ftz(c) as f64) as f32)
 }
 
@@ -70,14 +76,32 @@ fn elementwise_add_in_text_and_binary_forms() {
     // the working directory).
     let text = String::from_utf8(d.read("add.ctm")).unwrap();
     let cb = d.write("add.cb", binary(&text));
-    let (prog, a, b, out) = (d.path("add.s"), d.path("a.bin"), d.path("b.bin"), d.path("c2.bin"));
-    let (prog, a, b) = (format!("0:{prog}"), format!("0x10000:{a}"), format!("0x20000:{b}"));
+    let (prog, a, b, out) = (
+        d.path("add.s"),
+        d.path("a.bin"),
+        d.path("b.bin"),
+        d.path("c2.bin"),
+    );
+    let (prog, a, b) = (
+        format!("0:{prog}"),
+        format!("0x10000:{a}"),
+        format!("0x20000:{b}"),
+    );
     let save = format!("0x30000:2048:{out}");
     let c2 = run_everywhere(
         &d,
         &cb,
         "c2.bin",
-        &["--program", &prog, "--load", &a, "--load", &b, "--save", &save],
+        &[
+            "--program",
+            &prog,
+            "--load",
+            &a,
+            "--load",
+            &b,
+            "--save",
+            &save,
+        ],
     );
     assert_bits(&f32s(&c2), &want, 64);
 }
@@ -164,7 +188,9 @@ fn a_subroutine_call_returns_to_the_caller() {
     d.copy("call.s");
     let s = d.write("call.ctm", one_in_one_out("call.s", 32, 8, 0x0200_0020));
     let mut rng = Rng::new(3);
-    let a: Vec<f32> = (0..256).map(|_| rng.i32_in(-400, 400) as f32 / 4.0).collect();
+    let a: Vec<f32> = (0..256)
+        .map(|_| rng.i32_in(-400, 400) as f32 / 4.0)
+        .collect();
     d.write("a.bin", f32_bytes(&a));
     let want: Vec<f32> = a.iter().map(|&x| mad(mad(x, 2.0, 0.0), 1.0, 1.0)).collect();
     assert_bits(&f32s(&run_everywhere(&d, &s, "c.bin", &[])), &want, 32);

@@ -64,7 +64,10 @@ fn the_unchanged_stream_runs() {
 fn a_binary_stream_of_a_partial_dword_is_malformed() {
     let d = dir();
     let s = d.write("bad.cb", [0x00, 0x09, 0x00, 0xc0, 0x00, 0x00, 0x00]);
-    assert_mentions(&fails(&["ctm", &s]), &["bad.cb", "malformed stream", "7 bytes"]);
+    assert_mentions(
+        &fails(&["ctm", &s]),
+        &["bad.cb", "malformed stream", "7 bytes"],
+    );
 }
 
 #[test]
@@ -83,8 +86,14 @@ fn a_binary_stream_cut_inside_a_command_is_truncated() {
 #[test]
 fn unknown_commands_are_refused_in_both_forms() {
     let d = dir();
-    let text = d.write("unknown.ctm", stream("add.s", "wait_for_idle 0\nfrobnicate 1\n"));
-    assert_mentions(&fails(&["ctm", &text]), &["line 6", "unknown command", "frobnicate"]);
+    let text = d.write(
+        "unknown.ctm",
+        stream("add.s", "wait_for_idle 0\nfrobnicate 1\n"),
+    );
+    assert_mentions(
+        &fails(&["ctm", &text]),
+        &["line 6", "unknown command", "frobnicate"],
+    );
     // A type-3 header with command id 0x3f, which table 3 does not have.
     let mut b = binary("wait_for_idle 0\n");
     b.extend(0xc000_3f00u32.to_le_bytes());
@@ -97,7 +106,10 @@ fn unknown_commands_are_refused_in_both_forms() {
 fn a_text_stream_that_is_not_utf8_is_malformed() {
     let d = dir();
     let s = d.write("latin1.ctm", b"wait_for_idle 0 ; caf\xe9\n");
-    assert_mentions(&fails(&["ctm", &s]), &["latin1.ctm", "malformed stream", "UTF-8"]);
+    assert_mentions(
+        &fails(&["ctm", &s]),
+        &["latin1.ctm", "malformed stream", "UTF-8"],
+    );
 }
 
 #[test]
@@ -110,7 +122,11 @@ fn a_program_that_does_not_fit_in_memory_is_refused() {
     );
     assert_mentions(
         &fails(&["ctm", &s]),
-        &["line 2", "72 bytes at 0xfffe0", "outside the 1048576-byte GPU memory"],
+        &[
+            "line 2",
+            "72 bytes at 0xfffe0",
+            "outside the 1048576-byte GPU memory",
+        ],
     );
     // An address past the end is refused with the directives.
     let s = d.write("past.ctm", "memory 0x100000\nprogram 0x100000 add.s\n");
@@ -124,7 +140,11 @@ fn a_start_program_without_a_program_at_the_instruction_base_is_refused() {
     let s = d.write("nobase.ctm", stream("add.s", &format!("{commands}{RUN}")));
     assert_mentions(
         &fails(&["ctm", &s]),
-        &["line 11", "start_program", "no program at the instruction base 0x800"],
+        &[
+            "line 11",
+            "start_program",
+            "no program at the instruction base 0x800",
+        ],
     );
 }
 
@@ -155,7 +175,15 @@ fn outputs_outside_memory_are_guest_faults_on_both_engines() {
     // memory; one based at the end is outside from its first element.
     let commands = SURFACES.replace("set_out_fmt 0 0x30000", "set_out_fmt 0 0x100000");
     let s = d.write("out.ctm", stream("add.s", &format!("{commands}{RUN}")));
-    assert_mentions(&fails_alike(&s, &[]), &["line 11", "guest fault at pc 0x2", "address 0x100000", "store"]);
+    assert_mentions(
+        &fails_alike(&s, &[]),
+        &[
+            "line 11",
+            "guest fault at pc 0x2",
+            "address 0x100000",
+            "store",
+        ],
+    );
 }
 
 #[test]
@@ -180,7 +208,12 @@ fn a_conditional_buffer_outside_memory_is_refused() {
     );
     assert_mentions(
         &fails_alike(&pe, &[]),
-        &["start_program", "conditional buffer", "(0, 0) at 0x200000", "outside"],
+        &[
+            "start_program",
+            "conditional buffer",
+            "(0, 0) at 0x200000",
+            "outside",
+        ],
     );
     // At the DPP the processors read it when they end.
     let dpp = d.write(
@@ -213,8 +246,14 @@ fn malformed_ctm_elfs_are_refused() {
     let mut flags = good.clone();
     flags[36] = 0;
     d.write("flags.elf", &flags);
-    let s = d.write("flags.ctm", stream("flags.elf", &format!("{SURFACES}{RUN}")));
-    assert_mentions(&fails(&["ctm", &s]), &["line 2", "flags.elf", "CTM ELF", "e_flags"]);
+    let s = d.write(
+        "flags.ctm",
+        stream("flags.elf", &format!("{SURFACES}{RUN}")),
+    );
+    assert_mentions(
+        &fails(&["ctm", &s]),
+        &["line 2", "flags.elf", "CTM ELF", "e_flags"],
+    );
     // Cut in the middle of its section headers.
     d.write("cut.elf", &good[..good.len() - 10]);
     let s = d.write("cut.ctm", stream("cut.elf", &format!("{SURFACES}{RUN}")));
@@ -229,7 +268,10 @@ fn raw_words_that_are_not_whole_slots_are_refused() {
     let d = dir();
     d.write("odd.bin", [0u8; 30]);
     let s = d.write("odd.ctm", stream("odd.bin", &format!("{SURFACES}{RUN}")));
-    assert_mentions(&fails(&["ctm", &s]), &["line 2", "odd.bin", "30 bytes", "24-byte"]);
+    assert_mentions(
+        &fails(&["ctm", &s]),
+        &["line 2", "odd.bin", "30 bytes", "24-byte"],
+    );
 }
 
 #[test]
@@ -239,7 +281,10 @@ fn bad_directives_are_refused() {
         ("memory 0\n", &["line 1", "memory"][..]),
         ("memory 0x200000000\n", &["line 1"][..]),
         ("memory 0x1000\nmemory 0x1000\n", &["line 2", "memory"][..]),
-        ("memory 0x100000\nsave 0xff000 0x2000 out.bin\n", &["line 2", "outside GPU memory"][..]),
+        (
+            "memory 0x100000\nsave 0xff000 0x2000 out.bin\n",
+            &["line 2", "outside GPU memory"][..],
+        ),
         ("load 0x1000\n", &["line 1", "bad directive"][..]),
         ("load zz a.bin\n", &["line 1", "bad number `zz`"][..]),
     ] {
@@ -263,19 +308,30 @@ fn bad_directives_are_refused() {
 #[test]
 fn a_non_pipelined_command_while_a_program_may_run_is_refused() {
     let d = dir();
-    let commands = format!("{SURFACES}set_domain 0 0 63 7\nstart_program 0\nset_inp_fmt 0 0x10000 0x02000040 8\n");
+    let commands = format!(
+        "{SURFACES}set_domain 0 0 63 7\nstart_program 0\nset_inp_fmt 0 0x10000 0x02000040 8\n"
+    );
     let s = d.write("pipe.ctm", stream("add.s", &commands));
-    assert_mentions(&fails(&["ctm", &s]), &["line 12", "set_inp_fmt", "wait_for_idle"]);
+    assert_mentions(
+        &fails(&["ctm", &s]),
+        &["line 12", "set_inp_fmt", "wait_for_idle"],
+    );
 }
 
 #[test]
 fn launches_without_a_domain_or_with_an_empty_one_are_refused() {
     let d = dir();
-    let s = d.write("nodomain.ctm", stream("add.s", &format!("{SURFACES}start_program 0\n")));
+    let s = d.write(
+        "nodomain.ctm",
+        stream("add.s", &format!("{SURFACES}start_program 0\n")),
+    );
     assert_mentions(&fails(&["ctm", &s]), &["line 10", "set_domain"]);
     let s = d.write(
         "empty.ctm",
-        stream("add.s", &format!("{SURFACES}set_domain 5 0 4 0\nstart_program 0\n")),
+        stream(
+            "add.s",
+            &format!("{SURFACES}set_domain 5 0 4 0\nstart_program 0\n"),
+        ),
     );
     assert_mentions(&fails(&["ctm", &s]), &["line 10", "empty domain"]);
 }
@@ -284,8 +340,14 @@ fn launches_without_a_domain_or_with_an_empty_one_are_refused() {
 fn streams_run_only_on_r5xx_targets() {
     let d = dir();
     let s = d.write("ok.ctm", stream("add.s", &format!("{SURFACES}{RUN}")));
-    assert_mentions(&fails(&["ctm", &s, "--target", "gfx900"]), &["gfx900", "r580"]);
-    assert_mentions(&fails(&["ctm", &s, "--target", "nochip"]), &["unknown target", "nochip"]);
+    assert_mentions(
+        &fails(&["ctm", &s, "--target", "gfx900"]),
+        &["gfx900", "r580"],
+    );
+    assert_mentions(
+        &fails(&["ctm", &s, "--target", "nochip"]),
+        &["unknown target", "nochip"],
+    );
     succeeds(&["ctm", &s, "--target", "r520"]);
     assert_mentions(&fails(&["ctm", &s, "--timeout", "0"]), &["--timeout"]);
     assert_mentions(&fails(&["ctm", &d.path("none.ctm")]), &["none.ctm"]);

@@ -145,7 +145,10 @@ fn every_format_copies_between_linear_and_tiled_layouts() {
                 h - 1
             );
             let got = run_both(&d, &stream, "c.bin");
-            assert!(got == want, "{name}: input tiling {tin}, output tiling {tout}");
+            assert!(
+                got == want,
+                "{name}: input tiling {tin}, output tiling {tout}"
+            );
         }
     }
 }
@@ -268,12 +271,18 @@ fn conditional_output_at_the_dpp_writes_the_passing_pairs_only() {
     }
     run_both(&d, &cond_stream("add.s", 0, 0, 0), "c.bin");
     assert!(u32s(&d.read("c.bin")).iter().all(|&x| x == SENTINEL));
-    let even: Vec<f32> = (0..512).map(|k| if k % 2 == 0 { 0.25 } else { 0.75 }).collect();
+    let even: Vec<f32> = (0..512)
+        .map(|k| if k % 2 == 0 { 0.25 } else { 0.75 })
+        .collect();
     d.write("cond.bin", f32_bytes(&even));
     run_both(&d, &cond_stream("add.s", 3, 0, 0.25f32.to_bits()), "c.bin");
     let c = u32s(&d.read("c.bin"));
     for k in 0..512 {
-        let want = if k % 2 == 0 { (a[k] + b[k]).to_bits() } else { SENTINEL };
+        let want = if k % 2 == 0 {
+            (a[k] + b[k]).to_bits()
+        } else {
+            SENTINEL
+        };
         assert_eq!(c[k], want, "pair {k}");
     }
 }

@@ -66,7 +66,11 @@ fn measure(
         prepare.push(r.seconds.lift + r.seconds.compile);
         last = Some(r);
     }
-    Ok((median(execute), median(prepare), last.expect("one repetition")))
+    Ok((
+        median(execute),
+        median(prepare),
+        last.expect("one repetition"),
+    ))
 }
 
 /// The suite's report.

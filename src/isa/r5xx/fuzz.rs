@@ -142,12 +142,20 @@ pub fn generate(seed: u64) -> Case {
         Some(if k < random::INPUTS as usize && rng.gen_bool(0.7) {
             surface(base, 16, Tiling::Linear, DataFormat::Float32x4, 16)
         } else {
-            let tiling = if rng.gen() { Tiling::Tiled } else { Tiling::Linear };
+            let tiling = if rng.gen() {
+                Tiling::Tiled
+            } else {
+                Tiling::Linear
+            };
             surface(base, 16, tiling, FORMATS[rng.gen_range(0..5)], 16)
         })
     });
     let outputs = std::array::from_fn(|t| {
-        let tiling = if rng.gen_bool(0.2) { Tiling::Tiled } else { Tiling::Linear };
+        let tiling = if rng.gen_bool(0.2) {
+            Tiling::Tiled
+        } else {
+            Tiling::Linear
+        };
         let format = if rng.gen_bool(0.5) {
             DataFormat::Float32x4
         } else {
@@ -214,11 +222,27 @@ pub fn generate(seed: u64) -> Case {
         info: Default::default(),
         inputs,
         outputs,
-        out_mask: if rng.gen_bool(0.8) { 0xf } else { rng.gen_range(0..16) },
+        out_mask: if rng.gen_bool(0.8) {
+            0xf
+        } else {
+            rng.gen_range(0..16)
+        },
         cond,
-        constf: Some(surface(CONSTF, 32, Tiling::Linear, DataFormat::Float32x4, 1)),
+        constf: Some(surface(
+            CONSTF,
+            32,
+            Tiling::Linear,
+            DataFormat::Float32x4,
+            1,
+        )),
         consti: Some(surface(CONSTI, 8, Tiling::Linear, DataFormat::Uint8x4, 1)),
-        constb: Some(surface(CONSTB, 32, Tiling::Linear, DataFormat::Float32x1, 1)),
+        constb: Some(surface(
+            CONSTB,
+            32,
+            Tiling::Linear,
+            DataFormat::Float32x1,
+            1,
+        )),
     };
     setup.info.zero_times_anything = rng.gen_bool(0.3);
     let temps = (1..random::TEMPS)
@@ -278,20 +302,13 @@ impl FuzzIsa for R5xxFuzz {
             .mem
             .alloc_bytes(&case.gpu, 1 << 16)
             .map_err(|e| format!("GPU memory: {e}"))?;
-        solo.watch
-            .push(("gpu".into(), base, u64::from(GPU_BYTES)));
+        solo.watch.push(("gpu".into(), base, u64::from(GPU_BYTES)));
         let setup = case.full_setup();
         let l = lift::R5xxLayout::new(layout_temps(layout));
         if l.layout != *layout {
             return Err("the lifted layout is not the R5xx layout".into());
         }
-        let init = DomainInit::new(
-            &l,
-            case.tiles,
-            case.coverage.map(|c| vec![c]),
-            base,
-            &setup,
-        )?;
+        let init = DomainInit::new(&l, case.tiles, case.coverage.map(|c| vec![c]), base, &setup)?;
         let wave = case.tiles.grid().wave([0, 0, 0], 0);
         use wavejit_isa::WaveInit;
         init.init(&wave, &mut solo.state)?;
@@ -321,7 +338,10 @@ impl FuzzIsa for R5xxFuzz {
             .flat_map(|(n, ch)| {
                 ch.iter().enumerate().map(move |(c, row)| {
                     let lanes: Vec<String> = row.iter().map(|v| format!("{v:#010x}")).collect();
-                    (format!("r{}.{}", n + 1, ['x', 'y', 'z', 'w'][c]), lanes.into())
+                    (
+                        format!("r{}.{}", n + 1, ['x', 'y', 'z', 'w'][c]),
+                        lanes.into(),
+                    )
                 })
             })
             .collect();
@@ -356,7 +376,10 @@ impl FuzzIsa for R5xxFuzz {
                 _ => {
                     let code = line.split(" {").next().unwrap_or(line);
                     for half in code.split(" ; ") {
-                        let op = half.split(" = ").nth(1).and_then(|r| r.split_whitespace().next());
+                        let op = half
+                            .split(" = ")
+                            .nth(1)
+                            .and_then(|r| r.split_whitespace().next());
                         if let Some(op) = op {
                             let op = op.split('.').next().unwrap_or(op);
                             forms.push(format!("{kind} {op}"));

@@ -45,7 +45,8 @@ pub const STREAM_COMMAND: &str = "ctm";
 
 fn target_of(name: &str) -> Option<Target> {
     let lower = name.to_ascii_lowercase();
-    TARGETS.contains(&lower.as_str()).then(|| Target {
+    let known = TARGETS.contains(&lower.as_str());
+    known.then_some(Target {
         isa: "r5xx",
         name: lower,
         wave_size: WAVE_SIZE,
@@ -87,7 +88,11 @@ impl Frontend for R5xx {
     fn assemble(&self, path: &Path, text: &str, target: &Target) -> Result<Box<dyn Module>> {
         let image = Image::from_text(path, text)?;
         let (_, stem) = crate::asm_file::names(path);
-        Ok(Box::new(R5xxModule::new(image, &stem, Some(target.clone()))))
+        Ok(Box::new(R5xxModule::new(
+            image,
+            &stem,
+            Some(target.clone()),
+        )))
     }
 
     fn fuzz(&self, isa: &str) -> Option<Box<dyn crate::fuzz::Campaign>> {

@@ -102,7 +102,8 @@ fn with_options(d: &Directives, req: &StreamRequest<'_>) -> Result<Directives, S
         d.images.push(st::Image::from_option(ImageKind::Load, v)?);
     }
     for v in req.programs {
-        d.images.push(st::Image::from_option(ImageKind::Program, v)?);
+        d.images
+            .push(st::Image::from_option(ImageKind::Program, v)?);
     }
     for v in req.saves {
         d.saves.push(st::Save::from_option(v)?);
@@ -146,8 +147,12 @@ fn place_images(
                 (image.bytes(), "program")
             }
         };
-        mem.write(u64::from(img.addr), &bytes, &format!("{what} {}", path.display()))
-            .map_err(fail)?;
+        mem.write(
+            u64::from(img.addr),
+            &bytes,
+            &format!("{what} {}", path.display()),
+        )
+        .map_err(fail)?;
     }
     Ok(programs)
 }

@@ -78,7 +78,11 @@ impl<'a> Runner<'a> {
     }
 
     /// Runs the program of `launch` over its domain (module doc).
-    pub fn start_program(&mut self, launch: &Launch, programs: &HashMap<u32, Placed>) -> Result<Ran> {
+    pub fn start_program(
+        &mut self,
+        launch: &Launch,
+        programs: &HashMap<u32, Placed>,
+    ) -> Result<Ran> {
         let base = launch.inst.base;
         let placed = programs.get(&base).ok_or_else(|| {
             Error::Load(format!(
@@ -106,7 +110,8 @@ impl<'a> Runner<'a> {
             CondLoc::Pe => Some(self.pe_test(&setup, &tiles)?),
             CondLoc::Dpp => None,
         };
-        let init = DomainInit::new(&ready.layout, tiles, coverage, 0, &setup).map_err(Error::Other)?;
+        let init =
+            DomainInit::new(&ready.layout, tiles, coverage, 0, &setup).map_err(Error::Other)?;
         let run = wavejit_runtime::Launch {
             kernel: placed.name.clone(),
             func: ready.func.clone(),
@@ -192,7 +197,11 @@ impl<'a> Runner<'a> {
     fn cond_read(&self, s: &Surface, i: u32, j: u32) -> Result<u32> {
         let mut fault = None;
         let mut load = |_: &mut Host, addr: u32, size: u32| {
-            let width = if size == 2 { MemWidth::B16 } else { MemWidth::B32 };
+            let width = if size == 2 {
+                MemWidth::B16
+            } else {
+                MemWidth::B32
+            };
             match self.mem.check(u64::from(addr), u64::from(size), "") {
                 Ok(()) => self.mem.guest().load(u64::from(addr), width).unwrap_or(0) as u32,
                 Err(_) => {
@@ -211,7 +220,8 @@ impl<'a> Runner<'a> {
     /// Writes `value` (f32 bits) to channel R of element (i, j) of the conditional buffer.
     fn cond_write(&self, s: &Surface, i: u32, j: u32, value: u32) -> Result<()> {
         let mut stores = Vec::new();
-        let mut store = |_: &mut Host, addr: u32, size: u32, raw: u32| stores.push((addr, size, raw));
+        let mut store =
+            |_: &mut Host, addr: u32, size: u32, raw: u32| stores.push((addr, size, raw));
         write_element(&mut Host, s, i, j, 1, [value, 0, 0, 0], &mut store);
         for (addr, size, raw) in stores {
             let bytes = &raw.to_le_bytes()[..size as usize];
