@@ -125,13 +125,18 @@ impl Compiler {
             .finish(settings::Flags::new(flags))
             .map_err(err)?;
         let fma = isa.has_native_fma();
+        let round = isa.has_round();
         let call_conv = isa.default_call_conv();
         let module = JITModule::new(JITBuilder::with_isa(
             isa,
             cranelift_module::default_libcall_names(),
         ));
         let cfg = Cfg {
-            lower: LowerCfg { fma, daz: false },
+            lower: LowerCfg {
+                fma,
+                round,
+                daz: false,
+            },
             inline: opts.inline,
             inline_memory: opts.inline_memory,
             // Tier 1 runs a block at most `tier_up_after` times, so the all-ones copy of each

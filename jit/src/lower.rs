@@ -40,6 +40,9 @@ use wavejit_ir::{FloatCC, FloatMode, IntCC, MinMax, Op, Round, ScalarType, Trans
 pub(crate) struct LowerCfg {
     /// The ISA has fused multiply-add (else `fma` goes through the helper).
     pub fma: bool,
+    /// The ISA rounds floats to integral values natively (x86 SSE4.1 `roundps`, AArch64
+    /// `frint*`; else `ffloor` and its kin go through the helper).
+    pub round: bool,
     /// The code runs with the host's denormals-are-zero mode set ([`crate::host_float`]), and
     /// every float op it inlines flushes its inputs: an operand that only host arithmetic or an
     /// ordered compare reads needs no flush of its own.
@@ -414,6 +417,51 @@ impl Lower<'_, '_> {
                     }
                     V::L2(..) => return None,
                 }
+            }
+            // Narrowing rounds once to nearest even and keeps a NaN's top payload bits, quiet,
+            // as `semantics::convert` does (x86 `cvtsd2ss`/`cvtpd2ps`); denormal results are
+            // flushed after the rounding, as `finish` flushes them.
+            Fconvert if t0 == F64 && ty == F32 && mode.round == Round::NearestEven => {
+                let (fa, fr) = (Form::of(F64, lane), Form::of(F32, lane));
+                let a = self.arg(args[0], t0, lane);
+                let a = self.flush_operand(fa, mode.flush_in, a);
+                let r = match a {
+                    V::S(x) => {
+                        let xf = as_float(self.b, fa, x);
+                        let s = self.b.ins().fdemote(ct::F32, xf);
+                        V::S(as_int(self.b, fr, s))
+                    }
+                    V::L2(lo, hi) => {
+                        let lo = as_float(self.b, fa, lo);
+                        let lo = self.b.ins().fvdemote(lo);
+                        let hi = as_float(self.b, fa, hi);
+                        let hi = self.b.ins().fvdemote(hi);
+                        let (lo, hi) = (as_int(self.b, fr, lo), as_int(self.b, fr, hi));
+                        V::L(shuffle32(self.b, lo, hi, [0, 1, 4, 5]))
+                    }
+                    V::L(_) => return None,
+                };
+                self.flush_if(fr, mode.flush_out, r)
+            }
+            // Exact: IEEE roundToIntegral keeps zeros and infinities and quiets a NaN with its
+            // payload (`semantics::intpart::integral`), as `roundps`/`frint*` do; an integral
+            // result is never denormal, so only the input is flushed.
+            Ffloor | Fceil | Ftrunc | Frint if self.cfg.round && float_ok(ty, mode) => {
+                let a = same(self, 0);
+                let a = self.flush_if(f, mode.flush_in, a);
+                let r = self.map1(f, a, |b, x| {
+                    let xf = as_float(b, f, x);
+                    let r = match op {
+                        Ffloor => b.ins().floor(xf),
+                        Fceil => b.ins().ceil(xf),
+                        Ftrunc => b.ins().trunc(xf),
+                        _ => b.ins().nearest(xf),
+                    };
+                    as_int(b, f, r)
+                });
+                self.derive_clean_parts(f, r, a);
+                self.mark_flushed(f, r);
+                r
             }
             Fneg | Fabs if ty == F32 || ty == F64 => {
                 let a = same(self, 0);

@@ -269,7 +269,10 @@ impl Lifter<'_> {
         self.b.op(Op::And, I64, &[alive, not])
     }
 
-    /// Whether each processor wants to jump (`lane i1`) by JUMP_FUNC.
+    /// Whether each processor wants to jump (`lane i1`) by JUMP_FUNC, bit
+    /// `(alu_result << 2) | (predicate << 1) | boolean` of the table. The table is a constant
+    /// and the boolean uniform, so it is lifted as a sum of products over the lane bits, not
+    /// as a per-lane shift (which no host has as a vector instruction).
     fn want(&mut self, inst: &Inst, f: &Fc, alu: Value) -> Result<Value, LiftError> {
         let jf = u32::from(f.jump_func);
         if jf == 0 || jf == 0xff {
@@ -277,34 +280,60 @@ impl Lifter<'_> {
             return Ok(self.b.splat(v));
         }
         let pred = match inst.cmn.rgb_pred.sel {
-            PredSel::None => self.b.i32(0),
-            _ => {
-                let p = self
-                    .predicate(inst.cmn.rgb_pred, 0)?
-                    .expect("a replicate select");
-                self.b.op(Op::Zext, I32, &[p])
-            }
+            PredSel::None => None,
+            _ => Some(
+                self.predicate(inst.cmn.rgb_pred, 0)?
+                    .expect("a replicate select"),
+            ),
         };
         // The boolean matters when the odd and even bits of JUMP_FUNC differ.
         let boolean = if (jf & 0x55) << 1 != jf & 0xaa {
-            let v = self.bool_constant(f.bool_addr)?;
-            self.b.op(Op::Zext, I32, &[v])
+            Some(self.bool_constant(f.bool_addr)?)
         } else {
-            self.b.i32(0)
+            None
         };
         let zero = self.b.i32(0);
         let alu = self.b.op(Op::Icmp(IntCC::Ne), I1, &[alu, zero]);
-        let alu = self.b.op(Op::Zext, I32, &[alu]);
-        let two = self.b.i32(2);
-        let one = self.b.i32(1);
-        let a4 = self.b.op(Op::Shl, I32, &[alu, two]);
-        let p2 = self.b.op(Op::Shl, I32, &[pred, one]);
-        let idx = self.b.op(Op::Or, I32, &[a4, p2]);
-        let idx = self.b.op(Op::Or, I32, &[idx, boolean]);
-        let table = self.b.i32(jf);
-        let bit = self.b.op(Op::Lshr, I32, &[table, idx]);
-        let bit = self.b.op(Op::And, I32, &[bit, one]);
-        Ok(self.b.op(Op::Icmp(IntCC::Ne), I1, &[bit, zero]))
+        let mut want: Option<Value> = None;
+        for a in 0..2u32 {
+            for p in 0..2u32 {
+                if p == 1 && pred.is_none() {
+                    continue;
+                }
+                let bit = |b: u32| jf >> (a << 2 | p << 1 | b) & 1 != 0;
+                // The term's uniform factor: the table's two entries over the boolean.
+                let factor = match (bit(0), bit(1)) {
+                    (false, false) => continue,
+                    (true, true) => None,
+                    (false, true) => boolean,
+                    (true, false) => boolean.map(|v| self.b.op(Op::Not, I1, &[v])),
+                };
+                let mut term = if a == 1 {
+                    alu
+                } else {
+                    self.b.op(Op::Not, I1, &[alu])
+                };
+                if let Some(pv) = pred {
+                    let pv = if p == 1 {
+                        pv
+                    } else {
+                        self.b.op(Op::Not, I1, &[pv])
+                    };
+                    term = self.b.op(Op::And, I1, &[term, pv]);
+                }
+                if let Some(v) = factor {
+                    term = self.b.op(Op::And, I1, &[term, v]);
+                }
+                want = Some(match want {
+                    Some(w) => self.b.op(Op::Or, I1, &[w, term]),
+                    None => term,
+                });
+            }
+        }
+        Ok(want.unwrap_or_else(|| {
+            let v = self.b.bool(false);
+            self.b.splat(v)
+        }))
     }
 
     /// Traps when an INCR would take a branch-inactive counter past its limit.

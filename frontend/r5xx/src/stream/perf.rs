@@ -3,15 +3,16 @@
 //! reset.
 //!
 //! An emulator has no clocks, so the counters are a documented model, the same for both
-//! engines and any thread count: one processor running one guest instruction per clock, and
-//! the PE taking one clock per command.
+//! engines and any thread count: a SIMD group (a wave: the executor's 16x4 tiles of index
+//! pairs) issuing one guest instruction per clock for all its processors, and the PE taking
+//! one clock per command.
 //! - Each command that arrives while the counters run adds 1 to total clocks, charged before
 //!   the command's effect (so `stop_perf_counters` counts its own clock and
 //!   `start_perf_counters` resets after its own).
 //! - Each `start_program` run while they run adds, to both counters, the guest instructions
-//!   executed summed over the index pairs that ran ([`PerfCounters::program_done`]; pairs
-//!   skipped by conditional execution run none). Hence active <= total, and total - active
-//!   is the number of commands.
+//!   its SIMD groups executed, summed over the groups ([`PerfCounters::program_done`]; every
+//!   group of the domain's tiles counts, whatever its coverage, as it runs the program).
+//!   Hence active <= total, and total - active is the number of commands.
 //! - `init_perf_counters` enables (bit 0 = 1) or disables them, stops them and zeroes them;
 //!   while disabled, the other perf-counter commands have no effect (the seed) and
 //!   `read_perf_counters` writes nothing. Initially they are disabled.
@@ -57,8 +58,8 @@ impl PerfCounters {
         self.running = false;
     }
 
-    /// A program run finished after executing `instructions` guest instructions summed over
-    /// its index pairs.
+    /// A program run finished after its SIMD groups executed `instructions` guest
+    /// instructions, summed over the groups.
     pub fn program_done(&mut self, instructions: u64) {
         if self.running {
             self.total += instructions;

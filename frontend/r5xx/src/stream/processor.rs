@@ -279,7 +279,7 @@ impl CommandProcessor {
     }
 
     /// The program of the last `StartProgram` finished after `instructions` guest
-    /// instructions summed over the index pairs that ran (see [`super::perf`]); both engines
+    /// instructions summed over its SIMD groups (see [`super::perf`]); both engines
     /// and every thread count must report the same sum.
     pub fn program_done(&mut self, instructions: u64) {
         self.perf.program_done(instructions);
