@@ -84,8 +84,9 @@ fn cases_cover_the_launch_states_and_tier2_agrees() {
     assert!(cases.iter().any(|c| c.coverage.is_some()));
     assert!(cases
         .iter()
-        .any(|c| c.setup.cond.loc == CondLoc::Dpp && c.setup.cond.test != CondTest::Always));
-    assert!(cases.iter().any(|c| c.setup.cond.write));
+        .any(|c| c.setup.bindings.cond.loc == CondLoc::Dpp
+            && c.setup.bindings.cond.test != CondTest::Always));
+    assert!(cases.iter().any(|c| c.setup.bindings.cond.write));
     assert!(cases.iter().any(|c| (c.tiles.i0, c.tiles.j1) != (0, 3)));
     let tier2 = second_opinion(&R5xxFuzz, &R5xxFuzz.targets(), 0x5_0580, 12, &*jit_tier2());
     assert_eq!(tier2.runs, 12);

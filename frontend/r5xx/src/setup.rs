@@ -82,12 +82,11 @@ pub struct ProgInfo {
     pub end: u32,
 }
 
-/// A program and the state it runs under.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Setup {
-    /// The instruction slots, from slot 0 of the instruction memory on.
-    pub program: Vec<Inst>,
-    pub info: ProgInfo,
+/// What the `set_*` commands give a program: the memory controller's clients (inputs,
+/// outputs, constants) and the conditional unit's state. The command processor holds one,
+/// each `start_program` hands a copy to the lifter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bindings {
     /// Inputs 0-15 and outputs 0-3 (`set_inp_fmt`, `set_out_fmt`).
     pub inputs: [Option<Surface>; 16],
     pub outputs: [Option<Surface>; 4],
@@ -98,4 +97,36 @@ pub struct Setup {
     pub constf: Option<Surface>,
     pub consti: Option<Surface>,
     pub constb: Option<Surface>,
+}
+
+impl Default for Bindings {
+    /// The state before any command (the seed gives none; the choice is documented in
+    /// [`crate::stream::processor`]): nothing bound, every output channel written, the
+    /// conditional test `always` at the processors, no conditional write, value 0.
+    fn default() -> Self {
+        Bindings {
+            inputs: [None; 16],
+            outputs: [None; 4],
+            out_mask: 0xf,
+            cond: Cond {
+                buffer: None,
+                test: CondTest::Always,
+                loc: CondLoc::Dpp,
+                write: false,
+                value: 0,
+            },
+            constf: None,
+            consti: None,
+            constb: None,
+        }
+    }
+}
+
+/// A program and the state it runs under.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The instruction slots, from slot 0 of the instruction memory on.
+    pub program: Vec<Inst>,
+    pub info: ProgInfo,
+    pub bindings: Bindings,
 }

@@ -181,7 +181,7 @@ fn an_alu_slot_writes_no_output_registers() {
     slot.a.w_omask = true;
     let mut m = Machine::new(vec![slot.inst()]);
     m.set_temp4(2, |_| [1.0; 4]);
-    m.setup.cond.value = f(3.0);
+    m.setup.bindings.cond.value = f(3.0);
     let d = m.go();
     assert_eq!(d.states[0].lane(d.layout.output(0, 0), 0), 0);
     assert_eq!(

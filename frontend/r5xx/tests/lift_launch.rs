@@ -16,7 +16,7 @@ fn bits64(s: &WaveState, r: wavejit_ir::Reg) -> u64 {
 #[test]
 fn each_tile_starts_with_its_pairs_and_masks() {
     let mut m = Machine::new(vec![set(1, 1.0).inst()]);
-    m.setup.cond.value = 0x4242_4242;
+    m.setup.bindings.cond.value = 0x4242_4242;
     let lifted = lift(&m.setup).unwrap();
     let l = &lifted.layout;
     let tiles = Tiles::new(5, 2, 40, 9).unwrap();

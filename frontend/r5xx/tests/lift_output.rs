@@ -30,7 +30,7 @@ fn out(n: u8, target: u8) -> Inst {
 fn machine(mut prog: Vec<Inst>) -> Machine {
     prog.push(out(0, 0));
     let mut m = Machine::new(prog);
-    m.setup.outputs[0] = Some(float4(OUT, 64, 16));
+    m.setup.bindings.outputs[0] = Some(float4(OUT, 64, 16));
     m.write_u32(OUT, &vec![SENTINEL; 64 * 16 * 4]);
     m
 }
@@ -63,11 +63,11 @@ fn every_pair_of_the_domain_writes_its_element() {
 #[test]
 fn the_output_mask_selects_channels() {
     let mut m = machine(vec![]);
-    m.setup.out_mask = 0b0101;
+    m.setup.bindings.out_mask = 0b0101;
     let d = m.go();
     let w = written(7, 2);
     assert_eq!(element(&d, 7, 2), [w[0], SENTINEL, w[2], SENTINEL]);
-    m.setup.out_mask = 0;
+    m.setup.bindings.out_mask = 0;
     assert_eq!(element(&m.go(), 7, 2), [SENTINEL; 4]);
 }
 
@@ -75,7 +75,7 @@ fn the_output_mask_selects_channels() {
 fn only_written_and_bound_targets_are_stored() {
     // Target 1 is bound but no slot writes it; target 2 is written but unbound.
     let mut m = machine(vec![out(0, 2)]);
-    m.setup.outputs[1] = Some(float4(0x70000, 64, 16));
+    m.setup.bindings.outputs[1] = Some(float4(0x70000, 64, 16));
     m.write_u32(0x70000, &[SENTINEL; 8]);
     let d = m.go();
     assert_eq!(d.u32_at(0x70000), SENTINEL);
@@ -85,7 +85,7 @@ fn only_written_and_bound_targets_are_stored() {
 #[test]
 fn unorm8_outputs_clamp_and_round() {
     let mut m = Machine::new(vec![out(2, 0)]);
-    m.setup.outputs[0] = Some(Surface {
+    m.setup.bindings.outputs[0] = Some(Surface {
         base: OUT,
         pitch: 64,
         tiling: Tiling::Linear,
@@ -132,11 +132,11 @@ fn conditional(test: CondTest, exports: bool, write: bool) -> Done {
         .inst();
     let mut m = machine(vec![w]);
     m.setup.info.exports_cond = exports;
-    m.setup.cond.loc = CondLoc::Dpp;
-    m.setup.cond.test = test;
-    m.setup.cond.write = write;
-    m.setup.cond.value = f(30.0);
-    m.setup.cond.buffer = Some(Surface {
+    m.setup.bindings.cond.loc = CondLoc::Dpp;
+    m.setup.bindings.cond.test = test;
+    m.setup.bindings.cond.write = write;
+    m.setup.bindings.cond.value = f(30.0);
+    m.setup.bindings.cond.buffer = Some(Surface {
         base: COND,
         pitch: 64,
         tiling: Tiling::Linear,
@@ -209,11 +209,11 @@ fn the_host_test_agrees_with_the_lifted_one() {
 #[test]
 fn a_test_that_reads_no_buffer_needs_none() {
     let mut m = machine(vec![]);
-    m.setup.cond.loc = CondLoc::Dpp;
-    m.setup.cond.test = CondTest::Less;
+    m.setup.bindings.cond.loc = CondLoc::Dpp;
+    m.setup.bindings.cond.test = CondTest::Less;
     let e = m.run().err().expect("refused");
     assert!(e.contains("set_cond_out_fmt"), "{e}");
-    m.setup.cond.test = CondTest::Always;
-    m.setup.cond.write = true;
+    m.setup.bindings.cond.test = CondTest::Always;
+    m.setup.bindings.cond.write = true;
     assert_eq!(element(&m.go(), 2, 1), written(2, 1));
 }

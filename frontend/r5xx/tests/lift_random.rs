@@ -46,9 +46,9 @@ fn machine(seed: u64) -> Machine {
             height: 8,
         };
         if s < u32::from(INPUTS) {
-            m.setup.inputs[s as usize] = Some(surface(0x10000 + 0x2000 * s));
+            m.setup.bindings.inputs[s as usize] = Some(surface(0x10000 + 0x2000 * s));
         }
-        m.setup.outputs[s as usize] = Some(surface(0x20000 + 0x2000 * s));
+        m.setup.bindings.outputs[s as usize] = Some(surface(0x20000 + 0x2000 * s));
     }
     for a in (0x10000..0x18000).step_by(4) {
         m.write_u32(a, &[model::edge(a, 3).to_bits() ^ a]);

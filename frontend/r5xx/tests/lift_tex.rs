@@ -20,7 +20,7 @@ fn elem(x: u32, y: u32) -> [f32; 4] {
 /// (x, y) is at BASE + 16 (64 y + x) (table 1 with an even pitch).
 fn machine(prog: Vec<wavejit_r5xx::inst::Inst>) -> Machine {
     let mut m = Machine::new(prog);
-    m.setup.inputs[3] = Some(float4(BASE, 64, 16));
+    m.setup.bindings.inputs[3] = Some(float4(BASE, 64, 16));
     for y in 0..16 {
         for x in 0..64 {
             m.write_f32(BASE + 16 * (64 * y + x), &elem(x, y));
@@ -88,7 +88,7 @@ fn coordinates_floor_saturate_and_wrap_at_4096() {
         format: DataFormat::Float32x1,
         height: 2,
     };
-    m.setup.inputs[0] = Some(s);
+    m.setup.bindings.inputs[0] = Some(s);
     for x in [0u32, 904, 4095] {
         m.write_f32(0x20000 + 4 * (4096 + x), &[x as f32 + 0.25]);
     }
@@ -111,7 +111,7 @@ fn coordinates_floor_saturate_and_wrap_at_4096() {
 fn uint8_inputs_are_normalised() {
     let prog = vec![tex(TexOp::Ld, 1, 2, "rgba", 4, "rgba").inst()];
     let mut m = Machine::new(prog);
-    m.setup.inputs[1] = Some(Surface {
+    m.setup.bindings.inputs[1] = Some(Surface {
         base: 0x30000,
         pitch: 64,
         tiling: Tiling::Linear,
@@ -137,7 +137,7 @@ fn uint8_inputs_are_normalised() {
 fn superfine_reads_fetch_a_two_by_two_block() {
     let prog = vec![tex(TexOp::Ld, 2, 2, "rgba", 4, "rgba").inst()];
     let mut m = Machine::new(prog);
-    m.setup.inputs[2] = Some(Surface {
+    m.setup.bindings.inputs[2] = Some(Surface {
         base: 0x40000,
         pitch: 64,
         tiling: Tiling::LinearInp2x2,
@@ -170,7 +170,7 @@ fn tiled_inputs_follow_the_memory_controllers_addresses() {
     };
     let prog = vec![tex(TexOp::Ld, 5, 2, "rgba", 4, "rgba").inst()];
     let mut m = Machine::new(prog);
-    m.setup.inputs[5] = Some(s);
+    m.setup.bindings.inputs[5] = Some(s);
     for y in 0..16 {
         for x in 0..64 {
             m.write_f32(address(&s, x, y), &elem(x, y));

@@ -69,28 +69,28 @@ fn a_launch_carries_every_setting() {
         surface(0x1000, 0, Tiling::Linear, DataFormat::Uint16x1, 0)
     );
     assert_eq!(
-        l.constf,
+        l.bindings.constf,
         surface(0x2000, 0, Tiling::Linear, DataFormat::Float32x4, 0)
     );
     assert_eq!(
-        l.consti,
+        l.bindings.consti,
         surface(0x2800, 0, Tiling::Linear, DataFormat::Float32x4, 0)
     );
     assert_eq!(
-        l.constb,
+        l.bindings.constb,
         surface(0x3000, 0, Tiling::Linear, DataFormat::Float32x1, 0)
     );
     assert_eq!(
-        l.inputs[0],
+        l.bindings.inputs[0],
         surface(0x10000, 64, Tiling::Linear, DataFormat::Float32x1, 64)
     );
     assert_eq!(
-        l.inputs[15],
+        l.bindings.inputs[15],
         surface(0x20000, 64, Tiling::TiledInp2x2, DataFormat::Float32x1, 32)
     );
-    assert!(l.inputs[1..15].iter().all(Option::is_none));
+    assert!(l.bindings.inputs[1..15].iter().all(Option::is_none));
     assert_eq!(
-        l.outputs[3],
+        l.bindings.outputs[3],
         surface(0x30000, 128, Tiling::Tiled, DataFormat::Float32x4, 16)
     );
     assert_eq!(
@@ -112,13 +112,18 @@ fn a_launch_carries_every_setting() {
             && !l.domain.contains(0, 2)
             && !l.domain.contains(1, 32)
     );
-    assert_eq!(l.out_mask, 5);
+    assert_eq!(l.bindings.out_mask, 5);
     assert_eq!(
-        l.cond.buffer,
+        l.bindings.cond.buffer,
         surface(0x40000, 64, Tiling::Linear, DataFormat::Float32x1, 8)
     );
     assert_eq!(
-        (l.cond.test, l.cond.loc, l.cond.write, l.cond.value),
+        (
+            l.bindings.cond.test,
+            l.bindings.cond.loc,
+            l.bindings.cond.write,
+            l.bindings.cond.value
+        ),
         (CondTest::LessEqual, CondLoc::Pe, true, 0x3f80_0000)
     );
     let info = ProgInfo {
@@ -128,18 +133,29 @@ fn a_launch_carries_every_setting() {
     };
     let setup = l.setup(vec![decode([0; 6]).unwrap()], info);
     assert_eq!(
-        (setup.info, setup.program.len(), setup.inputs, setup.outputs),
-        (info, 1, l.inputs, l.outputs)
+        (
+            setup.info,
+            setup.program.len(),
+            setup.bindings.inputs,
+            setup.bindings.outputs
+        ),
+        (info, 1, l.bindings.inputs, l.bindings.outputs)
     );
     assert_eq!(
         (
-            setup.out_mask,
-            setup.cond,
-            setup.constf,
-            setup.consti,
-            setup.constb
+            setup.bindings.out_mask,
+            setup.bindings.cond,
+            setup.bindings.constf,
+            setup.bindings.consti,
+            setup.bindings.constb
         ),
-        (5, l.cond, l.constf, l.consti, l.constb)
+        (
+            5,
+            l.bindings.cond,
+            l.bindings.constf,
+            l.bindings.consti,
+            l.bindings.constb
+        )
     );
 }
 
@@ -148,16 +164,19 @@ fn defaults_and_each_conditional_code() {
     let (cp, _) = run("", 0).unwrap();
     assert_eq!(
         (
-            cp.out_mask,
-            cp.cond.test,
-            cp.cond.loc,
-            cp.cond.write,
-            cp.cond.value
+            cp.bindings.out_mask,
+            cp.bindings.cond.test,
+            cp.bindings.cond.loc,
+            cp.bindings.cond.write,
+            cp.bindings.cond.value
         ),
         (0xf, CondTest::Always, CondLoc::Dpp, false, 0)
     );
     assert!(
-        cp.inst.is_none() && cp.domain.is_none() && cp.cond.buffer.is_none() && !cp.perf.enabled
+        cp.inst.is_none()
+            && cp.domain.is_none()
+            && cp.bindings.cond.buffer.is_none()
+            && !cp.perf.enabled
     );
     let tests = [
         CondTest::Never,
@@ -175,14 +194,17 @@ fn defaults_and_each_conditional_code() {
             0,
         )
         .unwrap();
-        assert_eq!((cp.cond.test, cp.cond.loc), (want, CondLoc::Dpp));
+        assert_eq!(
+            (cp.bindings.cond.test, cp.bindings.cond.loc),
+            (want, CondLoc::Dpp)
+        );
     }
     let (cp, _) = run(
         "set_out_mask 0\nset_cond_out_mask 1\nset_cond_out_mask 0",
         0,
     )
     .unwrap();
-    assert_eq!((cp.out_mask, cp.cond.write), (0, false));
+    assert_eq!((cp.bindings.out_mask, cp.bindings.cond.write), (0, false));
 }
 
 #[test]
@@ -191,9 +213,9 @@ fn later_commands_replace_earlier_state_between_launches() {
     let (_, events) = run(&src, 0).unwrap();
     let l = launches(&events);
     assert_eq!(l.len(), 2);
-    assert_eq!(l[0].inputs[0].unwrap().base, 0x10000);
+    assert_eq!(l[0].bindings.inputs[0].unwrap().base, 0x10000);
     assert_eq!(
-        l[1].inputs[0].unwrap(),
+        l[1].bindings.inputs[0].unwrap(),
         Surface {
             base: 0x50000,
             pitch: 16,
@@ -203,8 +225,12 @@ fn later_commands_replace_earlier_state_between_launches() {
         }
     );
     assert_eq!(
-        (l[1].domain.len(), l[1].inputs[15], l[1].outputs[3]),
-        (1, l[0].inputs[15], l[0].outputs[3])
+        (
+            l[1].domain.len(),
+            l[1].bindings.inputs[15],
+            l[1].bindings.outputs[3]
+        ),
+        (1, l[0].bindings.inputs[15], l[0].bindings.outputs[3])
     );
 }
 

@@ -32,7 +32,7 @@ use wavejit_isa::{LiftError, RegSink};
 use wavejit_r5xx::lift::{self, DomainInit, Tiles};
 use wavejit_r5xx::mc::{DataFormat, Surface, Tiling};
 use wavejit_r5xx::random::{self, RandomProgram};
-use wavejit_r5xx::setup::{Cond, CondLoc, CondTest, Setup};
+use wavejit_r5xx::setup::{Bindings, Cond, CondLoc, CondTest, Setup};
 use wavejit_runtime::solo::{hex, Solo};
 
 /// The `--isa` values of R5xx campaigns.
@@ -220,29 +220,31 @@ pub fn generate(seed: u64) -> Case {
     let mut setup = Setup {
         program: Vec::new(),
         info: Default::default(),
-        inputs,
-        outputs,
-        out_mask: if rng.gen_bool(0.8) {
-            0xf
-        } else {
-            rng.gen_range(0..16)
+        bindings: Bindings {
+            inputs,
+            outputs,
+            out_mask: if rng.gen_bool(0.8) {
+                0xf
+            } else {
+                rng.gen_range(0..16)
+            },
+            cond,
+            constf: Some(surface(
+                CONSTF,
+                32,
+                Tiling::Linear,
+                DataFormat::Float32x4,
+                1,
+            )),
+            consti: Some(surface(CONSTI, 8, Tiling::Linear, DataFormat::Uint8x4, 1)),
+            constb: Some(surface(
+                CONSTB,
+                32,
+                Tiling::Linear,
+                DataFormat::Float32x1,
+                1,
+            )),
         },
-        cond,
-        constf: Some(surface(
-            CONSTF,
-            32,
-            Tiling::Linear,
-            DataFormat::Float32x4,
-            1,
-        )),
-        consti: Some(surface(CONSTI, 8, Tiling::Linear, DataFormat::Uint8x4, 1)),
-        constb: Some(surface(
-            CONSTB,
-            32,
-            Tiling::Linear,
-            DataFormat::Float32x1,
-            1,
-        )),
     };
     setup.info.zero_times_anything = rng.gen_bool(0.3);
     let temps = (1..random::TEMPS)
@@ -348,11 +350,11 @@ impl FuzzIsa for R5xxFuzz {
         serde_json::json!({
             "domain": [case.tiles.i0, case.tiles.j0, case.tiles.i1, case.tiles.j1],
             "pe_coverage": case.coverage.map(|c| format!("{c:#018x}")),
-            "cond": format!("{:?}", s.cond),
-            "out_mask": s.out_mask,
+            "cond": format!("{:?}", s.bindings.cond),
+            "out_mask": s.bindings.out_mask,
             "zero_times_anything": s.info.zero_times_anything,
-            "inputs": s.inputs.iter().map(surf).collect::<Vec<_>>(),
-            "outputs": s.outputs.iter().map(surf).collect::<Vec<_>>(),
+            "inputs": s.bindings.inputs.iter().map(surf).collect::<Vec<_>>(),
+            "outputs": s.bindings.outputs.iter().map(surf).collect::<Vec<_>>(),
             "temps": temps,
             "gpu_hex": hex(&case.gpu),
             "note": "GPU address 0 is the guest address of the `gpu` buffer; constants at 0x0 \

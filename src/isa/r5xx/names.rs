@@ -34,7 +34,7 @@ use wavejit_ir::{FileKind, Reg};
 use wavejit_r5xx::inst::Inst;
 use wavejit_r5xx::lift::R5xxLayout;
 use wavejit_r5xx::mc::{DataFormat, Surface, Tiling};
-use wavejit_r5xx::setup::{Cond, CondLoc, CondTest, ProgInfo, Setup};
+use wavejit_r5xx::setup::{Bindings, ProgInfo, Setup};
 use wavejit_runtime::WaveState;
 
 /// GPU address of input 0 in a lone wave; input k is [`INPUT_STRIDE`] bytes further on.
@@ -69,19 +69,13 @@ pub fn lone_setup(program: Vec<Inst>, info: ProgInfo) -> Setup {
     Setup {
         program,
         info,
-        inputs,
-        outputs: [None; 4],
-        out_mask: 0xf,
-        cond: Cond {
-            buffer: None,
-            test: CondTest::Always,
-            loc: CondLoc::Dpp,
-            write: false,
-            value: 0,
+        bindings: Bindings {
+            inputs,
+            constf: Some(linear(CONSTF_BASE, 256, DataFormat::Float32x4, 1)),
+            consti: Some(linear(CONSTI_BASE, 32, DataFormat::Uint8x4, 1)),
+            constb: Some(linear(CONSTB_BASE, 32, DataFormat::Float32x1, 1)),
+            ..Bindings::default()
         },
-        constf: Some(linear(CONSTF_BASE, 256, DataFormat::Float32x4, 1)),
-        consti: Some(linear(CONSTI_BASE, 32, DataFormat::Uint8x4, 1)),
-        constb: Some(linear(CONSTB_BASE, 32, DataFormat::Float32x1, 1)),
     }
 }
 

@@ -165,7 +165,7 @@ impl DomainInit {
             tiles,
             coverage,
             mem_base,
-            cond_value: setup.cond.value,
+            cond_value: setup.bindings.cond.value,
         })
     }
 

@@ -163,7 +163,7 @@ pub fn read_raw(b: &mut FunctionBuilder, gpu: Gpu, s: &Surface, x: Value) -> [Va
 impl super::Lifter<'_> {
     /// Float constant `x` (uniform `i32`, 0-255): its four channels as f32.
     pub(super) fn float_constant(&mut self, x: Value) -> Result<[Value; 4], super::LiftError> {
-        let s = self.setup.constf.ok_or_else(|| {
+        let s = self.setup.bindings.constf.ok_or_else(|| {
             self.invalid("reads a float constant, but no set_constf_fmt was given")
         })?;
         let gpu = self.gpu_uniform();
@@ -175,7 +175,7 @@ impl super::Lifter<'_> {
         &mut self,
         c: u8,
     ) -> Result<(Value, Value, Value), super::LiftError> {
-        let s = self.setup.consti.ok_or_else(|| {
+        let s = self.setup.bindings.consti.ok_or_else(|| {
             self.invalid("reads an integer constant, but no set_consti_fmt was given")
         })?;
         let gpu = self.gpu_uniform();
@@ -192,7 +192,7 @@ impl super::Lifter<'_> {
 
     /// Boolean constant `c` (uniform `i1`).
     pub(super) fn bool_constant(&mut self, c: u8) -> Result<Value, super::LiftError> {
-        let s = self.setup.constb.ok_or_else(|| {
+        let s = self.setup.bindings.constb.ok_or_else(|| {
             self.invalid("reads a boolean constant, but no set_constb_fmt was given")
         })?;
         let gpu = self.gpu_uniform();

@@ -64,7 +64,7 @@ impl Lifter<'_> {
     /// Lifts the end of the program into the current block.
     pub(super) fn lift_end(&mut self) -> Result<(), LiftError> {
         let setup = self.setup;
-        let cond = setup.cond;
+        let cond = setup.bindings.cond;
         let covered = self.mask_bits(mask::COVERED);
         let mut lanes = self.b.mask_from_bits(covered);
         let (i, j) = self.pair();
@@ -96,9 +96,9 @@ impl Lifter<'_> {
             lanes = self.and1(lanes, pass);
         }
         let written = self.targets_written();
-        if setup.out_mask & 0xf != 0 {
+        if setup.bindings.out_mask & 0xf != 0 {
             for t in 0..4u32 {
-                let Some(s) = setup.outputs[t as usize] else {
+                let Some(s) = setup.bindings.outputs[t as usize] else {
                     continue;
                 };
                 if written >> t & 1 == 0 {
@@ -108,7 +108,7 @@ impl Lifter<'_> {
                     let f = self.b.use_reg(self.l.output(t, c as u32), F32);
                     self.b.op(Op::Bitcast, I32, &[f])
                 });
-                self.store(&s, i, j, setup.out_mask & 0xf, value, lanes);
+                self.store(&s, i, j, setup.bindings.out_mask & 0xf, value, lanes);
             }
         }
         if dpp && cond.write {

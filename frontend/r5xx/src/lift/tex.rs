@@ -84,6 +84,7 @@ impl Lifter<'_> {
         }
         let s = self
             .setup
+            .bindings
             .inputs
             .get(usize::from(t.id))
             .copied()

@@ -39,7 +39,7 @@ use super::table::Op;
 use super::{Located, Pos, StreamError};
 use crate::inst::Inst;
 use crate::mc::Surface;
-use crate::setup::{Cond, CondLoc, CondTest, ProgInfo, Setup};
+use crate::setup::{Bindings, CondLoc, CondTest, ProgInfo, Setup};
 
 /// The domain of `set_domain`: every (i, j) with i0 <= i <= i1 and j0 <= j <= j1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,13 +96,7 @@ pub struct Launch {
     /// format holds a six-dword slot (the executor reads the slots contiguously from it).
     pub inst: Surface,
     pub domain: Domain,
-    pub inputs: [Option<Surface>; 16],
-    pub outputs: [Option<Surface>; 4],
-    pub out_mask: u8,
-    pub cond: Cond,
-    pub constf: Option<Surface>,
-    pub consti: Option<Surface>,
-    pub constb: Option<Surface>,
+    pub bindings: Bindings,
 }
 
 impl Launch {
@@ -112,13 +106,7 @@ impl Launch {
         Setup {
             program,
             info,
-            inputs: self.inputs,
-            outputs: self.outputs,
-            out_mask: self.out_mask,
-            cond: self.cond,
-            constf: self.constf,
-            consti: self.consti,
-            constb: self.constb,
+            bindings: self.bindings,
         }
     }
 }
@@ -137,44 +125,14 @@ pub enum Event {
 }
 
 /// The command processor's state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CommandProcessor {
     pub inst: Option<Surface>,
-    pub constf: Option<Surface>,
-    pub consti: Option<Surface>,
-    pub constb: Option<Surface>,
-    pub inputs: [Option<Surface>; 16],
-    pub outputs: [Option<Surface>; 4],
-    pub out_mask: u8,
-    pub cond: Cond,
+    pub bindings: Bindings,
     pub domain: Option<Domain>,
     /// The last `start_program` not yet followed by a `wait_for_idle`.
     pub running_since: Option<Pos>,
     pub perf: PerfCounters,
-}
-
-impl Default for CommandProcessor {
-    fn default() -> Self {
-        CommandProcessor {
-            inst: None,
-            constf: None,
-            consti: None,
-            constb: None,
-            inputs: [None; 16],
-            outputs: [None; 4],
-            out_mask: 0xf,
-            cond: Cond {
-                buffer: None,
-                test: CondTest::Always,
-                loc: CondLoc::Dpp,
-                write: false,
-                value: 0,
-            },
-            domain: None,
-            running_since: None,
-            perf: PerfCounters::default(),
-        }
-    }
 }
 
 /// A surface from checked parameters (the command checked them when it was made).
@@ -226,7 +184,7 @@ impl CommandProcessor {
                     .read()
                     .map(|values| Event::ReadPerfCounters { addr, values }));
             }
-            Op::SetCondVal => self.cond.value = p[0],
+            Op::SetCondVal => self.bindings.cond.value = p[0],
             Op::SetDomain => {
                 self.domain = Some(Domain {
                     i0: p[0],
@@ -245,12 +203,16 @@ impl CommandProcessor {
                 return Ok(Some(Event::WaitForIdle));
             }
             Op::SetInstFmt => self.inst = Some(surface(p[0], p[1], 0, false)),
-            Op::SetInpFmt => self.inputs[p[0] as usize] = Some(surface(p[1], p[2], p[3], true)),
-            Op::SetOutFmt => self.outputs[p[0] as usize] = Some(surface(p[1], p[2], p[3], false)),
-            Op::SetCondOutFmt => self.cond.buffer = Some(surface(p[0], p[1], p[2], false)),
-            Op::SetConstfFmt => self.constf = Some(surface(p[0], p[1], 0, false)),
-            Op::SetConstiFmt => self.consti = Some(surface(p[0], p[1], 0, false)),
-            Op::SetConstbFmt => self.constb = Some(surface(p[0], p[1], 0, false)),
+            Op::SetInpFmt => {
+                self.bindings.inputs[p[0] as usize] = Some(surface(p[1], p[2], p[3], true))
+            }
+            Op::SetOutFmt => {
+                self.bindings.outputs[p[0] as usize] = Some(surface(p[1], p[2], p[3], false))
+            }
+            Op::SetCondOutFmt => self.bindings.cond.buffer = Some(surface(p[0], p[1], p[2], false)),
+            Op::SetConstfFmt => self.bindings.constf = Some(surface(p[0], p[1], 0, false)),
+            Op::SetConstiFmt => self.bindings.consti = Some(surface(p[0], p[1], 0, false)),
+            Op::SetConstbFmt => self.bindings.constb = Some(surface(p[0], p[1], 0, false)),
             Op::InvInstCache => return cache(CacheOp::InvInst),
             Op::InvConstfCache => return cache(CacheOp::InvConstf),
             Op::InvConstiCache => return cache(CacheOp::InvConsti),
@@ -259,11 +221,11 @@ impl CommandProcessor {
             Op::InvInpCache => return cache(CacheOp::InvInp),
             Op::FlushOutCache => return cache(CacheOp::FlushOut),
             Op::FlushCondOutCache => return cache(CacheOp::FlushCondOut),
-            Op::SetOutMask => self.out_mask = p[0] as u8,
-            Op::SetCondOutMask => self.cond.write = p[0] & 1 != 0,
-            Op::SetCondTest => self.cond.test = cond_test(p[0]),
+            Op::SetOutMask => self.bindings.out_mask = p[0] as u8,
+            Op::SetCondOutMask => self.bindings.cond.write = p[0] & 1 != 0,
+            Op::SetCondTest => self.bindings.cond.test = cond_test(p[0]),
             Op::SetCondLoc => {
-                self.cond.loc = if p[0] & 1 == 0 {
+                self.bindings.cond.loc = if p[0] & 1 == 0 {
                     CondLoc::Dpp
                 } else {
                     CondLoc::Pe
@@ -296,7 +258,7 @@ impl CommandProcessor {
         let domain = self
             .domain
             .ok_or_else(|| err("no set_domain has given the domain"))?;
-        let c = &self.cond;
+        let c = &self.bindings.cond;
         let compares = !matches!(c.test, CondTest::Never | CondTest::Always);
         if c.buffer.is_none() && (compares || (c.write && c.test != CondTest::Never)) {
             return Err(err(&format!(
@@ -309,13 +271,7 @@ impl CommandProcessor {
             pos,
             inst,
             domain,
-            inputs: self.inputs,
-            outputs: self.outputs,
-            out_mask: self.out_mask,
-            cond: self.cond,
-            constf: self.constf,
-            consti: self.consti,
-            constb: self.constb,
+            bindings: self.bindings,
         })
     }
 }

@@ -20,7 +20,7 @@ use wavejit_jit::Jit;
 use wavejit_r5xx::inst::Inst;
 use wavejit_r5xx::lift::{lift, DomainInit, R5xxLayout, Tiles};
 use wavejit_r5xx::mc::{DataFormat, Surface, Tiling};
-use wavejit_r5xx::setup::{Cond, CondLoc, CondTest, ProgInfo, Setup};
+use wavejit_r5xx::setup::{Bindings, Cond, CondLoc, ProgInfo, Setup};
 use wavejit_runtime::solo::{self, End, Solo};
 use wavejit_runtime::{Interpreter, WaveInit, WaveState};
 
@@ -86,19 +86,13 @@ impl Machine {
                     end,
                     ..ProgInfo::default()
                 },
-                inputs: [None; 16],
-                outputs: [None; 4],
-                out_mask: 0xf,
-                cond: Cond {
-                    buffer: None,
-                    test: CondTest::Always,
-                    loc: CondLoc::Pe,
-                    write: false,
-                    value: 0,
+                bindings: Bindings {
+                    cond: Cond {
+                        loc: CondLoc::Pe,
+                        ..Bindings::default().cond
+                    },
+                    ..Bindings::default()
                 },
-                constf: None,
-                consti: None,
-                constb: None,
             },
             mem: vec![0; GPU_BYTES],
             domain: [0, 0, 15, 3],
@@ -134,7 +128,7 @@ impl Machine {
 
     /// Float constants from `base`, FLOAT32_4 linear, `values[c]` = constant c.
     pub fn constf(&mut self, base: u32, values: &[[f32; 4]]) {
-        self.setup.constf = Some(float4(base, 256, 1));
+        self.setup.bindings.constf = Some(float4(base, 256, 1));
         for (c, v) in values.iter().enumerate() {
             self.write_f32(base + 16 * c as u32, v);
         }
@@ -142,7 +136,7 @@ impl Machine {
 
     /// Integer constants from `base`, UINT8_4 linear: (count, init, step) bytes.
     pub fn consti(&mut self, base: u32, values: &[(u8, u8, i8)]) {
-        self.setup.consti = Some(Surface {
+        self.setup.bindings.consti = Some(Surface {
             base,
             pitch: 32,
             tiling: Tiling::Linear,
@@ -157,7 +151,7 @@ impl Machine {
 
     /// Boolean constants from `base`, FLOAT32_1 linear: raw words.
     pub fn constb(&mut self, base: u32, values: &[u32]) {
-        self.setup.constb = Some(Surface {
+        self.setup.bindings.constb = Some(Surface {
             base,
             pitch: 32,
             tiling: Tiling::Linear,

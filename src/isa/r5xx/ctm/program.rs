@@ -106,7 +106,7 @@ impl<'a> Runner<'a> {
         let t = Instant::now();
         let d = launch.domain;
         let tiles = Tiles::new(d.i0, d.j0, d.i1, d.j1).map_err(Error::Load)?;
-        let coverage = match setup.cond.loc {
+        let coverage = match setup.bindings.cond.loc {
             CondLoc::Pe => Some(self.pe_test(&setup, &tiles)?),
             CondLoc::Dpp => None,
         };
@@ -157,7 +157,7 @@ impl<'a> Runner<'a> {
     /// The CO's test at the PE for every pair of the domain, with its conditional writes:
     /// the passing lanes of each tile, in [`Tiles::linear`] order.
     fn pe_test(&self, setup: &Setup, tiles: &Tiles) -> Result<Vec<u64>> {
-        let cond = setup.cond;
+        let cond = setup.bindings.cond;
         let mut coverage = vec![0u64; tiles.count() as usize];
         for y in 0..tiles.ny {
             for x in 0..tiles.nx {
