@@ -110,7 +110,8 @@ fn disasm_lists_the_slots_and_every_form_gives_the_same_listing() {
         std::fs::read(&raw).unwrap()
     );
     let ir = succeeds(&["disasm", ADD, "--target", "r580", "--ir"]);
-    assert_mentions(&ir, &["function", "lane r[12]", "load.global"]);
+    // As `wave` lifts it: all 128 temporaries (US_PIXSIZE 127).
+    assert_mentions(&ir, &["function", "lane r[512]", "load.global"]);
     assert_mentions(
         &fails(&["disasm", ADD, "--target", "r580", "--kernel", "sub"]),
         &["sub", "add"],
@@ -178,8 +179,9 @@ fn a_lone_wave_reads_inputs_at_the_documented_places() {
 fn a_lone_wave_traces_its_slots() {
     let d = Scratch::new("trace");
     let trace = d.path("trace.jsonl");
-    // spin.s names r0 only: its wave has that one temporary (r1.x is no register of it).
-    let state = json!({"vector": {"r0.y": 7}});
+    // spin.s names r0 only, but a lone wave has all 128 temporaries (US_PIXSIZE 127), so a
+    // state may name any of them, and no more.
+    let state = json!({"vector": {"r0.y": 7, "r127.w": 9}});
     let out = wave(
         "tests/programs/r5xx/spin.s",
         "r580",
@@ -188,7 +190,8 @@ fn a_lone_wave_traces_its_slots() {
     );
     assert_mentions(out["fault"].as_str().unwrap(), &["out of fuel"]);
     assert_eq!(lanes(&out["vector"]["r0.y"])[5], 7);
-    let path = d.write("r1.json", json!({"vector": {"r1.x": 7}}).to_string());
+    assert_eq!(lanes(&out["vector"]["r127.w"])[63], 9);
+    let path = d.write("r128.json", json!({"vector": {"r128.x": 7}}).to_string());
     assert_mentions(
         &fails(&[
             "wave",
@@ -198,7 +201,7 @@ fn a_lone_wave_traces_its_slots() {
             "--state",
             &path,
         ]),
-        &["unknown register 'r1.x'"],
+        &["unknown register 'r128.x'"],
     );
     let first = std::fs::read_to_string(&trace).unwrap();
     let line: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();

@@ -127,7 +127,7 @@ pub fn lift(setup: &Setup) -> Result<Lifted, LiftError> {
         )
         .at("program"));
     }
-    let layout = R5xxLayout::new(temps_used(setup));
+    let layout = R5xxLayout::new(temps_used(range(setup)).max(setup.info.pixsize + 1));
     let mut lifter = Lifter::new(setup, &layout);
     lifter.lift_all()?;
     let mut func = lifter.b.finish();
@@ -139,11 +139,12 @@ pub fn lift(setup: &Setup) -> Result<Lifted, LiftError> {
     })
 }
 
-/// Temporaries the program can reach: all 128 with any aL-relative temp address, else the
-/// highest index named (r0 at least).
-fn temps_used(setup: &Setup) -> u32 {
+/// Temporaries `slots` can reach: all 128 with any aL-relative temp address, else one more
+/// than the highest index named (r0 at least). The lifted state holds these, and at least
+/// US_PIXSIZE + 1 (the program info's "largest register used").
+pub fn temps_used(slots: &[Inst]) -> u32 {
     let mut top = 0u32;
-    for inst in range(setup) {
+    for inst in slots {
         let (regs, rel) = inst_temps(inst);
         if rel {
             return TEMPS;

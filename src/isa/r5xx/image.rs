@@ -6,9 +6,9 @@
 //! Raw words and text carry no program info, so they get [`default_info`]: the program runs
 //! from slot 0 to its last slot in full flow-control mode (loops, calls and the address stack
 //! allowed: partial mode only forbids things), with cached outputs, the IEEE multiply
-//! (0·Inf = NaN: US_CONFIG bit 1 clear, the R5xx register's default), US_PIXSIZE 127 (every
-//! temporary available) and a conditional value exported (FG_DEPTH_SRC bit 0) exactly when
-//! some slot writes W (W_OMASK).
+//! (0·Inf = NaN: US_CONFIG bit 1 clear, the R5xx register's default), US_PIXSIZE the largest
+//! temporary the program names, and a conditional value exported (FG_DEPTH_SRC bit 0) exactly
+//! when some slot writes W (W_OMASK).
 
 use crate::{Error, Result};
 use std::path::Path;
@@ -56,7 +56,7 @@ pub fn default_info(program: &[Inst]) -> ProgInfo {
         exports_cond: writes_w,
         uncached_outputs: false,
         zero_times_anything: false,
-        pixsize: 127,
+        pixsize: wavejit_r5xx::lift::temps_used(program) - 1,
         full_fc: true,
         start: 0,
         end: program.len().saturating_sub(1) as u32,

@@ -242,8 +242,10 @@ impl Module for R5xxModule {
             );
         }
         match self.lift_lone(&self.name) {
-            Ok(l) => {
-                let _ = writeln!(s, "  temporaries: r0..r{}", l.layout.temps - 1);
+            Ok(_) => {
+                let slots = &img.program[info.start as usize..=info.end as usize];
+                let temps = wavejit_r5xx::lift::temps_used(slots);
+                let _ = writeln!(s, "  temporaries: r0..r{}", temps - 1);
             }
             Err(e) => {
                 let _ = writeln!(s, "  not runnable: {e}");

@@ -2,8 +2,8 @@
 //! state a lone wave runs under (no command stream sets one).
 //!
 //! # Registers
-//! Lane registers: the temporaries `r0.x`..`r127.w` (channels x, y, z, w = R, G, B, A; as
-//! many temporaries as the program can reach), the output registers `out0.x`..`out3.w` and
+//! Lane registers: the temporaries `r0.x`..`r127.w` (channels x, y, z, w = R, G, B, A; all
+//! 128: a lone wave's program info says US_PIXSIZE 127, so a state may name any of them), the output registers `out0.x`..`out3.w` and
 //! `outw` (W, the conditional value), the predicate bits `p.x`..`p.w`, the ALU result
 //! `alu_result` and the branch counter `bcnt`; uniform: the loop register `aL`
 //! ([`wavejit_r5xx::lift::R5xxLayout::names`]). The exec mask is the processors that flow
@@ -58,6 +58,10 @@ fn linear(base: u32, pitch: u32, format: DataFormat, height: u32) -> Surface {
 
 /// The setup of a lone wave (module doc) for `program` under `info`.
 pub fn lone_setup(program: Vec<Inst>, info: ProgInfo) -> Setup {
+    let info = ProgInfo {
+        pixsize: 127,
+        ..info
+    };
     let inputs = std::array::from_fn(|k| {
         Some(linear(
             INPUT_BASE + k as u32 * INPUT_STRIDE,
