@@ -89,16 +89,25 @@ pub fn mad_x(a: u32, b: u32, c: u32, omod: Omod) -> u32 {
     finish(wide(a) * wide(b) + wide(c), omod, false)
 }
 
-/// The sum of products `a[k] * b[k]`, left to right, plus `extra` (D2A's C), ×1.
+/// The sum of products `a[k] * b[k]`, left to right, plus `extra` (D2A's C), ×1, as seed
+/// 003 §3.6.2 describes the adder: a nonzero term 2^25 or more times smaller than the largest
+/// term's magnitude adds nothing.
 pub fn dot(a: &[u32], b: &[u32], extra: Option<u32>) -> u32 {
-    let mut sum = wide(a[0]) * wide(b[0]);
-    for k in 1..a.len() {
-        sum += wide(a[k]) * wide(b[k]);
-    }
-    if let Some(c) = extra {
-        sum += wide(c);
-    }
-    finish(sum, Omod::X1, false)
+    let mut terms: Vec<f64> = a.iter().zip(b).map(|(&x, &y)| wide(x) * wide(y)).collect();
+    terms.extend(extra.map(wide));
+    let largest = terms
+        .iter()
+        .filter(|t| !t.is_nan())
+        .fold(0.0f64, |m, t| m.max(t.abs()));
+    let sum = terms.iter().fold(None, |s: Option<f64>, &t| {
+        let t = if t != 0.0 && !t.is_nan() && t.abs() * 2f64.powi(25) <= largest {
+            0.0
+        } else {
+            t
+        };
+        Some(s.map_or(t, |s| s + t))
+    });
+    finish(sum.expect("a dot product has terms"), Omod::X1, false)
 }
 
 /// FRC: `a - floor(a)` (§3.3.4), in the extended range, ×1.

@@ -128,18 +128,56 @@ fn dot_products_and_alpha_dp() {
             });
             for (l, g) in got.iter().enumerate() {
                 let l = l as u32;
-                let mut sum = mul(x(l, 0, 0), x(l, 1, 0), legacy);
-                for c in 1..terms {
-                    sum += mul(x(l, 0, c), x(l, 1, c), legacy);
-                }
+                let mut values: Vec<f64> = (0..terms)
+                    .map(|c| mul(x(l, 0, c), x(l, 1, c), legacy))
+                    .collect();
                 if op == RgbOp::D2a {
-                    sum += wide(x(l, 2, 2));
+                    values.push(wide(x(l, 2, 2)));
                 }
+                let sum = dot_sum(&values);
                 let rgb = finish(sum, omod, false);
                 assert_eq!(g[..3], [rgb; 3], "{op:?} lane {l} {omod:?} legacy {legacy}");
                 assert_eq!(g[3], finish(sum, Omod::Mul8, false), "ALPHA_DP lane {l}");
             }
         }
+    }
+}
+
+/// Seed 003 §3.6.2: "if the two largest values to be added cancel exactly, and the
+/// next-largest value has a magnitude smaller by a factor of 2^25 or more, X1K FP will emit
+/// +0.0 rather than the sum of the two remaining components".
+#[test]
+fn dot_products_lose_terms_2_pow_25_below_the_largest() {
+    let big = 3.0f32 * 2f32.powi(20);
+    let cases = [
+        // Cancelling largest terms, the rest 2^25 and 2^26 times smaller: +0.0.
+        ([big, -big, big * 2f32.powi(-25)], f(0.0)),
+        ([big, big * 2f32.powi(-26), -big], f(0.0)),
+        ([-big * 2f32.powi(-25), big, -big], f(0.0)),
+        // 2^24 times smaller is kept.
+        ([big, -big, big * 2f32.powi(-24)], f(big * 2f32.powi(-24))),
+        // Without cancellation the lost term is below the result's precision anyway.
+        ([big, big, -big * 2f32.powi(-25)], f(2.0 * big)),
+        // Zero terms keep their sign: -0 + -0 + -0 is -0.
+        ([-0.0, -0.0, -0.0], 0x8000_0000),
+    ];
+    for (n, (products, want)) in cases.into_iter().enumerate() {
+        // DP3 of (p0, p1, p2) . (1, 1, 1), alpha DP (the same sum).
+        let slot = alu(RgbOp::Dp3, AlphaOp::Dp).srcs([t(2), t(3), t(4)]);
+        let got = one(slot, false, |_| {
+            [
+                [products[0], products[1], products[2], 0.0],
+                [1.0; 4],
+                [0.0; 4],
+            ]
+        });
+        assert_eq!(got[0], [want; 4], "case {n}: {products:?}");
+        let terms: Vec<f64> = products.iter().map(|&p| wide(p)).collect();
+        assert_eq!(
+            finish(dot_sum(&terms), Omod::Mul1, false),
+            want,
+            "model, case {n}"
+        );
     }
 }
 

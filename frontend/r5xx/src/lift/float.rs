@@ -12,6 +12,13 @@
 //!   rounding is "not exact to the IEEE standard" (§3.6.1) and not documented bit for bit;
 //!   this is the exact model the seed's description allows (one rounding; a dot product's
 //!   terms are added left to right, each sum rounded in f64).
+//! - **Dot products** (DP3, DP4, D2A; §3.6.2: "if the two largest values to be added cancel
+//!   exactly, and the next-largest value has a magnitude smaller by a factor of 2^25 or
+//!   more, X1K FP will emit +0.0"): the adder aligns its terms (the products, and D2A's C) to
+//!   the largest, so a nonzero term whose magnitude is at most 2^-25 of the largest term's
+//!   adds nothing (it becomes +0.0; a zero term keeps its sign, a NaN is never lost). The seed
+//!   gives only the cancelling case; the threshold applied to every term is this model's
+//!   generalisation of it, the reading of a fixed-width aligned adder.
 //! - **The output modifier** (OMOD 0-6) standardises a NaN to 0x7fffffff and flushes
 //!   denormals; the clamp to [0, 1] follows it (the IR's `fclamp`: −0 gives +0, NaN stays
 //!   0x7fffffff: the seed does not say what a clamped NaN is). OMOD_DISABLED (7), valid only
@@ -45,12 +52,17 @@
 //!   `< 0`, `>= 0`, `== 0` are false for NaN and `!= 0` is true; ±0 and denormals equal 0.
 
 use crate::table::{CmpOp, Omod, Presub};
-use wavejit_ir::{Angle, FloatCC, FloatMode, FunctionBuilder, Op, ScalarType, Trans, Value};
+use wavejit_ir::{
+    Angle, FloatCC, FloatMode, FunctionBuilder, MinMax, Op, ScalarType, Trans, Value,
+};
 
 use ScalarType::{F32, F64, I1};
 
 /// Every f32 operation: denormals flushed on input and output.
 pub const MODE: FloatMode = FloatMode::FLUSH;
+/// A nonzero dot-product term whose magnitude times this is at most the largest term's is
+/// lost (the seed's "smaller by a factor of 2^25 or more").
+const ALIGN: f64 = 33_554_432.0; // 2^25
 /// The standard NaN the output modifier produces.
 pub const NAN: u32 = 0x7fff_ffff;
 
@@ -127,30 +139,45 @@ pub fn mad(bld: &mut FunctionBuilder, a: Value, b: Value, c: Value, legacy: bool
     bld.op(Op::Fadd, F64, &[p, c])
 }
 
-/// `Σ a_k * b_k (+ extra)` of f32 inputs, left to right, extended (f64).
+/// `Σ a_k * b_k (+ extra)` of f32 inputs, left to right, extended (f64), with the dot-product
+/// adder's alignment: a nonzero term at most 2^-25 of the largest term's magnitude adds
+/// nothing (see the module doc).
 pub fn dot(
     bld: &mut FunctionBuilder,
     terms: &[(Value, Value)],
     extra: Option<Value>,
     legacy: bool,
 ) -> Value {
+    let mut values: Vec<Value> = terms
+        .iter()
+        .map(|&(a, b)| {
+            let (a, b) = (widen(bld, a), widen(bld, b));
+            product(bld, a, b, legacy)
+        })
+        .collect();
+    values.extend(extra.map(|c| widen(bld, c)));
+    let mags: Vec<Value> = values
+        .iter()
+        .map(|&v| bld.op(Op::Fabs, F64, &[v]))
+        .collect();
+    let largest = mags[1..].iter().fold(mags[0], |m, &x| {
+        bld.op(Op::Fmax(MinMax::Ieee), F64, &[m, x])
+    });
+    let align = bld.f64(ALIGN);
+    let zero = bld.f64(0.0);
     let mut sum: Option<Value> = None;
-    for &(a, b) in terms {
-        let (a, b) = (widen(bld, a), widen(bld, b));
-        let p = product(bld, a, b, legacy);
+    for (&v, &mag) in values.iter().zip(&mags) {
+        let scaled = bld.op(Op::Fmul, F64, &[mag, align]);
+        let small = bld.op(Op::Fcmp(FloatCC::Le), I1, &[scaled, largest]);
+        let nonzero = bld.op(Op::Fcmp(FloatCC::One), I1, &[v, zero]);
+        let lost = bld.op(Op::And, I1, &[small, nonzero]);
+        let term = bld.op(Op::Select, F64, &[lost, zero, v]);
         sum = Some(match sum {
-            Some(s) => bld.op(Op::Fadd, F64, &[s, p]),
-            None => p,
+            Some(s) => bld.op(Op::Fadd, F64, &[s, term]),
+            None => term,
         });
     }
-    let sum = sum.expect("a dot product has terms");
-    match extra {
-        Some(c) => {
-            let c = widen(bld, c);
-            bld.op(Op::Fadd, F64, &[sum, c])
-        }
-        None => sum,
-    }
+    sum.expect("a dot product has terms")
 }
 
 /// `a - floor(a)`, extended (f64).

@@ -66,6 +66,24 @@ pub fn mul(a: f32, b: f32, legacy: bool) -> f64 {
     }
 }
 
+/// A dot product's terms summed left to right as seed 003 §3.6.2 describes the adder: a
+/// nonzero term 2^25 or more times smaller than the largest term's magnitude is lost, so
+/// two cancelling largest terms leave +0.0.
+pub fn dot_sum(terms: &[f64]) -> f64 {
+    let largest = terms
+        .iter()
+        .filter(|t| !t.is_nan())
+        .fold(0.0f64, |m, t| m.max(t.abs()));
+    let kept = |t: f64| {
+        if t != 0.0 && !t.is_nan() && t.abs() * 2f64.powi(25) <= largest {
+            0.0
+        } else {
+            t
+        }
+    };
+    terms[1..].iter().fold(kept(terms[0]), |s, &t| s + kept(t))
+}
+
 pub fn mad(a: f32, b: f32, c: f32, legacy: bool) -> f64 {
     mul(a, b, legacy) + wide(c)
 }
