@@ -26,6 +26,7 @@ use crate::asm;
 use crate::operand::enums::{FCONDITIONS, ICONDITIONS};
 use crate::operand::minifloat;
 use crate::table::{rows, Row};
+use wavejit_isa::shrink::{reduce_structured, Structured};
 
 /// Device buffer bytes (u0_u1 points at its middle).
 pub const BUFFER_BYTES: u32 = 4096;
@@ -650,50 +651,52 @@ impl RandomProgram {
     /// One-step reductions, biggest first: an item removed, a region replaced by its body.
     pub fn reductions(&self) -> Vec<RandomProgram> {
         let mut out = Vec::new();
-        reduce(&self.items, &mut |items| out.push(RandomProgram { items }));
+        reduce_structured(&self.items, &mut |items| out.push(RandomProgram { items }));
         out
     }
 }
 
-/// Calls `emit` with every one-step reduction of `items`.
-fn reduce(items: &[Item], emit: &mut dyn FnMut(Vec<Item>)) {
-    for (i, item) in items.iter().enumerate() {
-        if i == 0 && *item == Item::Inst("mov_imm r0l, 0".into()) {
-            continue;
-        }
-        let with = |replacement: Vec<Item>| {
-            let mut v = items[..i].to_vec();
-            v.extend(replacement);
-            v.extend_from_slice(&items[i + 1..]);
-            v
-        };
-        emit(with(Vec::new()));
-        match item {
+/// Blocks reduce through the shared structured reducer: an if's then and else and a loop's
+/// body are its bodies; a loop's body taken out of it loses its breaks; the `mov_imm r0l, 0`
+/// that opens a program (the exec-stack prologue) stays.
+impl Structured for Item {
+    fn bodies(&self) -> Vec<&[Item]> {
+        match self {
             Item::If {
                 then, otherwise, ..
-            } => {
-                emit(with(then.clone()));
-                if let Some(o) = otherwise {
-                    emit(with(o.clone()));
-                }
-            }
-            Item::Loop { body, .. } => emit(with(strip_breaks(body))),
+            } => std::iter::once(then.as_slice())
+                .chain(otherwise.as_deref())
+                .collect(),
+            Item::Loop { body, .. } => vec![body],
+            _ => Vec::new(),
+        }
+    }
+
+    fn with_body(&self, k: usize, inner: Vec<Item>) -> Item {
+        let mut it = self.clone();
+        match (&mut it, k) {
+            (Item::If { then, .. }, 0) => *then = inner,
+            (
+                Item::If {
+                    otherwise: Some(o), ..
+                },
+                _,
+            ) => *o = inner,
+            (Item::Loop { body, .. }, _) => *body = inner,
             _ => {}
         }
-        let mut sub = |inner: Vec<Item>| {
-            let mut it = item.clone();
-            match &mut it {
-                Item::If { then, .. } => *then = inner,
-                Item::Loop { body, .. } => *body = inner,
-                _ => return,
-            }
-            emit(with(vec![it]));
-        };
-        match item {
-            Item::If { then, .. } => reduce(then, &mut sub),
-            Item::Loop { body, .. } => reduce(body, &mut sub),
-            _ => {}
+        it
+    }
+
+    fn hoist(&self, k: usize) -> Vec<Item> {
+        match self {
+            Item::Loop { body, .. } => strip_breaks(body),
+            _ => self.bodies()[k].to_vec(),
         }
+    }
+
+    fn pinned(&self, index: usize) -> bool {
+        index == 0 && *self == Item::Inst("mov_imm r0l, 0".into())
     }
 }
 

@@ -39,6 +39,7 @@ use crate::print::print_program;
 use crate::setup::ProgInfo;
 use crate::table::PredSel;
 pub use slots::{Ctx, CONSTS, INPUTS, TEMPS};
+use wavejit_isa::shrink::{reduce_structured, Structured};
 
 /// The most iterations of a loop.
 pub const MAX_TRIPS: u32 = 3;
@@ -285,14 +286,14 @@ impl RandomProgram {
             p.main = without_calls(&p.main, k);
             out.push(p);
         }
-        reduce(&self.main, &mut |main| {
+        reduce_structured(&self.main, &mut |main| {
             out.push(RandomProgram {
                 main,
                 ..self.clone()
             })
         });
         for k in 0..self.subs.len() {
-            reduce(&self.subs[k], &mut |sub| {
+            reduce_structured(&self.subs[k], &mut |sub| {
                 let mut p = self.clone();
                 p.subs[k] = sub;
                 out.push(p);
@@ -356,54 +357,41 @@ fn unlooped(items: &[Item]) -> Vec<Item> {
         .collect()
 }
 
-/// Calls `emit` with every one-step reduction of `items`.
-fn reduce(items: &[Item], emit: &mut dyn FnMut(Vec<Item>)) {
-    for (i, item) in items.iter().enumerate() {
-        let with = |replacement: Vec<Item>| {
-            let mut v = items[..i].to_vec();
-            v.extend(replacement);
-            v.extend_from_slice(&items[i + 1..]);
-            v
-        };
-        emit(with(Vec::new()));
-        match item {
+/// Blocks reduce through the shared structured reducer: an if's then and else and a loop's
+/// body are its bodies; a loop's body taken out of it loses its own breaks and continues.
+impl Structured for Item {
+    fn bodies(&self) -> Vec<&[Item]> {
+        match self {
             Item::If {
                 then, otherwise, ..
-            } => {
-                emit(with(then.clone()));
-                if let Some(o) = otherwise {
-                    emit(with(o.clone()));
-                }
-            }
-            Item::Loop { body, .. } => emit(with(unlooped(body))),
+            } => std::iter::once(then.as_slice())
+                .chain(otherwise.as_deref())
+                .collect(),
+            Item::Loop { body, .. } => vec![body],
+            _ => Vec::new(),
+        }
+    }
+
+    fn with_body(&self, k: usize, inner: Vec<Item>) -> Item {
+        let mut it = self.clone();
+        match (&mut it, k) {
+            (Item::If { then, .. }, 0) => *then = inner,
+            (
+                Item::If {
+                    otherwise: Some(o), ..
+                },
+                _,
+            ) => *o = inner,
+            (Item::Loop { body, .. }, _) => *body = inner,
             _ => {}
         }
-        let mut sub = |which: usize, inner: Vec<Item>| {
-            let mut it = item.clone();
-            match (&mut it, which) {
-                (Item::If { then, .. }, 0) => *then = inner,
-                (
-                    Item::If {
-                        otherwise: Some(o), ..
-                    },
-                    1,
-                ) => *o = inner,
-                (Item::Loop { body, .. }, 0) => *body = inner,
-                _ => return,
-            }
-            emit(with(vec![it]));
-        };
-        match item {
-            Item::If {
-                then, otherwise, ..
-            } => {
-                reduce(then, &mut |v| sub(0, v));
-                if let Some(o) = otherwise {
-                    reduce(o, &mut |v| sub(1, v));
-                }
-            }
-            Item::Loop { body, .. } => reduce(body, &mut |v| sub(0, v)),
-            _ => {}
+        it
+    }
+
+    fn hoist(&self, k: usize) -> Vec<Item> {
+        match self {
+            Item::Loop { body, .. } => unlooped(body),
+            _ => self.bodies()[k].to_vec(),
         }
     }
 }

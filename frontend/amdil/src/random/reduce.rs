@@ -13,10 +13,11 @@
 use super::{alu, Ctx, Item, RandomProgram, FIRST_TEMP};
 use crate::inst::{Inst, Reg};
 use crate::token::RegType;
+use wavejit_isa::shrink::{reduce_structured, Structured};
 
 pub(super) fn reductions(p: &RandomProgram) -> Vec<RandomProgram> {
     let mut out = Vec::new();
-    reduce(&p.items, &mut |items| {
+    reduce_structured(&p.items, &mut |items| {
         out.push(RandomProgram {
             items: valid(&items, Ctx::default()),
             literals: p.literals.clone(),
@@ -25,93 +26,64 @@ pub(super) fn reductions(p: &RandomProgram) -> Vec<RandomProgram> {
     out
 }
 
-/// Calls `emit` with every one-step reduction of `items`.
-fn reduce(items: &[Item], emit: &mut dyn FnMut(Vec<Item>)) {
-    for (i, item) in items.iter().enumerate() {
-        let with = |replacement: Vec<Item>| {
-            let mut v = items[..i].to_vec();
-            v.extend(replacement);
-            v.extend_from_slice(&items[i + 1..]);
-            v
-        };
-        emit(with(Vec::new()));
-        match item {
+/// Blocks reduce through the shared structured reducer: an if's then and else, a loop's body
+/// and a switch's arms are its bodies; an if without its else, a switch without one of two or
+/// more arms and [`simpler`] instructions are its variants. Validity is restored after each
+/// reduction ([`valid`]), so a hoisted body is the body itself.
+impl Structured for Item {
+    fn bodies(&self) -> Vec<&[Item]> {
+        match self {
+            Item::If {
+                then, otherwise, ..
+            } => std::iter::once(then.as_slice())
+                .chain(otherwise.as_deref())
+                .collect(),
+            Item::Loop { body, .. } => vec![body],
+            Item::Switch { arms, .. } => arms.iter().map(|a| a.body.as_slice()).collect(),
+            Item::Inst(_) | Item::Leave(_) => Vec::new(),
+        }
+    }
+
+    fn with_body(&self, k: usize, inner: Vec<Item>) -> Item {
+        let mut it = self.clone();
+        match (&mut it, k) {
+            (Item::If { then, .. }, 0) => *then = inner,
+            (
+                Item::If {
+                    otherwise: Some(o), ..
+                },
+                _,
+            ) => *o = inner,
+            (Item::Loop { body, .. }, _) => *body = inner,
+            (Item::Switch { arms, .. }, k) => arms[k].body = inner,
+            _ => {}
+        }
+        it
+    }
+
+    fn variants(&self) -> Vec<Item> {
+        match self {
             Item::If {
                 head,
                 then,
-                otherwise,
-            } => {
-                emit(with(then.clone()));
-                if let Some(o) = otherwise {
-                    emit(with(o.clone()));
-                    emit(with(vec![Item::If {
-                        head: head.clone(),
-                        then: then.clone(),
-                        otherwise: None,
-                    }]));
-                }
-                reduce(then, &mut |inner| {
-                    emit(with(vec![Item::If {
-                        head: head.clone(),
-                        then: inner,
-                        otherwise: otherwise.clone(),
-                    }]))
-                });
-                if let Some(o) = otherwise {
-                    reduce(o, &mut |inner| {
-                        emit(with(vec![Item::If {
-                            head: head.clone(),
-                            then: then.clone(),
-                            otherwise: Some(inner),
-                        }]))
-                    });
-                }
-            }
-            Item::Loop {
-                counter,
-                start,
-                body,
-            } => {
-                emit(with(body.clone()));
-                reduce(body, &mut |inner| {
-                    emit(with(vec![Item::Loop {
-                        counter: *counter,
-                        start: start.clone(),
-                        body: inner,
-                    }]))
-                });
-            }
-            Item::Switch { selector, arms } => {
-                for arm in arms {
-                    emit(with(arm.body.clone()));
-                }
-                for k in 0..arms.len() {
-                    if arms.len() > 1 {
-                        let mut fewer = arms.clone();
-                        fewer.remove(k);
-                        emit(with(vec![Item::Switch {
-                            selector: selector.clone(),
-                            arms: fewer,
-                        }]));
+                otherwise: Some(_),
+            } => vec![Item::If {
+                head: head.clone(),
+                then: then.clone(),
+                otherwise: None,
+            }],
+            Item::Switch { selector, arms } if arms.len() > 1 => (0..arms.len())
+                .map(|k| {
+                    let mut fewer = arms.clone();
+                    fewer.remove(k);
+                    Item::Switch {
+                        selector: selector.clone(),
+                        arms: fewer,
                     }
-                }
-                for (k, arm) in arms.iter().enumerate() {
-                    reduce(&arm.body, &mut |inner| {
-                        let mut changed = arms.clone();
-                        changed[k].body = inner;
-                        emit(with(vec![Item::Switch {
-                            selector: selector.clone(),
-                            arms: changed,
-                        }]))
-                    });
-                }
-            }
-            Item::Inst(inst) => {
-                for simpler in simpler(inst) {
-                    emit(with(vec![Item::Inst(simpler)]));
-                }
-            }
-            Item::Leave(_) => {}
+                })
+                .collect(),
+            Item::Inst(inst) => simpler(inst).into_iter().map(Item::Inst).collect(),
+            _ => Vec::new(),
         }
     }
 }
