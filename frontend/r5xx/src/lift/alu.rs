@@ -214,52 +214,13 @@ impl Lifter<'_> {
             let v = float::finish32(&mut self.b, t, omod, clamp);
             return Ok([v; 3]);
         }
-        let mut out = Vec::new();
+        let Some(op) = Shared::of_rgb(a.rgb_op) else {
+            let bits = a.rgb_op.bits();
+            return Err(self.invalid(format!("RGB opcode {bits} is reserved")));
+        };
+        let mut out = Vec::with_capacity(3);
         for c in 0..3 {
-            let v = match a.rgb_op {
-                RgbOp::Mad => {
-                    let x = self.rgb_input(r, a, 0, c)?;
-                    let y = self.rgb_input(r, a, 1, c)?;
-                    let z = self.rgb_input(r, a, 2, c)?;
-                    let m = float::mad(&mut self.b, x, y, z, legacy);
-                    float::finish(&mut self.b, m, omod, clamp)
-                }
-                RgbOp::Mdh | RgbOp::Mdv => {
-                    let h = a.rgb_op == RgbOp::Mdh;
-                    let (x, z) = self.quad_inputs(r, a, Unit::Rgb, c as u32, h)?;
-                    let y = self.rgb_input(r, a, 1, c)?;
-                    let m = float::mad(&mut self.b, x, y, z, legacy);
-                    float::finish(&mut self.b, m, omod, clamp)
-                }
-                RgbOp::Frc => {
-                    let x = self.rgb_input(r, a, 0, c)?;
-                    let f = float::frc(&mut self.b, x);
-                    float::finish(&mut self.b, f, omod, clamp)
-                }
-                RgbOp::Min | RgbOp::Max => {
-                    let x = self.rgb_input(r, a, 0, c)?;
-                    let y = self.rgb_input(r, a, 1, c)?;
-                    let s = if a.rgb_op == RgbOp::Min {
-                        float::min(&mut self.b, x, y)
-                    } else {
-                        float::max(&mut self.b, x, y)
-                    };
-                    float::finish32(&mut self.b, s, omod, clamp)
-                }
-                RgbOp::Cnd | RgbOp::Cmp => {
-                    let x = self.rgb_input(r, a, 0, c)?;
-                    let y = self.rgb_input(r, a, 1, c)?;
-                    let z = self.rgb_input(r, a, 2, c)?;
-                    let s = if a.rgb_op == RgbOp::Cnd {
-                        float::cnd(&mut self.b, x, y, z)
-                    } else {
-                        float::cmp_ge0(&mut self.b, x, y, z)
-                    };
-                    float::finish32(&mut self.b, s, omod, clamp)
-                }
-                op => return Err(self.invalid(format!("RGB opcode {} is reserved", op.bits()))),
-            };
-            out.push(v);
+            out.push(self.shared(r, a, Unit::Rgb, c, op, omod, clamp, legacy)?);
         }
         Ok([out[0], out[1], out[2]])
     }
@@ -277,52 +238,118 @@ impl Lifter<'_> {
         if let Some(t) = trans {
             return Ok(float::finish32(&mut self.b, t, omod, clamp));
         }
-        Ok(match a.alpha_op {
-            AlphaOp::Dp => {
-                let d = dot.expect("checked: ALPHA_DP has an RGB dot product");
-                float::finish(&mut self.b, d, omod, clamp)
-            }
-            AlphaOp::Mad => {
-                let x = self.alpha_input(r, a, 0)?;
-                let y = self.alpha_input(r, a, 1)?;
-                let z = self.alpha_input(r, a, 2)?;
+        if a.alpha_op == AlphaOp::Dp {
+            let d = dot.expect("checked: ALPHA_DP has an RGB dot product");
+            return Ok(float::finish(&mut self.b, d, omod, clamp));
+        }
+        let Some(op) = Shared::of_alpha(a.alpha_op) else {
+            let bits = a.alpha_op.bits();
+            return Err(self.invalid(format!("alpha opcode {bits} is reserved")));
+        };
+        self.shared(r, a, Unit::Alpha, 3, op, omod, clamp, legacy)
+    }
+
+    /// Channel `c` (3 for alpha) of an operation both units have, on `unit`'s inputs,
+    /// through OMOD and clamp.
+    #[allow(clippy::too_many_arguments)]
+    fn shared(
+        &mut self,
+        r: &mut Reads,
+        a: &Alu,
+        unit: Unit,
+        c: usize,
+        op: Shared,
+        omod: Omod,
+        clamp: bool,
+        legacy: bool,
+    ) -> Result<Value, LiftError> {
+        let mut input = |s: &mut Self, k: usize| match unit {
+            Unit::Rgb => s.rgb_input(r, a, k, c),
+            Unit::Alpha => s.alpha_input(r, a, k),
+        };
+        Ok(match op {
+            Shared::Mad => {
+                let (x, y, z) = (input(self, 0)?, input(self, 1)?, input(self, 2)?);
                 let m = float::mad(&mut self.b, x, y, z, legacy);
                 float::finish(&mut self.b, m, omod, clamp)
             }
-            AlphaOp::Mdh | AlphaOp::Mdv => {
-                let h = a.alpha_op == AlphaOp::Mdh;
-                let (x, z) = self.quad_inputs(r, a, Unit::Alpha, 3, h)?;
-                let y = self.alpha_input(r, a, 1)?;
+            Shared::Md { horizontal } => {
+                let y = input(self, 1)?;
+                let (x, z) = self.quad_inputs(r, a, unit, c as u32, horizontal)?;
                 let m = float::mad(&mut self.b, x, y, z, legacy);
                 float::finish(&mut self.b, m, omod, clamp)
             }
-            AlphaOp::Frc => {
-                let x = self.alpha_input(r, a, 0)?;
+            Shared::Frc => {
+                let x = input(self, 0)?;
                 let f = float::frc(&mut self.b, x);
                 float::finish(&mut self.b, f, omod, clamp)
             }
-            AlphaOp::Min | AlphaOp::Max => {
-                let x = self.alpha_input(r, a, 0)?;
-                let y = self.alpha_input(r, a, 1)?;
-                let s = if a.alpha_op == AlphaOp::Min {
+            Shared::Min | Shared::Max => {
+                let (x, y) = (input(self, 0)?, input(self, 1)?);
+                let s = if op == Shared::Min {
                     float::min(&mut self.b, x, y)
                 } else {
                     float::max(&mut self.b, x, y)
                 };
                 float::finish32(&mut self.b, s, omod, clamp)
             }
-            AlphaOp::Cnd | AlphaOp::Cmp => {
-                let x = self.alpha_input(r, a, 0)?;
-                let y = self.alpha_input(r, a, 1)?;
-                let z = self.alpha_input(r, a, 2)?;
-                let s = if a.alpha_op == AlphaOp::Cnd {
+            Shared::Cnd | Shared::Cmp => {
+                let (x, y, z) = (input(self, 0)?, input(self, 1)?, input(self, 2)?);
+                let s = if op == Shared::Cnd {
                     float::cnd(&mut self.b, x, y, z)
                 } else {
                     float::cmp_ge0(&mut self.b, x, y, z)
                 };
                 float::finish32(&mut self.b, s, omod, clamp)
             }
-            op => return Err(self.invalid(format!("alpha opcode {} is reserved", op.bits()))),
+        })
+    }
+}
+
+/// An operation the RGB and alpha units both have, computed channel by channel.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shared {
+    Mad,
+    /// MDH (horizontal) or MDV.
+    Md {
+        horizontal: bool,
+    },
+    Frc,
+    Min,
+    Max,
+    Cnd,
+    Cmp,
+}
+
+impl Shared {
+    /// The shared operation an RGB op is, if it is one (not a dot product, SOP or reserved).
+    fn of_rgb(op: RgbOp) -> Option<Shared> {
+        Some(match op {
+            RgbOp::Mad => Shared::Mad,
+            RgbOp::Mdh => Shared::Md { horizontal: true },
+            RgbOp::Mdv => Shared::Md { horizontal: false },
+            RgbOp::Frc => Shared::Frc,
+            RgbOp::Min => Shared::Min,
+            RgbOp::Max => Shared::Max,
+            RgbOp::Cnd => Shared::Cnd,
+            RgbOp::Cmp => Shared::Cmp,
+            _ => return None,
+        })
+    }
+
+    /// The shared operation an alpha op is, if it is one (not DP, a transcendental or
+    /// reserved).
+    fn of_alpha(op: AlphaOp) -> Option<Shared> {
+        Some(match op {
+            AlphaOp::Mad => Shared::Mad,
+            AlphaOp::Mdh => Shared::Md { horizontal: true },
+            AlphaOp::Mdv => Shared::Md { horizontal: false },
+            AlphaOp::Frc => Shared::Frc,
+            AlphaOp::Min => Shared::Min,
+            AlphaOp::Max => Shared::Max,
+            AlphaOp::Cnd => Shared::Cnd,
+            AlphaOp::Cmp => Shared::Cmp,
+            _ => return None,
         })
     }
 }
