@@ -182,6 +182,33 @@ fn break_leaves_the_loop_lane_by_lane() {
     assert_eq!(d.row(5, 0), vec![f(255.0); 64]);
 }
 
+/// REP 200 { r5 += 1; if (r5 - r6 >= 0) BREAKREP; } r7 = 4: BREAKREP leaves a REP as
+/// BREAKLOOP leaves a LOOP, lane by lane, popping the REP's frame when the group leaves.
+#[test]
+fn breakrep_leaves_a_rep_lane_by_lane() {
+    let prog = vec![
+        rep(0, 7),                        // 0
+        add(5, 1.0).inst(),               // 1
+        test_sub(5, 6, CmpOp::Ge).inst(), // 2
+        if_c(6),                          // 3
+        fc(FcOp::BreakRep, 0xff, false, 7)
+            .stacks(AOp::None, BOp::None, BOp::Decr, 1, false)
+            .inst(), // 4
+        endif(1),                         // 5
+        endrep(1),                        // 6
+        set(7, 4.0).inst(),               // 7
+    ];
+    let mut m = Machine::new(prog);
+    m.consti(0x8000, &[(200, 0, 0)]);
+    m.set_temp(6, 0, |l| f((l % 5 * 3 + 2) as f32));
+    let d = m.go();
+    for l in 0..64 {
+        assert_eq!(d.r(5, 0, l), f((l % 5 * 3 + 2) as f32), "lane {l}");
+        assert_eq!(d.r(7, 0, l), f(4.0), "lane {l} after the REP");
+    }
+    assert_eq!(d.mask(0), u64::MAX);
+}
+
 /// LOOP 10 { r5 += 1; if (r5 - r6 < 0) CONTINUE; r8 += 1 } r7 = 4.
 fn continuing(limit: impl Fn(u32) -> f32) -> Done {
     let prog = vec![
