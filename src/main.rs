@@ -19,7 +19,7 @@ struct Cli {
 enum Command {
     /// Run a kernel of any ISA's binary or text file (see README "Command line").
     Run(wavejit::cli::RunOptions),
-    /// Run a CTM command stream (see README "wavejit ctm").
+    /// Run a CTM command stream (see README "ATI R5xx (CTM)").
     Ctm(wavejit::cli::CtmOptions),
     /// Disassembly in the ISA's conventional syntax.
     Disasm {
