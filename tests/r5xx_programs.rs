@@ -11,6 +11,7 @@ mod models;
 mod models_flow;
 #[path = "r5xx_programs/mod.rs"]
 mod r5xx;
+mod r5xx_util;
 
 /// out = a * b + c and two more outputs over a domain that is no multiple of the 16x4 SIMD
 /// group at a nonzero origin; float constants; scaled and unscaled reads; the perf counters.

@@ -1,6 +1,7 @@
 //! The memory controller on the host, restated from seed 003 §2.1.4 and §2.2.2 for the
 //! tests (independent of frontend/r5xx/src/mc): the format word, the address tables 1 and 2
-//! transcribed row by row, the data formats and the 2x2 superfine input reads.
+//! (the CLI tests' transcription, `tests/r5xx_util/address.rs`, checked by hand below), the
+//! data formats and the 2x2 superfine input reads.
 //!
 //! Where the seed names a format but not its conversion, the rules are the ones
 //! frontend/r5xx/src/mc/format.rs documents (and DX9's): UINT8_4 and UINT16_1 read as
@@ -27,11 +28,6 @@ pub const FLOAT32_1: u32 = 2;
 /// Bits `hi:lo` of `v`.
 fn field(v: u32, hi: u32, lo: u32) -> u32 {
     (v >> lo) & ((1u32 << (hi - lo + 1)) - 1)
-}
-
-/// Bit `n` of `v`.
-fn bit(v: u32, n: u32) -> u32 {
-    (v >> n) & 1
 }
 
 impl Surface {
@@ -69,80 +65,15 @@ impl Surface {
         self.tiling & 2 == 2
     }
 
-    /// The address of element (x, y): table 1 (linear) or table 2 (tiled). Only x[11:0] and
-    /// y[11:0] take part; the high part wraps like the 32-bit address.
+    /// The address of element (x, y): table 1 (linear) or table 2 (tiled), as the CLI
+    /// tests restate them (`tests/r5xx_util/address.rs`).
     pub fn address(&self, x: u32, y: u32) -> u32 {
-        let (x, y, p, off) = (x & 0xfff, y & 0xfff, self.pitch, self.base);
-        if !self.tiled() {
-            // [31:5] = y[11:0] * pitch[13:k] + x[11:k] + offset[31:5]; [4:0] = x[k-1:0] and
-            // log2(bpe) zero bits.
-            let k = match self.bpe() {
-                1 => 5,
-                2 => 4,
-                4 => 3,
-                8 => 2,
-                _ => 1,
-            };
-            let high = y
-                .wrapping_mul(p >> k)
-                .wrapping_add(x >> k)
-                .wrapping_add(off >> 5);
-            return high << 5 | field(x, k - 1, 0) << (5 - k);
+        let (base, pitch, bpe) = (self.base, self.pitch, self.bpe());
+        if self.tiled() {
+            crate::r5xx_util::address::tiled(base, pitch, bpe, x, y)
+        } else {
+            crate::r5xx_util::address::linear(base, pitch, bpe, x, y)
         }
-        let (high, low) = match self.bpe() {
-            // bpe 2: y[11:5]*pitch[13:5] + x[11:5]; y4^x5, x4^y5 | y3^x4, x3^y4 | y2, x2 |
-            // y[1:0], x[1:0], 0.
-            2 => (
-                (y >> 5) * (p >> 5) + (x >> 5),
-                (bit(y, 4) ^ bit(x, 5)) << 10
-                    | (bit(x, 4) ^ bit(y, 5)) << 9
-                    | (bit(y, 3) ^ bit(x, 4)) << 8
-                    | (bit(x, 3) ^ bit(y, 4)) << 7
-                    | bit(y, 2) << 6
-                    | bit(x, 2) << 5
-                    | field(y, 1, 0) << 3
-                    | field(x, 1, 0) << 1,
-            ),
-            // bpe 4: y[11:4]*pitch[13:5] + x[11:5]; y3^x5, x4^y4 | y2^x4, x3^y3 | y1, x2 |
-            // y0, x[1:0], 00.
-            4 => (
-                (y >> 4) * (p >> 5) + (x >> 5),
-                (bit(y, 3) ^ bit(x, 5)) << 10
-                    | (bit(x, 4) ^ bit(y, 4)) << 9
-                    | (bit(y, 2) ^ bit(x, 4)) << 8
-                    | (bit(x, 3) ^ bit(y, 3)) << 7
-                    | bit(y, 1) << 6
-                    | bit(x, 2) << 5
-                    | bit(y, 0) << 4
-                    | field(x, 1, 0) << 2,
-            ),
-            // bpe 8: y[11:4]*pitch[13:4] + x[11:4]; y3^x4, x3^y4 | y2^x3, x2^y3 | y1, x1 |
-            // y0, x0, 000.
-            8 => (
-                (y >> 4) * (p >> 4) + (x >> 4),
-                (bit(y, 3) ^ bit(x, 4)) << 10
-                    | (bit(x, 3) ^ bit(y, 4)) << 9
-                    | (bit(y, 2) ^ bit(x, 3)) << 8
-                    | (bit(x, 2) ^ bit(y, 3)) << 7
-                    | bit(y, 1) << 6
-                    | bit(x, 1) << 5
-                    | bit(y, 0) << 4
-                    | bit(x, 0) << 3,
-            ),
-            // bpe 16: y[11:3]*pitch[13:4] + x[11:4]; y2^x4, x3^y3 | y1^x3, x2^y2 | y0, x1 |
-            // x0, 0000.
-            _ => (
-                (y >> 3) * (p >> 4) + (x >> 4),
-                (bit(y, 2) ^ bit(x, 4)) << 10
-                    | (bit(x, 3) ^ bit(y, 3)) << 9
-                    | (bit(y, 1) ^ bit(x, 3)) << 8
-                    | (bit(x, 2) ^ bit(y, 2)) << 7
-                    | bit(y, 0) << 6
-                    | bit(x, 1) << 5
-                    | bit(x, 0) << 4,
-            ),
-        };
-        high.wrapping_add(off >> 11) << 11 | low
     }
 
     /// Byte offset and size of channel `c` in an element, if the format has it.

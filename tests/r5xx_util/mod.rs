@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod address;
+
 use std::path::{Path, PathBuf};
 
 /// The checked-in R5xx programs and streams.
