@@ -214,6 +214,26 @@ impl Lower<'_, '_> {
                     }
                 }
             }
+            // Per-lane amounts (GCN `v_lshlrev_b32` on a VGPR amount, R5xx table lookups):
+            // host vector shifts take one amount, so each of the chunk's four lanes is shifted
+            // as a scalar, whose amount the host takes modulo 32 as the IR does.
+            Shl | Lshr | Ashr if ty == I32 && arg_tys[1] == I32 && matches!(args[1], V::L(_)) => {
+                let (V::L(x), V::L(n)) = (same(self, 0), args[1]) else {
+                    return None;
+                };
+                let mut r = x;
+                for k in 0..4u8 {
+                    let xe = self.b.ins().extractlane(x, k);
+                    let ne = self.b.ins().extractlane(n, k);
+                    let e = match op {
+                        Shl => self.b.ins().ishl(xe, ne),
+                        Lshr => self.b.ins().ushr(xe, ne),
+                        _ => self.b.ins().sshr(xe, ne),
+                    };
+                    r = self.b.ins().insertlane(r, e, k);
+                }
+                V::L(r)
+            }
             Shl | Lshr | Ashr if ty != I1 => {
                 // Vector shifts take one (uniform) amount.
                 let V::S(amt) = args[1] else { return None };
